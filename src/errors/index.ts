@@ -1,0 +1,2 @@
+export { ProtocolError, isProtocolError } from './protocol-error.js';
+export { McpKitError, isMcpKitError } from './mcpkit-error.js';

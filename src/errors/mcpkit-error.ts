@@ -1,0 +1,19 @@
+/**
+ * A local error with a stable string code. It never crosses the wire as-is.
+ *
+ * @example
+ * throw new McpKitError('REQUEST_TIMEOUT', 'tools/call "search" timed out after 30000 ms');
+ */
+export class McpKitError extends Error {
+  override readonly name = 'McpKitError';
+  readonly code: string;
+
+  constructor(code: string, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.code = code;
+  }
+}
+
+export function isMcpKitError(value: unknown, code?: string): value is McpKitError {
+  return value instanceof McpKitError && (code === undefined || value.code === code);
+}

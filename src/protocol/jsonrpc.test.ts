@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { classify } from './jsonrpc.js';
+
+describe('classify', () => {
+  it.each([
+    [{ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }, 'request'],
+    [{ jsonrpc: '2.0', id: 'a', method: 'x' }, 'request'],
+    [{ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } }, 'notification'],
+    [{ jsonrpc: '2.0', id: 1, result: {} }, 'response'],
+    [{ jsonrpc: '2.0', id: 1, error: { code: -1, message: 'x' } }, 'response'],
+  ])('classifies %j as %s', (value, kind) => {
+    expect(classify(value).kind).toBe(kind);
+  });
+
+  it.each([
+    [[{ jsonrpc: '2.0', id: 1, method: 'x' }], null, 'batches are not supported'],
+    ['text', null, 'JSON object'],
+    [null, null, 'JSON object'],
+    [{ id: 3, method: 'x' }, 3, '"jsonrpc" must be "2.0"'],
+    [{ jsonrpc: '2.0', id: 4 }, 4, '"method" is missing'],
+    [{ jsonrpc: '2.0', id: 5, method: 7 }, 5, '"method" must be a non-empty string'],
+    [{ jsonrpc: '2.0', id: 6, method: 'x', params: [1] }, 6, '"params" must be an object'],
+    [{ jsonrpc: '2.0', id: null, method: 'x' }, null, '"id" must be a string or an integer'],
+    [{ jsonrpc: '2.0', id: 1.5, method: 'x' }, null, '"id" must be a string or an integer'],
+    [{ jsonrpc: '2.0', id: { a: 1 }, method: 'x' }, null, '"id" must be a string or an integer'],
+  ])('rejects %j', (value, id, reason) => {
+    const c = classify(value);
+    expect(c.kind).toBe('invalid');
+    if (c.kind === 'invalid') {
+      expect(c.id).toBe(id);
+      expect(c.reason).toContain(reason);
+    }
+  });
+});

@@ -1,0 +1,112 @@
+/** JSON-RPC 2.0 envelopes as MCP uses them (no batches). */
+export type RequestId = string | number;
+
+export interface JSONRPCRequest {
+  jsonrpc: '2.0';
+  id: RequestId;
+  method: string;
+  params?: Record<string, unknown>;
+}
+
+export interface JSONRPCNotification {
+  jsonrpc: '2.0';
+  method: string;
+  params?: Record<string, unknown>;
+}
+
+export interface JSONRPCResultResponse {
+  jsonrpc: '2.0';
+  id: RequestId;
+  result: Record<string, unknown>;
+}
+
+export interface JSONRPCErrorObject {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+export interface JSONRPCErrorResponse {
+  jsonrpc: '2.0';
+  id: RequestId | null;
+  error: JSONRPCErrorObject;
+}
+
+export type JSONRPCResponse = JSONRPCResultResponse | JSONRPCErrorResponse;
+export type JSONRPCMessage = JSONRPCRequest | JSONRPCNotification | JSONRPCResponse;
+
+/** The kind of a decoded message, or why it is not a valid JSON-RPC message. */
+export type Classified =
+  | { kind: 'request'; message: JSONRPCRequest }
+  | { kind: 'notification'; message: JSONRPCNotification }
+  | { kind: 'response'; message: JSONRPCResponse }
+  | { kind: 'invalid'; id: RequestId | null; reason: string };
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isRequestId(value: unknown): value is RequestId {
+  return typeof value === 'string' || (typeof value === 'number' && Number.isInteger(value));
+}
+
+/** Classifies a parsed JSON value; checks the envelope only, never `params`. */
+export function classify(value: unknown): Classified {
+  if (Array.isArray(value)) {
+    return { kind: 'invalid', id: null, reason: 'batches are not supported: send one message' };
+  }
+  if (!isPlainObject(value)) {
+    return { kind: 'invalid', id: null, reason: 'a message must be a JSON object' };
+  }
+  const rawId = value['id'];
+  const id = isRequestId(rawId) ? rawId : null;
+  if (value['jsonrpc'] !== '2.0') {
+    return { kind: 'invalid', id, reason: 'field "jsonrpc" must be "2.0"' };
+  }
+  const method = value['method'];
+  if (method === undefined) {
+    if ('result' in value || 'error' in value) {
+      if (rawId !== null && !isRequestId(rawId)) {
+        return { kind: 'invalid', id: null, reason: 'field "id" must be a string or an integer' };
+      }
+      return { kind: 'response', message: value as unknown as JSONRPCResponse };
+    }
+    return { kind: 'invalid', id, reason: 'field "method" is missing' };
+  }
+  if (typeof method !== 'string' || method.length === 0) {
+    return { kind: 'invalid', id, reason: 'field "method" must be a non-empty string' };
+  }
+  const params = value['params'];
+  if (params !== undefined && !isPlainObject(params)) {
+    return { kind: 'invalid', id, reason: 'field "params" must be an object' };
+  }
+  if (!('id' in value)) {
+    return { kind: 'notification', message: value as unknown as JSONRPCNotification };
+  }
+  if (!isRequestId(rawId)) {
+    return { kind: 'invalid', id: null, reason: 'field "id" must be a string or an integer' };
+  }
+  return { kind: 'request', message: value as unknown as JSONRPCRequest };
+}
+
+export function resultResponse(id: RequestId, result: Record<string, unknown>): JSONRPCResultResponse {
+  return { jsonrpc: '2.0', id, result };
+}
+
+export function errorResponse(
+  id: RequestId | null,
+  code: number,
+  message: string,
+  data?: unknown,
+): JSONRPCErrorResponse {
+  const error: JSONRPCErrorObject = data === undefined ? { code, message } : { code, message, data };
+  return { jsonrpc: '2.0', id, error };
+}
+
+export function notification(method: string, params?: Record<string, unknown>): JSONRPCNotification {
+  return params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
+}
+
+export function isErrorResponse(message: JSONRPCResponse): message is JSONRPCErrorResponse {
+  return 'error' in message;
+}

@@ -1,0 +1,13 @@
+/** Reserved `_meta` keys of 2026-07-28. */
+export const META = {
+  protocolVersion: 'io.modelcontextprotocol/protocolVersion',
+  clientCapabilities: 'io.modelcontextprotocol/clientCapabilities',
+  clientInfo: 'io.modelcontextprotocol/clientInfo',
+  logLevel: 'io.modelcontextprotocol/logLevel',
+  serverInfo: 'io.modelcontextprotocol/serverInfo',
+  subscriptionId: 'io.modelcontextprotocol/subscriptionId',
+  progressToken: 'progressToken',
+} as const;
+
+/** Our own `_meta` namespace. */
+export const MCPKIT_META_PREFIX = 'dev.mcpkit/';

@@ -1,0 +1,187 @@
+import { ERROR_CODES } from '../protocol/error-codes.js';
+import type { RequestId, JSONRPCNotification } from '../protocol/jsonrpc.js';
+import { META } from '../protocol/meta-keys.js';
+import type {
+  ClientCapabilities,
+  Implementation,
+  InputRequest,
+  InputRequests,
+  InputResponses,
+  LoggingLevel,
+} from '../protocol/types.js';
+import type { Era } from '../protocol/versions.js';
+import { ProtocolError } from '../errors/protocol-error.js';
+
+const LEVELS: readonly LoggingLevel[] = [
+  'debug',
+  'info',
+  'notice',
+  'warning',
+  'error',
+  'critical',
+  'alert',
+  'emergency',
+];
+
+export function levelRank(level: string | undefined): number {
+  return level === undefined ? -1 : LEVELS.indexOf(level as LoggingLevel);
+}
+
+const CAPABILITY_OF: Record<InputRequest['method'], 'elicitation' | 'sampling' | 'roots'> = {
+  'elicitation/create': 'elicitation',
+  'sampling/createMessage': 'sampling',
+  'roots/list': 'roots',
+};
+
+/** Thrown inside a handler to end this round with an `InputRequiredResult`. */
+export class InputRequiredSignal {
+  constructor(
+    readonly inputRequests: InputRequests,
+    readonly answers: Record<string, unknown>,
+    readonly userState: unknown,
+  ) {}
+}
+
+/** How a context reaches the client; supplied by the server per request. */
+export interface ContextChannel {
+  notify: (message: JSONRPCNotification) => void;
+  /** Legacy era only: sends a server-to-client request and waits for its result. */
+  request?: (method: string, params: Record<string, unknown>, signal: AbortSignal) => Promise<Record<string, unknown>>;
+  /** Minimum log level in force: the request's `_meta` (modern) or the session's (legacy). */
+  logLevel: string | undefined;
+  /** Legacy sessions send logs when no level was ever set. */
+  logByDefault: boolean;
+}
+
+export interface ContextInit {
+  method: string;
+  requestId: RequestId;
+  era: Era;
+  protocolVersion: string;
+  clientCapabilities: ClientCapabilities;
+  clientInfo: Implementation | undefined;
+  meta: Record<string, unknown>;
+  signal: AbortSignal;
+  authInfo: unknown;
+  inputResponses: InputResponses | undefined;
+  answers: Record<string, unknown>;
+  userState: unknown;
+  channel: ContextChannel;
+}
+
+/**
+ * What a handler knows about its request and how it talks back: progress, logs, and input from
+ * the user or the client's model (MRTR in 2026-07-28, server requests in 2025-11-25).
+ */
+export class RequestContext {
+  readonly method: string;
+  readonly requestId: RequestId;
+  readonly era: Era;
+  readonly protocolVersion: string;
+  readonly clientCapabilities: ClientCapabilities;
+  readonly clientInfo: Implementation | undefined;
+  /** The request's `_meta`. */
+  readonly meta: Record<string, unknown>;
+  /** Aborted when the client cancels or goes away. */
+  readonly signal: AbortSignal;
+  /** Whatever the transport authenticated (e.g. from an HTTP auth hook). */
+  readonly authInfo: unknown;
+  /** The raw `inputResponses` of this round (modern era). */
+  readonly inputResponses: InputResponses | undefined;
+  private readonly answers: Record<string, unknown>;
+  private userState: unknown;
+  private readonly channel: ContextChannel;
+  private lastProgress = -Infinity;
+
+  constructor(init: ContextInit) {
+    this.method = init.method;
+    this.requestId = init.requestId;
+    this.era = init.era;
+    this.protocolVersion = init.protocolVersion;
+    this.clientCapabilities = init.clientCapabilities;
+    this.clientInfo = init.clientInfo;
+    this.meta = init.meta;
+    this.signal = init.signal;
+    this.authInfo = init.authInfo;
+    this.inputResponses = init.inputResponses;
+    this.answers = init.answers;
+    this.userState = init.userState;
+    this.channel = init.channel;
+  }
+
+  /** State carried across MRTR rounds, signed by the server (modern era). */
+  get state(): unknown {
+    return this.userState;
+  }
+
+  set state(value: unknown) {
+    this.userState = value;
+  }
+
+  /** Sends `notifications/progress` when the request asked for it; ignores non-increasing values. */
+  progress(progress: number, total?: number, message?: string): void {
+    const token = this.meta[META.progressToken];
+    if ((typeof token !== 'string' && typeof token !== 'number') || progress <= this.lastProgress) return;
+    this.lastProgress = progress;
+    const params: Record<string, unknown> = { progressToken: token, progress };
+    if (total !== undefined) params['total'] = total;
+    if (message !== undefined) params['message'] = message;
+    this.channel.notify({ jsonrpc: '2.0', method: 'notifications/progress', params });
+  }
+
+  /** Sends `notifications/message` when the client opted in at this level or below. */
+  log(level: LoggingLevel, data: unknown, logger?: string): void {
+    const min = this.channel.logLevel;
+    if (min === undefined ? !this.channel.logByDefault : levelRank(level) < levelRank(min)) return;
+    const params: Record<string, unknown> = { level, data };
+    if (logger !== undefined) params['logger'] = logger;
+    this.channel.notify({ jsonrpc: '2.0', method: 'notifications/message', params });
+  }
+
+  /** Whether the client declared a capability on this request (or session). */
+  hasCapability(name: 'elicitation' | 'sampling' | 'roots' | (string & {})): boolean {
+    const value = this.clientCapabilities[name];
+    return typeof value === 'object' && value !== null;
+  }
+
+  /** Throws -32021 naming the capability when the client did not declare it. */
+  requireCapability(name: 'elicitation' | 'sampling' | 'roots' | (string & {})): void {
+    if (this.hasCapability(name)) return;
+    throw new ProtocolError(
+      ERROR_CODES.MISSING_REQUIRED_CLIENT_CAPABILITY,
+      `${this.method} needs the client capability "${name}", which this request did not declare`,
+      { requiredCapabilities: { [name]: {} } },
+    );
+  }
+
+  /**
+   * Asks the client for input and resolves with one result per key. In 2026-07-28 this ends the
+   * round with an InputRequiredResult and the handler runs again on the retry; earlier answers are
+   * kept in the signed requestState, so a handler may call `ask` several times (multi-round).
+   * In 2025-11-25 the requests go to the client at once as server-to-client requests.
+   */
+  async ask<K extends string>(requests: Record<K, InputRequest>): Promise<Record<K, Record<string, unknown>>> {
+    const keys = Object.keys(requests) as K[];
+    for (const key of keys) this.requireCapability(CAPABILITY_OF[requests[key].method]);
+    if (this.era === 'legacy') {
+      const send = this.channel.request;
+      if (!send) throw ProtocolError.internal('this transport cannot send requests to the client');
+      const results = await Promise.all(
+        keys.map((key) => send(requests[key].method, requests[key].params ?? {}, this.signal)),
+      );
+      return Object.fromEntries(keys.map((key, i) => [key, results[i]])) as Record<K, Record<string, unknown>>;
+    }
+    const current = this.inputResponses ?? {};
+    const missing: InputRequests = {};
+    let complete = true;
+    for (const key of keys) {
+      if (key in current) this.answers[key] = current[key];
+      if (!(key in this.answers)) {
+        missing[key] = requests[key];
+        complete = false;
+      }
+    }
+    if (!complete) throw new InputRequiredSignal(missing, this.answers, this.userState);
+    return Object.fromEntries(keys.map((key) => [key, this.answers[key]])) as Record<K, Record<string, unknown>>;
+  }
+}

@@ -1,0 +1,23 @@
+export { McpServer, createServer } from './server.js';
+export { RequestContext } from './context.js';
+export { Peer } from './peer.js';
+export type { LegacySession, PeerOptions, HandleExtra, TransportKind } from './peer.js';
+export { httpStatusOf } from './dispatch.js';
+export type {
+  ServerOptions,
+  ToolDefinition,
+  ToolHandler,
+  ToolReturn,
+  ResourceDefinition,
+  ResourceTemplateDefinition,
+  ReadHandler,
+  ReadReturn,
+  PromptDefinition,
+  PromptHandler,
+  PromptReturn,
+  CompleteHandler,
+  CacheHints,
+  ListedResource,
+} from './types.js';
+export type { StandardSchemaLike, SchemaInput } from './tool-schema.js';
+export type { ListKind } from './registry.js';

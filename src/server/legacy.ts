@@ -1,0 +1,59 @@
+import { errorResponse, resultResponse, type JSONRPCRequest, type JSONRPCResponse } from '../protocol/jsonrpc.js';
+import type { ClientCapabilities, Implementation } from '../protocol/types.js';
+import { validateParams } from '../protocol/validate.js';
+import { LEGACY_VERSIONS, LATEST_LEGACY_VERSION, eraOf } from '../protocol/versions.js';
+import { ERROR_CODES } from '../protocol/error-codes.js';
+import { ProtocolError } from '../errors/protocol-error.js';
+import { levelRank } from './context.js';
+import type { LegacySession, Peer } from './peer.js';
+import type { McpServer } from './server.js';
+
+type Params = Record<string, unknown>;
+
+/** 2025-11-25 methods with no 2026-07-28 counterpart; they only touch the session. */
+export const LEGACY_METHODS: Record<string, (params: Params, session: LegacySession) => Record<string, unknown>> = {
+  ping: () => ({}),
+  'logging/setLevel': (params, session) => {
+    const level = params['level'] as string;
+    if (levelRank(level) < 0) throw ProtocolError.invalidParams(`logging/setLevel: unknown level ${JSON.stringify(level)}`);
+    session.logLevel = level;
+    return {};
+  },
+  'resources/subscribe': (params, session) => {
+    session.subscriptions.add(params['uri'] as string);
+    return {};
+  },
+  'resources/unsubscribe': (params, session) => {
+    session.subscriptions.delete(params['uri'] as string);
+    return {};
+  },
+};
+
+/** The legacy handshake: negotiates a 2025-era version and opens the session. */
+export function initialize(server: McpServer, peer: Peer, request: JSONRPCRequest): JSONRPCResponse {
+  const params = request.params ?? {};
+  const issue = validateParams('legacy', 'initialize', params);
+  if (issue) {
+    return errorResponse(request.id, ERROR_CODES.INVALID_PARAMS, `initialize: ${issue.message}`, { field: issue.field });
+  }
+  const requested = params['protocolVersion'] as string;
+  // Answer with the requested version when we speak it in this era, else our newest legacy one.
+  const protocolVersion = eraOf(requested) === 'legacy' ? requested : LATEST_LEGACY_VERSION;
+  peer.session = {
+    protocolVersion,
+    clientCapabilities: params['capabilities'] as ClientCapabilities,
+    clientInfo: params['clientInfo'] as Implementation,
+    logLevel: undefined,
+    subscriptions: new Set(),
+    initialized: false,
+  };
+  const result: Record<string, unknown> = {
+    protocolVersion,
+    capabilities: server.capabilities(),
+    serverInfo: server.info,
+  };
+  if (server.options.instructions !== undefined) result['instructions'] = server.options.instructions;
+  return resultResponse(request.id, result);
+}
+
+export { LEGACY_VERSIONS };

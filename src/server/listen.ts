@@ -1,0 +1,75 @@
+import type { JSONRPCMessage, RequestId } from '../protocol/jsonrpc.js';
+import { META } from '../protocol/meta-keys.js';
+import type { SubscriptionFilter } from '../protocol/types.js';
+import type { ListKind } from './registry.js';
+
+interface Listener {
+  id: RequestId;
+  filter: SubscriptionFilter;
+  notify: (message: JSONRPCMessage) => void;
+  end: () => void;
+}
+
+const FILTER_KEY: Record<ListKind, 'toolsListChanged' | 'promptsListChanged' | 'resourcesListChanged'> = {
+  tools: 'toolsListChanged',
+  prompts: 'promptsListChanged',
+  resources: 'resourcesListChanged',
+};
+
+/** Whether `uri` is the subscribed URI or one of its sub-resources. */
+export function coversUri(subscribed: string, uri: string): boolean {
+  if (uri === subscribed) return true;
+  if (!uri.startsWith(subscribed)) return false;
+  const next = uri.charCodeAt(subscribed.length);
+  return subscribed.endsWith('/') || next === 47 || next === 35;
+}
+
+/** Open `subscriptions/listen` streams (2026-07-28). */
+export class ListenHub {
+  private readonly listeners = new Set<Listener>();
+
+  /** The part of a filter this server honours. */
+  honoured(filter: SubscriptionFilter, supports: { resourceSubscriptions: boolean }): SubscriptionFilter {
+    const out: SubscriptionFilter = {};
+    if (filter.toolsListChanged === true) out.toolsListChanged = true;
+    if (filter.promptsListChanged === true) out.promptsListChanged = true;
+    if (filter.resourcesListChanged === true) out.resourcesListChanged = true;
+    if (supports.resourceSubscriptions && Array.isArray(filter.resourceSubscriptions)) {
+      out.resourceSubscriptions = [...filter.resourceSubscriptions];
+    }
+    return out;
+  }
+
+  add(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  get size(): number {
+    return this.listeners.size;
+  }
+
+  listChanged(kind: ListKind): void {
+    const key = FILTER_KEY[kind];
+    for (const l of this.listeners) {
+      if (l.filter[key] === true) l.notify(frame(`notifications/${kind}/list_changed`, l.id));
+    }
+  }
+
+  resourceUpdated(uri: string): void {
+    for (const l of this.listeners) {
+      if (l.filter.resourceSubscriptions?.some((s) => coversUri(s, uri))) {
+        l.notify(frame('notifications/resources/updated', l.id, { uri }));
+      }
+    }
+  }
+
+  /** Ends every stream gracefully (server shutdown). */
+  endAll(): void {
+    for (const l of [...this.listeners]) l.end();
+  }
+}
+
+export function frame(method: string, id: RequestId, params: Record<string, unknown> = {}): JSONRPCMessage {
+  return { jsonrpc: '2.0', method, params: { ...params, _meta: { [META.subscriptionId]: id } } };
+}

@@ -1,0 +1,239 @@
+import { ERROR_CODES } from '../protocol/error-codes.js';
+import { META } from '../protocol/meta-keys.js';
+import type {
+  CallToolResult,
+  GetPromptResult,
+  ResourceContents,
+  SubscriptionFilter,
+} from '../protocol/types.js';
+import { MODERN_VERSIONS, type Era } from '../protocol/versions.js';
+import { ProtocolError } from '../errors/protocol-error.js';
+import { matchSafely } from '../uri/index.js';
+import { InputRequiredSignal, type RequestContext } from './context.js';
+import { frame } from './listen.js';
+import { paginate } from './pagination.js';
+import type { ListedResource, PartialContents, ReadReturn } from './types.js';
+import type { McpServer } from './server.js';
+import type { JSONRPCMessage } from '../protocol/jsonrpc.js';
+
+type Params = Record<string, unknown>;
+type Result = Record<string, unknown>;
+
+export interface MethodEnv {
+  server: McpServer;
+  ctx: RequestContext;
+  notify: (message: JSONRPCMessage) => void;
+}
+
+export interface MethodSpec {
+  /** Adds `ttlMs`/`cacheScope` (modern era): 'list' from server options, 'read' per resource. */
+  cache?: 'list' | 'read';
+  /** Methods that may answer InputRequiredResult: what binds a requestState to the request. */
+  target?: (params: Params) => string;
+  run: (params: Params, env: MethodEnv) => Promise<Result>;
+}
+
+function pageSize(server: McpServer): number {
+  return server.options.pageSize ?? 100;
+}
+
+export function resourceNotFound(uri: string, era: Era): ProtocolError {
+  const code = era === 'legacy' ? ERROR_CODES.LEGACY_RESOURCE_NOT_FOUND : ERROR_CODES.INVALID_PARAMS;
+  return new ProtocolError(code, `Resource not found: ${uri}`, { uri });
+}
+
+function normalizeContents(uri: string, value: ReadReturn, mimeType: string | undefined): ResourceContents[] {
+  const list: Array<ResourceContents | PartialContents> =
+    typeof value === 'string'
+      ? [{ uri, text: value }]
+      : Array.isArray(value)
+        ? value
+        : 'contents' in value
+          ? value.contents
+          : [value];
+  return list.map((item) => {
+    const out = { ...item, uri: item.uri ?? uri } as ResourceContents;
+    if (out.mimeType === undefined && mimeType !== undefined) out.mimeType = mimeType;
+    return out;
+  });
+}
+
+async function readResource(params: Params, { server, ctx }: MethodEnv): Promise<Result> {
+  const uri = params['uri'] as string;
+  const entry = server.resources.get(uri);
+  if (entry) {
+    const value = await entry.read(uri, {}, ctx);
+    if (value === undefined) throw resourceNotFound(uri, ctx.era);
+    const result: Result = { contents: normalizeContents(uri, value, entry.resource.mimeType) };
+    if (entry.cache.ttlMs !== undefined) result['ttlMs'] = entry.cache.ttlMs;
+    if (entry.cache.cacheScope !== undefined) result['cacheScope'] = entry.cache.cacheScope;
+    return result;
+  }
+  for (const t of server.templates.list()) {
+    const match = matchSafely(t.parsed, uri);
+    if (match === undefined) continue;
+    if (!match.ok) {
+      const which = match.variable ? ` (variable "${match.variable}")` : '';
+      throw ProtocolError.invalidParams(`Refused resource URI ${JSON.stringify(uri)}${which}: ${match.problem}`, { uri });
+    }
+    const value = await t.read(uri, match.variables, ctx);
+    if (value === undefined) continue;
+    const result: Result = { contents: normalizeContents(uri, value, t.template.mimeType) };
+    if (t.definition.ttlMs !== undefined) result['ttlMs'] = t.definition.ttlMs;
+    if (t.definition.cacheScope !== undefined) result['cacheScope'] = t.definition.cacheScope;
+    return result;
+  }
+  throw resourceNotFound(uri, ctx.era);
+}
+
+async function callTool(params: Params, { server, ctx }: MethodEnv): Promise<Result> {
+  const name = params['name'] as string;
+  const entry = server.tools.get(name);
+  if (!entry) throw ProtocolError.invalidParams(`Unknown tool: ${JSON.stringify(name)}`, { name });
+  let args: unknown = params['arguments'] ?? {};
+  if (entry.input) {
+    const checked = await entry.input.check(args);
+    if (!checked.ok) {
+      return toolError(`Invalid arguments for tool "${name}": ${checked.message}`);
+    }
+    args = checked.value;
+  }
+  let value;
+  try {
+    value = await entry.handler(args as never, ctx);
+  } catch (error) {
+    if (error instanceof ProtocolError || error instanceof InputRequiredSignal) throw error;
+    server.options.onError?.(error, `tools/call ${name}`);
+    return toolError(`Tool "${name}" failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const result: CallToolResult =
+    typeof value === 'string'
+      ? { content: [{ type: 'text', text: value }] }
+      : Array.isArray(value)
+        ? { content: value }
+        : value;
+  if (entry.output && !result.isError) {
+    const checked = result.structuredContent === undefined ? undefined : await entry.output.check(result.structuredContent);
+    if (!checked?.ok) {
+      const why = checked ? checked.message : 'structuredContent is missing';
+      throw ProtocolError.internal(`tool "${name}" broke its outputSchema: ${why}`);
+    }
+  }
+  return result as unknown as Result;
+}
+
+function toolError(text: string): Result {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+async function getPrompt(params: Params, { server, ctx }: MethodEnv): Promise<Result> {
+  const name = params['name'] as string;
+  const entry = server.prompts.get(name);
+  if (!entry) throw ProtocolError.invalidParams(`Unknown prompt: ${JSON.stringify(name)}`, { name });
+  const args = (params['arguments'] ?? {}) as Record<string, string>;
+  for (const arg of entry.prompt.arguments ?? []) {
+    if (arg.required && typeof args[arg.name] !== 'string') {
+      throw ProtocolError.invalidParams(`prompts/get "${name}": argument "${arg.name}" is required`, {
+        name,
+        argument: arg.name,
+      });
+    }
+  }
+  const value = await entry.handler(args, ctx);
+  const result: GetPromptResult =
+    typeof value === 'string' ? { messages: [{ role: 'user', content: { type: 'text', text: value } }] } : value;
+  return result as unknown as Result;
+}
+
+async function complete(params: Params, { server }: MethodEnv): Promise<Result> {
+  const ref = params['ref'] as { type: string; name?: string; uri?: string };
+  const argument = params['argument'] as { name: string; value: string };
+  const context = { arguments: ((params['context'] as Params | undefined)?.['arguments'] ?? {}) as Record<string, string> };
+  let handler;
+  if (ref.type === 'ref/prompt') {
+    const entry = server.prompts.get(String(ref.name));
+    if (!entry) throw ProtocolError.invalidParams(`Unknown prompt: ${JSON.stringify(ref.name)}`, { ref });
+    handler = entry.complete[argument.name];
+  } else if (ref.type === 'ref/resource') {
+    const uri = String(ref.uri);
+    const entry = server.templates.get(uri) ?? server.templates.list().find((t) => t.parsed.match(uri));
+    if (!entry && !server.resources.get(uri)) {
+      throw ProtocolError.invalidParams(`No resource or template matches ${JSON.stringify(uri)}`, { ref });
+    }
+    handler = entry?.definition.complete?.[argument.name];
+  } else {
+    throw ProtocolError.invalidParams(`params.ref.type must be "ref/prompt" or "ref/resource"`, { ref });
+  }
+  const raw = handler ? await handler(argument.value, context) : [];
+  const all = Array.isArray(raw) ? { values: raw } : raw;
+  const values = all.values.slice(0, 100);
+  const completion: Result = { values };
+  const total = all.total ?? (all.values.length > 100 ? all.values.length : undefined);
+  if (total !== undefined) completion['total'] = total;
+  if (all.hasMore !== undefined || all.values.length > 100) completion['hasMore'] = all.hasMore ?? true;
+  return { completion };
+}
+
+async function listResources(params: Params, { server }: MethodEnv): Promise<Result> {
+  const all: ListedResource[] = [...server.resources.wire()];
+  for (const t of server.templates.list()) {
+    if (t.definition.list) all.push(...(await t.definition.list()));
+  }
+  const page = paginate(all, (r) => r.uri, params['cursor'] as string | undefined, pageSize(server), 'resources/list');
+  return page.nextCursor ? { resources: page.items, nextCursor: page.nextCursor } : { resources: page.items };
+}
+
+function lister<T>(field: string, method: string, items: (s: McpServer) => readonly T[], key: (item: T) => string) {
+  return async (params: Params, { server }: MethodEnv): Promise<Result> => {
+    const page = paginate(items(server), key, params['cursor'] as string | undefined, pageSize(server), method);
+    return page.nextCursor ? { [field]: page.items, nextCursor: page.nextCursor } : { [field]: page.items };
+  };
+}
+
+async function listen(params: Params, { server, ctx, notify }: MethodEnv): Promise<Result> {
+  const id = ctx.requestId;
+  const filter = server.listen.honoured((params['notifications'] ?? {}) as SubscriptionFilter, {
+    resourceSubscriptions: true,
+  });
+  notify(frame('notifications/subscriptions/acknowledged', id, { notifications: filter }));
+  await new Promise<void>((resolve) => {
+    const done = (): void => {
+      remove();
+      resolve();
+    };
+    const remove = server.listen.add({ id, filter, notify, end: done });
+    if (ctx.signal.aborted) done();
+    else ctx.signal.addEventListener('abort', done, { once: true });
+  });
+  return { _meta: { [META.subscriptionId]: id } };
+}
+
+/** Methods both eras share, plus the modern-only ones. */
+export const METHODS: Record<string, MethodSpec> = {
+  'server/discover': {
+    cache: 'list',
+    run: async (_params, { server }) => {
+      const result: Result = { supportedVersions: [...MODERN_VERSIONS], capabilities: server.capabilities() };
+      if (server.options.instructions !== undefined) result['instructions'] = server.options.instructions;
+      return result;
+    },
+  },
+  'tools/list': { cache: 'list', run: lister('tools', 'tools/list', (s) => s.tools.wire(), (t) => t.name) },
+  'prompts/list': {
+    cache: 'list',
+    run: lister('prompts', 'prompts/list', (s) => s.prompts.wire(), (p) => p.name),
+  },
+  'resources/templates/list': {
+    cache: 'list',
+    run: lister('resourceTemplates', 'resources/templates/list', (s) => s.templates.wire(), (t) => t.uriTemplate),
+  },
+  'resources/list': { cache: 'list', run: listResources },
+  'resources/read': { cache: 'read', target: (p) => `resources/read ${String(p['uri'])}`, run: readResource },
+  'tools/call': { target: (p) => `tools/call ${String(p['name'])}`, run: callTool },
+  'prompts/get': { target: (p) => `prompts/get ${String(p['name'])}`, run: getPrompt },
+  'completion/complete': { run: complete },
+  'subscriptions/listen': { run: listen },
+};
+
+/** Methods of the 2026-07-28 era that 2025-11-25 does not have. */
+export const MODERN_ONLY = new Set(['server/discover', 'subscriptions/listen']);

@@ -1,0 +1,143 @@
+import { ProtocolError } from '../errors/protocol-error.js';
+import { McpKitError } from '../errors/mcpkit-error.js';
+import type { JSONRPCMessage, JSONRPCResponse, RequestId } from '../protocol/jsonrpc.js';
+import { validateClientResult } from '../protocol/validate.js';
+import type { ClientCapabilities, Implementation } from '../protocol/types.js';
+
+/** What a 2025-11-25 client established with `initialize`. */
+export interface LegacySession {
+  protocolVersion: string;
+  clientCapabilities: ClientCapabilities;
+  clientInfo: Implementation | undefined;
+  logLevel: string | undefined;
+  subscriptions: Set<string>;
+  initialized: boolean;
+}
+
+export type TransportKind = 'stdio' | 'http' | 'memory';
+
+export interface PeerOptions {
+  transport: TransportKind;
+  /** Where messages not tied to a request go: stdout on stdio, the GET stream on legacy HTTP. */
+  send: (message: JSONRPCMessage) => void;
+  /** Time a legacy client gets to answer a server-to-client request (default 60 s). */
+  requestTimeoutMs?: number;
+}
+
+/** Per-message extras a transport supplies. */
+export interface HandleExtra {
+  /** Where this request's notifications go (an SSE stream); default: the peer's `send`. */
+  notify?: (message: JSONRPCMessage) => void;
+  /** Aborted when the client goes away (HTTP stream closed). */
+  signal?: AbortSignal;
+  /** The `MCP-Protocol-Version` header on transports that have headers; null when it is missing. */
+  headerVersion?: string | null;
+  /** Whatever an auth hook established for this message. */
+  authInfo?: unknown;
+}
+
+interface Pending {
+  method: string;
+  resolve: (result: Record<string, unknown>) => void;
+  reject: (error: Error) => void;
+  timer: ReturnType<typeof setTimeout>;
+}
+
+/** The server's view of one connection: a stdio process, a legacy HTTP session, or stateless HTTP. */
+export class Peer {
+  readonly transport: TransportKind;
+  readonly send: (message: JSONRPCMessage) => void;
+  session: LegacySession | undefined;
+  /** In-flight requests by id, for `notifications/cancelled`. */
+  readonly inflight = new Map<RequestId, AbortController>();
+  private readonly pending = new Map<RequestId, Pending>();
+  private readonly requestTimeoutMs: number;
+  private nextId = 0;
+  private closed = false;
+  private readonly closeHandlers: Array<() => void> = [];
+
+  constructor(
+    options: PeerOptions,
+    private readonly dispatch: (peer: Peer, raw: unknown, extra: HandleExtra) => Promise<JSONRPCResponse | undefined>,
+  ) {
+    this.transport = options.transport;
+    this.send = options.send;
+    this.requestTimeoutMs = options.requestTimeoutMs ?? 60_000;
+  }
+
+  /** Handles one decoded message; resolves with the response to send, if any. */
+  handle(raw: unknown, extra: HandleExtra = {}): Promise<JSONRPCResponse | undefined> {
+    return this.dispatch(this, raw, extra);
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** Sends a request to a legacy client and waits for its answer. */
+  request(
+    method: string,
+    params: Record<string, unknown>,
+    notify: (message: JSONRPCMessage) => void,
+    signal?: AbortSignal,
+  ): Promise<Record<string, unknown>> {
+    if (this.closed) return Promise.reject(new McpKitError('PEER_CLOSED', `cannot send ${method}: the connection is closed`));
+    const id = `mcpkit-${++this.nextId}`;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(new McpKitError('REQUEST_TIMEOUT', `${method} got no answer from the client in ${this.requestTimeoutMs} ms`));
+      }, this.requestTimeoutMs);
+      this.pending.set(id, { method, resolve, reject, timer });
+      signal?.addEventListener(
+        'abort',
+        () => this.settle(id, undefined, new McpKitError('REQUEST_CANCELLED', `${method} was cancelled`)),
+        { once: true },
+      );
+      notify({ jsonrpc: '2.0', id, method, params });
+    });
+  }
+
+  /** Routes a client's response to the request we sent. Unknown ids are ignored. */
+  receiveResponse(message: JSONRPCResponse): void {
+    if (message.id === null) return;
+    const entry = this.pending.get(message.id);
+    if (!entry) return;
+    if ('error' in message) {
+      const e = message.error;
+      this.settle(message.id, undefined, new ProtocolError(e.code, e.message, e.data));
+      return;
+    }
+    const issue = validateClientResult(entry.method, message.result);
+    if (issue) {
+      this.settle(message.id, undefined, ProtocolError.invalidParams(`the client's ${entry.method} result is invalid: ${issue.message}`));
+      return;
+    }
+    this.settle(message.id, message.result);
+  }
+
+  private settle(id: RequestId, result: Record<string, unknown> | undefined, error?: Error): void {
+    const entry = this.pending.get(id);
+    if (!entry) return;
+    this.pending.delete(id);
+    clearTimeout(entry.timer);
+    if (error) entry.reject(error);
+    else entry.resolve(result ?? {});
+  }
+
+  onClose(handler: () => void): void {
+    this.closeHandlers.push(handler);
+  }
+
+  /** Aborts in-flight work and fails pending server-to-client requests. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const controller of this.inflight.values()) controller.abort();
+    this.inflight.clear();
+    for (const id of [...this.pending.keys()]) {
+      this.settle(id, undefined, new McpKitError('PEER_CLOSED', 'the connection closed'));
+    }
+    for (const handler of this.closeHandlers.splice(0)) handler();
+  }
+}

@@ -1,0 +1,93 @@
+import type { Prompt, Resource, ResourceTemplate, Tool } from '../protocol/types.js';
+import { McpKitError } from '../errors/mcpkit-error.js';
+import type { UriTemplate } from '../uri/index.js';
+import type { CompiledSchema } from './tool-schema.js';
+import type {
+  CacheHints,
+  CompleteHandler,
+  PromptHandler,
+  ReadHandler,
+  ResourceTemplateDefinition,
+  ToolHandler,
+} from './types.js';
+
+export interface ToolEntry {
+  tool: Tool;
+  input: CompiledSchema | undefined;
+  output: CompiledSchema | undefined;
+  handler: ToolHandler<never>;
+}
+
+export interface ResourceEntry {
+  resource: Resource;
+  cache: CacheHints;
+  read: ReadHandler;
+}
+
+export interface TemplateEntry {
+  template: ResourceTemplate;
+  parsed: UriTemplate;
+  definition: ResourceTemplateDefinition;
+  read: ReadHandler;
+}
+
+export interface PromptEntry {
+  prompt: Prompt;
+  complete: Record<string, CompleteHandler>;
+  handler: PromptHandler;
+}
+
+export type ListKind = 'tools' | 'prompts' | 'resources';
+
+/** An insertion-ordered registry that keeps its list snapshot until the next change. */
+export class Registry<E, W = unknown> {
+  private readonly entries = new Map<string, E>();
+  private snapshot: E[] | undefined;
+  private wireSnapshot: W[] | undefined;
+
+  constructor(
+    private readonly what: string,
+    private readonly toWire: (entry: E) => W,
+    private readonly onChange: () => void,
+  ) {}
+
+  add(key: string, entry: E): () => void {
+    if (this.entries.has(key)) {
+      throw new McpKitError('DUPLICATE_REGISTRATION', `${this.what} "${key}" is already registered`);
+    }
+    this.entries.set(key, entry);
+    this.changed();
+    return () => {
+      if (this.entries.get(key) === entry) {
+        this.entries.delete(key);
+        this.changed();
+      }
+    };
+  }
+
+  get(key: string): E | undefined {
+    return this.entries.get(key);
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** The entries in registration order; the same array until something changes. */
+  list(): readonly E[] {
+    this.snapshot ??= [...this.entries.values()];
+    return this.snapshot;
+  }
+
+  /** The wire objects (Tool, Prompt, …) in registration order, cached until something changes. */
+  wire(): readonly W[] {
+    this.wireSnapshot ??= this.list().map(this.toWire);
+    return this.wireSnapshot;
+  }
+
+  private changed(): void {
+    this.snapshot = undefined;
+    this.wireSnapshot = undefined;
+    this.onChange();
+  }
+}

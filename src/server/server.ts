@@ -1,0 +1,172 @@
+import type { JSONRPCMessage } from '../protocol/jsonrpc.js';
+import type { Implementation, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool } from '../protocol/types.js';
+import { McpKitError } from '../errors/mcpkit-error.js';
+import { isTemplate, parseTemplate } from '../uri/index.js';
+import { isUri } from '../protocol/uri-syntax.js';
+import { dispatch } from './dispatch.js';
+import { ListenHub } from './listen.js';
+import { Peer, type PeerOptions } from './peer.js';
+import {
+  Registry,
+  type ListKind,
+  type PromptEntry,
+  type ResourceEntry,
+  type TemplateEntry,
+  type ToolEntry,
+} from './registry.js';
+import { RequestStateSigner } from './request-state.js';
+import { compileSchema } from './tool-schema.js';
+import type {
+  PromptDefinition,
+  PromptHandler,
+  ReadHandler,
+  ResourceTemplateDefinition,
+  ServerOptions,
+  ToolDefinition,
+  ToolHandler,
+} from './types.js';
+
+const DEFAULT_INPUT_SCHEMA = { type: 'object', additionalProperties: false } as const;
+
+function without<T extends object, K extends string>(value: T, ...keys: K[]): Omit<T, K> {
+  const out = { ...value } as Record<string, unknown>;
+  for (const key of keys) delete out[key];
+  return out as Omit<T, K>;
+}
+
+/**
+ * An MCP server: registries plus an I/O-free message handler that transports drive.
+ *
+ * @example
+ * const server = createServer({ name: 'notes', version: '1.0.0' });
+ * server.tool('echo', { input: { type: 'object', properties: { text: { type: 'string' } } } },
+ *   ({ text }) => String(text));
+ * await serveStdio(server);
+ */
+export class McpServer {
+  readonly info: Implementation;
+  readonly options: ServerOptions;
+  readonly tools: Registry<ToolEntry, Tool>;
+  readonly resources: Registry<ResourceEntry, Resource>;
+  readonly templates: Registry<TemplateEntry, ResourceTemplate>;
+  readonly prompts: Registry<PromptEntry, Prompt>;
+  readonly listen = new ListenHub();
+  readonly signer: RequestStateSigner;
+  readonly peers = new Set<Peer>();
+  private capabilityCache: ServerCapabilities | undefined;
+
+  constructor(options: ServerOptions) {
+    this.options = options;
+    const info: Implementation = { name: options.name, version: options.version };
+    if (options.title !== undefined) info.title = options.title;
+    if (options.description !== undefined) info.description = options.description;
+    if (options.websiteUrl !== undefined) info.websiteUrl = options.websiteUrl;
+    if (options.icons !== undefined) info.icons = options.icons;
+    this.info = info;
+    this.tools = new Registry('tool', (e) => e.tool, () => this.changed('tools'));
+    this.prompts = new Registry('prompt', (e) => e.prompt, () => this.changed('prompts'));
+    this.resources = new Registry('resource', (e) => e.resource, () => this.changed('resources'));
+    this.templates = new Registry('resource template', (e) => e.template, () => this.changed('resources'));
+    this.signer = new RequestStateSigner(options.requestStateSecret, options.requestStateTtlMs ?? 600_000);
+  }
+
+  /** Registers a tool; returns a function that removes it. */
+  tool<A = Record<string, unknown>>(name: string, definition: ToolDefinition, handler: ToolHandler<A>): () => void {
+    const input = definition.input ? compileSchema(definition.input, `tool "${name}" input`) : undefined;
+    const output = definition.output ? compileSchema(definition.output, `tool "${name}" output`) : undefined;
+    const tool = {
+      name,
+      ...without(definition, 'input', 'output'),
+      inputSchema: input?.json ?? { ...DEFAULT_INPUT_SCHEMA },
+      ...(output ? { outputSchema: output.json } : {}),
+    };
+    return this.tools.add(name, { tool, input, output, handler: handler as ToolHandler<never> });
+  }
+
+  /**
+   * Registers a resource (a URI) or a resource template (a URI template, RFC 6570); returns a
+   * function that removes it. Template variables reach `read` decoded and checked: no `..`,
+   * no NUL, no backslash, no encoded separator in a simple variable.
+   */
+  resource(uriOrTemplate: string, definition: ResourceTemplateDefinition, read: ReadHandler): () => void {
+    if (isTemplate(uriOrTemplate)) {
+      const parsed = parseTemplate(uriOrTemplate);
+      const template = {
+        uriTemplate: uriOrTemplate,
+        ...without(definition, 'list', 'complete', 'ttlMs', 'cacheScope', 'size'),
+      };
+      return this.templates.add(uriOrTemplate, { template, parsed, definition, read });
+    }
+    if (!isUri(uriOrTemplate)) {
+      throw new McpKitError('INVALID_URI', `resource "${uriOrTemplate}" is not an absolute URI (RFC 3986)`);
+    }
+    const resource = { uri: uriOrTemplate, ...without(definition, 'list', 'complete', 'ttlMs', 'cacheScope') };
+    const cache = {
+      ...(definition.ttlMs !== undefined ? { ttlMs: definition.ttlMs } : {}),
+      ...(definition.cacheScope !== undefined ? { cacheScope: definition.cacheScope } : {}),
+    };
+    return this.resources.add(uriOrTemplate, { resource, cache, read });
+  }
+
+  /** Registers a prompt; returns a function that removes it. */
+  prompt(name: string, definition: PromptDefinition, handler: PromptHandler): () => void {
+    const prompt = { name, ...without(definition, 'complete') };
+    return this.prompts.add(name, { prompt, complete: definition.complete ?? {}, handler });
+  }
+
+  /** The capabilities this server advertises, derived from what is registered. */
+  capabilities(): ServerCapabilities {
+    if (this.capabilityCache) return this.capabilityCache;
+    const caps: ServerCapabilities = {
+      tools: { listChanged: true },
+      prompts: { listChanged: true },
+      resources: { subscribe: true, listChanged: true },
+      completions: {},
+      logging: {},
+      ...(this.options.capabilities as ServerCapabilities | undefined),
+    };
+    this.capabilityCache = caps;
+    return caps;
+  }
+
+  /** Creates the server side of a connection; transports call this once per connection. */
+  connect(options: PeerOptions): Peer {
+    const peer = new Peer(options, dispatch(this));
+    this.peers.add(peer);
+    peer.onClose(() => this.peers.delete(peer));
+    return peer;
+  }
+
+  /** Tells listening clients that a list changed (also done on every registration change). */
+  notifyListChanged(kind: ListKind): void {
+    this.listen.listChanged(kind);
+    const message: JSONRPCMessage = { jsonrpc: '2.0', method: `notifications/${kind}/list_changed` };
+    for (const peer of this.peers) if (peer.session?.initialized) peer.send(message);
+  }
+
+  /** Tells subscribers that a resource changed. */
+  notifyResourceUpdated(uri: string): void {
+    this.listen.resourceUpdated(uri);
+    for (const peer of this.peers) {
+      const subs = peer.session?.subscriptions;
+      if (subs && [...subs].some((s) => s === uri || uri.startsWith(s.endsWith('/') ? s : `${s}/`))) {
+        peer.send({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri } });
+      }
+    }
+  }
+
+  /** Ends listen streams and closes every connection. */
+  close(): void {
+    this.listen.endAll();
+    for (const peer of [...this.peers]) peer.close();
+  }
+
+  private changed(kind: ListKind): void {
+    this.notifyListChanged(kind);
+  }
+}
+
+/** Creates an MCP server. */
+export function createServer(options: ServerOptions): McpServer {
+  return new McpServer(options);
+}

@@ -1,0 +1,87 @@
+import AjvModule from 'ajv/dist/2020.js';
+import { McpKitError } from '../errors/mcpkit-error.js';
+
+type AjvClass = typeof AjvModule.default;
+const Ajv2020 = ((AjvModule as unknown as { default?: AjvClass }).default ??
+  AjvModule) as AjvClass;
+
+/** The parts of Standard Schema v1 (and Standard JSON Schema) that we use. */
+export interface StandardSchemaLike {
+  '~standard': {
+    version: 1;
+    vendor: string;
+    validate: (value: unknown) => StandardResult | Promise<StandardResult>;
+    jsonSchema?: { input: (options: { target: string }) => Record<string, unknown> };
+  };
+}
+
+type StandardResult =
+  | { value: unknown; issues?: undefined }
+  | { issues: ReadonlyArray<{ message: string; path?: ReadonlyArray<PropertyKey | { key: PropertyKey }> }> };
+
+export type SchemaInput = StandardSchemaLike | Record<string, unknown>;
+
+/** A compiled schema: what to advertise and how to check a value. */
+export interface CompiledSchema {
+  json: Record<string, unknown>;
+  /** Resolves to the (possibly transformed) value, or an error message naming the field. */
+  check: (value: unknown) => Promise<{ ok: true; value: unknown } | { ok: false; message: string }>;
+}
+
+let ajv: InstanceType<AjvClass> | undefined;
+
+function userAjv(): InstanceType<AjvClass> {
+  // No loadSchema: network $refs are never dereferenced.
+  ajv ??= new Ajv2020({ strict: false, allErrors: false, validateFormats: false });
+  return ajv;
+}
+
+export function isStandardSchema(value: unknown): value is StandardSchemaLike {
+  return typeof value === 'object' && value !== null && '~standard' in value;
+}
+
+function pathText(path: ReadonlyArray<PropertyKey | { key: PropertyKey }> | undefined): string {
+  if (!path || path.length === 0) return '';
+  return path.map((p) => String(typeof p === 'object' ? p.key : p)).join('.');
+}
+
+/** Compiles a tool's input or output schema once, at registration. */
+export function compileSchema(schema: SchemaInput, what: string): CompiledSchema {
+  if (isStandardSchema(schema)) {
+    const std = schema['~standard'];
+    const json = std.jsonSchema?.input({ target: 'draft-2020-12' });
+    if (!json) {
+      throw new McpKitError(
+        'SCHEMA_NOT_CONVERTIBLE',
+        `${what}: this ${std.vendor} schema cannot produce JSON Schema; pass a JSON Schema object instead`,
+      );
+    }
+    return {
+      json,
+      check: async (value) => {
+        const result = await std.validate(value);
+        if (result.issues === undefined) return { ok: true, value: result.value };
+        const first = result.issues[0];
+        const at = pathText(first?.path);
+        return { ok: false, message: `${at ? `${at}: ` : ''}${first?.message ?? 'invalid'}` };
+      },
+    };
+  }
+  let validate;
+  try {
+    validate = userAjv().compile(schema);
+  } catch (cause) {
+    throw new McpKitError('SCHEMA_INVALID', `${what}: the JSON Schema does not compile`, { cause });
+  }
+  return {
+    json: schema,
+    check: async (value) => {
+      if (validate(value)) return { ok: true, value };
+      const e = validate.errors?.[0];
+      const at = e?.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : '';
+      const missing = e?.keyword === 'required' ? (e.params as { missingProperty?: string }).missingProperty : undefined;
+      const msg = missing ? `${at ? `${at}.` : ''}${missing} is required` : `${at ? `${at} ` : ''}${e?.message ?? 'is invalid'}`;
+      return { ok: false, message: msg };
+    },
+  };
+}

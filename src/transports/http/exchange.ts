@@ -1,0 +1,22 @@
+/** The little an HTTP handler needs from a runtime; the web and node adapters implement it. */
+export interface HttpExchange {
+  readonly method: string;
+  /** The request path without the query string. */
+  readonly path: string;
+  /** A header value by lower-case name (several values joined with ", "). */
+  header(name: string): string | undefined;
+  /** Reads the body; resolves 'too-large' as soon as it passes `limit` bytes. */
+  body(limit: number): Promise<Uint8Array | 'too-large'>;
+  /** Aborted when the client goes away. */
+  readonly signal: AbortSignal;
+}
+
+export interface SseSink {
+  write(chunk: string): void;
+  end(): void;
+}
+
+export interface HttpResponder {
+  send(status: number, headers: Record<string, string>, body?: string): void;
+  stream(status: number, headers: Record<string, string>): SseSink;
+}

@@ -1,0 +1,233 @@
+import { ERROR_CODES } from '../../protocol/error-codes.js';
+import { errorResponse, type JSONRPCMessage, type JSONRPCResponse } from '../../protocol/jsonrpc.js';
+import { META } from '../../protocol/meta-keys.js';
+import { eraOf } from '../../protocol/versions.js';
+import { httpStatusOf } from '../../server/dispatch.js';
+import type { Peer } from '../../server/peer.js';
+import type { McpServer } from '../../server/server.js';
+import type { HttpExchange, HttpResponder, SseSink } from './exchange.js';
+import { checkModernHeaders } from './header-check.js';
+import { checkOrigin, type OriginGuardOptions } from './origin-guard.js';
+import { SessionTable, type LegacyHttpSession } from './sessions.js';
+import { JSON_HEADERS, SSE_HEADERS, sseEvent } from './sse.js';
+
+export interface HttpOptions extends OriginGuardOptions {
+  /** Path served (default '/mcp'); null serves every path. */
+  path?: string | null;
+  /** Largest accepted request body in bytes (default 4 MiB); larger gets 413. */
+  maxBodyBytes?: number;
+  /** Host/Origin checks against DNS rebinding (default true). */
+  dnsRebindingProtection?: boolean;
+  /** Serve 2025-11-25 clients (initialize, sessions, GET stream) on the same endpoint (default true). */
+  legacy?: boolean;
+  /** Idle time after which a legacy session is dropped (default 30 minutes). */
+  sessionIdleMs?: number;
+  /** Most legacy sessions at once (default 10,000); beyond it `initialize` gets 503. */
+  maxSessions?: number;
+  /** Interval of SSE keep-alive comments (default 15 s; 0 disables). */
+  keepAliveMs?: number;
+}
+
+export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+type Body = Record<string, unknown>;
+
+function jsonError(res: HttpResponder, status: number, code: number, message: string, id: JSONRPCResponse['id'] = null, extraHeaders: Record<string, string> = {}): void {
+  res.send(status, { ...JSON_HEADERS, ...extraHeaders }, JSON.stringify(errorResponse(id, code, message)));
+}
+
+function idOf(body: unknown): JSONRPCResponse['id'] {
+  const id = (body as Body | null)?.['id'];
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+}
+
+/** The transport-independent Streamable HTTP logic, shared by the web and node adapters. */
+export class HttpEndpoint {
+  private readonly options: HttpOptions;
+  private readonly stateless: Peer;
+  private readonly sessions: SessionTable;
+
+  constructor(
+    private readonly server: McpServer,
+    options: HttpOptions = {},
+  ) {
+    this.options = options;
+    this.stateless = server.connect({ transport: 'http', send: () => undefined });
+    this.sessions = new SessionTable(server, options.sessionIdleMs ?? 30 * 60_000, options.maxSessions ?? 10_000);
+  }
+
+  async handle(ex: HttpExchange, res: HttpResponder): Promise<void> {
+    const path = this.options.path === undefined ? '/mcp' : this.options.path;
+    if (path !== null && ex.path !== path) {
+      return jsonError(res, 404, ERROR_CODES.INVALID_REQUEST, `Not found: the MCP endpoint is ${path}`);
+    }
+    if (this.options.dnsRebindingProtection !== false) {
+      const refused = checkOrigin(ex.header('host'), ex.header('origin'), this.options);
+      if (refused) return jsonError(res, 403, ERROR_CODES.INVALID_REQUEST, `Forbidden: ${refused}`);
+    }
+    switch (ex.method) {
+      case 'POST':
+        return this.post(ex, res);
+      case 'GET':
+        return this.get(ex, res);
+      case 'DELETE':
+        return this.delete(ex, res);
+      default:
+        return jsonError(res, 405, ERROR_CODES.INVALID_REQUEST, `Method ${ex.method} not allowed`, null, { allow: 'POST, GET, DELETE' });
+    }
+  }
+
+  /** Closes legacy sessions and their streams. */
+  close(): void {
+    this.sessions.closeAll();
+    this.stateless.close();
+  }
+
+  private async post(ex: HttpExchange, res: HttpResponder): Promise<void> {
+    const type = ex.header('content-type');
+    if (!type || !/^application\/json\b/i.test(type.trim())) {
+      return jsonError(res, 415, ERROR_CODES.INVALID_REQUEST, 'Unsupported Media Type: Content-Type must be application/json');
+    }
+    const accept = (ex.header('accept') ?? '*/*').toLowerCase();
+    const acceptsJson = accept.includes('application/json') || accept.includes('*/*') || accept.includes('application/*');
+    const acceptsSse = accept.includes('text/event-stream') || accept.includes('*/*');
+    if (!acceptsJson && !acceptsSse) {
+      return jsonError(res, 406, ERROR_CODES.INVALID_REQUEST, 'Not Acceptable: Accept must list application/json and text/event-stream');
+    }
+    const limit = this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    const raw = await ex.body(limit);
+    if (raw === 'too-large') {
+      return jsonError(res, 413, ERROR_CODES.INVALID_REQUEST, `Payload Too Large: the body exceeds ${limit} bytes (maxBodyBytes)`, null, { connection: 'close' });
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(new TextDecoder().decode(raw));
+    } catch (error) {
+      return jsonError(res, 400, ERROR_CODES.PARSE_ERROR, `Parse error: ${(error as Error).message}`);
+    }
+    const route = this.route(ex, body);
+    if ('status' in route) return jsonError(res, route.status, route.code, route.message, idOf(body));
+    const { peer, session, isNew } = route;
+    const isRequest = typeof body === 'object' && body !== null && 'method' in body && 'id' in body;
+    const headerVersion = ex.header('mcp-protocol-version');
+    if (!isRequest) {
+      const response = await peer.handle(body, { headerVersion: headerVersion ?? null });
+      if (response) return this.reply(res, response, undefined, {});
+      return res.send(202, {});
+    }
+    if (peer === this.stateless) {
+      const b = body as Body;
+      const mismatch = checkModernHeaders(ex, this.server, String(b['method']), (b['params'] ?? {}) as Body);
+      if (mismatch) {
+        return res.send(400, JSON_HEADERS, JSON.stringify(errorResponse(idOf(body), mismatch.code, mismatch.message, mismatch.data)));
+      }
+    }
+    const sessionHeaders: Record<string, string> = session ? { 'mcp-session-id': session.id } : {};
+    let sink: SseSink | undefined;
+    let keepAlive: ReturnType<typeof setInterval> | undefined;
+    // JSON unless the handler speaks before its result: then switch to SSE.
+    const notify = (message: JSONRPCMessage): void => {
+      if (!sink) {
+        if (!acceptsSse) return;
+        sink = res.stream(200, { ...SSE_HEADERS, ...sessionHeaders });
+        const every = this.options.keepAliveMs ?? 15_000;
+        if (every > 0) {
+          keepAlive = setInterval(() => sink?.write(': keep-alive\n\n'), every);
+          (keepAlive as { unref?: () => void }).unref?.();
+        }
+      }
+      sink.write(sseEvent(message));
+    };
+    let response: JSONRPCResponse | undefined;
+    try {
+      response = await peer.handle(body, {
+        notify,
+        signal: ex.signal,
+        headerVersion: headerVersion ?? null,
+      });
+    } finally {
+      if (keepAlive) clearInterval(keepAlive);
+    }
+    if (isNew && session) {
+      if (response && 'result' in response) this.sessions.commit(session);
+      else session.peer.close();
+    }
+    this.reply(res, response, sink, sessionHeaders);
+  }
+
+  private reply(res: HttpResponder, response: JSONRPCResponse | undefined, sink: SseSink | undefined, headers: Record<string, string>): void {
+    if (sink) {
+      if (response) sink.write(sseEvent(response));
+      sink.end();
+    } else if (response) {
+      res.send(httpStatusOf(response), { ...JSON_HEADERS, ...headers }, JSON.stringify(response));
+    } else {
+      res.send(202, headers);
+    }
+  }
+
+  /** Picks the peer for a POST: stateless (2026-07-28), an existing legacy session, or a new one. */
+  private route(
+    ex: HttpExchange,
+    body: unknown,
+  ): { peer: Peer; session?: LegacyHttpSession; isNew?: boolean } | { status: number; code: number; message: string } {
+    const header = ex.header('mcp-protocol-version');
+    const b = (typeof body === 'object' && body !== null ? body : {}) as Body;
+    const params = b['params'] as Body | undefined;
+    const meta = params?.['_meta'] as Body | undefined;
+    const modern =
+      (header !== undefined && eraOf(header.trim()) !== 'legacy') ||
+      (typeof meta === 'object' && meta !== null && META.protocolVersion in meta);
+    if (modern || Array.isArray(body)) return { peer: this.stateless };
+    const sessionId = ex.header('mcp-session-id');
+    if (b['method'] === 'initialize' && sessionId === undefined) {
+      if (this.options.legacy === false) {
+        return { status: 400, code: ERROR_CODES.UNSUPPORTED_PROTOCOL_VERSION, message: 'This server speaks 2026-07-28 only; send _meta with every request instead of initialize' };
+      }
+      if (this.sessions.full) return { status: 503, code: ERROR_CODES.INTERNAL_ERROR, message: 'Too many sessions (maxSessions); try again later' };
+      const session = this.sessions.create();
+      return { peer: session.peer, session, isNew: true };
+    }
+    if (sessionId !== undefined) {
+      const session = this.sessions.get(sessionId);
+      if (!session) return { status: 404, code: ERROR_CODES.INVALID_REQUEST, message: 'Session not found: initialize again' };
+      return { peer: session.peer, session };
+    }
+    // Neither era's markers: the stateless dispatcher explains what is missing.
+    return { peer: this.stateless };
+  }
+
+  private get(ex: HttpExchange, res: HttpResponder): void {
+    const id = ex.header('mcp-session-id');
+    if (id === undefined || this.options.legacy === false) {
+      return jsonError(res, 405, ERROR_CODES.INVALID_REQUEST, 'Method Not Allowed: 2026-07-28 uses POST only (GET streams belong to 2025-11-25 sessions)', null, { allow: 'POST' });
+    }
+    const session = this.sessions.get(id);
+    if (!session) return jsonError(res, 404, ERROR_CODES.INVALID_REQUEST, 'Session not found: initialize again');
+    if (session.stream) return jsonError(res, 409, ERROR_CODES.INVALID_REQUEST, 'Conflict: this session already has a GET stream');
+    const sink = res.stream(200, { ...SSE_HEADERS, 'mcp-session-id': id });
+    session.stream = sink;
+    sink.write(': stream open\n\n');
+    const every = this.options.keepAliveMs ?? 15_000;
+    const timer = every > 0 ? setInterval(() => sink.write(': keep-alive\n\n'), every) : undefined;
+    (timer as { unref?: () => void } | undefined)?.unref?.();
+    const done = (): void => {
+      if (timer) clearInterval(timer);
+      if (session.stream === sink) session.stream = undefined;
+    };
+    ex.signal.addEventListener('abort', done, { once: true });
+    session.peer.onClose(() => {
+      done();
+      sink.end();
+    });
+  }
+
+  private delete(ex: HttpExchange, res: HttpResponder): void {
+    const id = ex.header('mcp-session-id');
+    if (id === undefined || this.options.legacy === false) {
+      return jsonError(res, 405, ERROR_CODES.INVALID_REQUEST, 'Method Not Allowed: 2026-07-28 has no sessions to delete', null, { allow: 'POST' });
+    }
+    if (!this.sessions.delete(id)) return jsonError(res, 404, ERROR_CODES.INVALID_REQUEST, 'Session not found');
+    res.send(200, {});
+  }
+}

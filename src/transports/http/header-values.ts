@@ -1,0 +1,26 @@
+/** Header encodings of 2026-07-28 (`Mcp-Name`, `Mcp-Param-*`). */
+
+const PREFIX = '=?base64?';
+const SUFFIX = '?=';
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Decodes a header value, including the `=?base64?…?=` form; undefined when malformed. */
+export function decodeHeaderValue(value: string): string | undefined {
+  if (!(value.startsWith(PREFIX) && value.endsWith(SUFFIX))) return value;
+  const b64 = value.slice(PREFIX.length, value.length - SUFFIX.length);
+  try {
+    const binary = atob(b64);
+    const bytes = new Uint8Array(binary.length);
+    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    return utf8.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The header form of a tool argument: strings as-is, numbers and booleans as JSON. */
+export function headerFormOf(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return undefined;
+}

@@ -1,0 +1,84 @@
+import type { JSONRPCMessage } from '../../protocol/jsonrpc.js';
+import type { Peer } from '../../server/peer.js';
+import type { McpServer } from '../../server/server.js';
+import type { SseSink } from './exchange.js';
+import { sseEvent } from './sse.js';
+
+/** One 2025-11-25 session: its peer, its GET stream, and when it was last used. */
+export interface LegacyHttpSession {
+  id: string;
+  peer: Peer;
+  stream: SseSink | undefined;
+  lastSeen: number;
+}
+
+/** The table of legacy HTTP sessions, bounded in count and idle time. */
+export class SessionTable {
+  private readonly sessions = new Map<string, LegacyHttpSession>();
+  private sweeper: ReturnType<typeof setInterval> | undefined;
+
+  constructor(
+    private readonly server: McpServer,
+    private readonly idleMs: number,
+    private readonly maxSessions: number,
+  ) {}
+
+  /** A peer for a new session; `commit` it once `initialize` succeeded. */
+  create(): LegacyHttpSession {
+    const session: LegacyHttpSession = {
+      id: crypto.randomUUID(),
+      peer: undefined as unknown as Peer,
+      stream: undefined,
+      lastSeen: Date.now(),
+    };
+    session.peer = this.server.connect({
+      transport: 'http',
+      send: (message: JSONRPCMessage) => session.stream?.write(sseEvent(message)),
+    });
+    return session;
+  }
+
+  get full(): boolean {
+    return this.sessions.size >= this.maxSessions;
+  }
+
+  commit(session: LegacyHttpSession): void {
+    this.sessions.set(session.id, session);
+    if (!this.sweeper) {
+      this.sweeper = setInterval(() => this.sweep(), Math.min(this.idleMs, 60_000));
+      (this.sweeper as { unref?: () => void }).unref?.();
+    }
+  }
+
+  get(id: string): LegacyHttpSession | undefined {
+    const session = this.sessions.get(id);
+    if (session) session.lastSeen = Date.now();
+    return session;
+  }
+
+  delete(id: string): boolean {
+    const session = this.sessions.get(id);
+    if (!session) return false;
+    this.sessions.delete(id);
+    session.stream?.end();
+    session.peer.close();
+    return true;
+  }
+
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  closeAll(): void {
+    for (const id of [...this.sessions.keys()]) this.delete(id);
+    if (this.sweeper) clearInterval(this.sweeper);
+    this.sweeper = undefined;
+  }
+
+  private sweep(): void {
+    const cutoff = Date.now() - this.idleMs;
+    for (const s of [...this.sessions.values()]) {
+      if (s.lastSeen < cutoff && !s.stream) this.delete(s.id);
+    }
+  }
+}

@@ -1,0 +1,87 @@
+import type { McpServer } from '../../server/server.js';
+import type { HttpExchange, HttpResponder, SseSink } from './exchange.js';
+import { HttpEndpoint, type HttpOptions } from './handler.js';
+
+async function readLimited(request: Request, limit: number): Promise<Uint8Array | 'too-large'> {
+  const declared = Number(request.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > limit) return 'too-large';
+  if (!request.body) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.length;
+    if (size > limit) {
+      await reader.cancel();
+      return 'too-large';
+    }
+    parts.push(value);
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+export interface WebHandler {
+  (request: Request): Promise<Response>;
+  /** Closes legacy sessions and open streams. */
+  close(): void;
+}
+
+/**
+ * A web-standard Streamable HTTP handler: `(Request) => Promise<Response>`, for any runtime
+ * with fetch APIs (Node, Deno, Bun, workers).
+ *
+ * @example
+ * const handle = createHttpHandler(server);
+ * Deno.serve({ hostname: '127.0.0.1', port: 3333 }, handle);
+ */
+export function createHttpHandler(server: McpServer, options: HttpOptions = {}): WebHandler {
+  const endpoint = new HttpEndpoint(server, options);
+  const encoder = new TextEncoder();
+  const handler = (request: Request): Promise<Response> =>
+    new Promise<Response>((resolve, reject) => {
+      const url = new URL(request.url);
+      const ex: HttpExchange = {
+        method: request.method,
+        path: url.pathname,
+        header: (name) => request.headers.get(name) ?? undefined,
+        body: (limit) => readLimited(request, limit),
+        signal: request.signal,
+      };
+      const res: HttpResponder = {
+        send: (status, headers, body) => resolve(new Response(status === 202 || body === undefined ? null : body, { status, headers })),
+        stream: (status, headers): SseSink => {
+          let controller!: ReadableStreamDefaultController<Uint8Array>;
+          let open = true;
+          const stream = new ReadableStream<Uint8Array>({
+            start: (c) => {
+              controller = c;
+            },
+            cancel: () => {
+              open = false;
+            },
+          });
+          resolve(new Response(stream, { status, headers }));
+          return {
+            write: (chunk) => {
+              if (open) controller.enqueue(encoder.encode(chunk));
+            },
+            end: () => {
+              if (!open) return;
+              open = false;
+              controller.close();
+            },
+          };
+        },
+      };
+      endpoint.handle(ex, res).catch(reject);
+    });
+  return Object.assign(handler, { close: () => endpoint.close() });
+}

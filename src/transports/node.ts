@@ -1,0 +1,152 @@
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { McpServer } from '../server/server.js';
+import type { HttpExchange, HttpResponder, SseSink } from './http/exchange.js';
+import { HttpEndpoint, type HttpOptions } from './http/handler.js';
+import { LOOPBACK_HOSTS } from './http/origin-guard.js';
+
+function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array | 'too-large'> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) {
+    req.resume();
+    return Promise.resolve('too-large');
+  }
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    let size = 0;
+    let over = false;
+    req.on('data', (chunk: Buffer) => {
+      if (over) return;
+      size += chunk.length;
+      if (size > limit) {
+        over = true;
+        parts.length = 0;
+        resolve('too-large');
+        return;
+      }
+      parts.push(chunk);
+    });
+    req.on('end', () => {
+      if (!over) resolve(parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts, size));
+    });
+    req.on('error', reject);
+  });
+}
+
+export interface NodeHandler {
+  (req: IncomingMessage, res: ServerResponse): void;
+  /** Closes legacy sessions and open streams. */
+  close(): void;
+}
+
+/**
+ * A node:http request listener serving MCP over Streamable HTTP, without building fetch
+ * Request/Response objects on the hot path.
+ *
+ * @example
+ * http.createServer(toNodeHandler(server)).listen(3333, '127.0.0.1');
+ */
+export function toNodeHandler(server: McpServer, options: HttpOptions = {}): NodeHandler {
+  const endpoint = new HttpEndpoint(server, options);
+  const handler = (req: IncomingMessage, res: ServerResponse): void => {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    let controller: AbortController | undefined;
+    const ex: HttpExchange = {
+      method: req.method ?? 'GET',
+      path: q >= 0 ? url.slice(0, q) : url,
+      header: (name) => {
+        const v = req.headers[name];
+        return Array.isArray(v) ? v.join(', ') : v;
+      },
+      body: (limit) => readBody(req, limit),
+      get signal() {
+        if (!controller) {
+          const c = new AbortController();
+          controller = c;
+          res.once('close', () => {
+            if (!res.writableFinished) c.abort();
+          });
+        }
+        return controller.signal;
+      },
+    };
+    const responder: HttpResponder = {
+      send: (status, headers, body) => {
+        if (res.headersSent) return;
+        if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
+        res.writeHead(status, headers);
+        res.end(body);
+      },
+      stream: (status, headers): SseSink => {
+        res.writeHead(status, headers);
+        res.flushHeaders();
+        return {
+          write: (chunk) => {
+            if (!res.writableEnded) res.write(chunk);
+          },
+          end: () => {
+            if (!res.writableEnded) res.end();
+          },
+        };
+      },
+    };
+    endpoint.handle(ex, responder).catch((error: unknown) => {
+      console.error('mcpkit: HTTP handler failed', error);
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+      res.end();
+    });
+  };
+  return Object.assign(handler, { close: () => endpoint.close() });
+}
+
+export interface ServeHttpOptions extends HttpOptions {
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Default 3333; 0 picks a free port. */
+  port?: number;
+}
+
+export interface RunningHttpServer {
+  /** The endpoint URL, e.g. http://127.0.0.1:3333/mcp. */
+  url: string;
+  port: number;
+  http: Server;
+  close(): Promise<void>;
+}
+
+/**
+ * Listens on host:port (127.0.0.1 by default) and serves MCP at `path`.
+ * A non-loopback host keeps DNS-rebinding protection on: pass `allowedHosts` for it.
+ */
+export async function serveHttp(server: McpServer, options: ServeHttpOptions = {}): Promise<RunningHttpServer> {
+  const host = options.host ?? '127.0.0.1';
+  const handler = toNodeHandler(server, {
+    ...options,
+    allowedHosts: options.allowedHosts ?? (LOOPBACK_HOSTS.includes(host) ? LOOPBACK_HOSTS : [...LOOPBACK_HOSTS, host]),
+  });
+  const http = createHttpServer(handler);
+  http.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(options.port ?? 3333, host, () => {
+      http.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (http.address() as AddressInfo).port;
+  const shown = host.includes(':') ? `[${host}]` : host;
+  const path = options.path === undefined ? '/mcp' : (options.path ?? '/');
+  return {
+    url: `http://${shown}:${port}${path}`,
+    port,
+    http,
+    close: () =>
+      new Promise<void>((resolve) => {
+        handler.close();
+        server.close();
+        http.closeAllConnections();
+        http.close(() => resolve());
+      }),
+  };
+}

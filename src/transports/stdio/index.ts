@@ -1,0 +1,4 @@
+export { serveStdio, DEFAULT_MAX_LINE_BYTES } from './serve-stdio.js';
+export type { StdioOptions, StdioConnection } from './serve-stdio.js';
+export { LineDecoder } from './line-decoder.js';
+export type { LineEvent } from './line-decoder.js';

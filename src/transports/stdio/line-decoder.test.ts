@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { LineDecoder, type LineEvent } from './line-decoder.js';
+
+function run(limit: number, chunks: string[], end = false): LineEvent[] {
+  const out: LineEvent[] = [];
+  const d = new LineDecoder(limit);
+  for (const c of chunks) d.push(Buffer.from(c), (e) => out.push(e));
+  if (end) d.end((e) => out.push(e));
+  return out;
+}
+
+describe('LineDecoder', () => {
+  it('splits lines across and within chunks', () => {
+    expect(run(100, ['{"a":', '1}\n{"b"', ':2}\n{"c":3}\n'])).toEqual([
+      { kind: 'line', text: '{"a":1}' },
+      { kind: 'line', text: '{"b":2}' },
+      { kind: 'line', text: '{"c":3}' },
+    ]);
+  });
+
+  it('strips CR, skips blank lines and flushes the last line at EOF', () => {
+    expect(run(100, ['a\r\n\n  \nb'], true)).toEqual([
+      { kind: 'line', text: 'a' },
+      { kind: 'line', text: 'b' },
+    ]);
+  });
+
+  it('keeps a multi-byte character split across chunks intact', () => {
+    const bytes = Buffer.from('"é"\n');
+    const out: LineEvent[] = [];
+    const d = new LineDecoder(100);
+    d.push(bytes.subarray(0, 2), (e) => out.push(e));
+    d.push(bytes.subarray(2), (e) => out.push(e));
+    expect(out).toEqual([{ kind: 'line', text: '"é"' }]);
+  });
+
+  it('accepts a line of exactly the limit and discards one byte more, then goes on', () => {
+    expect(run(5, ['12345\n'])).toEqual([{ kind: 'line', text: '12345' }]);
+    expect(run(5, ['123', '456\n', 'ok\n'])).toEqual([
+      { kind: 'overflow', bytes: 6 },
+      { kind: 'line', text: 'ok' },
+    ]);
+  });
+
+  it('counts a discarded line that streams in over many chunks without holding it', () => {
+    const chunks = Array.from({ length: 100 }, () => 'x'.repeat(1000));
+    expect(run(10_000, [...chunks, '\n{"next":1}\n'])).toEqual([
+      { kind: 'overflow', bytes: 100_000 },
+      { kind: 'line', text: '{"next":1}' },
+    ]);
+  });
+});

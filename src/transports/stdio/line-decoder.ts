@@ -1,0 +1,79 @@
+/** Splits a byte stream into lines, with a hard cap on line size. I/O-free. */
+
+export type LineEvent = { kind: 'line'; text: string } | { kind: 'overflow'; bytes: number };
+
+const utf8 = new TextDecoder('utf-8');
+
+/**
+ * Accumulates chunks and yields complete lines. A line longer than `maxLineBytes` is discarded as
+ * it streams in (never held whole) and reported once, when its newline arrives.
+ */
+export class LineDecoder {
+  private parts: Uint8Array[] = [];
+  private size = 0;
+  private discarding = false;
+  private discarded = 0;
+
+  constructor(private readonly maxLineBytes: number) {}
+
+  push(chunk: Uint8Array, emit: (event: LineEvent) => void): void {
+    let start = 0;
+    while (start <= chunk.length) {
+      const nl = chunk.indexOf(10, start);
+      const end = nl < 0 ? chunk.length : nl;
+      this.take(chunk.subarray(start, end));
+      if (nl < 0) return;
+      this.finishLine(emit);
+      start = nl + 1;
+    }
+  }
+
+  /** Flushes a last line that has no newline (at EOF). */
+  end(emit: (event: LineEvent) => void): void {
+    if (this.size > 0 || this.discarding) this.finishLine(emit);
+  }
+
+  private take(piece: Uint8Array): void {
+    if (piece.length === 0) return;
+    if (this.discarding) {
+      this.discarded += piece.length;
+      return;
+    }
+    if (this.size + piece.length > this.maxLineBytes) {
+      this.discarding = true;
+      this.discarded = this.size + piece.length;
+      this.parts = [];
+      this.size = 0;
+      return;
+    }
+    // The caller may reuse its buffer: keep a copy only of what spans chunks.
+    this.parts.push(piece.slice());
+    this.size += piece.length;
+  }
+
+  private finishLine(emit: (event: LineEvent) => void): void {
+    if (this.discarding) {
+      emit({ kind: 'overflow', bytes: this.discarded });
+      this.discarding = false;
+      this.discarded = 0;
+      return;
+    }
+    const parts = this.parts;
+    this.parts = [];
+    const size = this.size;
+    this.size = 0;
+    let bytes: Uint8Array;
+    if (parts.length === 1) bytes = parts[0] as Uint8Array;
+    else {
+      bytes = new Uint8Array(size);
+      let at = 0;
+      for (const p of parts) {
+        bytes.set(p, at);
+        at += p.length;
+      }
+    }
+    let text = utf8.decode(bytes);
+    if (text.endsWith('\r')) text = text.slice(0, -1);
+    if (text.trim().length > 0) emit({ kind: 'line', text });
+  }
+}

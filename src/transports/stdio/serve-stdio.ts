@@ -1,0 +1,118 @@
+import type { Readable, Writable } from 'node:stream';
+import { ERROR_CODES } from '../../protocol/error-codes.js';
+import { errorResponse, type JSONRPCMessage } from '../../protocol/jsonrpc.js';
+import type { McpServer } from '../../server/server.js';
+import { LineDecoder, type LineEvent } from './line-decoder.js';
+
+export interface StdioOptions {
+  /** Largest accepted line in bytes (default 32 MiB); longer lines are discarded and answered with an error. */
+  maxLineBytes?: number;
+  /** At EOF, how long in-flight requests may still finish and answer (default 5000 ms). */
+  drainMs?: number;
+  /** Defaults to process.stdin / process.stdout. */
+  input?: Readable;
+  output?: Writable;
+}
+
+export interface StdioConnection {
+  /** Resolves when the input ended (EOF) and the connection closed. */
+  readonly closed: Promise<void>;
+  /** Stops reading and aborts in-flight requests. */
+  close(): void;
+}
+
+export const DEFAULT_MAX_LINE_BYTES = 32 * 1024 * 1024;
+
+/**
+ * Serves an MCP server over stdio: one JSON-RPC message per line, stdout for protocol messages only.
+ *
+ * @example
+ * await serveStdio(server).closed; // returns at EOF
+ */
+export function serveStdio(server: McpServer, options: StdioOptions = {}): StdioConnection {
+  const input = options.input ?? process.stdin;
+  const output = options.output ?? process.stdout;
+  const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  const decoder = new LineDecoder(maxLineBytes);
+  const listens = new Set<string | number>();
+  let pending = 0;
+  let ending = false;
+  let isClosed = false;
+
+  const write = (message: JSONRPCMessage): void => {
+    if (!output.writable) return;
+    output.write(`${JSON.stringify(message)}\n`);
+  };
+  const peer = server.connect({ transport: 'stdio', send: write });
+
+  const onEvent = (event: LineEvent): void => {
+    if (event.kind === 'overflow') {
+      write(
+        errorResponse(
+          null,
+          ERROR_CODES.INVALID_REQUEST,
+          `Message of ${event.bytes} bytes exceeds the stdio line limit of ${maxLineBytes} bytes (maxLineBytes); it was discarded`,
+          { limit: maxLineBytes, bytes: event.bytes },
+        ),
+      );
+      return;
+    }
+    let message: unknown;
+    try {
+      message = JSON.parse(event.text);
+    } catch (error) {
+      write(errorResponse(null, ERROR_CODES.PARSE_ERROR, `Parse error: ${(error as Error).message}`));
+      return;
+    }
+    const listenId = listenIdOf(message);
+    if (listenId !== undefined) listens.add(listenId);
+    pending++;
+    peer.handle(message).then(
+      (response) => {
+        if (response) write(response);
+      },
+      (error: unknown) => {
+        console.error('mcpkit: unexpected stdio dispatch failure', error);
+      },
+    ).finally(() => {
+      if (listenId !== undefined) listens.delete(listenId);
+      if (--pending === 0 && ending) close();
+    });
+  };
+
+  let resolveClosed!: () => void;
+  const closed = new Promise<void>((resolve) => (resolveClosed = resolve));
+  const onData = (chunk: Buffer | string): void => {
+    decoder.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk, onEvent);
+  };
+  // EOF: let in-flight requests answer (listen streams end now), then close.
+  const finish = (): void => {
+    if (ending) return;
+    ending = true;
+    decoder.end(onEvent);
+    for (const id of listens) peer.inflight.get(id)?.abort();
+    if (pending === 0) close();
+    else setTimeout(close, options.drainMs ?? 5000).unref();
+  };
+  const close = (): void => {
+    if (isClosed) return;
+    isClosed = true;
+    input.off('data', onData);
+    input.off('end', finish);
+    input.off('close', finish);
+    peer.close();
+    resolveClosed();
+  };
+  input.on('data', onData);
+  input.once('end', finish);
+  input.once('close', finish);
+  output.on('error', () => close());
+  return { closed, close };
+}
+
+function listenIdOf(message: unknown): string | number | undefined {
+  if (typeof message !== 'object' || message === null) return undefined;
+  const m = message as { method?: unknown; id?: unknown };
+  if (m.method !== 'subscriptions/listen') return undefined;
+  return typeof m.id === 'string' || typeof m.id === 'number' ? m.id : undefined;
+}

@@ -1,0 +1,152 @@
+/**
+ * Checks on matched template variables before they reach a filesystem, a database key or
+ * another URI: traversal, absolute escapes, control characters and encoding tricks.
+ */
+
+import { decodeComponent, isTripletAt } from './percent.js';
+import type { Operator } from './template-syntax.js';
+import type { MatchedValues, UriTemplate } from './template.js';
+
+export { decodeComponent };
+
+/**
+ * How a value is used: `simple` is one opaque component (`{var}`, `{.var}`, `{;var}`, `{?var}`),
+ * so it may not hold `/` at all; `reserved` (`{+var}`, `{#var}`) and `path` (`{/var}`) are
+ * relative paths whose `/` separators are fine but which may not start at a root.
+ */
+export type VariableKind = 'simple' | 'reserved' | 'path';
+
+export interface CheckVariableOptions {
+  /** Percent-decode `value` first (default false: the value is already decoded). */
+  readonly decode?: boolean;
+}
+
+/** Bytes that still matter after one decode: a second decode would turn them into `.` `/` `\` `%` or a control. */
+function isDangerousTripletByte(byte: number): boolean {
+  return (
+    byte === 0x2e || byte === 0x2f || byte === 0x5c || byte === 0x25 || byte < 0x20 || byte === 0x7f
+  );
+}
+
+/**
+ * Windows drops trailing dots and spaces, so `.. ` and `...` can act as `..`; servlet-style
+ * stacks drop `;params`, so `..;x` can too.
+ */
+function isDotDotSegment(segment: string): boolean {
+  if (!segment.startsWith('..')) return false;
+  for (let i = 2; i < segment.length; i++) {
+    if (segment[i] === ';') return true;
+    if (segment[i] !== '.' && segment[i] !== ' ') return false;
+  }
+  return true;
+}
+
+function isDriveLetterStart(value: string): boolean {
+  const c = value.charCodeAt(0) | 0x20;
+  return c >= 97 && c <= 122 && value[1] === ':';
+}
+
+/**
+ * Returns why a decoded variable value is unsafe, or undefined when it is safe.
+ *
+ * Refused: a `..` segment, NUL and other control characters, any backslash, a leading `/` or a
+ * drive letter (`C:`), a value still percent-encoded after decoding (`%252e` → `%2e`), and for
+ * `simple` variables any `/` (an encoded separator `%2F` smuggled through `{var}`).
+ *
+ * @example
+ * checkVariable('path', 'docs/guide.md', 'reserved'); // undefined
+ * checkVariable('path', '../etc/passwd', 'reserved'); // 'variable "path" contains a ".." segment'
+ * checkVariable('id', 'a%2Fb', 'simple', { decode: true }); // 'variable "id" contains "/" …'
+ */
+export function checkVariable(
+  name: string,
+  value: string,
+  kind: VariableKind,
+  options?: CheckVariableOptions,
+): string | undefined {
+  const label = `variable ${JSON.stringify(name)}`;
+  let v = value;
+  if (options?.decode === true) {
+    const decoded = decodeComponent(value);
+    if (decoded === undefined) return `${label} has malformed percent-encoding or invalid UTF-8`;
+    v = decoded;
+  }
+  for (let i = 0; i < v.length; i++) {
+    const c = v.charCodeAt(i);
+    if (c === 0) return `${label} contains a NUL character`;
+    if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) return `${label} contains a control character`;
+    if (c === 0x5c) return `${label} contains a backslash`;
+    if (
+      c === 0x25 &&
+      isTripletAt(v, i) &&
+      isDangerousTripletByte(parseInt(v.slice(i + 1, i + 3), 16))
+    ) {
+      return `${label} is still percent-encoded after decoding (double encoding)`;
+    }
+  }
+  if (kind === 'simple' && v.includes('/')) {
+    return `${label} contains "/" but names a single component (an encoded %2F?)`;
+  }
+  if (v.startsWith('/')) return `${label} is an absolute path`;
+  if (isDriveLetterStart(v)) return `${label} starts with a drive letter`;
+  if (v.split('/').some(isDotDotSegment)) return `${label} contains a ".." segment`;
+  return undefined;
+}
+
+/** The result of `matchSafely` for a URI that matched the template. */
+export type SafeMatch =
+  | { readonly ok: true; readonly variables: MatchedValues }
+  | { readonly ok: false; readonly problem: string; readonly variable?: string };
+
+const KIND_OF: Readonly<Record<Operator, VariableKind>> = {
+  '': 'simple',
+  '.': 'simple',
+  ';': 'simple',
+  '?': 'simple',
+  '&': 'simple',
+  '/': 'path',
+  '+': 'reserved',
+  '#': 'reserved',
+};
+const STRICTNESS: Readonly<Record<VariableKind, number>> = { simple: 2, path: 1, reserved: 0 };
+
+/** Each variable's kind; one used both as `{x}` and `{+x}` gets the stricter `simple`. */
+function variableKinds(template: UriTemplate): Map<string, VariableKind> {
+  const kinds = new Map<string, VariableKind>();
+  for (const part of template.parts) {
+    if (part.type !== 'expression') continue;
+    const kind = KIND_OF[part.operator];
+    for (const { name } of part.variables) {
+      const seen = kinds.get(name);
+      if (seen === undefined || STRICTNESS[kind] > STRICTNESS[seen]) kinds.set(name, kind);
+    }
+  }
+  return kinds;
+}
+
+/**
+ * Matches `uri`, decodes every variable and checks it by its operator's kind. Returns undefined
+ * when the URI does not match at all, so callers can tell "not mine" from "refused".
+ *
+ * @example
+ * const t = parseTemplate('file:///{+path}');
+ * matchSafely(t, 'file:///docs/a.md'); // { ok: true, variables: { path: 'docs/a.md' } }
+ * matchSafely(t, 'file:///%2e%2e/etc/passwd'); // { ok: false, problem: '…".." segment', variable: 'path' }
+ */
+export function matchSafely(template: UriTemplate, uri: string): SafeMatch | undefined {
+  const raw = template.match(uri, { decode: false });
+  if (raw === undefined) return undefined;
+  const kinds = variableKinds(template);
+  const entries: [string, string | string[]][] = [];
+  for (const [name, value] of Object.entries(raw)) {
+    const kind = kinds.get(name) ?? 'simple';
+    const decoded: string[] = [];
+    for (const item of typeof value === 'string' ? [value] : value) {
+      const problem = checkVariable(name, item, kind, { decode: true });
+      if (problem !== undefined) return { ok: false, problem, variable: name };
+      decoded.push(decodeComponent(item) as string);
+    }
+    entries.push([name, typeof value === 'string' ? (decoded[0] as string) : decoded]);
+  }
+  return { ok: true, variables: Object.fromEntries(entries) };
+}
