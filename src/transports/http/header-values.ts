@@ -1,4 +1,5 @@
 /** Header encodings of 2026-07-28 (`Mcp-Name`, `Mcp-Param-*`). */
+import { isBase64 } from '../../protocol/base64.js';
 
 const PREFIX = '=?base64?';
 const SUFFIX = '?=';
@@ -8,6 +9,8 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 export function decodeHeaderValue(value: string): string | undefined {
   if (!(value.startsWith(PREFIX) && value.endsWith(SUFFIX))) return value;
   const b64 = value.slice(PREFIX.length, value.length - SUFFIX.length);
+  // atob forgives missing padding; the spec wants canonical base64 only.
+  if (!isBase64(b64)) return undefined;
   try {
     const binary = atob(b64);
     const bytes = new Uint8Array(binary.length);
