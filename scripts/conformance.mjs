@@ -132,7 +132,8 @@ try {
       const ok = m[1] === '✓';
       const isScored = scored.has(m[2]);
       console.log(`${ok ? 'PASS' : 'FAIL'} ${revision} ${m[2]} (${m[3]}/${Number(m[3]) + Number(m[4])} checks)${isScored ? '' : ' [not scored]'}`);
-      if (isScored) ok ? passed++ : failed++;
+      if (isScored && ok) passed++;
+      else if (isScored) failed++;
     }
     for (const name of scored) {
       if (!seen.has(name)) {

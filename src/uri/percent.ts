@@ -10,14 +10,17 @@ for (let i = 0; i < RESERVED_CHARS.length; i++) CLASS[RESERVED_CHARS.charCodeAt(
 
 const HEX = '0123456789ABCDEF';
 
+/** ALPHA / DIGIT / `-._~` (RFC 3986 §2.3). */
 export function isUnreservedCode(c: number): boolean {
   return c < 128 && CLASS[c] === 1;
 }
 
+/** gen-delims and sub-delims (RFC 3986 §2.2). */
 export function isReservedCode(c: number): boolean {
   return c < 128 && CLASS[c] === 2;
 }
 
+/** 0-9, A-F, a-f. */
 export function isHexCode(c: number): boolean {
   return (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
 }

@@ -186,18 +186,27 @@ function parseRegion(region: string, step: ExpressionStep, record: Recorder): bo
   }
   const parts = (op.first === '' ? region : region.slice(1)).split(op.sep);
   if (op.named) return parseNamed(parts, step, record);
-  for (let i = 0; i < specs.length && i < parts.length; i++) {
+  let j = 0;
+  for (let i = 0; i < specs.length && j < parts.length; i++) {
     const spec = specs[i] as VarSpec;
-    const last = i === specs.length - 1;
+    // The last variable takes the rest; an exploded one earlier leaves one part per follower.
+    const followers = specs.length - 1 - i;
+    const take =
+      followers === 0
+        ? parts.length - j
+        : spec.explode
+          ? Math.max(1, parts.length - j - followers)
+          : 1;
+    const chunk = parts.slice(j, j + take);
+    j += take;
     if (spec.explode) {
-      record(spec, last ? parts.slice(i) : [parts[i] as string]);
+      record(spec, chunk);
       continue;
     }
-    const rest = last ? parts.slice(i) : [parts[i] as string];
     // Extra parts join back only where the separator may sit inside one value: ',' (a list
     // written without explode) and '.' (unreserved). '/' inside one `{/var}` was encoded.
-    if (rest.length > 1 && op.sep !== ',' && op.sep !== '.') return false;
-    const value = rest.join(op.sep);
+    if (chunk.length > 1 && op.sep !== ',' && op.sep !== '.') return false;
+    const value = chunk.join(op.sep);
     if (!op.reserved && value.includes('=')) return false;
     record(spec, value);
   }
