@@ -11,6 +11,7 @@ import type {
 } from '../protocol/types.js';
 import type { Era } from '../protocol/versions.js';
 import { ProtocolError } from '../errors/protocol-error.js';
+import type { Cancellation } from './cancellation.js';
 
 const LEVELS: readonly LoggingLevel[] = [
   'debug',
@@ -61,7 +62,7 @@ export interface ContextInit {
   clientCapabilities: ClientCapabilities;
   clientInfo: Implementation | undefined;
   meta: Record<string, unknown>;
-  signal: AbortSignal;
+  cancel: Cancellation;
   authInfo: unknown;
   inputResponses: InputResponses | undefined;
   answers: Record<string, unknown>;
@@ -82,8 +83,7 @@ export class RequestContext {
   readonly clientInfo: Implementation | undefined;
   /** The request's `_meta`. */
   readonly meta: Record<string, unknown>;
-  /** Aborted when the client cancels or goes away. */
-  readonly signal: AbortSignal;
+  private readonly cancel: Cancellation;
   /** Whatever the transport authenticated (e.g. from an HTTP auth hook). */
   readonly authInfo: unknown;
   /** The raw `inputResponses` of this round (modern era). */
@@ -101,12 +101,17 @@ export class RequestContext {
     this.clientCapabilities = init.clientCapabilities;
     this.clientInfo = init.clientInfo;
     this.meta = init.meta;
-    this.signal = init.signal;
+    this.cancel = init.cancel;
     this.authInfo = init.authInfo;
     this.inputResponses = init.inputResponses;
     this.answers = init.answers;
     this.userState = init.userState;
     this.channel = init.channel;
+  }
+
+  /** Aborted when the client cancels or goes away. */
+  get signal(): AbortSignal {
+    return this.cancel.signal;
   }
 
   /** State carried across MRTR rounds, signed by the server (modern era). */

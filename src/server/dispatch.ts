@@ -14,6 +14,7 @@ import type { ClientCapabilities, Implementation } from '../protocol/types.js';
 import { validateParams } from '../protocol/validate.js';
 import { eraOf as versionEra, isModernVersion, MODERN_VERSIONS, type Era } from '../protocol/versions.js';
 import { ProtocolError } from '../errors/protocol-error.js';
+import { Cancellation } from './cancellation.js';
 import { InputRequiredSignal, RequestContext } from './context.js';
 import { LEGACY_METHODS, initialize } from './legacy.js';
 import { METHODS, MODERN_ONLY, type MethodSpec } from './methods.js';
@@ -140,11 +141,8 @@ async function onRequest(
     return fail(id, ProtocolError.invalidParams(`${method}: ${issue.message}`, { field: issue.field }), status);
   }
 
-  const controller = new AbortController();
-  const onAbort = (): void => controller.abort();
-  extra.signal?.addEventListener('abort', onAbort, { once: true });
-  if (extra.signal?.aborted) controller.abort();
-  peer.inflight.set(id, controller);
+  const cancel = new Cancellation(extra.signal);
+  peer.inflight.set(id, cancel);
   const notify = extra.notify ?? peer.send;
   try {
     let answers: Record<string, unknown> = {};
@@ -162,7 +160,7 @@ async function onRequest(
       clientCapabilities,
       clientInfo,
       meta,
-      signal: controller.signal,
+      cancel,
       authInfo: extra.authInfo,
       inputResponses: era === 'modern' ? (params['inputResponses'] as never) : undefined,
       answers,
@@ -183,19 +181,18 @@ async function onRequest(
       return resultResponse(id, modernResult(server, { resultType: 'input_required', inputRequests: error.inputRequests, requestState }));
     }
     // Cancelled by the client: no response (a listen stream ended by the server still gets one).
-    if (controller.signal.aborted) return undefined;
+    if (cancel.aborted) return undefined;
     if (era === 'legacy') return resultResponse(id, result);
     if (spec.cache) addCacheHints(server, result, spec.cache);
     return resultResponse(id, modernResult(server, result));
   } catch (error) {
-    if (controller.signal.aborted) return undefined;
+    if (cancel.aborted) return undefined;
     if (error instanceof ProtocolError) return fail(id, error);
     if (server.options.onError) server.options.onError(error, method);
     else console.error(`mcpkit: ${method} failed:`, error);
     return fail(id, ProtocolError.internal(`Internal error while handling ${method}`));
   } finally {
-    extra.signal?.removeEventListener('abort', onAbort);
-    if (peer.inflight.get(id) === controller) peer.inflight.delete(id);
+    if (peer.inflight.get(id) === cancel) peer.inflight.delete(id);
   }
 }
 

@@ -1,4 +1,5 @@
 import { ProtocolError } from '../errors/protocol-error.js';
+import type { Cancellation } from './cancellation.js';
 import { McpKitError } from '../errors/mcpkit-error.js';
 import type { JSONRPCMessage, JSONRPCResponse, RequestId } from '../protocol/jsonrpc.js';
 import { validateClientResult } from '../protocol/validate.js';
@@ -28,8 +29,8 @@ export interface PeerOptions {
 export interface HandleExtra {
   /** Where this request's notifications go (an SSE stream); default: the peer's `send`. */
   notify?: (message: JSONRPCMessage) => void;
-  /** Aborted when the client goes away (HTTP stream closed). */
-  signal?: AbortSignal;
+  /** Aborted when the client goes away (HTTP stream closed); a getter keeps it lazy. */
+  signal?: AbortSignal | (() => AbortSignal);
   /** The `MCP-Protocol-Version` header on transports that have headers; null when it is missing. */
   headerVersion?: string | null;
   /** Whatever an auth hook established for this message. */
@@ -49,7 +50,7 @@ export class Peer {
   readonly send: (message: JSONRPCMessage) => void;
   session: LegacySession | undefined;
   /** In-flight requests by id, for `notifications/cancelled`. */
-  readonly inflight = new Map<RequestId, AbortController>();
+  readonly inflight = new Map<RequestId, Cancellation>();
   private readonly pending = new Map<RequestId, Pending>();
   private readonly requestTimeoutMs: number;
   private nextId = 0;
@@ -133,7 +134,7 @@ export class Peer {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    for (const controller of this.inflight.values()) controller.abort();
+    for (const cancel of this.inflight.values()) cancel.abort();
     this.inflight.clear();
     for (const id of [...this.pending.keys()]) {
       this.settle(id, undefined, new McpKitError('PEER_CLOSED', 'the connection closed'));

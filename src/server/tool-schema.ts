@@ -17,7 +17,7 @@ export interface StandardSchemaLike {
 
 type StandardResult =
   | { value: unknown; issues?: undefined }
-  | { issues: ReadonlyArray<{ message: string; path?: ReadonlyArray<PropertyKey | { key: PropertyKey }> }> };
+  | { issues: ReadonlyArray<{ message: string; path?: ReadonlyArray<PropertyKey | { key: PropertyKey }> | undefined }> };
 
 export type SchemaInput = StandardSchemaLike | Record<string, unknown>;
 

@@ -5,7 +5,7 @@ import type { HttpExchange, HttpResponder, SseSink } from './http/exchange.js';
 import { HttpEndpoint, type HttpOptions } from './http/handler.js';
 import { LOOPBACK_HOSTS } from './http/origin-guard.js';
 
-function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array | 'too-large'> {
+function readBody(req: IncomingMessage, limit: number): Promise<string | 'too-large'> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
     req.resume();
@@ -27,7 +27,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array | 'to
       parts.push(chunk);
     });
     req.on('end', () => {
-      if (!over) resolve(parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts, size));
+      if (!over) resolve((parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts, size)).toString('utf8'));
     });
     req.on('error', reject);
   });

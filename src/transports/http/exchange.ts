@@ -5,8 +5,8 @@ export interface HttpExchange {
   readonly path: string;
   /** A header value by lower-case name (several values joined with ", "). */
   header(name: string): string | undefined;
-  /** Reads the body; resolves 'too-large' as soon as it passes `limit` bytes. */
-  body(limit: number): Promise<Uint8Array | 'too-large'>;
+  /** Reads the body as UTF-8 text; resolves 'too-large' as soon as it passes `limit` bytes. */
+  body(limit: number): Promise<string | 'too-large'>;
   /** Aborted when the client goes away. */
   readonly signal: AbortSignal;
 }

@@ -7,7 +7,7 @@ import type { Peer } from '../../server/peer.js';
 import type { McpServer } from '../../server/server.js';
 import type { HttpExchange, HttpResponder, SseSink } from './exchange.js';
 import { checkModernHeaders } from './header-check.js';
-import { checkOrigin, type OriginGuardOptions } from './origin-guard.js';
+import { createOriginGuard, type OriginGuard, type OriginGuardOptions } from './origin-guard.js';
 import { SessionTable, type LegacyHttpSession } from './sessions.js';
 import { JSON_HEADERS, SSE_HEADERS, sseEvent } from './sse.js';
 
@@ -46,6 +46,7 @@ export class HttpEndpoint {
   private readonly options: HttpOptions;
   private readonly stateless: Peer;
   private readonly sessions: SessionTable;
+  private readonly guard: OriginGuard | undefined;
 
   constructor(
     private readonly server: McpServer,
@@ -53,6 +54,7 @@ export class HttpEndpoint {
   ) {
     this.options = options;
     this.stateless = server.connect({ transport: 'http', send: () => undefined });
+    this.guard = options.dnsRebindingProtection === false ? undefined : createOriginGuard(options);
     this.sessions = new SessionTable(server, options.sessionIdleMs ?? 30 * 60_000, options.maxSessions ?? 10_000);
   }
 
@@ -61,8 +63,8 @@ export class HttpEndpoint {
     if (path !== null && ex.path !== path) {
       return jsonError(res, 404, ERROR_CODES.INVALID_REQUEST, `Not found: the MCP endpoint is ${path}`);
     }
-    if (this.options.dnsRebindingProtection !== false) {
-      const refused = checkOrigin(ex.header('host'), ex.header('origin'), this.options);
+    if (this.guard) {
+      const refused = this.guard(ex.header('host'), ex.header('origin'));
       if (refused) return jsonError(res, 403, ERROR_CODES.INVALID_REQUEST, `Forbidden: ${refused}`);
     }
     switch (ex.method) {
@@ -101,7 +103,7 @@ export class HttpEndpoint {
     }
     let body: unknown;
     try {
-      body = JSON.parse(new TextDecoder().decode(raw));
+      body = JSON.parse(raw);
     } catch (error) {
       return jsonError(res, 400, ERROR_CODES.PARSE_ERROR, `Parse error: ${(error as Error).message}`);
     }
@@ -142,7 +144,7 @@ export class HttpEndpoint {
     try {
       response = await peer.handle(body, {
         notify,
-        signal: ex.signal,
+        signal: () => ex.signal,
         headerVersion: headerVersion ?? null,
       });
     } finally {

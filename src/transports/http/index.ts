@@ -3,6 +3,6 @@ export type { WebHandler } from './web-handler.js';
 export { HttpEndpoint, DEFAULT_MAX_BODY_BYTES } from './handler.js';
 export type { HttpOptions } from './handler.js';
 export type { HttpExchange, HttpResponder, SseSink } from './exchange.js';
-export { checkOrigin, LOOPBACK_HOSTS } from './origin-guard.js';
-export type { OriginGuardOptions } from './origin-guard.js';
+export { checkOrigin, createOriginGuard, LOOPBACK_HOSTS } from './origin-guard.js';
+export type { OriginGuard, OriginGuardOptions } from './origin-guard.js';
 export { decodeHeaderValue } from './header-values.js';

@@ -19,27 +19,36 @@ function hostnameOf(hostHeader: string): string {
   return colon >= 0 ? value.slice(0, colon) : value;
 }
 
-/** Returns why the request is refused (-> 403), or undefined. */
+export type OriginGuard = (host: string | undefined, origin: string | undefined) => string | undefined;
+
+/** Builds the check once: returns why a request is refused (-> 403), or undefined. */
+export function createOriginGuard(options: OriginGuardOptions): OriginGuard {
+  const hosts = new Set((options.allowedHosts ?? LOOPBACK_HOSTS).map((h) => h.toLowerCase()));
+  const allowed = options.allowedOrigins?.map((o) => o.toLowerCase());
+  return (host, origin) => {
+    if (host !== undefined && !hosts.has(hostnameOf(host))) {
+      return `Host ${JSON.stringify(host)} is not allowed (allowedHosts)`;
+    }
+    if (origin === undefined) return undefined;
+    const value = origin.trim().toLowerCase();
+    if (allowed?.includes(value)) return undefined;
+    let originHost: string;
+    try {
+      originHost = new URL(value).host;
+    } catch {
+      return `Origin ${JSON.stringify(origin)} is not a valid origin`;
+    }
+    const name = hostnameOf(originHost);
+    const ok = allowed ? allowed.includes(name) : hosts.has(name);
+    return ok ? undefined : `Origin ${JSON.stringify(origin)} is not allowed (allowedOrigins)`;
+  };
+}
+
+/** One-off form of {@link createOriginGuard}. */
 export function checkOrigin(
   host: string | undefined,
   origin: string | undefined,
   options: OriginGuardOptions,
 ): string | undefined {
-  const hosts = new Set((options.allowedHosts ?? LOOPBACK_HOSTS).map((h) => h.toLowerCase()));
-  if (host !== undefined && !hosts.has(hostnameOf(host))) {
-    return `Host ${JSON.stringify(host)} is not allowed (allowedHosts)`;
-  }
-  if (origin === undefined) return undefined;
-  const allowed = options.allowedOrigins?.map((o) => o.toLowerCase());
-  const value = origin.trim().toLowerCase();
-  if (allowed?.includes(value)) return undefined;
-  let originHost: string;
-  try {
-    originHost = new URL(value).host;
-  } catch {
-    return `Origin ${JSON.stringify(origin)} is not a valid origin`;
-  }
-  const name = hostnameOf(originHost);
-  const ok = allowed ? allowed.includes(name) : hosts.has(name);
-  return ok ? undefined : `Origin ${JSON.stringify(origin)} is not allowed (allowedOrigins)`;
+  return createOriginGuard(options)(host, origin);
 }

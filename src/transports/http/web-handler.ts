@@ -2,10 +2,12 @@ import type { McpServer } from '../../server/server.js';
 import type { HttpExchange, HttpResponder, SseSink } from './exchange.js';
 import { HttpEndpoint, type HttpOptions } from './handler.js';
 
-async function readLimited(request: Request, limit: number): Promise<Uint8Array | 'too-large'> {
+const utf8 = new TextDecoder();
+
+async function readLimited(request: Request, limit: number): Promise<string | 'too-large'> {
   const declared = Number(request.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > limit) return 'too-large';
-  if (!request.body) return new Uint8Array(0);
+  if (!request.body) return '';
   const reader = request.body.getReader();
   const parts: Uint8Array[] = [];
   let size = 0;
@@ -25,7 +27,7 @@ async function readLimited(request: Request, limit: number): Promise<Uint8Array 
     out.set(p, at);
     at += p.length;
   }
-  return out;
+  return utf8.decode(out);
 }
 
 export interface WebHandler {

@@ -18,12 +18,19 @@ export class LineDecoder {
 
   push(chunk: Uint8Array, emit: (event: LineEvent) => void): void {
     let start = 0;
-    while (start <= chunk.length) {
+    for (;;) {
       const nl = chunk.indexOf(10, start);
-      const end = nl < 0 ? chunk.length : nl;
-      this.take(chunk.subarray(start, end));
-      if (nl < 0) return;
-      this.finishLine(emit);
+      if (nl < 0) {
+        // The caller may reuse its buffer: keep a copy of the unfinished tail only.
+        this.take(chunk.subarray(start), true);
+        return;
+      }
+      if (this.size === 0 && !this.discarding && nl - start <= this.maxLineBytes) {
+        this.emitLine(chunk.subarray(start, nl), emit);
+      } else {
+        this.take(chunk.subarray(start, nl), false);
+        this.finishLine(emit);
+      }
       start = nl + 1;
     }
   }
@@ -33,7 +40,7 @@ export class LineDecoder {
     if (this.size > 0 || this.discarding) this.finishLine(emit);
   }
 
-  private take(piece: Uint8Array): void {
+  private take(piece: Uint8Array, copy: boolean): void {
     if (piece.length === 0) return;
     if (this.discarding) {
       this.discarded += piece.length;
@@ -46,8 +53,7 @@ export class LineDecoder {
       this.size = 0;
       return;
     }
-    // The caller may reuse its buffer: keep a copy only of what spans chunks.
-    this.parts.push(piece.slice());
+    this.parts.push(copy ? piece.slice() : piece);
     this.size += piece.length;
   }
 
@@ -72,6 +78,10 @@ export class LineDecoder {
         at += p.length;
       }
     }
+    this.emitLine(bytes, emit);
+  }
+
+  private emitLine(bytes: Uint8Array, emit: (event: LineEvent) => void): void {
     let text = utf8.decode(bytes);
     if (text.endsWith('\r')) text = text.slice(0, -1);
     if (text.trim().length > 0) emit({ kind: 'line', text });

@@ -39,9 +39,26 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Stdio
   let ending = false;
   let isClosed = false;
 
+  // Answers produced in the same turn of the event loop go out in one write.
+  let queue: string[] = [];
+  let flushing = false;
+  const flush = (): void => {
+    flushing = false;
+    if (queue.length === 0 || !output.writable) return;
+    const text = queue.length === 1 ? `${queue[0]}\n` : `${queue.join('\n')}\n`;
+    queue = [];
+    // Backpressure: stop reading requests until the client reads our answers.
+    if (!output.write(text)) {
+      input.pause();
+      output.once('drain', () => input.resume());
+    }
+  };
   const write = (message: JSONRPCMessage): void => {
-    if (!output.writable) return;
-    output.write(`${JSON.stringify(message)}\n`);
+    queue.push(JSON.stringify(message));
+    if (!flushing) {
+      flushing = true;
+      setImmediate(flush);
+    }
   };
   const peer = server.connect({ transport: 'stdio', send: write });
 
@@ -97,6 +114,7 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Stdio
   const close = (): void => {
     if (isClosed) return;
     isClosed = true;
+    flush();
     input.off('data', onData);
     input.off('end', finish);
     input.off('close', finish);
