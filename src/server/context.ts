@@ -2,7 +2,13 @@ import { ERROR_CODES } from '../protocol/error-codes.js';
 import type { RequestId, JSONRPCNotification } from '../protocol/jsonrpc.js';
 import { META } from '../protocol/meta-keys.js';
 import type {
+  CallToolResult,
   ClientCapabilities,
+  ContentBlock,
+  EmbeddedResource,
+  GetPromptResult,
+  ResourceLink,
+  Role,
   Implementation,
   InputRequest,
   InputRequests,
@@ -12,6 +18,8 @@ import type {
 import type { Era } from '../protocol/versions.js';
 import { ProtocolError } from '../errors/protocol-error.js';
 import type { Cancellation } from './cancellation.js';
+import { attach, isAttachment, type Attachment, type AttachmentInput } from '../content/attachment.js';
+import { assembleForResult, attachUri, unresolvedLinks, type ContentEnv } from './content-env.js';
 
 const LEVELS: readonly LoggingLevel[] = [
   'debug',
@@ -63,6 +71,7 @@ export interface ContextInit {
   clientInfo: Implementation | undefined;
   meta: Record<string, unknown>;
   cancel: Cancellation;
+  content: () => ContentEnv;
   authInfo: unknown;
   inputResponses: InputResponses | undefined;
   answers: Record<string, unknown>;
@@ -84,6 +93,8 @@ export class RequestContext {
   /** The request's `_meta`. */
   readonly meta: Record<string, unknown>;
   private readonly cancel: Cancellation;
+  private readonly makeContent: () => ContentEnv;
+  private contentEnv: ContentEnv | undefined;
   /** Whatever the transport authenticated (e.g. from an HTTP auth hook). */
   readonly authInfo: unknown;
   /** The raw `inputResponses` of this round (modern era). */
@@ -102,6 +113,7 @@ export class RequestContext {
     this.clientInfo = init.clientInfo;
     this.meta = init.meta;
     this.cancel = init.cancel;
+    this.makeContent = init.content;
     this.authInfo = init.authInfo;
     this.inputResponses = init.inputResponses;
     this.answers = init.answers;
@@ -112,6 +124,30 @@ export class RequestContext {
   /** Aborted when the client cancels or goes away. */
   get signal(): AbortSignal {
     return this.cancel.signal;
+  }
+
+  private get env(): ContentEnv {
+    this.contentEnv ??= this.makeContent();
+    return this.contentEnv;
+  }
+
+  /** @internal The links among `blocks` that no resource, template or artifact serves. */
+  unresolvedLinks(blocks: ReadonlyArray<ContentBlock>): Promise<string[]> {
+    return unresolvedLinks(this.env, blocks);
+  }
+
+  /**
+   * The hard cap, in bytes, for what this request's result may carry: the transport's message cap
+   * (stdio line, HTTP body) less room for the envelope, or `content.capBytes`. Read handlers use it
+   * to refuse a resource that cannot fit before reading it.
+   */
+  get capBytes(): number {
+    return this.env.capBytes;
+  }
+
+  /** @internal How strictly emitted links are checked. */
+  get linkCheck(): 'error' | 'warn' | 'off' {
+    return this.env.options.linkCheck ?? 'error';
   }
 
   /** State carried across MRTR rounds, signed by the server (modern era). */
@@ -188,5 +224,48 @@ export class RequestContext {
     }
     if (!complete) throw new InputRequiredSignal(missing, this.answers, this.userState);
     return Object.fromEntries(keys.map((key) => [key, this.answers[key]])) as Record<K, Record<string, unknown>>;
+  }
+
+  /**
+   * Describes a resource for this result: a URI this server serves (read only if it is embedded),
+   * or content with a name. `ctx.result` or `ctx.messages` then embed or link it by the policy.
+   */
+  attach(source: string | AttachmentInput, options: Partial<AttachmentInput> = {}): Attachment {
+    return typeof source === 'string' ? attachUri(this.env, this, source, options) : attach({ ...source, ...options });
+  }
+
+  /** Builds a tool result: attachments are embedded or linked so that the result fits. */
+  async result(...items: Array<ContentBlock | Attachment>): Promise<CallToolResult> {
+    const { content, meta } = await assembleForResult(this.env, items);
+    return meta ? { content, _meta: meta } : { content };
+  }
+
+  /** Embeds a resource the result cannot do without; fails with sizes and advice when it cannot fit. */
+  async embed(source: string | AttachmentInput | Attachment): Promise<EmbeddedResource> {
+    const att = typeof source === 'string' ? this.attach(source, { required: true }) : attach({ ...source, required: true, mode: 'embed' });
+    const { content } = await assembleForResult(this.env, [att]);
+    return content[0] as EmbeddedResource;
+  }
+
+  /** A `resource_link` to a URI this server serves; throws if nothing serves it. */
+  async link(uri: string, fields: Partial<Omit<ResourceLink, 'type' | 'uri'>> = {}): Promise<ResourceLink> {
+    const att = attachUri(this.env, this, uri, { mode: 'link' });
+    const { content } = await assembleForResult(this.env, [att]);
+    const link = { ...(content[0] as ResourceLink), ...fields };
+    const bad = await unresolvedLinks(this.env, [link]);
+    if (bad.length > 0) throw new ProtocolError(ERROR_CODES.INTERNAL_ERROR, `${this.method}: ${uri} is served by no resource, template or link-store entry`);
+    return link;
+  }
+
+  /** Builds a prompt result: one block per message; attachments are embedded or linked together. */
+  async messages(...messages: Array<{ role: Role; content: ContentBlock | Attachment }>): Promise<GetPromptResult> {
+    const { content, meta } = await assembleForResult(this.env, messages.map((m) => m.content));
+    const out = messages.map((m, i) => ({ role: m.role, content: content[i] as ContentBlock }));
+    return meta ? { messages: out, _meta: meta } : { messages: out };
+  }
+
+  /** Whether a value is an attachment (for handlers that build content generically). */
+  static isAttachment(value: unknown): value is Attachment {
+    return isAttachment(value);
   }
 }

@@ -15,6 +15,7 @@ import { validateParams } from '../protocol/validate.js';
 import { eraOf as versionEra, isModernVersion, MODERN_VERSIONS, type Era } from '../protocol/versions.js';
 import { ProtocolError } from '../errors/protocol-error.js';
 import { Cancellation } from './cancellation.js';
+import { createContentEnv } from './content-env.js';
 import { InputRequiredSignal, RequestContext } from './context.js';
 import { LEGACY_METHODS, initialize } from './legacy.js';
 import { METHODS, MODERN_ONLY, type MethodSpec } from './methods.js';
@@ -161,6 +162,7 @@ async function onRequest(
       clientInfo,
       meta,
       cancel,
+      content: () => createContentEnv(server, method, peer.maxMessageBytes),
       authInfo: extra.authInfo,
       inputResponses: era === 'modern' ? (params['inputResponses'] as never) : undefined,
       answers,

@@ -39,3 +39,9 @@ export function decodeJsonBase64Url(value: string): unknown {
 export function utf8(value: string): Uint8Array {
   return encoder.encode(value);
 }
+
+export function bytesToHex(bytes: Uint8Array): string {
+  let out = '';
+  for (const b of bytes) out += b.toString(16).padStart(2, '0');
+  return out;
+}

@@ -18,6 +18,11 @@ export type {
   CompleteHandler,
   CacheHints,
   ListedResource,
+  ResourceStat,
+  StatHandler,
+  ContentOptions,
 } from './types.js';
 export type { StandardSchemaLike, SchemaInput } from './tool-schema.js';
 export type { ListKind } from './registry.js';
+export { MemoryLinkStore, artifactUri, ARTIFACT_URI_PREFIX } from './link-store.js';
+export type { LinkStore, StoredArtifact, ArtifactLookup, MemoryLinkStoreOptions } from './link-store.js';

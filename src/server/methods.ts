@@ -1,18 +1,12 @@
-import { ERROR_CODES } from '../protocol/error-codes.js';
 import { META } from '../protocol/meta-keys.js';
-import type {
-  CallToolResult,
-  GetPromptResult,
-  ResourceContents,
-  SubscriptionFilter,
-} from '../protocol/types.js';
-import { MODERN_VERSIONS, type Era } from '../protocol/versions.js';
+import type { CallToolResult, ContentBlock, GetPromptResult, SubscriptionFilter } from '../protocol/types.js';
+import { MODERN_VERSIONS } from '../protocol/versions.js';
 import { ProtocolError } from '../errors/protocol-error.js';
-import { matchSafely } from '../uri/index.js';
 import { InputRequiredSignal, type RequestContext } from './context.js';
 import { frame } from './listen.js';
 import { paginate } from './pagination.js';
-import type { ListedResource, PartialContents, ReadReturn } from './types.js';
+import { readResource } from './read.js';
+import type { ListedResource } from './types.js';
 import type { McpServer } from './server.js';
 import type { JSONRPCMessage } from '../protocol/jsonrpc.js';
 
@@ -37,53 +31,8 @@ function pageSize(server: McpServer): number {
   return server.options.pageSize ?? 100;
 }
 
-export function resourceNotFound(uri: string, era: Era): ProtocolError {
-  const code = era === 'legacy' ? ERROR_CODES.LEGACY_RESOURCE_NOT_FOUND : ERROR_CODES.INVALID_PARAMS;
-  return new ProtocolError(code, `Resource not found: ${uri}`, { uri });
-}
-
-function normalizeContents(uri: string, value: ReadReturn, mimeType: string | undefined): ResourceContents[] {
-  const list: Array<ResourceContents | PartialContents> =
-    typeof value === 'string'
-      ? [{ uri, text: value }]
-      : Array.isArray(value)
-        ? value
-        : 'contents' in value
-          ? value.contents
-          : [value];
-  return list.map((item) => {
-    const out = { ...item, uri: item.uri ?? uri } as ResourceContents;
-    if (out.mimeType === undefined && mimeType !== undefined) out.mimeType = mimeType;
-    return out;
-  });
-}
-
-async function readResource(params: Params, { server, ctx }: MethodEnv): Promise<Result> {
-  const uri = params['uri'] as string;
-  const entry = server.resources.get(uri);
-  if (entry) {
-    const value = await entry.read(uri, {}, ctx);
-    if (value === undefined) throw resourceNotFound(uri, ctx.era);
-    const result: Result = { contents: normalizeContents(uri, value, entry.resource.mimeType) };
-    if (entry.cache.ttlMs !== undefined) result['ttlMs'] = entry.cache.ttlMs;
-    if (entry.cache.cacheScope !== undefined) result['cacheScope'] = entry.cache.cacheScope;
-    return result;
-  }
-  for (const t of server.templates.list()) {
-    const match = matchSafely(t.parsed, uri);
-    if (match === undefined) continue;
-    if (!match.ok) {
-      const which = match.variable ? ` (variable "${match.variable}")` : '';
-      throw ProtocolError.invalidParams(`Refused resource URI ${JSON.stringify(uri)}${which}: ${match.problem}`, { uri });
-    }
-    const value = await t.read(uri, match.variables, ctx);
-    if (value === undefined) continue;
-    const result: Result = { contents: normalizeContents(uri, value, t.template.mimeType) };
-    if (t.definition.ttlMs !== undefined) result['ttlMs'] = t.definition.ttlMs;
-    if (t.definition.cacheScope !== undefined) result['cacheScope'] = t.definition.cacheScope;
-    return result;
-  }
-  throw resourceNotFound(uri, ctx.era);
+async function readResourceMethod(params: Params, { server, ctx }: MethodEnv): Promise<Result> {
+  return readResource(server, params['uri'] as string, ctx);
 }
 
 async function callTool(params: Params, { server, ctx }: MethodEnv): Promise<Result> {
@@ -119,7 +68,22 @@ async function callTool(params: Params, { server, ctx }: MethodEnv): Promise<Res
       throw ProtocolError.internal(`tool "${name}" broke its outputSchema: ${why}`);
     }
   }
+  await checkLinks(ctx, result.content, `tool "${name}"`, server);
   return result as unknown as Result;
+}
+
+/** The link guarantee: every resource_link we emit must resolve with resources/read. */
+async function checkLinks(ctx: RequestContext, blocks: ContentBlock[], who: string, server: McpServer): Promise<void> {
+  const mode = ctx.linkCheck;
+  if (mode === 'off' || !blocks.some((b) => b.type === 'resource_link')) return;
+  const bad = await ctx.unresolvedLinks(blocks);
+  if (bad.length === 0) return;
+  const message = `${who} returned resource_link(s) that nothing serves: ${bad.join(', ')}. Register a resource or template for them, or use ctx.attach() so they go to the link store`;
+  if (mode === 'warn') {
+    (server.options.onWarning ?? console.warn)(`mcpkit: ${message}`);
+    return;
+  }
+  throw ProtocolError.internal(message);
 }
 
 function toolError(text: string): Result {
@@ -142,6 +106,7 @@ async function getPrompt(params: Params, { server, ctx }: MethodEnv): Promise<Re
   const value = await entry.handler(args, ctx);
   const result: GetPromptResult =
     typeof value === 'string' ? { messages: [{ role: 'user', content: { type: 'text', text: value } }] } : value;
+  await checkLinks(ctx, result.messages.map((m) => m.content), `prompt "${name}"`, server);
   return result as unknown as Result;
 }
 
@@ -228,7 +193,7 @@ export const METHODS: Record<string, MethodSpec> = {
     run: lister('resourceTemplates', 'resources/templates/list', (s) => s.templates.wire(), (t) => t.uriTemplate),
   },
   'resources/list': { cache: 'list', run: listResources },
-  'resources/read': { cache: 'read', target: (p) => `resources/read ${String(p['uri'])}`, run: readResource },
+  'resources/read': { cache: 'read', target: (p) => `resources/read ${String(p['uri'])}`, run: readResourceMethod },
   'tools/call': { target: (p) => `tools/call ${String(p['name'])}`, run: callTool },
   'prompts/get': { target: (p) => `prompts/get ${String(p['name'])}`, run: getPrompt },
   'completion/complete': { run: complete },

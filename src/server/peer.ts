@@ -21,6 +21,8 @@ export interface PeerOptions {
   transport: TransportKind;
   /** Where messages not tied to a request go: stdout on stdio, the GET stream on legacy HTTP. */
   send: (message: JSONRPCMessage) => void;
+  /** Largest message the transport carries; results are kept under it (stdio line cap, HTTP body cap). */
+  maxMessageBytes?: number;
   /** Time a legacy client gets to answer a server-to-client request (default 60 s). */
   requestTimeoutMs?: number;
 }
@@ -47,6 +49,7 @@ interface Pending {
 /** The server's view of one connection: a stdio process, a legacy HTTP session, or stateless HTTP. */
 export class Peer {
   readonly transport: TransportKind;
+  readonly maxMessageBytes: number | undefined;
   readonly send: (message: JSONRPCMessage) => void;
   session: LegacySession | undefined;
   /** In-flight requests by id, for `notifications/cancelled`. */
@@ -62,6 +65,7 @@ export class Peer {
     private readonly dispatch: (peer: Peer, raw: unknown, extra: HandleExtra) => Promise<JSONRPCResponse | undefined>,
   ) {
     this.transport = options.transport;
+    this.maxMessageBytes = options.maxMessageBytes;
     this.send = options.send;
     this.requestTimeoutMs = options.requestTimeoutMs ?? 60_000;
   }

@@ -15,6 +15,7 @@ import {
   type ToolEntry,
 } from './registry.js';
 import { RequestStateSigner } from './request-state.js';
+import { MemoryLinkStore, type LinkStore } from './link-store.js';
 import { compileSchema } from './tool-schema.js';
 import type {
   PromptDefinition,
@@ -53,6 +54,8 @@ export class McpServer {
   readonly listen = new ListenHub();
   readonly signer: RequestStateSigner;
   readonly peers = new Set<Peer>();
+  /** Where ephemeral artifacts live so that links to them resolve. */
+  readonly linkStore: LinkStore;
   private capabilityCache: ServerCapabilities | undefined;
 
   constructor(options: ServerOptions) {
@@ -67,6 +70,7 @@ export class McpServer {
     this.prompts = new Registry('prompt', (e) => e.prompt, () => this.changed('prompts'));
     this.resources = new Registry('resource', (e) => e.resource, () => this.changed('resources'));
     this.templates = new Registry('resource template', (e) => e.template, () => this.changed('resources'));
+    this.linkStore = options.linkStore ?? new MemoryLinkStore();
     this.signer = new RequestStateSigner(options.requestStateSecret, options.requestStateTtlMs ?? 600_000);
   }
 
@@ -93,14 +97,14 @@ export class McpServer {
       const parsed = parseTemplate(uriOrTemplate);
       const template = {
         uriTemplate: uriOrTemplate,
-        ...without(definition, 'list', 'complete', 'ttlMs', 'cacheScope', 'size'),
+        ...without(definition, 'list', 'complete', 'stat', 'ttlMs', 'cacheScope', 'size'),
       };
       return this.templates.add(uriOrTemplate, { template, parsed, definition, read });
     }
     if (!isUri(uriOrTemplate)) {
       throw new McpKitError('INVALID_URI', `resource "${uriOrTemplate}" is not an absolute URI (RFC 3986)`);
     }
-    const resource = { uri: uriOrTemplate, ...without(definition, 'list', 'complete', 'ttlMs', 'cacheScope') };
+    const resource = { uri: uriOrTemplate, ...without(definition, 'list', 'complete', 'stat', 'ttlMs', 'cacheScope') };
     const cache = {
       ...(definition.ttlMs !== undefined ? { ttlMs: definition.ttlMs } : {}),
       ...(definition.cacheScope !== undefined ? { cacheScope: definition.cacheScope } : {}),

@@ -13,6 +13,9 @@ import type {
 } from '../protocol/types.js';
 import type { RequestContext } from './context.js';
 import type { SchemaInput } from './tool-schema.js';
+import type { LinkStore } from './link-store.js';
+import type { DecisionRecord } from '../content/assemble.js';
+import type { Policy } from '../content/policy.js';
 
 /** Cache hints for cacheable results (SEP-2549). */
 export interface CacheHints {
@@ -86,11 +89,29 @@ export interface ListedResource {
   _meta?: MetaObject;
 }
 
+/** What `stat` knows about a resource without reading it. */
+export interface ResourceStat {
+  /** Raw size in bytes. */
+  size: number;
+  mimeType?: string;
+}
+
+/**
+ * Sizes a resource without reading it (variables decoded and checked, as for `read`); undefined
+ * when nothing is there. Lets `ctx.attach(uri)` and `ctx.link(uri)` link a large resource unread.
+ */
+export type StatHandler = (
+  uri: string,
+  variables: Record<string, string | string[]>,
+) => ResourceStat | undefined | Promise<ResourceStat | undefined>;
+
 export interface ResourceTemplateDefinition extends ResourceDefinition {
   /** Lists the concrete resources this template currently matches, for `resources/list`. */
   list?: () => ListedResource[] | Promise<ListedResource[]>;
   /** Completion per template variable. */
   complete?: Record<string, CompleteHandler>;
+  /** Sizes a matching resource without reading it (templates only). */
+  stat?: StatHandler;
 }
 
 export interface PromptDefinition {
@@ -130,8 +151,36 @@ export interface ServerOptions {
   requestStateTtlMs?: number;
   /** Extra capabilities to advertise (merged with what the registries imply). */
   capabilities?: Record<string, unknown>;
+  /** Where ephemeral artifacts are kept for links (default: in memory, 1 hour). */
+  linkStore?: LinkStore;
+  /** The embed-vs-link policy and the link guarantee. */
+  content?: ContentOptions;
+  /** Called with warnings such as unresolved links under linkCheck 'warn' (default: console.warn). */
+  onWarning?: (message: string) => void;
   /** Called with errors thrown by handlers (default: console.error with the method). */
   onError?: (error: unknown, method: string) => void;
 }
 
 export type ServerInfo = Implementation;
+
+/** How results embed or link resources, and how strictly links are checked. */
+export interface ContentOptions {
+  /** Soft cap for one embedded block on the wire (default 1 MiB). */
+  blockBudgetBytes?: number;
+  /** Soft cap for all blocks of one result on the wire (default 4 MiB). */
+  resultBudgetBytes?: number;
+  /** Hard cap for one result; default: the transport's message cap less 1 KiB of envelope. */
+  capBytes?: number;
+  /** Whether clients follow links with resources/read (default true). */
+  clientCanReadResources?: boolean;
+  /** Replaces the default embed-vs-link policy. */
+  policy?: Policy;
+  /** What to do when a result links to a URI nothing serves (default 'error'). */
+  linkCheck?: 'error' | 'warn' | 'off';
+  /** Adds each decision to the result's `_meta["dev.mcpkit/decisions"]` (default false). */
+  explain?: boolean;
+  /** Sees every embed-or-link decision with its reason (default: none). */
+  onDecision?: (record: DecisionRecord, method: string) => void;
+  /** Lifetime of artifacts put in the link store by results (default: the store's). */
+  artifactTtlMs?: number;
+}

@@ -64,9 +64,12 @@ export function toNodeHandler(server: McpServer, options: HttpOptions = {}): Nod
         if (!controller) {
           const c = new AbortController();
           controller = c;
-          res.once('close', () => {
-            if (!res.writableFinished) c.abort();
-          });
+          // Made on first use: the client may already have gone away by then.
+          if (res.destroyed && !res.writableFinished) c.abort();
+          else
+            res.once('close', () => {
+              if (!res.writableFinished) c.abort();
+            });
         }
         return controller.signal;
       },
@@ -92,6 +95,11 @@ export function toNodeHandler(server: McpServer, options: HttpOptions = {}): Nod
       },
     };
     endpoint.handle(ex, responder).catch((error: unknown) => {
+      // A client that hangs up mid-body is routine, not a server failure.
+      if (!req.complete) {
+        res.destroy();
+        return;
+      }
       console.error('mcpkit: HTTP handler failed', error);
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
       res.end();

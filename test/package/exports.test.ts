@@ -14,6 +14,7 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
 const EXPECTED: Record<string, string[]> = {
   './protocol': ['LATEST_PROTOCOL_VERSION', 'ERROR_CODES', 'META', 'classify', 'validateParams', 'findBase64Problem', 'isUri'],
   './errors': ['ProtocolError', 'McpKitError', 'isProtocolError', 'isMcpKitError'],
+  './content': ['text', 'resourceLink', 'embeddedResource', 'attach', 'decide', 'assembleBlocks', 'encodeBase64', 'resolveMimeType', 'contentWireSize'],
   './uri': ['parseTemplate', 'isTemplate', 'matchSafely', 'checkVariable'],
   './server': ['createServer', 'McpServer', 'RequestContext', 'httpStatusOf'],
   './stdio': ['serveStdio', 'LineDecoder', 'DEFAULT_MAX_LINE_BYTES'],

@@ -9,6 +9,7 @@ import type { HttpExchange, HttpResponder, SseSink } from './exchange.js';
 import { checkModernHeaders } from './header-check.js';
 import { createOriginGuard, type OriginGuard, type OriginGuardOptions } from './origin-guard.js';
 import { SessionTable, type LegacyHttpSession } from './sessions.js';
+import { encodeWithinCap } from '../oversize.js';
 import { JSON_HEADERS, SSE_HEADERS, sseEvent } from './sse.js';
 
 export interface HttpOptions extends OriginGuardOptions {
@@ -18,6 +19,8 @@ export interface HttpOptions extends OriginGuardOptions {
   maxBodyBytes?: number;
   /** Host/Origin checks against DNS rebinding (default true). */
   dnsRebindingProtection?: boolean;
+  /** Largest response sent, in bytes (default: maxBodyBytes); a larger result becomes a clear -32603 error. */
+  maxResponseBytes?: number;
   /** Serve 2025-11-25 clients (initialize, sessions, GET stream) on the same endpoint (default true). */
   legacy?: boolean;
   /** Idle time after which a legacy session is dropped (default 30 minutes). */
@@ -53,9 +56,10 @@ export class HttpEndpoint {
     options: HttpOptions = {},
   ) {
     this.options = options;
-    this.stateless = server.connect({ transport: 'http', send: () => undefined });
+    const maxResponse = options.maxResponseBytes ?? options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    this.stateless = server.connect({ transport: 'http', send: () => undefined, maxMessageBytes: maxResponse });
     this.guard = options.dnsRebindingProtection === false ? undefined : createOriginGuard(options);
-    this.sessions = new SessionTable(server, options.sessionIdleMs ?? 30 * 60_000, options.maxSessions ?? 10_000);
+    this.sessions = new SessionTable(server, options.sessionIdleMs ?? 30 * 60_000, options.maxSessions ?? 10_000, maxResponse);
   }
 
   async handle(ex: HttpExchange, res: HttpResponder): Promise<void> {
@@ -123,6 +127,10 @@ export class HttpEndpoint {
       if (mismatch) {
         return res.send(400, JSON_HEADERS, JSON.stringify(errorResponse(idOf(body), mismatch.code, mismatch.message, mismatch.data)));
       }
+      // A listen stream can only be answered as SSE; without it the request would hang silently.
+      if (b['method'] === 'subscriptions/listen' && !acceptsSse) {
+        return jsonError(res, 406, ERROR_CODES.INVALID_REQUEST, 'Not Acceptable: subscriptions/listen answers with an SSE stream; Accept must list text/event-stream', idOf(body));
+      }
     }
     const sessionHeaders: Record<string, string> = session ? { 'mcp-session-id': session.id } : {};
     let sink: SseSink | undefined;
@@ -159,13 +167,19 @@ export class HttpEndpoint {
 
   private reply(res: HttpResponder, response: JSONRPCResponse | undefined, sink: SseSink | undefined, headers: Record<string, string>): void {
     if (sink) {
-      if (response) sink.write(sseEvent(response));
+      const text = response ? this.encode(response) : undefined;
+      if (text !== undefined) sink.write(`event: message\ndata: ${text}\n\n`);
       sink.end();
     } else if (response) {
-      res.send(httpStatusOf(response), { ...JSON_HEADERS, ...headers }, JSON.stringify(response));
+      res.send(httpStatusOf(response), { ...JSON_HEADERS, ...headers }, this.encode(response) ?? '');
     } else {
       res.send(202, headers);
     }
+  }
+
+  private encode(response: JSONRPCResponse): string | undefined {
+    const cap = this.options.maxResponseBytes ?? this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    return encodeWithinCap(response, cap, 'maxResponseBytes', (t) => console.error(t));
   }
 
   /** Picks the peer for a POST: stateless (2026-07-28), an existing legacy session, or a new one. */

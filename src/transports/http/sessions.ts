@@ -21,6 +21,7 @@ export class SessionTable {
     private readonly server: McpServer,
     private readonly idleMs: number,
     private readonly maxSessions: number,
+    private readonly maxMessageBytes: number,
   ) {}
 
   /** A peer for a new session; `commit` it once `initialize` succeeded. */
@@ -33,6 +34,7 @@ export class SessionTable {
     };
     session.peer = this.server.connect({
       transport: 'http',
+      maxMessageBytes: this.maxMessageBytes,
       send: (message: JSONRPCMessage) => session.stream?.write(sseEvent(message)),
     });
     return session;

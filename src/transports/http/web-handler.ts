@@ -50,12 +50,24 @@ export function createHttpHandler(server: McpServer, options: HttpOptions = {}):
   const handler = (request: Request): Promise<Response> =>
     new Promise<Response>((resolve, reject) => {
       const url = new URL(request.url);
+      // The client going away (request.signal) or the response body being cancelled both cancel.
+      // Made on first use only, like the rest of the cancellation path.
+      let gone: AbortController | undefined;
+      let cancelled = false;
       const ex: HttpExchange = {
         method: request.method,
         path: url.pathname,
         header: (name) => request.headers.get(name) ?? undefined,
         body: (limit) => readLimited(request, limit),
-        signal: request.signal,
+        get signal() {
+          if (!gone) {
+            const c = new AbortController();
+            gone = c;
+            if (cancelled || request.signal.aborted) c.abort();
+            else request.signal.addEventListener('abort', () => c.abort(), { once: true });
+          }
+          return gone.signal;
+        },
       };
       const res: HttpResponder = {
         send: (status, headers, body) => resolve(new Response(status === 202 || body === undefined ? null : body, { status, headers })),
@@ -68,6 +80,8 @@ export function createHttpHandler(server: McpServer, options: HttpOptions = {}):
             },
             cancel: () => {
               open = false;
+              cancelled = true;
+              gone?.abort();
             },
           });
           resolve(new Response(stream, { status, headers }));

@@ -3,6 +3,7 @@ import { ERROR_CODES } from '../../protocol/error-codes.js';
 import { errorResponse, type JSONRPCMessage } from '../../protocol/jsonrpc.js';
 import type { McpServer } from '../../server/server.js';
 import { LineDecoder, type LineEvent } from './line-decoder.js';
+import { encodeWithinCap } from '../oversize.js';
 
 export interface StdioOptions {
   /** Largest accepted line in bytes (default 32 MiB); longer lines are discarded and answered with an error. */
@@ -54,13 +55,15 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Stdio
     }
   };
   const write = (message: JSONRPCMessage): void => {
-    queue.push(JSON.stringify(message));
+    const line = encodeWithinCap(message, maxLineBytes, 'maxLineBytes', (t) => process.stderr.write(`${t}\n`));
+    if (line === undefined) return;
+    queue.push(line);
     if (!flushing) {
       flushing = true;
       setImmediate(flush);
     }
   };
-  const peer = server.connect({ transport: 'stdio', send: write });
+  const peer = server.connect({ transport: 'stdio', send: write, maxMessageBytes: maxLineBytes });
 
   const onEvent = (event: LineEvent): void => {
     if (event.kind === 'overflow') {

@@ -1,0 +1,288 @@
+import { base64Length } from '../protocol/base64.js';
+import type { ContentBlock, EmbeddedResource, ResourceLink } from '../protocol/types.js';
+import { McpKitError } from '../errors/mcpkit-error.js';
+import { isAttachment, type Attachment, type AttachmentContent } from './attachment.js';
+import { encodeBase64 } from './blob.js';
+import { resolveMimeType } from './mime.js';
+import {
+  DEFAULT_BLOCK_BUDGET_BYTES,
+  DEFAULT_RESULT_BUDGET_BYTES,
+  decide,
+  type Decision,
+  type Policy,
+} from './policy.js';
+import { contentWireSize, jsonStringWireSize } from './wire-size.js';
+
+export interface AssembleOptions {
+  /** Hard cap for all blocks together: the transport's message cap minus the envelope. */
+  capBytes: number;
+  blockBudgetBytes?: number;
+  resultBudgetBytes?: number;
+  clientCanReadResources?: boolean;
+  /** Replaces the default policy. */
+  policy?: Policy;
+  /** Gives an attachment without a URI its URI; `keep` is true when it will be linked. */
+  artifactUri?: (
+    content: { name: string; mimeType: string; text?: string; blob?: string; size: number },
+    keep: boolean,
+  ) => Promise<string>;
+  /** Sees every decision with its reason. */
+  onDecision?: (record: DecisionRecord) => void;
+}
+
+export interface DecisionRecord {
+  uri: string | undefined;
+  name: string;
+  rawBytes: number;
+  wireBytes: number;
+  decision: Decision;
+}
+
+interface Pending {
+  index: number;
+  att: Attachment;
+  content: AttachmentContent | undefined;
+  raw: number;
+  embedWire: number;
+  linkWire: number;
+  decision: Decision;
+}
+
+function rawSizeOf(c: AttachmentContent): number | undefined {
+  if (c.text !== undefined) return new TextEncoder().encode(c.text).length;
+  if (c.bytes !== undefined) return c.bytes.length;
+  if (c.blob !== undefined) {
+    const pad = c.blob.endsWith('==') ? 2 : c.blob.endsWith('=') ? 1 : 0;
+    return (c.blob.length / 4) * 3 - pad;
+  }
+  return undefined;
+}
+
+function hasContent(c: AttachmentContent | undefined): boolean {
+  return c !== undefined && (c.text !== undefined || c.bytes !== undefined || c.blob !== undefined);
+}
+
+function linkSkeleton(att: Attachment, raw: number): ResourceLink {
+  const link: ResourceLink = {
+    type: 'resource_link',
+    uri: att.uri ?? 'mcpkit://artifacts/sha256/' + '0'.repeat(64),
+    name: att.name,
+  };
+  if (att.title !== undefined) link.title = att.title;
+  if (att.description !== undefined) link.description = att.description;
+  if (att.mimeType !== undefined) link.mimeType = att.mimeType;
+  link.size = raw;
+  if (att.annotations !== undefined) link.annotations = att.annotations;
+  if (att._meta !== undefined) link._meta = att._meta;
+  return link;
+}
+
+function embedWireSize(att: Attachment, content: AttachmentContent, raw: number): number {
+  const skeleton: EmbeddedResource = {
+    type: 'resource',
+    resource: {
+      uri: att.uri ?? 'mcpkit://artifacts/sha256/' + '0'.repeat(64),
+      mimeType: content.mimeType ?? att.mimeType ?? 'application/octet-stream',
+      text: '',
+    },
+  };
+  if (att.annotations !== undefined) skeleton.annotations = att.annotations;
+  const base = contentWireSize(skeleton) - 2;
+  if (content.text !== undefined) return base + jsonStringWireSize(content.text);
+  // "blob" is one character shorter than "text".
+  return base - 1 + base64Length(raw) + 2;
+}
+
+/**
+ * Turns blocks and attachments into the content of one result: each attachment is embedded or
+ * linked as the policy decides, then optional embeds fall back to links (lowest priority, then
+ * largest, first) until the result fits its budget and the hard cap. A required attachment that
+ * cannot fit throws RESULT_TOO_LARGE with sizes and what to do.
+ */
+export async function assembleBlocks(
+  items: ReadonlyArray<ContentBlock | Attachment>,
+  options: AssembleOptions,
+): Promise<{ blocks: ContentBlock[]; decisions: DecisionRecord[] }> {
+  const policy = options.policy ?? decide;
+  const blockBudgetBytes = options.blockBudgetBytes ?? DEFAULT_BLOCK_BUDGET_BYTES;
+  const resultBudgetBytes = options.resultBudgetBytes ?? DEFAULT_RESULT_BUDGET_BYTES;
+  const cap = options.capBytes;
+  let fixed = 2;
+  for (const item of items) if (!isAttachment(item)) fixed += contentWireSize(item) + 1;
+  if (fixed > cap) {
+    throw new McpKitError(
+      'RESULT_TOO_LARGE',
+      `the result's content blocks take ${fixed} bytes on the wire, over the ${cap}-byte cap; return less, or link large parts with attach()`,
+    );
+  }
+  const pending: Pending[] = [];
+  for (const [index, item] of items.entries()) {
+    if (!isAttachment(item)) continue;
+    let content: AttachmentContent | undefined = hasContent(item) ? item : undefined;
+    let raw = content ? rawSizeOf(content) : item.size;
+    if (raw === undefined || (item.mode === 'embed' && !content) || (item.required && !content)) {
+      content = await loadContent(item);
+      raw = rawSizeOf(content) ?? 0;
+    }
+    const embedWire = content
+      ? embedWireSize(item, content, raw)
+      : raw === 0
+        ? 0
+        : base64Length(raw) + 256;
+    const linkWire = contentWireSize(linkSkeleton(item, raw)) + 1;
+    const ctx = {
+      capBytes: cap,
+      blockBudgetBytes,
+      resultBudgetBytes,
+      usedBytes: fixed,
+      clientCanReadResources: options.clientCanReadResources ?? true,
+    };
+    const decision = policy(
+      { uri: item.uri ?? '', rawBytes: raw, wireBytes: embedWire, ...flags(item) },
+      ctx,
+    );
+    if (decision.kind === 'fail') throw tooLarge(item, embedWire, decision);
+    pending.push({ index, att: item, content, raw, embedWire, linkWire, decision });
+  }
+  // Fit the whole result: demote optional embeds until it fits.
+  const total = (): number =>
+    fixed +
+    pending.reduce(
+      (sum, p) => sum + (p.decision.kind === 'embed' ? p.embedWire + 1 : p.linkWire),
+      0,
+    );
+  const limit = Math.min(cap, resultBudgetBytes);
+  while (total() > limit) {
+    const candidates = pending.filter(
+      (p) => p.decision.kind === 'embed' && !p.att.required && p.att.mode !== 'embed',
+    );
+    if (candidates.length === 0) break;
+    candidates.sort(
+      (a, b) =>
+        (a.att.annotations?.priority ?? 0.5) - (b.att.annotations?.priority ?? 0.5) ||
+        b.embedWire - a.embedWire,
+    );
+    const victim = candidates[0] as Pending;
+    victim.decision = {
+      kind: 'link',
+      reason: total() > cap ? 'over-transport-cap' : 'over-result-budget',
+      detail: `linked so that the whole result fits ${limit} bytes`,
+    };
+  }
+  if (total() > cap) {
+    const big = pending
+      .filter((p) => p.decision.kind === 'embed')
+      .sort((a, b) => b.embedWire - a.embedWire)[0];
+    if (big)
+      throw tooLarge(big.att, big.embedWire, {
+        kind: 'fail',
+        reason: 'over-transport-cap',
+        detail: `the result would take ${total()} bytes, over the ${cap}-byte cap`,
+      });
+  }
+  const blocks: ContentBlock[] = [];
+  const decisions: DecisionRecord[] = [];
+  const byIndex = new Map(pending.map((p) => [p.index, p]));
+  for (const [index, item] of items.entries()) {
+    const p = byIndex.get(index);
+    if (!p) {
+      blocks.push(item as ContentBlock);
+      continue;
+    }
+    const block = await materialize(p, options);
+    blocks.push(block);
+    const record: DecisionRecord = {
+      uri: 'resource' in block ? block.resource.uri : (block as ResourceLink).uri,
+      name: p.att.name,
+      rawBytes: p.raw,
+      wireBytes: p.embedWire,
+      decision: p.decision,
+    };
+    decisions.push(record);
+    options.onDecision?.(record);
+  }
+  return { blocks, decisions };
+}
+
+function flags(att: Attachment) {
+  return {
+    ...(att.required !== undefined ? { required: att.required } : {}),
+    ...(att.volatile !== undefined ? { volatile: att.volatile } : {}),
+    ...(att.sensitive !== undefined ? { sensitive: att.sensitive } : {}),
+    ...(att.mode !== undefined ? { mode: att.mode } : {}),
+  };
+}
+
+async function loadContent(att: Attachment): Promise<AttachmentContent> {
+  if (hasContent(att)) return att;
+  if (!att.load) {
+    throw new McpKitError(
+      'ATTACHMENT_EMPTY',
+      `attachment "${att.name}" has no text, bytes, blob or load(): nothing to embed or size`,
+    );
+  }
+  const loaded = await att.load();
+  if (!hasContent(loaded))
+    throw new McpKitError(
+      'ATTACHMENT_EMPTY',
+      `attachment "${att.name}": load() returned no content`,
+    );
+  return loaded;
+}
+
+function tooLarge(att: Attachment, wire: number, decision: Decision): McpKitError {
+  return new McpKitError(
+    'RESULT_TOO_LARGE',
+    `required resource "${att.name}"${att.uri ? ` (${att.uri})` : ''} cannot be embedded: ${decision.detail}. ` +
+      `It needs ${wire} bytes on the wire. Link it instead (mode: 'link' or required: false), raise the budgets ` +
+      `(blockBudgetBytes / resultBudgetBytes) or the transport cap (maxLineBytes / maxBodyBytes), or split it.`,
+  );
+}
+
+async function materialize(p: Pending, options: AssembleOptions): Promise<ContentBlock> {
+  const att = p.att;
+  const embed = p.decision.kind === 'embed';
+  let content = p.content;
+  if (embed || (!att.uri && !content)) content = await loadContent(att);
+  const bytes = content?.bytes;
+  const mime =
+    content?.mimeType ??
+    att.mimeType ??
+    (await resolveMimeType({ name: att.name, ...(bytes ? { bytes } : {}) })).mimeType;
+  const text = content?.text;
+  const blob =
+    text === undefined && content
+      ? (content.blob ?? encodeBase64(content.bytes ?? new Uint8Array(0)))
+      : undefined;
+  let uri = att.uri;
+  if (uri === undefined) {
+    if (!options.artifactUri)
+      throw new McpKitError(
+        'ATTACHMENT_NO_URI',
+        `attachment "${att.name}" has no uri and no link store was given`,
+      );
+    uri = await options.artifactUri(
+      {
+        name: att.name,
+        mimeType: mime,
+        size: p.raw,
+        ...(text !== undefined ? { text } : { blob: blob ?? '' }),
+      },
+      !embed,
+    );
+  }
+  if (embed) {
+    const resource =
+      text !== undefined
+        ? { uri, mimeType: mime, text }
+        : { uri, mimeType: mime, blob: blob ?? '' };
+    const block: EmbeddedResource = { type: 'resource', resource };
+    if (att.annotations !== undefined) block.annotations = att.annotations;
+    if (att._meta !== undefined) block._meta = att._meta;
+    return block;
+  }
+  const link = linkSkeleton(att, p.raw);
+  link.uri = uri;
+  link.mimeType = mime;
+  return link;
+}

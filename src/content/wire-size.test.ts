@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import type { ContentBlock, ResourceContents } from '../protocol/types.js';
+import {
+  contentWireSize,
+  jsonStringWireSize,
+  resourceContentsWireSize,
+  utf8Length,
+} from './wire-size.js';
+
+const bytesOf = (value: unknown): number => Buffer.byteLength(JSON.stringify(value));
+
+const STRINGS: [string, string][] = [
+  ['empty', ''],
+  ['ascii', 'hello world'],
+  ['quotes and backslashes', 'say "hi" \\ bye'],
+  ['short escapes', '\b\f\n\r\t'],
+  ['other controls', '\u0000\u0001\u001f\u000b'],
+  ['DEL and C1', '\u007f\u0080\u009f'],
+  ['latin and greek', 'café Ωμέγα'],
+  ['CJK', '漢字かな'],
+  ['emoji', '👍🏽 family: 👨‍👩‍👧'],
+  ['line separators', '\u2028\u2029'],
+  ['lone high surrogate', 'a\ud800b'],
+  ['lone low surrogate', 'a\udc00b'],
+  ['reversed pair', '\udc00\ud800'],
+  ['high at the end', 'x\ud83d'],
+  ['BOM and private use', '\ufeff\ue000\uffff'],
+  ['mixed', 'line1\n"q"\t😀\u0007é\\'],
+];
+
+describe('jsonStringWireSize', () => {
+  it.each(STRINGS)('%s', (_name, text) => {
+    expect(jsonStringWireSize(text)).toBe(bytesOf(text));
+  });
+
+  it('matches on every code unit 0..0xFFFF', () => {
+    let all = '';
+    for (let c = 0; c <= 0xffff; c++) all += String.fromCharCode(c);
+    expect(jsonStringWireSize(all)).toBe(bytesOf(all));
+  });
+});
+
+describe('utf8Length', () => {
+  it.each(STRINGS)('%s', (_name, text) => {
+    expect(utf8Length(text)).toBe(Buffer.byteLength(text));
+  });
+});
+
+const meta = { 'dev.mcpkit/x': 'ü"', nested: [1, null, { a: '😀' }] };
+const BLOCKS: [string, ContentBlock][] = [
+  ...STRINGS.map(([name, text]): [string, ContentBlock] => [
+    `text: ${name}`,
+    { type: 'text', text },
+  ]),
+  [
+    'text with annotations and _meta',
+    {
+      type: 'text',
+      text: 'é\n"',
+      annotations: { audience: ['user'], priority: 0.25 },
+      _meta: meta,
+    },
+  ],
+  ['image', { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' }],
+  ['audio with meta', { type: 'audio', data: 'AAAA', mimeType: 'audio/wav', _meta: meta }],
+  [
+    'resource link',
+    {
+      type: 'resource_link',
+      uri: 'file:///r%C3%A9sum%C3%A9.pdf',
+      name: 'résumé "cv"',
+      size: 12,
+      title: '履歴書',
+    },
+  ],
+  [
+    'embedded text',
+    {
+      type: 'resource',
+      resource: {
+        uri: 'file:///a.md',
+        mimeType: 'text/markdown',
+        text: '# Título\n\t"x" 👍\u0001',
+      },
+      annotations: { lastModified: '2025-01-12T15:00:58Z' },
+    },
+  ],
+  [
+    'embedded blob',
+    {
+      type: 'resource',
+      resource: {
+        uri: 'file:///a.bin',
+        mimeType: 'application/octet-stream',
+        blob: 'AAECAw==',
+        _meta: meta,
+      },
+      _meta: meta,
+    },
+  ],
+];
+
+describe('contentWireSize', () => {
+  it.each(BLOCKS)('%s', (_name, block) => {
+    expect(contentWireSize(block)).toBe(bytesOf(block));
+  });
+
+  it('counts a big text without building a second copy of it', () => {
+    const block: ContentBlock = { type: 'text', text: 'é"\n😀'.repeat(200_000) };
+    expect(contentWireSize(block)).toBe(bytesOf(block));
+  });
+});
+
+describe('resourceContentsWireSize', () => {
+  it.each<[string, ResourceContents]>([
+    ['text', { uri: 'file:///a.txt', text: 'ü\n' }],
+    [
+      'text with mime and meta',
+      { uri: 'file:///a.txt', mimeType: 'text/plain', text: '"', _meta: meta },
+    ],
+    ['blob', { uri: 'file:///a.bin', mimeType: 'image/png', blob: 'AAAA' }],
+  ])('%s', (_name, contents) => {
+    expect(resourceContentsWireSize(contents)).toBe(bytesOf(contents));
+  });
+});

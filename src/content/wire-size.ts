@@ -1,0 +1,92 @@
+/** Exact UTF-8 wire sizes of JSON-encoded strings and content blocks, without building them. */
+import type { ContentBlock, ResourceContents } from '../protocol/types.js';
+
+/**
+ * UTF-8 byte length of `JSON.stringify(text)`, both quotes included, by one linear scan:
+ * `\" \\ \b \f \n \r \t` cost 2, other controls below 0x20 and lone surrogates 6 (`\uXXXX`),
+ * everything else its UTF-8 length (1-4).
+ *
+ * @example
+ * jsonStringWireSize('a"é'); // 2 + 1 + 2 + 2 = 7
+ */
+export function jsonStringWireSize(text: string): number {
+  let size = 2;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) {
+      if (c >= 0x20) size += c === 0x22 || c === 0x5c ? 2 : 1;
+      else size += c === 8 || c === 9 || c === 10 || c === 12 || c === 13 ? 2 : 6;
+    } else if (c < 0x800) size += 2;
+    else if (c >= 0xd800 && c <= 0xdfff) {
+      const next = text.charCodeAt(i + 1);
+      if (c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+        size += 4;
+        i++;
+      } else size += 6;
+    } else size += 3;
+  }
+  return size;
+}
+
+/** UTF-8 byte length of a string (lone surrogates count 3, as U+FFFD, like TextEncoder). */
+export function utf8Length(text: string): number {
+  let size = 0;
+  const n = text.length;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) size += 1;
+    else if (c < 0x800) size += 2;
+    else if (c <= 0xdbff && c >= 0xd800) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        size += 4;
+        i++;
+      } else size += 3;
+    } else size += 3;
+  }
+  return size;
+}
+
+/** Size of `JSON.stringify(holder)` where `holder[key]` is the one big string field. */
+function sizeWithBigField(holder: Record<string, unknown>, key: string): number | undefined {
+  const big = holder[key];
+  if (typeof big !== 'string') return undefined;
+  const shell = utf8Length(JSON.stringify({ ...holder, [key]: '' }));
+  return shell - 2 + jsonStringWireSize(big);
+}
+
+/**
+ * Exact UTF-8 length of `JSON.stringify(block)`. The big field (`text`, `data`, `resource.text`,
+ * `resource.blob`) is measured by a scan; only the small rest is stringified.
+ */
+export function contentWireSize(block: ContentBlock): number {
+  const record = block as unknown as Record<string, unknown>;
+  let size: number | undefined;
+  switch (block.type) {
+    case 'text':
+      size = sizeWithBigField(record, 'text');
+      break;
+    case 'image':
+    case 'audio':
+      size = sizeWithBigField(record, 'data');
+      break;
+    case 'resource': {
+      if (typeof block.resource !== 'object' || block.resource === null) break;
+      const shell = utf8Length(JSON.stringify({ ...block, resource: 0 }));
+      size = shell - 1 + resourceContentsWireSize(block.resource);
+      break;
+    }
+    default:
+      break;
+  }
+  return size ?? utf8Length(JSON.stringify(block));
+}
+
+/** Exact UTF-8 length of `JSON.stringify(contents)` for one `resources/read` contents item. */
+export function resourceContentsWireSize(contents: ResourceContents): number {
+  const record = contents as unknown as Record<string, unknown>;
+  if (typeof record !== 'object' || record === null) return utf8Length(JSON.stringify(contents));
+  const key = typeof record.text === 'string' ? 'text' : 'blob';
+  return sizeWithBigField(record, key) ?? utf8Length(JSON.stringify(contents));
+}

@@ -1,0 +1,110 @@
+import { bytesToHex } from './encoding.js';
+
+/** An artifact kept for `resources/read`: text or base64 blob, with its MIME type. */
+export interface StoredArtifact {
+  uri: string;
+  name: string;
+  mimeType: string;
+  text?: string;
+  blob?: string;
+  /** Raw size in bytes. */
+  size: number;
+  expiresAt: number;
+}
+
+export type ArtifactLookup = { found: StoredArtifact } | { expired: true } | { missing: true };
+
+/**
+ * Where ephemeral artifacts live so that links to them resolve on any instance: in memory by
+ * default, shared storage (Redis) when scaled out.
+ */
+export interface LinkStore {
+  /** Stores an artifact under its content-addressed URI; returns that URI. */
+  put(artifact: Omit<StoredArtifact, 'uri' | 'expiresAt'>, ttlMs?: number): Promise<string>;
+  get(uri: string): Promise<ArtifactLookup>;
+  /** Whether `uri` has the shape of this store's URIs (no I/O). */
+  owns(uri: string): boolean;
+}
+
+export const ARTIFACT_URI_PREFIX = 'mcpkit://artifacts/sha256/';
+
+/** The content-addressed URI of an artifact's bytes (text as UTF-8, blob as base64 text). */
+export async function artifactUri(content: { text?: string; blob?: string; mimeType: string }): Promise<string> {
+  const data = new TextEncoder().encode(`${content.mimeType}\n${content.text !== undefined ? `t:${content.text}` : `b:${content.blob ?? ''}`}`);
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', data));
+  return `${ARTIFACT_URI_PREFIX}${bytesToHex(digest)}`;
+}
+
+export interface MemoryLinkStoreOptions {
+  /** Default lifetime of an artifact (default 1 hour). */
+  ttlMs?: number;
+  /** Bytes held at most (default 64 MiB); the oldest artifacts go first. */
+  maxBytes?: number;
+  /** How many expired URIs are remembered to answer "expired" rather than "unknown" (default 10,000). */
+  maxTombstones?: number;
+}
+
+/** A bounded in-memory link store with TTLs. */
+export class MemoryLinkStore implements LinkStore {
+  private readonly items = new Map<string, StoredArtifact>();
+  private readonly tombstones = new Map<string, number>();
+  private bytes = 0;
+  private readonly ttlMs: number;
+  private readonly maxBytes: number;
+  private readonly maxTombstones: number;
+
+  constructor(options: MemoryLinkStoreOptions = {}) {
+    this.ttlMs = options.ttlMs ?? 3_600_000;
+    this.maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
+    this.maxTombstones = options.maxTombstones ?? 10_000;
+  }
+
+  owns(uri: string): boolean {
+    return uri.startsWith(ARTIFACT_URI_PREFIX);
+  }
+
+  async put(artifact: Omit<StoredArtifact, 'uri' | 'expiresAt'>, ttlMs = this.ttlMs): Promise<string> {
+    const uri = await artifactUri(artifact);
+    const now = Date.now();
+    // Same TTLs expire in insertion order: drop the expired head.
+    for (const [key, item] of this.items) {
+      if (item.expiresAt > now) break;
+      this.remove(key, true);
+    }
+    const cost = (artifact.text ?? artifact.blob ?? '').length;
+    const old = this.items.get(uri);
+    if (old) this.remove(uri, false);
+    this.items.set(uri, { ...artifact, uri, expiresAt: now + ttlMs });
+    this.tombstones.delete(uri);
+    this.bytes += cost;
+    for (const key of this.items.keys()) {
+      if (this.bytes <= this.maxBytes || key === uri) break;
+      this.remove(key, true);
+    }
+    return uri;
+  }
+
+  async get(uri: string): Promise<ArtifactLookup> {
+    const item = this.items.get(uri);
+    if (item && item.expiresAt > Date.now()) return { found: item };
+    if (item) this.remove(uri, true);
+    return this.tombstones.has(uri) ? { expired: true } : { missing: true };
+  }
+
+  get size(): number {
+    return this.items.size;
+  }
+
+  private remove(uri: string, tombstone: boolean): void {
+    const item = this.items.get(uri);
+    if (!item) return;
+    this.items.delete(uri);
+    this.bytes -= (item.text ?? item.blob ?? '').length;
+    if (!tombstone) return;
+    this.tombstones.set(uri, Date.now());
+    if (this.tombstones.size > this.maxTombstones) {
+      const first = this.tombstones.keys().next().value;
+      if (first !== undefined) this.tombstones.delete(first);
+    }
+  }
+}

@@ -1,0 +1,303 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { initializeRequest, legacy, modern } from '../../../test/helpers/messages.js';
+import { SseReader, until } from '../../../test/helpers/sse.js';
+import { createE2eServer } from '../../../test/e2e/e2e-server.js';
+import { createHttpHandler } from './web-handler.js';
+
+const URL_ = 'http://127.0.0.1/mcp';
+const MAX_BODY = 1024;
+const aborted: string[] = [];
+const late = new Map<string, boolean>();
+const server = createE2eServer({
+  onAbort: (tag) => aborted.push(tag),
+  onLate: (tag, was) => late.set(tag, was),
+});
+const handle = createHttpHandler(server, { maxBodyBytes: MAX_BODY });
+
+afterAll(() => {
+  handle.close();
+  server.close();
+});
+
+type Json = Record<string, unknown>;
+type RpcError = { id: unknown; error: { code: number; message: string; data?: unknown } };
+
+function headersFor(
+  body: unknown,
+  patch: Record<string, string | null> = {},
+): Record<string, string> {
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': '2026-07-28',
+  };
+  const m = body as { method?: unknown; params?: Json } | null;
+  if (typeof m?.method === 'string') headers['mcp-method'] = m.method;
+  if (m?.method === 'tools/call') headers['mcp-name'] = String(m.params?.['name']);
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) delete headers[k];
+    else headers[k] = v;
+  }
+  return headers;
+}
+
+const post = (body: unknown, patch: Record<string, string | null> = {}, init: RequestInit = {}) =>
+  handle(
+    new Request(URL_, {
+      method: 'POST',
+      headers: headersFor(typeof body === 'string' ? null : body, patch),
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+      ...init,
+    }),
+  );
+
+const call = (name: string, args: Json, meta: Json = {}) =>
+  modern('tools/call', { name, arguments: args, _meta: meta });
+
+describe('createHttpHandler (web-standard Request -> Response)', () => {
+  it.each([
+    {
+      name: 'malformed JSON',
+      send: () => post('{"a":'),
+      status: 400,
+      code: -32700,
+      message: /^Parse error/,
+    },
+    {
+      name: 'a body over maxBodyBytes (declared length)',
+      send: () => post(call('echo', { text: 'x'.repeat(MAX_BODY) })),
+      status: 413,
+      code: -32600,
+      message: new RegExp(`exceeds ${MAX_BODY} bytes \\(maxBodyBytes\\)`),
+    },
+    {
+      name: 'a body over maxBodyBytes (streamed, no length)',
+      send: () => {
+        const bytes = new TextEncoder().encode(
+          JSON.stringify(call('echo', { text: 'x'.repeat(4 * MAX_BODY) })),
+        );
+        const body = new ReadableStream<Uint8Array>({
+          start(c) {
+            for (let at = 0; at < bytes.length; at += 512) c.enqueue(bytes.subarray(at, at + 512));
+            c.close();
+          },
+        });
+        return post('', {}, { body, duplex: 'half' } as RequestInit);
+      },
+      status: 413,
+      code: -32600,
+      message: /maxBodyBytes/,
+    },
+    {
+      name: 'a wrong Content-Type',
+      send: () => post(modern('tools/list'), { 'content-type': 'text/plain' }),
+      status: 415,
+      code: -32600,
+      message: /Content-Type/,
+    },
+    {
+      name: 'an Accept with neither JSON nor SSE',
+      send: () => post(modern('tools/list'), { accept: 'text/html' }),
+      status: 406,
+      code: -32600,
+      message: /Accept/,
+    },
+    {
+      name: 'GET without a session',
+      send: () => handle(new Request(URL_)),
+      status: 405,
+      code: -32600,
+      message: /POST only/,
+    },
+    {
+      name: 'PUT',
+      send: () => handle(new Request(URL_, { method: 'PUT', body: '{}' })),
+      status: 405,
+      code: -32600,
+      message: /PUT not allowed/,
+    },
+    {
+      name: 'another path',
+      send: () => handle(new Request('http://127.0.0.1/other', { method: 'POST' })),
+      status: 404,
+      code: -32600,
+      message: /\/mcp/,
+    },
+    {
+      name: 'a foreign Origin',
+      send: () => post(modern('tools/list'), { origin: 'https://evil.example' }),
+      status: 403,
+      code: -32600,
+      message: /Origin "https:\/\/evil\.example" is not allowed/,
+    },
+    {
+      name: 'a foreign Host',
+      send: () => post(modern('tools/list'), { host: 'evil.example' }),
+      status: 403,
+      code: -32600,
+      message: /Host "evil\.example" is not allowed/,
+    },
+    {
+      name: 'an unknown method',
+      send: () => post(modern('nope/nope')),
+      status: 404,
+      code: -32601,
+      message: /nope\/nope/,
+    },
+    {
+      name: 'a missing _meta',
+      send: () => post({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+      status: 400,
+      code: -32602,
+      message: /params\._meta/,
+    },
+    {
+      name: 'an Mcp-Name mismatch',
+      send: () => post(call('echo', { text: 'a' }), { 'mcp-name': 'slow' }),
+      status: 400,
+      code: -32020,
+      message: /Mcp-Name/,
+    },
+    {
+      name: 'v999',
+      send: () =>
+        post(
+          modern('tools/list', { _meta: { 'io.modelcontextprotocol/protocolVersion': 'v999' } }),
+          { 'mcp-protocol-version': 'v999' },
+        ),
+      status: 400,
+      code: -32022,
+      message: /v999/,
+    },
+    {
+      name: 'subscriptions/listen without text/event-stream in Accept',
+      send: () =>
+        post(modern('subscriptions/listen', { notifications: { toolsListChanged: true } }), {
+          accept: 'application/json',
+        }),
+      status: 406,
+      code: -32600,
+      message: /subscriptions\/listen.*text\/event-stream/,
+    },
+  ])('$name -> $status / $code', async ({ send, status, code, message }) => {
+    const res = await send();
+    expect(res.status).toBe(status);
+    expect(res.headers.get('content-type')).toBe('application/json');
+    const json = (await res.json()) as RpcError;
+    expect(json.error.code).toBe(code);
+    expect(json.error.message).toMatch(message);
+  });
+
+  it('answers a notification with 202 and no body', async () => {
+    const res = await post({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: 1 },
+    });
+    expect(res.status).toBe(202);
+    expect(res.body).toBeNull();
+  });
+
+  it('answers a plain request with one line of JSON', async () => {
+    const req = call('echo', { text: 'web' });
+    const res = await post(req);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json');
+    const text = await res.text();
+    expect(text).not.toContain('\n');
+    expect(JSON.parse(text)).toMatchObject({
+      id: req.id,
+      result: { content: [{ type: 'text', text: 'web' }] },
+    });
+  });
+
+  it('switches to SSE for progress: progress events, then the result, then the stream ends', async () => {
+    const req = call('progress', { steps: 2 }, { progressToken: 7 });
+    const res = await post(req);
+    expect(res.headers.get('content-type')).toBe('text/event-stream');
+    const messages = await new SseReader(res.body).rest();
+    expect(messages.map((m) => m['method'] ?? m['id'])).toEqual([
+      'notifications/progress',
+      'notifications/progress',
+      req.id,
+    ]);
+    expect(messages[1]).toMatchObject({ params: { progressToken: 7, progress: 2, total: 2 } });
+  });
+
+  it.each([
+    { how: 'the request signal aborts', end: (_r: SseReader, a: AbortController) => a.abort() },
+    { how: 'the response body is cancelled', end: (r: SseReader) => r.cancel() },
+  ])(
+    'subscriptions/listen streams acknowledged + list_changed, and ends when $how',
+    async ({ end }) => {
+      const baseline = server.listen.size;
+      const req = modern('subscriptions/listen', { notifications: { toolsListChanged: true } });
+      const abort = new AbortController();
+      const res = await post(req, {}, { signal: abort.signal });
+      expect(res.headers.get('content-type')).toBe('text/event-stream');
+      const events = new SseReader(res.body);
+      const tag = { 'io.modelcontextprotocol/subscriptionId': req.id };
+      expect(await events.next()).toMatchObject({
+        method: 'notifications/subscriptions/acknowledged',
+        params: { _meta: tag },
+      });
+      expect(server.listen.size).toBe(baseline + 1);
+      server.notifyListChanged('tools');
+      expect(await events.next()).toEqual({
+        jsonrpc: '2.0',
+        method: 'notifications/tools/list_changed',
+        params: { _meta: tag },
+      });
+      await end(events, abort);
+      await until(() => server.listen.size === baseline, 'the listener to be removed');
+    },
+  );
+
+  it('cancels a slow request when the request signal aborts (client went away)', async () => {
+    const req = call('slow', { tag: 'web-cancelled', ms: 5000 });
+    const abort = new AbortController();
+    const pending = post(req, {}, { signal: abort.signal });
+    await until(
+      () => [...server.peers].some((p) => p.inflight.has(req.id)),
+      'the slow call to be in flight',
+    );
+    abort.abort();
+    await until(() => aborted.includes('web-cancelled'), 'the slow handler to see the abort');
+    await pending.catch(() => undefined);
+  });
+
+  it('aborts ctx.signal when the handler first looks at it after the request signal aborted', async () => {
+    const req = call('late', { tag: 'web-late', ms: 200 });
+    const abort = new AbortController();
+    const pending = post(req, {}, { signal: abort.signal });
+    await until(
+      () => [...server.peers].some((p) => p.inflight.has(req.id)),
+      'the late call to be in flight',
+    );
+    abort.abort();
+    await until(() => late.has('web-late'), 'the late handler to look at its signal');
+    expect(late.get('web-late')).toBe(true);
+    await pending.catch(() => undefined);
+  });
+
+  it('runs a legacy session: initialize -> session id, tools/list, DELETE, then 404', async () => {
+    const init = await post(initializeRequest(), { 'mcp-protocol-version': null });
+    expect(init.status).toBe(200);
+    const session = init.headers.get('mcp-session-id');
+    expect(session).toBeTruthy();
+    const headers = { 'mcp-session-id': session!, 'mcp-protocol-version': '2025-11-25' };
+    const list = legacy('tools/list', {});
+    const listed = await post(list, headers);
+    expect(await listed.json()).toMatchObject({
+      id: list.id,
+      result: { tools: expect.any(Array) },
+    });
+    const del = await handle(
+      new Request(URL_, { method: 'DELETE', headers: { 'mcp-session-id': session! } }),
+    );
+    expect(del.status).toBe(200);
+    const after = await post(legacy('tools/list', {}), headers);
+    expect(after.status).toBe(404);
+    expect(((await after.json()) as RpcError).error.message).toMatch(/Session not found/);
+  });
+});
