@@ -13,7 +13,9 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(join(root, 'package.json'));
 const suiteDir = dirname(require.resolve('@modelcontextprotocol/conformance/package.json'));
 const YAML = require(require.resolve('yaml', { paths: [suiteDir] }));
-const revisions = (process.env.CONFORMANCE_REVISIONS ?? '2026-07-28 2025-11-25').split(/\s+/).filter(Boolean);
+const revisions = (process.env.CONFORMANCE_REVISIONS ?? '2026-07-28 2025-11-25')
+  .split(/\s+/)
+  .filter(Boolean);
 const verbose = process.argv.includes('--verbose');
 
 // Node 20 lacks fs.globSync, which the suite imports at load time: give it a shim (see
@@ -21,7 +23,9 @@ const verbose = process.argv.includes('--verbose');
 function writePreload() {
   const dir = join(root, '.conformance');
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'fs-shim.mjs'), `import fs from 'node:fs';
+  writeFileSync(
+    join(dir, 'fs-shim.mjs'),
+    `import fs from 'node:fs';
 import path from 'node:path';
 export * from 'node:fs';
 export default fs;
@@ -41,8 +45,11 @@ export function globSync(pattern, opts = {}) {
   walk(opts.cwd || process.cwd(), '');
   return out;
 }
-`);
-  writeFileSync(join(dir, 'hooks.mjs'), `const SHIM = new URL('./fs-shim.mjs', import.meta.url).href;
+`,
+  );
+  writeFileSync(
+    join(dir, 'hooks.mjs'),
+    `const SHIM = new URL('./fs-shim.mjs', import.meta.url).href;
 export async function resolve(specifier, context, next) {
   if ((specifier === 'fs' || specifier === 'node:fs') && context.parentURL &&
       context.parentURL.includes('/@modelcontextprotocol/conformance/dist/')) {
@@ -50,8 +57,11 @@ export async function resolve(specifier, context, next) {
   }
   return next(specifier, context);
 }
-`);
-  writeFileSync(join(dir, 'register.mjs'), `import fs from 'node:fs';
+`,
+  );
+  writeFileSync(
+    join(dir, 'register.mjs'),
+    `import fs from 'node:fs';
 import net from 'node:net';
 import { register } from 'node:module';
 if (typeof fs.globSync !== 'function') register('./hooks.mjs', import.meta.url);
@@ -61,7 +71,8 @@ net.Server.prototype.listen = function (...args) {
   else if (args[0] && typeof args[0] === 'object' && args[0].host === undefined && args[0].path === undefined) args[0] = { ...args[0], host: '127.0.0.1' };
   return listen.apply(this, args);
 };
-`);
+`,
+  );
   return join(dir, 'register.mjs');
 }
 
@@ -77,11 +88,15 @@ function freePort() {
 }
 
 function startFixture(port) {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'test/conformance/fixture-server.ts')], {
-    cwd: root,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(root, 'test/conformance/fixture-server.ts')],
+    {
+      cwd: root,
+      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let log = '';
   child.stderr.on('data', (d) => (log += d));
   return new Promise((resolve, reject) => {
@@ -99,11 +114,15 @@ function startFixture(port) {
 function runSuite(url, revision, preload) {
   const bin = join(suiteDir, 'dist', 'index.js');
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bin, 'server', '--url', url, '--requirements', revision], {
-      cwd: root,
-      env: { ...process.env, NODE_OPTIONS: `--import ${preload}` },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [bin, 'server', '--url', url, '--requirements', revision],
+      {
+        cwd: root,
+        env: { ...process.env, NODE_OPTIONS: `--import ${preload}` },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
@@ -119,7 +138,9 @@ let passed = 0;
 let failed = 0;
 try {
   for (const revision of revisions) {
-    const reqs = YAML.parse(readFileSync(join(suiteDir, 'requirements', `${revision}.yaml`), 'utf8'));
+    const reqs = YAML.parse(
+      readFileSync(join(suiteDir, 'requirements', `${revision}.yaml`), 'utf8'),
+    );
     const scored = new Set(reqs.server ?? []);
     const { code, out } = await runSuite(url, revision, preload);
     if (verbose) console.log(out);
@@ -131,7 +152,9 @@ try {
       seen.add(m[2]);
       const ok = m[1] === '✓';
       const isScored = scored.has(m[2]);
-      console.log(`${ok ? 'PASS' : 'FAIL'} ${revision} ${m[2]} (${m[3]}/${Number(m[3]) + Number(m[4])} checks)${isScored ? '' : ' [not scored]'}`);
+      console.log(
+        `${ok ? 'PASS' : 'FAIL'} ${revision} ${m[2]} (${m[3]}/${Number(m[3]) + Number(m[4])} checks)${isScored ? '' : ' [not scored]'}`,
+      );
       if (isScored && ok) passed++;
       else if (isScored) failed++;
     }
@@ -142,7 +165,10 @@ try {
       }
     }
     if (code !== 0 && !verbose) {
-      const failures = out.split('\n').filter((l) => /FAILURE/.test(l)).slice(0, 20);
+      const failures = out
+        .split('\n')
+        .filter((l) => /FAILURE/.test(l))
+        .slice(0, 20);
       if (failures.length) console.log(failures.join('\n'));
     }
     console.log(`${revision}: suite exit ${code}`);

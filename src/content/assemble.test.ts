@@ -17,37 +17,94 @@ describe('assembleBlocks', () => {
   it('embeds what fits, links what does not, keeps order, and explains', async () => {
     const seen: string[] = [];
     const { blocks, decisions } = await assembleBlocks(
-      [text('intro'), attach({ uri: 'file:///small.bin', name: 'small.bin', bytes: bytes(100), mimeType: 'application/x-test' }), attach({ uri: 'file:///big.bin', name: 'big.bin', bytes: bytes(800 * KiB) })],
-      opts({ blockBudgetBytes: 1_000_000, onDecision: (r) => seen.push(`${r.name}:${r.decision.kind}:${r.decision.reason}`) }),
+      [
+        text('intro'),
+        attach({
+          uri: 'file:///small.bin',
+          name: 'small.bin',
+          bytes: bytes(100),
+          mimeType: 'application/x-test',
+        }),
+        attach({ uri: 'file:///big.bin', name: 'big.bin', bytes: bytes(800 * KiB) }),
+      ],
+      opts({
+        blockBudgetBytes: 1_000_000,
+        onDecision: (r) => seen.push(`${r.name}:${r.decision.kind}:${r.decision.reason}`),
+      }),
     );
     expect(blocks[0]).toEqual(text('intro'));
-    expect(blocks[1]).toEqual({ type: 'resource', resource: { uri: 'file:///small.bin', mimeType: 'application/x-test', blob: Buffer.from(bytes(100)).toString('base64') } });
-    expect(blocks[2]).toEqual({ type: 'resource_link', uri: 'file:///big.bin', name: 'big.bin', mimeType: 'application/octet-stream', size: 800 * KiB });
+    expect(blocks[1]).toEqual({
+      type: 'resource',
+      resource: {
+        uri: 'file:///small.bin',
+        mimeType: 'application/x-test',
+        blob: Buffer.from(bytes(100)).toString('base64'),
+      },
+    });
+    expect(blocks[2]).toEqual({
+      type: 'resource_link',
+      uri: 'file:///big.bin',
+      name: 'big.bin',
+      mimeType: 'application/octet-stream',
+      size: 800 * KiB,
+    });
     expect(seen).toEqual(['small.bin:embed:fits', 'big.bin:link:over-block-budget']);
     expect(decisions).toHaveLength(2);
   });
 
   it('never loads a large resource it links', async () => {
     let loads = 0;
-    const att = attach({ uri: 'file:///huge', name: 'huge', size: 64 * MiB, mimeType: 'video/mp4', load: async () => (loads++, { bytes: bytes(1) }) });
+    const att = attach({
+      uri: 'file:///huge',
+      name: 'huge',
+      size: 64 * MiB,
+      mimeType: 'video/mp4',
+      load: async () => (loads++, { bytes: bytes(1) }),
+    });
     const { blocks } = await assembleBlocks([att], opts());
-    expect(blocks[0]).toMatchObject({ type: 'resource_link', size: 64 * MiB, mimeType: 'video/mp4' });
+    expect(blocks[0]).toMatchObject({
+      type: 'resource_link',
+      size: 64 * MiB,
+      mimeType: 'video/mp4',
+    });
     expect(loads).toBe(0);
   });
 
   it('demotes optional embeds, lowest priority first, until the result fits its budget', async () => {
-    const a = attach({ uri: 'x:a', name: 'a', text: 'a'.repeat(300 * KiB), annotations: { priority: 0.9 } });
-    const b = attach({ uri: 'x:b', name: 'b', text: 'b'.repeat(300 * KiB), annotations: { priority: 0.1 } });
-    const c = attach({ uri: 'x:c', name: 'c', text: 'c'.repeat(300 * KiB), annotations: { priority: 0.5 } });
+    const a = attach({
+      uri: 'x:a',
+      name: 'a',
+      text: 'a'.repeat(300 * KiB),
+      annotations: { priority: 0.9 },
+    });
+    const b = attach({
+      uri: 'x:b',
+      name: 'b',
+      text: 'b'.repeat(300 * KiB),
+      annotations: { priority: 0.1 },
+    });
+    const c = attach({
+      uri: 'x:c',
+      name: 'c',
+      text: 'c'.repeat(300 * KiB),
+      annotations: { priority: 0.5 },
+    });
     const { blocks } = await assembleBlocks([a, b, c], opts({ resultBudgetBytes: 700 * KiB }));
     expect(blocks.map((x) => x.type)).toEqual(['resource', 'resource_link', 'resource']);
   });
 
   it('keeps a result under the hard cap and fails clearly for a required block that cannot fit', async () => {
-    const req = attach({ uri: 'file:///r.pdf', name: 'r.pdf', bytes: bytes(3 * MiB), required: true });
+    const req = attach({
+      uri: 'file:///r.pdf',
+      name: 'r.pdf',
+      bytes: bytes(3 * MiB),
+      required: true,
+    });
     await expect(assembleBlocks([req], opts({ capBytes: 2 * MiB }))).rejects.toMatchObject({
       code: 'RESULT_TOO_LARGE',
-      message: expect.stringMatching(/required resource "r\.pdf" \(file:\/\/\/r\.pdf\).*transport cap.*Link it instead/),
+      message: expect.stringMatching(
+        /required resource "r\.pdf" \(file:\/\/\/r\.pdf\).*transport cap.*Link it instead/,
+      ),
     });
     const ok = await assembleBlocks([req], opts({ capBytes: 5 * MiB, resultBudgetBytes: 5 * MiB }));
     expect(ok.blocks[0]?.type).toBe('resource');
@@ -55,20 +112,53 @@ describe('assembleBlocks', () => {
 
   it('gives artifacts without a URI a content-addressed one, kept only when linked', async () => {
     const { blocks } = await assembleBlocks(
-      [attach({ name: 'out.txt', text: 'tiny' }), attach({ name: 'big.txt', text: 'x'.repeat(2 * MiB) })],
+      [
+        attach({ name: 'out.txt', text: 'tiny' }),
+        attach({ name: 'big.txt', text: 'x'.repeat(2 * MiB) }),
+      ],
       opts(),
     );
-    expect(blocks[0]).toEqual({ type: 'resource', resource: { uri: 'mcpkit://artifacts/sha256/addr-4', mimeType: 'text/plain', text: 'tiny' } });
-    expect(blocks[1]).toMatchObject({ type: 'resource_link', uri: 'mcpkit://artifacts/sha256/kept-2097152', mimeType: 'text/plain' });
+    expect(blocks[0]).toEqual({
+      type: 'resource',
+      resource: { uri: 'mcpkit://artifacts/sha256/addr-4', mimeType: 'text/plain', text: 'tiny' },
+    });
+    expect(blocks[1]).toMatchObject({
+      type: 'resource_link',
+      uri: 'mcpkit://artifacts/sha256/kept-2097152',
+      mimeType: 'text/plain',
+    });
   });
 
   it('sniffs a MIME type for bytes with an unknown name', async () => {
-    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, ...new Array(32).fill(0)]);
-    const { blocks } = await assembleBlocks([attach({ uri: 'x:blob', name: 'blob.unknownext', bytes: png })], opts());
+    const png = new Uint8Array([
+      0x89,
+      0x50,
+      0x4e,
+      0x47,
+      0x0d,
+      0x0a,
+      0x1a,
+      0x0a,
+      0,
+      0,
+      0,
+      13,
+      0x49,
+      0x48,
+      0x44,
+      0x52,
+      ...new Array(32).fill(0),
+    ]);
+    const { blocks } = await assembleBlocks(
+      [attach({ uri: 'x:blob', name: 'blob.unknownext', bytes: png })],
+      opts(),
+    );
     expect(blocks[0]).toMatchObject({ type: 'resource', resource: { mimeType: 'image/png' } });
   });
 
   it('refuses fixed blocks that alone break the cap', async () => {
-    await expect(assembleBlocks([text('x'.repeat(2000))], opts({ capBytes: 1000 }))).rejects.toMatchObject({ code: 'RESULT_TOO_LARGE' });
+    await expect(
+      assembleBlocks([text('x'.repeat(2000))], opts({ capBytes: 1000 })),
+    ).rejects.toMatchObject({ code: 'RESULT_TOO_LARGE' });
   });
 });

@@ -57,7 +57,10 @@ export type Policy = (input: PolicyInput, context: PolicyContext) => Decision;
 
 function fmt(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
-  const pretty = bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${(bytes / (1024 * 1024)).toFixed(2)} MiB`;
+  const pretty =
+    bytes < 1024 * 1024
+      ? `${(bytes / 1024).toFixed(1)} KiB`
+      : `${(bytes / (1024 * 1024)).toFixed(2)} MiB`;
   return `${pretty} (${bytes} B)`;
 }
 

@@ -25,7 +25,10 @@ export function findBase64Problem(value: string): Base64Problem | undefined {
     if (c >= 128 || ALPHABET[c] === 0) {
       return {
         offset: i,
-        reason: c === 61 ? "'=' padding before the end" : `character ${JSON.stringify(value[i])} is not in the base64 alphabet`,
+        reason:
+          c === 61
+            ? "'=' padding before the end"
+            : `character ${JSON.stringify(value[i])} is not in the base64 alphabet`,
       };
     }
   }
@@ -35,7 +38,8 @@ export function findBase64Problem(value: string): Base64Problem | undefined {
     // Canonical: the unused low bits of the last data character are zero.
     const last = (ALPHABET[value.charCodeAt(end - 1)] ?? 1) - 1;
     const mask = pad === 1 ? 0b11 : 0b1111;
-    if ((last & mask) !== 0) return { offset: end - 1, reason: 'non-zero padding bits (not canonical)' };
+    if ((last & mask) !== 0)
+      return { offset: end - 1, reason: 'non-zero padding bits (not canonical)' };
   }
   return undefined;
 }

@@ -32,11 +32,6 @@ export type {
 export { findBase64Problem, isBase64, base64Length } from './base64.js';
 export type { Base64Problem } from './base64.js';
 export { uriProblem, isUri } from './uri-syntax.js';
-export {
-  validateParams,
-  validateClientResult,
-  validateDef,
-  warmValidators,
-} from './validate.js';
+export { validateParams, validateClientResult, validateDef, warmValidators } from './validate.js';
 export type { ValidationIssue, ParamsValidator } from './validate.js';
 export type * from './types.js';

@@ -5,7 +5,10 @@ describe('classify', () => {
   it.each([
     [{ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }, 'request'],
     [{ jsonrpc: '2.0', id: 'a', method: 'x' }, 'request'],
-    [{ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } }, 'notification'],
+    [
+      { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } },
+      'notification',
+    ],
     [{ jsonrpc: '2.0', id: 1, result: {} }, 'response'],
     [{ jsonrpc: '2.0', id: 1, error: { code: -1, message: 'x' } }, 'response'],
   ])('classifies %j as %s', (value, kind) => {

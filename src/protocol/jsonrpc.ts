@@ -89,7 +89,10 @@ export function classify(value: unknown): Classified {
   return { kind: 'request', message: value as unknown as JSONRPCRequest };
 }
 
-export function resultResponse(id: RequestId, result: Record<string, unknown>): JSONRPCResultResponse {
+export function resultResponse(
+  id: RequestId,
+  result: Record<string, unknown>,
+): JSONRPCResultResponse {
   return { jsonrpc: '2.0', id, result };
 }
 
@@ -99,11 +102,15 @@ export function errorResponse(
   message: string,
   data?: unknown,
 ): JSONRPCErrorResponse {
-  const error: JSONRPCErrorObject = data === undefined ? { code, message } : { code, message, data };
+  const error: JSONRPCErrorObject =
+    data === undefined ? { code, message } : { code, message, data };
   return { jsonrpc: '2.0', id, error };
 }
 
-export function notification(method: string, params?: Record<string, unknown>): JSONRPCNotification {
+export function notification(
+  method: string,
+  params?: Record<string, unknown>,
+): JSONRPCNotification {
   return params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
 }
 

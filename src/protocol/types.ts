@@ -1,14 +1,7 @@
 /** Wire types of 2026-07-28 (and the 2025-11-25 shapes a dual-era server speaks). */
 export type Role = 'user' | 'assistant';
 export type LoggingLevel =
-  | 'debug'
-  | 'info'
-  | 'notice'
-  | 'warning'
-  | 'error'
-  | 'critical'
-  | 'alert'
-  | 'emergency';
+  'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
 export type CacheScope = 'public' | 'private';
 export type ResultType = 'complete' | 'input_required';
 export type MetaObject = Record<string, unknown>;
@@ -109,11 +102,7 @@ export interface EmbeddedResource {
 }
 
 export type ContentBlock =
-  | TextContent
-  | ImageContent
-  | AudioContent
-  | ResourceLink
-  | EmbeddedResource;
+  TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource;
 
 export interface ToolAnnotations {
   title?: string;

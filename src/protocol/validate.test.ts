@@ -8,8 +8,12 @@ const meta = {
 
 describe('validateParams', () => {
   it('accepts valid modern params', () => {
-    expect(validateParams('modern', 'resources/read', { _meta: meta, uri: 'test://x' })).toBeUndefined();
-    expect(validateParams('modern', 'tools/call', { _meta: meta, name: 't', arguments: { a: 1 } })).toBeUndefined();
+    expect(
+      validateParams('modern', 'resources/read', { _meta: meta, uri: 'test://x' }),
+    ).toBeUndefined();
+    expect(
+      validateParams('modern', 'tools/call', { _meta: meta, name: 't', arguments: { a: 1 } }),
+    ).toBeUndefined();
   });
 
   it.each([
@@ -24,7 +28,12 @@ describe('validateParams', () => {
       'is required',
     ],
     ['subscriptions/listen', { _meta: meta }, 'params.notifications', 'is required'],
-    ['prompts/get', { _meta: meta, name: 'p', arguments: { a: 1 } }, 'params.arguments.a', 'must be string'],
+    [
+      'prompts/get',
+      { _meta: meta, name: 'p', arguments: { a: 1 } },
+      'params.arguments.a',
+      'must be string',
+    ],
   ])('names the field for %s %j', (method, params, field, message) => {
     const issue = validateParams('modern', method, params);
     expect(issue?.field).toBe(field);
@@ -33,9 +42,10 @@ describe('validateParams', () => {
 
   it('uses the legacy schema for legacy requests', () => {
     expect(validateParams('legacy', 'resources/list', {})).toBeUndefined();
-    expect(validateParams('legacy', 'initialize', { protocolVersion: '2025-11-25', capabilities: {} })?.field).toBe(
-      'params.clientInfo',
-    );
+    expect(
+      validateParams('legacy', 'initialize', { protocolVersion: '2025-11-25', capabilities: {} })
+        ?.field,
+    ).toBe('params.clientInfo');
   });
 
   it('ignores methods without a schema', () => {
@@ -45,13 +55,19 @@ describe('validateParams', () => {
 
 describe('validateClientResult and validateDef', () => {
   it('checks a legacy client result', () => {
-    expect(validateClientResult('elicitation/create', { action: 'accept', content: { a: 'b' } })).toBeUndefined();
-    expect(validateClientResult('elicitation/create', { action: 'maybe' })?.field).toBe('result.action');
+    expect(
+      validateClientResult('elicitation/create', { action: 'accept', content: { a: 'b' } }),
+    ).toBeUndefined();
+    expect(validateClientResult('elicitation/create', { action: 'maybe' })?.field).toBe(
+      'result.action',
+    );
   });
 
   it('checks any named definition and fails loudly on unknown ones', () => {
     expect(validateDef('modern', 'TextContent', { type: 'text', text: 'hi' })).toBeUndefined();
-    expect(validateDef('modern', 'TextContent', { type: 'text' })?.message).toContain('value.text is required');
+    expect(validateDef('modern', 'TextContent', { type: 'text' })?.message).toContain(
+      'value.text is required',
+    );
     expect(() => validateDef('modern', 'NoSuchThing', {})).toThrow(/NoSuchThing/);
   });
 });

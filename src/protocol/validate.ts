@@ -7,8 +7,7 @@ import { isUri } from './uri-syntax.js';
 import type { Era } from './versions.js';
 
 type AjvClass = typeof AjvModule.default;
-const Ajv2020 = ((AjvModule as unknown as { default?: AjvClass }).default ??
-  AjvModule) as AjvClass;
+const Ajv2020 = ((AjvModule as unknown as { default?: AjvClass }).default ?? AjvModule) as AjvClass;
 
 /** Method -> `$defs` name of its params, per era. */
 const MODERN_PARAMS: Record<string, string> = {
@@ -71,7 +70,11 @@ function pathOf(root: string, instancePath: string): string {
   if (instancePath === '') return out;
   for (const raw of instancePath.slice(1).split('/')) {
     const seg = raw.replace(/~1/g, '/').replace(/~0/g, '~');
-    out += /^[A-Za-z_$][\w$]*$/.test(seg) ? `.${seg}` : /^\d+$/.test(seg) ? `[${seg}]` : `[${JSON.stringify(seg)}]`;
+    out += /^[A-Za-z_$][\w$]*$/.test(seg)
+      ? `.${seg}`
+      : /^\d+$/.test(seg)
+        ? `[${seg}]`
+        : `[${JSON.stringify(seg)}]`;
   }
   return out;
 }
@@ -85,7 +88,12 @@ function describe(root: string, error: ErrorObject): ValidationIssue {
   }
   if (error.keyword === 'format') {
     const format = String((error.params as { format?: string }).format);
-    const what = format === 'byte' ? 'canonical base64' : format === 'uri' ? 'an absolute URI (RFC 3986)' : format;
+    const what =
+      format === 'byte'
+        ? 'canonical base64'
+        : format === 'uri'
+          ? 'an absolute URI (RFC 3986)'
+          : format;
     return { field: base, message: `${base} must be ${what}` };
   }
   return { field: base, message: `${base} ${error.message ?? 'is invalid'}` };
@@ -150,7 +158,11 @@ export function warmValidators(): void {
  * Validates a method's params against the official schema of the era.
  * Returns undefined when valid or when the method has no schema in that era.
  */
-export function validateParams(era: Era, method: string, params: unknown): ValidationIssue | undefined {
+export function validateParams(
+  era: Era,
+  method: string,
+  params: unknown,
+): ValidationIssue | undefined {
   const check = validators()[era].get(method);
   return check ? check(params ?? {}) : undefined;
 }

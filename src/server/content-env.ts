@@ -1,5 +1,11 @@
 import { assembleBlocks, type DecisionRecord } from '../content/assemble.js';
-import { attach, isAttachment, type Attachment, type AttachmentContent, type AttachmentInput } from '../content/attachment.js';
+import {
+  attach,
+  isAttachment,
+  type Attachment,
+  type AttachmentContent,
+  type AttachmentInput,
+} from '../content/attachment.js';
 import type { CallToolResult, ContentBlock, ResourceContents } from '../protocol/types.js';
 import { MCPKIT_META_PREFIX } from '../protocol/meta-keys.js';
 import { McpKitError } from '../errors/mcpkit-error.js';
@@ -23,10 +29,17 @@ export interface ContentEnv {
   describe(uri: string): { name: string; mimeType?: string; size?: number } | undefined;
   /** Sizes a templated resource without reading it (the template's `stat`), if it can. */
   stat(uri: string): Promise<ResourceStat | undefined>;
-  artifactUri(content: { name: string; mimeType: string; text?: string; blob?: string; size: number }, keep: boolean): Promise<string>;
+  artifactUri(
+    content: { name: string; mimeType: string; text?: string; blob?: string; size: number },
+    keep: boolean,
+  ): Promise<string>;
 }
 
-export function createContentEnv(server: McpServer, method: string, transportCap: number | undefined): ContentEnv {
+export function createContentEnv(
+  server: McpServer,
+  method: string,
+  transportCap: number | undefined,
+): ContentEnv {
   const options = server.options.content ?? {};
   const capBytes = options.capBytes ?? (transportCap ?? 32 * 1024 * 1024) - ENVELOPE_RESERVE_BYTES;
   return {
@@ -37,7 +50,8 @@ export function createContentEnv(server: McpServer, method: string, transportCap
     resolves: (uri) => resolvesUri(server, uri),
     describe: (uri) => server.resources.get(uri)?.resource,
     stat: (uri) => statResource(server, uri),
-    artifactUri: (content, keep) => (keep ? server.linkStore.put(content, options.artifactTtlMs) : artifactUri(content)),
+    artifactUri: (content, keep) =>
+      keep ? server.linkStore.put(content, options.artifactTtlMs) : artifactUri(content),
   };
 }
 
@@ -69,7 +83,12 @@ function toContent(contents: ResourceContents): AttachmentContent {
 }
 
 /** An attachment for a URI this server serves: read lazily, through the server's own read path. */
-export function attachUri(env: ContentEnv, ctx: RequestContext, uri: string, extra: Partial<AttachmentInput> = {}): Attachment {
+export function attachUri(
+  env: ContentEnv,
+  ctx: RequestContext,
+  uri: string,
+  extra: Partial<AttachmentInput> = {},
+): Attachment {
   const known = env.describe(uri);
   let loaded: Promise<AttachmentContent> | undefined;
   const load = (): Promise<AttachmentContent> => {
@@ -91,14 +110,19 @@ export function attachUri(env: ContentEnv, ctx: RequestContext, uri: string, ext
 }
 
 /** Assembles blocks and attachments for one result, checking every link it emits. */
-export async function assembleForResult(env: ContentEnv, items: ReadonlyArray<ContentBlock | Attachment>): Promise<{ content: ContentBlock[]; meta?: Record<string, unknown> }> {
+export async function assembleForResult(
+  env: ContentEnv,
+  items: ReadonlyArray<ContentBlock | Attachment>,
+): Promise<{ content: ContentBlock[]; meta?: Record<string, unknown> }> {
   const o = env.options;
   const decisions: DecisionRecord[] = [];
   const { blocks } = await assembleBlocks(await withStatSizes(items), {
     capBytes: env.capBytes,
     ...(o.blockBudgetBytes !== undefined ? { blockBudgetBytes: o.blockBudgetBytes } : {}),
     ...(o.resultBudgetBytes !== undefined ? { resultBudgetBytes: o.resultBudgetBytes } : {}),
-    ...(o.clientCanReadResources !== undefined ? { clientCanReadResources: o.clientCanReadResources } : {}),
+    ...(o.clientCanReadResources !== undefined
+      ? { clientCanReadResources: o.clientCanReadResources }
+      : {}),
     ...(o.policy !== undefined ? { policy: o.policy } : {}),
     artifactUri: env.artifactUri,
     onDecision: (record) => {
@@ -107,16 +131,26 @@ export async function assembleForResult(env: ContentEnv, items: ReadonlyArray<Co
     },
   });
   if (!o.explain) return { content: blocks };
-  const explained = decisions.map((d) => ({ uri: d.uri, name: d.name, kind: d.decision.kind, reason: d.decision.reason, detail: d.decision.detail }));
+  const explained = decisions.map((d) => ({
+    uri: d.uri,
+    name: d.name,
+    kind: d.decision.kind,
+    reason: d.decision.reason,
+    detail: d.decision.detail,
+  }));
   return { content: blocks, meta: { [`${MCPKIT_META_PREFIX}decisions`]: explained } };
 }
 
 /** Gives attachments that can `stat` their size, so that the policy can link them unread. */
-async function withStatSizes(items: ReadonlyArray<ContentBlock | Attachment>): Promise<ReadonlyArray<ContentBlock | Attachment>> {
-  if (!items.some((item) => isAttachment(item) && item.size === undefined && item.stat)) return items;
+async function withStatSizes(
+  items: ReadonlyArray<ContentBlock | Attachment>,
+): Promise<ReadonlyArray<ContentBlock | Attachment>> {
+  if (!items.some((item) => isAttachment(item) && item.size === undefined && item.stat))
+    return items;
   return Promise.all(
     items.map(async (item) => {
-      if (!isAttachment(item) || item.size !== undefined || !item.stat || hasContent(item)) return item;
+      if (!isAttachment(item) || item.size !== undefined || !item.stat || hasContent(item))
+        return item;
       const found = await item.stat();
       if (found === undefined) return item;
       const mimeType = item.mimeType ?? found.mimeType;
@@ -130,7 +164,10 @@ function hasContent(item: Attachment): boolean {
 }
 
 /** Finds `resource_link` blocks that resolve nowhere; the link guarantee. */
-export async function unresolvedLinks(env: ContentEnv, blocks: ReadonlyArray<ContentBlock>): Promise<string[]> {
+export async function unresolvedLinks(
+  env: ContentEnv,
+  blocks: ReadonlyArray<ContentBlock>,
+): Promise<string[]> {
   const bad: string[] = [];
   for (const block of blocks) {
     if (block.type === 'resource_link' && !(await env.resolves(block.uri))) bad.push(block.uri);
@@ -138,6 +175,9 @@ export async function unresolvedLinks(env: ContentEnv, blocks: ReadonlyArray<Con
   return bad;
 }
 
-export function toolResultOf(content: ContentBlock[], meta?: Record<string, unknown>): CallToolResult {
+export function toolResultOf(
+  content: ContentBlock[],
+  meta?: Record<string, unknown>,
+): CallToolResult {
   return meta ? { content, _meta: meta } : { content };
 }

@@ -10,12 +10,33 @@ const MiB = 1024 * 1024;
 function setup(options: Partial<ServerOptions> = {}) {
   const server = createServer({ name: 's', version: '1', ...options });
   server.resource('mem://small', { name: 'small', mimeType: 'text/plain' }, () => 'small text');
-  server.resource('mem://large', { name: 'large', mimeType: 'application/octet-stream', size: 2 * MiB }, () => ({ blob: Buffer.alloc(2 * MiB).toString('base64') }));
-  server.tool('report', {}, (_a, ctx) => ctx.result({ type: 'text', text: 'Here:' }, ctx.attach('mem://small'), ctx.attach('mem://large')));
-  server.tool('artifact', {}, (_a, ctx) => ctx.result(ctx.attach({ name: 'out.csv', mimeType: 'text/csv', text: 'a,b\n'.repeat(400_000) })));
+  server.resource(
+    'mem://large',
+    { name: 'large', mimeType: 'application/octet-stream', size: 2 * MiB },
+    () => ({ blob: Buffer.alloc(2 * MiB).toString('base64') }),
+  );
+  server.tool('report', {}, (_a, ctx) =>
+    ctx.result(
+      { type: 'text', text: 'Here:' },
+      ctx.attach('mem://small'),
+      ctx.attach('mem://large'),
+    ),
+  );
+  server.tool('artifact', {}, (_a, ctx) =>
+    ctx.result(
+      ctx.attach({ name: 'out.csv', mimeType: 'text/csv', text: 'a,b\n'.repeat(400_000) }),
+    ),
+  );
   server.tool('dangling', {}, () => [{ type: 'resource_link', uri: 'mem://nowhere', name: 'x' }]);
-  server.prompt('review', {}, async (_a, ctx) => ctx.messages({ role: 'user', content: await ctx.embed('mem://small') }, { role: 'user', content: { type: 'text', text: 'Review it.' } }));
-  server.prompt('too-big', {}, async (_a, ctx) => ctx.messages({ role: 'user', content: await ctx.embed('mem://large') }));
+  server.prompt('review', {}, async (_a, ctx) =>
+    ctx.messages(
+      { role: 'user', content: await ctx.embed('mem://small') },
+      { role: 'user', content: { type: 'text', text: 'Review it.' } },
+    ),
+  );
+  server.prompt('too-big', {}, async (_a, ctx) =>
+    ctx.messages({ role: 'user', content: await ctx.embed('mem://large') }),
+  );
   return { server, conn: connectInMemory(server) };
 }
 
@@ -27,8 +48,17 @@ describe('ctx.result, ctx.embed and the link guarantee', () => {
       result: {
         content: [
           { type: 'text', text: 'Here:' },
-          { type: 'resource', resource: { uri: 'mem://small', mimeType: 'text/plain', text: 'small text' } },
-          { type: 'resource_link', uri: 'mem://large', name: 'large', size: 2 * MiB, mimeType: 'application/octet-stream' },
+          {
+            type: 'resource',
+            resource: { uri: 'mem://small', mimeType: 'text/plain', text: 'small text' },
+          },
+          {
+            type: 'resource_link',
+            uri: 'mem://large',
+            name: 'large',
+            size: 2 * MiB,
+            mimeType: 'application/octet-stream',
+          },
         ],
       },
     });
@@ -36,8 +66,15 @@ describe('ctx.result, ctx.embed and the link guarantee', () => {
 
   it('explains decisions in _meta when asked, and reports them to onDecision', async () => {
     const seen: string[] = [];
-    const { conn } = setup({ content: { explain: true, onDecision: (r, m) => seen.push(`${m}:${r.name}:${r.decision.reason}`) } });
-    const res = (await conn.send(modern('tools/call', { name: 'report' }))) as unknown as { result: { _meta: Record<string, unknown> } };
+    const { conn } = setup({
+      content: {
+        explain: true,
+        onDecision: (r, m) => seen.push(`${m}:${r.name}:${r.decision.reason}`),
+      },
+    });
+    const res = (await conn.send(modern('tools/call', { name: 'report' }))) as unknown as {
+      result: { _meta: Record<string, unknown> };
+    };
     expect(res.result._meta['dev.mcpkit/decisions']).toEqual([
       expect.objectContaining({ uri: 'mem://small', kind: 'embed', reason: 'fits' }),
       expect.objectContaining({ uri: 'mem://large', kind: 'link', reason: 'over-block-budget' }),
@@ -49,12 +86,18 @@ describe('ctx.result, ctx.embed and the link guarantee', () => {
   it('puts a large artifact in the link store; the link reads back; an expired one says so', async () => {
     const store = new MemoryLinkStore({ ttlMs: 50 });
     const { conn } = setup({ linkStore: store });
-    const res = (await conn.send(modern('tools/call', { name: 'artifact' }))) as unknown as { result: { content: Array<{ type: string; uri: string }> } };
+    const res = (await conn.send(modern('tools/call', { name: 'artifact' }))) as unknown as {
+      result: { content: Array<{ type: string; uri: string }> };
+    };
     const link = res.result.content[0]!;
     expect(link).toMatchObject({ type: 'resource_link', name: 'out.csv', mimeType: 'text/csv' });
     expect(link.uri).toMatch(/^mcpkit:\/\/artifacts\/sha256\/[0-9a-f]{64}$/);
     const read = await conn.send(modern('resources/read', { uri: link.uri }));
-    expect(read).toMatchObject({ result: { contents: [{ uri: link.uri, mimeType: 'text/csv', text: 'a,b\n'.repeat(400_000) }] } });
+    expect(read).toMatchObject({
+      result: {
+        contents: [{ uri: link.uri, mimeType: 'text/csv', text: 'a,b\n'.repeat(400_000) }],
+      },
+    });
     await new Promise((r) => setTimeout(r, 80));
     expect(await conn.send(modern('resources/read', { uri: link.uri }))).toMatchObject({
       error: { code: -32602, message: expect.stringContaining('expired'), data: { uri: link.uri } },
@@ -70,32 +113,54 @@ describe('ctx.result, ctx.embed and the link guarantee', () => {
     });
     const warnings: string[] = [];
     const b = setup({ content: { linkCheck: 'warn' }, onWarning: (m) => warnings.push(m) });
-    expect(await b.conn.send(modern('tools/call', { name: 'dangling' }))).toMatchObject({ result: { content: [{ uri: 'mem://nowhere' }] } });
+    expect(await b.conn.send(modern('tools/call', { name: 'dangling' }))).toMatchObject({
+      result: { content: [{ uri: 'mem://nowhere' }] },
+    });
     expect(warnings[0]).toContain('mem://nowhere');
   });
 
   it('embeds a required resource in a prompt, and fails clearly when it cannot fit', async () => {
     const { conn } = setup({ content: { capBytes: MiB } });
     expect(await conn.send(modern('prompts/get', { name: 'review' }))).toMatchObject({
-      result: { messages: [{ role: 'user', content: { type: 'resource', resource: { uri: 'mem://small', text: 'small text' } } }, { content: { text: 'Review it.' } }] },
+      result: {
+        messages: [
+          {
+            role: 'user',
+            content: { type: 'resource', resource: { uri: 'mem://small', text: 'small text' } },
+          },
+          { content: { text: 'Review it.' } },
+        ],
+      },
     });
     const errors: unknown[] = [];
     const s = setup({ content: { capBytes: MiB }, onError: (e) => errors.push(e) });
     const res = await s.conn.send(modern('prompts/get', { name: 'too-big' }));
     expect(res).toMatchObject({ error: { code: -32603 } });
-    expect(String((errors[0] as Error).message)).toMatch(/required resource "large" \(mem:\/\/large\) cannot be embedded/);
+    expect(String((errors[0] as Error).message)).toMatch(
+      /required resource "large" \(mem:\/\/large\) cannot be embedded/,
+    );
   });
 
   it('uses the transport cap: a small stdio line cap links what would not fit', async () => {
-    const { server } = setup({ content: { resultBudgetBytes: 64 * MiB, blockBudgetBytes: 64 * MiB } });
+    const { server } = setup({
+      content: { resultBudgetBytes: 64 * MiB, blockBudgetBytes: 64 * MiB },
+    });
     const peer = server.connect({ transport: 'memory', send: () => {}, maxMessageBytes: MiB });
     const res = await peer.handle(modern('tools/call', { name: 'report' }));
-    expect(res).toMatchObject({ result: { content: [{}, { type: 'resource' }, { type: 'resource_link', uri: 'mem://large' }] } });
+    expect(res).toMatchObject({
+      result: {
+        content: [{}, { type: 'resource' }, { type: 'resource_link', uri: 'mem://large' }],
+      },
+    });
   });
 
   it('answers -32002 for an unknown artifact in the legacy era', async () => {
     const { conn } = setup();
     await conn.send(initializeRequest());
-    expect(await conn.send(legacy('resources/read', { uri: `mcpkit://artifacts/sha256/${'0'.repeat(64)}` }))).toMatchObject({ error: { code: -32002 } });
+    expect(
+      await conn.send(
+        legacy('resources/read', { uri: `mcpkit://artifacts/sha256/${'0'.repeat(64)}` }),
+      ),
+    ).toMatchObject({ error: { code: -32002 } });
   });
 });

@@ -18,7 +18,12 @@ import type {
 import type { Era } from '../protocol/versions.js';
 import { ProtocolError } from '../errors/protocol-error.js';
 import type { Cancellation } from './cancellation.js';
-import { attach, isAttachment, type Attachment, type AttachmentInput } from '../content/attachment.js';
+import {
+  attach,
+  isAttachment,
+  type Attachment,
+  type AttachmentInput,
+} from '../content/attachment.js';
 import { assembleForResult, attachUri, unresolvedLinks, type ContentEnv } from './content-env.js';
 
 const LEVELS: readonly LoggingLevel[] = [
@@ -55,7 +60,11 @@ export class InputRequiredSignal {
 export interface ContextChannel {
   notify: (message: JSONRPCNotification) => void;
   /** Legacy era only: sends a server-to-client request and waits for its result. */
-  request?: (method: string, params: Record<string, unknown>, signal: AbortSignal) => Promise<Record<string, unknown>>;
+  request?: (
+    method: string,
+    params: Record<string, unknown>,
+    signal: AbortSignal,
+  ) => Promise<Record<string, unknown>>;
   /** Minimum log level in force: the request's `_meta` (modern) or the session's (legacy). */
   logLevel: string | undefined;
   /** Legacy sessions send logs when no level was ever set. */
@@ -162,7 +171,8 @@ export class RequestContext {
   /** Sends `notifications/progress` when the request asked for it; ignores non-increasing values. */
   progress(progress: number, total?: number, message?: string): void {
     const token = this.meta[META.progressToken];
-    if ((typeof token !== 'string' && typeof token !== 'number') || progress <= this.lastProgress) return;
+    if ((typeof token !== 'string' && typeof token !== 'number') || progress <= this.lastProgress)
+      return;
     this.lastProgress = progress;
     const params: Record<string, unknown> = { progressToken: token, progress };
     if (total !== undefined) params['total'] = total;
@@ -201,7 +211,9 @@ export class RequestContext {
    * kept in the signed requestState, so a handler may call `ask` several times (multi-round).
    * In 2025-11-25 the requests go to the client at once as server-to-client requests.
    */
-  async ask<K extends string>(requests: Record<K, InputRequest>): Promise<Record<K, Record<string, unknown>>> {
+  async ask<K extends string>(
+    requests: Record<K, InputRequest>,
+  ): Promise<Record<K, Record<string, unknown>>> {
     const keys = Object.keys(requests) as K[];
     for (const key of keys) this.requireCapability(CAPABILITY_OF[requests[key].method]);
     if (this.era === 'legacy') {
@@ -210,7 +222,10 @@ export class RequestContext {
       const results = await Promise.all(
         keys.map((key) => send(requests[key].method, requests[key].params ?? {}, this.signal)),
       );
-      return Object.fromEntries(keys.map((key, i) => [key, results[i]])) as Record<K, Record<string, unknown>>;
+      return Object.fromEntries(keys.map((key, i) => [key, results[i]])) as Record<
+        K,
+        Record<string, unknown>
+      >;
     }
     const current = this.inputResponses ?? {};
     const missing: InputRequests = {};
@@ -223,7 +238,10 @@ export class RequestContext {
       }
     }
     if (!complete) throw new InputRequiredSignal(missing, this.answers, this.userState);
-    return Object.fromEntries(keys.map((key) => [key, this.answers[key]])) as Record<K, Record<string, unknown>>;
+    return Object.fromEntries(keys.map((key) => [key, this.answers[key]])) as Record<
+      K,
+      Record<string, unknown>
+    >;
   }
 
   /**
@@ -231,7 +249,9 @@ export class RequestContext {
    * or content with a name. `ctx.result` or `ctx.messages` then embed or link it by the policy.
    */
   attach(source: string | AttachmentInput, options: Partial<AttachmentInput> = {}): Attachment {
-    return typeof source === 'string' ? attachUri(this.env, this, source, options) : attach({ ...source, ...options });
+    return typeof source === 'string'
+      ? attachUri(this.env, this, source, options)
+      : attach({ ...source, ...options });
   }
 
   /** Builds a tool result: attachments are embedded or linked so that the result fits. */
@@ -242,24 +262,39 @@ export class RequestContext {
 
   /** Embeds a resource the result cannot do without; fails with sizes and advice when it cannot fit. */
   async embed(source: string | AttachmentInput | Attachment): Promise<EmbeddedResource> {
-    const att = typeof source === 'string' ? this.attach(source, { required: true }) : attach({ ...source, required: true, mode: 'embed' });
+    const att =
+      typeof source === 'string'
+        ? this.attach(source, { required: true })
+        : attach({ ...source, required: true, mode: 'embed' });
     const { content } = await assembleForResult(this.env, [att]);
     return content[0] as EmbeddedResource;
   }
 
   /** A `resource_link` to a URI this server serves; throws if nothing serves it. */
-  async link(uri: string, fields: Partial<Omit<ResourceLink, 'type' | 'uri'>> = {}): Promise<ResourceLink> {
+  async link(
+    uri: string,
+    fields: Partial<Omit<ResourceLink, 'type' | 'uri'>> = {},
+  ): Promise<ResourceLink> {
     const att = attachUri(this.env, this, uri, { mode: 'link' });
     const { content } = await assembleForResult(this.env, [att]);
     const link = { ...(content[0] as ResourceLink), ...fields };
     const bad = await unresolvedLinks(this.env, [link]);
-    if (bad.length > 0) throw new ProtocolError(ERROR_CODES.INTERNAL_ERROR, `${this.method}: ${uri} is served by no resource, template or link-store entry`);
+    if (bad.length > 0)
+      throw new ProtocolError(
+        ERROR_CODES.INTERNAL_ERROR,
+        `${this.method}: ${uri} is served by no resource, template or link-store entry`,
+      );
     return link;
   }
 
   /** Builds a prompt result: one block per message; attachments are embedded or linked together. */
-  async messages(...messages: Array<{ role: Role; content: ContentBlock | Attachment }>): Promise<GetPromptResult> {
-    const { content, meta } = await assembleForResult(this.env, messages.map((m) => m.content));
+  async messages(
+    ...messages: Array<{ role: Role; content: ContentBlock | Attachment }>
+  ): Promise<GetPromptResult> {
+    const { content, meta } = await assembleForResult(
+      this.env,
+      messages.map((m) => m.content),
+    );
     const out = messages.map((m, i) => ({ role: m.role, content: content[i] as ContentBlock }));
     return meta ? { messages: out, _meta: meta } : { messages: out };
   }

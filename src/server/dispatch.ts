@@ -12,7 +12,12 @@ import {
 import { META } from '../protocol/meta-keys.js';
 import type { ClientCapabilities, Implementation } from '../protocol/types.js';
 import { validateParams } from '../protocol/validate.js';
-import { eraOf as versionEra, isModernVersion, MODERN_VERSIONS, type Era } from '../protocol/versions.js';
+import {
+  eraOf as versionEra,
+  isModernVersion,
+  MODERN_VERSIONS,
+  type Era,
+} from '../protocol/versions.js';
 import { ProtocolError } from '../errors/protocol-error.js';
 import { Cancellation } from './cancellation.js';
 import { createContentEnv } from './content-env.js';
@@ -64,7 +69,11 @@ function eraOf(request: JSONRPCRequest, peer: Peer, extra: HandleExtra): Era {
 
 /** Builds the message handler a server's peers share. */
 export function dispatch(server: McpServer) {
-  return async (peer: Peer, raw: unknown, extra: HandleExtra): Promise<JSONRPCResponse | undefined> => {
+  return async (
+    peer: Peer,
+    raw: unknown,
+    extra: HandleExtra,
+  ): Promise<JSONRPCResponse | undefined> => {
     const c = classify(raw);
     switch (c.kind) {
       case 'invalid':
@@ -117,7 +126,12 @@ async function onRequest(
     if (method === 'initialize') return initialize(server, peer, request);
     const session = peer.session;
     if (!session) {
-      return fail(id, ProtocolError.invalidRequest('Send initialize first (2025-11-25), or _meta with a protocolVersion (2026-07-28)'));
+      return fail(
+        id,
+        ProtocolError.invalidRequest(
+          'Send initialize first (2025-11-25), or _meta with a protocolVersion (2026-07-28)',
+        ),
+      );
     }
     protocolVersion = session.protocolVersion;
     clientCapabilities = session.clientCapabilities;
@@ -125,11 +139,18 @@ async function onRequest(
     const legacy = LEGACY_METHODS[method];
     if (legacy) {
       const issue = validateParams('legacy', method, params);
-      if (issue) return fail(id, ProtocolError.invalidParams(`${method}: ${issue.message}`, { field: issue.field }));
+      if (issue)
+        return fail(
+          id,
+          ProtocolError.invalidParams(`${method}: ${issue.message}`, { field: issue.field }),
+        );
       try {
         return resultResponse(id, legacy(params, session));
       } catch (error) {
-        return fail(id, error instanceof ProtocolError ? error : ProtocolError.internal(String(error)));
+        return fail(
+          id,
+          error instanceof ProtocolError ? error : ProtocolError.internal(String(error)),
+        );
       }
     }
     spec = MODERN_ONLY.has(method) ? undefined : METHODS[method];
@@ -139,7 +160,11 @@ async function onRequest(
   const issue = validateParams(era, method, params);
   if (issue) {
     const status = issue.field.startsWith('params._meta') ? 400 : undefined;
-    return fail(id, ProtocolError.invalidParams(`${method}: ${issue.message}`, { field: issue.field }), status);
+    return fail(
+      id,
+      ProtocolError.invalidParams(`${method}: ${issue.message}`, { field: issue.field }),
+      status,
+    );
   }
 
   const cancel = new Cancellation(extra.signal);
@@ -169,7 +194,8 @@ async function onRequest(
       userState,
       channel: {
         notify,
-        logLevel: era === 'modern' ? (meta[META.logLevel] as string | undefined) : peer.session?.logLevel,
+        logLevel:
+          era === 'modern' ? (meta[META.logLevel] as string | undefined) : peer.session?.logLevel,
         logByDefault: era === 'legacy',
         request: (m, p, signal) => peer.request(m, p, notify, signal),
       },
@@ -178,9 +204,20 @@ async function onRequest(
     try {
       result = await spec.run(params, { server, ctx, notify });
     } catch (error) {
-      if (!(error instanceof InputRequiredSignal) || target === undefined || era === 'legacy') throw error;
-      const requestState = await server.signer.sign(target, { answers: error.answers, user: error.userState });
-      return resultResponse(id, modernResult(server, { resultType: 'input_required', inputRequests: error.inputRequests, requestState }));
+      if (!(error instanceof InputRequiredSignal) || target === undefined || era === 'legacy')
+        throw error;
+      const requestState = await server.signer.sign(target, {
+        answers: error.answers,
+        user: error.userState,
+      });
+      return resultResponse(
+        id,
+        modernResult(server, {
+          resultType: 'input_required',
+          inputRequests: error.inputRequests,
+          requestState,
+        }),
+      );
     }
     // Cancelled by the client: no response (a listen stream ended by the server still gets one).
     if (cancel.aborted) return undefined;
@@ -199,7 +236,11 @@ async function onRequest(
 }
 
 /** Order matters: missing keys (-32602), then header mismatch (-32020), then version (-32022). */
-function checkModernMeta(meta: unknown, method: string, header: string | null | undefined): ProtocolError | undefined {
+function checkModernMeta(
+  meta: unknown,
+  method: string,
+  header: string | null | undefined,
+): ProtocolError | undefined {
   if (!isObject(meta)) {
     return ProtocolError.invalidParams(
       `${method}: params._meta is required (2026-07-28 requests carry protocolVersion and clientCapabilities there)`,
@@ -209,16 +250,25 @@ function checkModernMeta(meta: unknown, method: string, header: string | null | 
   const version = meta[META.protocolVersion];
   if (typeof version !== 'string') {
     const field = `params._meta["${META.protocolVersion}"]`;
-    return ProtocolError.invalidParams(`${method}: ${field} is required and must be a string`, { field });
+    return ProtocolError.invalidParams(`${method}: ${field} is required and must be a string`, {
+      field,
+    });
   }
   if (!isObject(meta[META.clientCapabilities])) {
     const field = `params._meta["${META.clientCapabilities}"]`;
-    return ProtocolError.invalidParams(`${method}: ${field} is required and must be an object ({} for none)`, { field });
+    return ProtocolError.invalidParams(
+      `${method}: ${field} is required and must be an object ({} for none)`,
+      { field },
+    );
   }
   if (header === null) {
-    return new ProtocolError(ERROR_CODES.HEADER_MISMATCH, 'MCP-Protocol-Version header is required and must equal _meta protocolVersion', {
-      header: 'MCP-Protocol-Version',
-    });
+    return new ProtocolError(
+      ERROR_CODES.HEADER_MISMATCH,
+      'MCP-Protocol-Version header is required and must equal _meta protocolVersion',
+      {
+        header: 'MCP-Protocol-Version',
+      },
+    );
   }
   if (header !== undefined && header.trim() !== version) {
     return new ProtocolError(
@@ -240,11 +290,16 @@ function checkModernMeta(meta: unknown, method: string, header: string | null | 
 function notModernWhy(method: string): string | undefined {
   if (method === 'initialize') return '2026-07-28 has no initialize: send _meta with every request';
   if (method === 'ping' || method === 'logging/setLevel') return 'removed in 2026-07-28';
-  if (method === 'resources/subscribe' || method === 'resources/unsubscribe') return 'use subscriptions/listen';
+  if (method === 'resources/subscribe' || method === 'resources/unsubscribe')
+    return 'use subscriptions/listen';
   return undefined;
 }
 
-function addCacheHints(server: McpServer, result: Record<string, unknown>, kind: 'list' | 'read'): void {
+function addCacheHints(
+  server: McpServer,
+  result: Record<string, unknown>,
+  kind: 'list' | 'read',
+): void {
   const defaults = kind === 'list' ? server.options.cache : server.options.readCache;
   result['ttlMs'] ??= defaults?.ttlMs ?? 0;
   result['cacheScope'] ??= defaults?.cacheScope ?? (kind === 'list' ? 'public' : 'private');

@@ -25,4 +25,9 @@ export type {
 export type { StandardSchemaLike, SchemaInput } from './tool-schema.js';
 export type { ListKind } from './registry.js';
 export { MemoryLinkStore, artifactUri, ARTIFACT_URI_PREFIX } from './link-store.js';
-export type { LinkStore, StoredArtifact, ArtifactLookup, MemoryLinkStoreOptions } from './link-store.js';
+export type {
+  LinkStore,
+  StoredArtifact,
+  ArtifactLookup,
+  MemoryLinkStoreOptions,
+} from './link-store.js';

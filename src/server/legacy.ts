@@ -1,4 +1,9 @@
-import { errorResponse, resultResponse, type JSONRPCRequest, type JSONRPCResponse } from '../protocol/jsonrpc.js';
+import {
+  errorResponse,
+  resultResponse,
+  type JSONRPCRequest,
+  type JSONRPCResponse,
+} from '../protocol/jsonrpc.js';
 import type { ClientCapabilities, Implementation } from '../protocol/types.js';
 import { validateParams } from '../protocol/validate.js';
 import { LEGACY_VERSIONS, LATEST_LEGACY_VERSION, eraOf } from '../protocol/versions.js';
@@ -11,11 +16,15 @@ import type { McpServer } from './server.js';
 type Params = Record<string, unknown>;
 
 /** 2025-11-25 methods with no 2026-07-28 counterpart; they only touch the session. */
-export const LEGACY_METHODS: Record<string, (params: Params, session: LegacySession) => Record<string, unknown>> = {
+export const LEGACY_METHODS: Record<
+  string,
+  (params: Params, session: LegacySession) => Record<string, unknown>
+> = {
   ping: () => ({}),
   'logging/setLevel': (params, session) => {
     const level = params['level'] as string;
-    if (levelRank(level) < 0) throw ProtocolError.invalidParams(`logging/setLevel: unknown level ${JSON.stringify(level)}`);
+    if (levelRank(level) < 0)
+      throw ProtocolError.invalidParams(`logging/setLevel: unknown level ${JSON.stringify(level)}`);
     session.logLevel = level;
     return {};
   },
@@ -30,11 +39,17 @@ export const LEGACY_METHODS: Record<string, (params: Params, session: LegacySess
 };
 
 /** The legacy handshake: negotiates a 2025-era version and opens the session. */
-export function initialize(server: McpServer, peer: Peer, request: JSONRPCRequest): JSONRPCResponse {
+export function initialize(
+  server: McpServer,
+  peer: Peer,
+  request: JSONRPCRequest,
+): JSONRPCResponse {
   const params = request.params ?? {};
   const issue = validateParams('legacy', 'initialize', params);
   if (issue) {
-    return errorResponse(request.id, ERROR_CODES.INVALID_PARAMS, `initialize: ${issue.message}`, { field: issue.field });
+    return errorResponse(request.id, ERROR_CODES.INVALID_PARAMS, `initialize: ${issue.message}`, {
+      field: issue.field,
+    });
   }
   const requested = params['protocolVersion'] as string;
   // Answer with the requested version when we speak it in this era, else our newest legacy one.
@@ -52,7 +67,8 @@ export function initialize(server: McpServer, peer: Peer, request: JSONRPCReques
     capabilities: server.capabilities(),
     serverInfo: server.info,
   };
-  if (server.options.instructions !== undefined) result['instructions'] = server.options.instructions;
+  if (server.options.instructions !== undefined)
+    result['instructions'] = server.options.instructions;
   return resultResponse(request.id, result);
 }
 

@@ -29,8 +29,14 @@ export interface LinkStore {
 export const ARTIFACT_URI_PREFIX = 'mcpkit://artifacts/sha256/';
 
 /** The content-addressed URI of an artifact's bytes (text as UTF-8, blob as base64 text). */
-export async function artifactUri(content: { text?: string; blob?: string; mimeType: string }): Promise<string> {
-  const data = new TextEncoder().encode(`${content.mimeType}\n${content.text !== undefined ? `t:${content.text}` : `b:${content.blob ?? ''}`}`);
+export async function artifactUri(content: {
+  text?: string;
+  blob?: string;
+  mimeType: string;
+}): Promise<string> {
+  const data = new TextEncoder().encode(
+    `${content.mimeType}\n${content.text !== undefined ? `t:${content.text}` : `b:${content.blob ?? ''}`}`,
+  );
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', data));
   return `${ARTIFACT_URI_PREFIX}${bytesToHex(digest)}`;
 }
@@ -63,7 +69,10 @@ export class MemoryLinkStore implements LinkStore {
     return uri.startsWith(ARTIFACT_URI_PREFIX);
   }
 
-  async put(artifact: Omit<StoredArtifact, 'uri' | 'expiresAt'>, ttlMs = this.ttlMs): Promise<string> {
+  async put(
+    artifact: Omit<StoredArtifact, 'uri' | 'expiresAt'>,
+    ttlMs = this.ttlMs,
+  ): Promise<string> {
     const uri = await artifactUri(artifact);
     const now = Date.now();
     // Same TTLs expire in insertion order: drop the expired head.

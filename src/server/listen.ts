@@ -10,7 +10,10 @@ interface Listener {
   end: () => void;
 }
 
-const FILTER_KEY: Record<ListKind, 'toolsListChanged' | 'promptsListChanged' | 'resourcesListChanged'> = {
+const FILTER_KEY: Record<
+  ListKind,
+  'toolsListChanged' | 'promptsListChanged' | 'resourcesListChanged'
+> = {
   tools: 'toolsListChanged',
   prompts: 'promptsListChanged',
   resources: 'resourcesListChanged',
@@ -29,7 +32,10 @@ export class ListenHub {
   private readonly listeners = new Set<Listener>();
 
   /** The part of a filter this server honours. */
-  honoured(filter: SubscriptionFilter, supports: { resourceSubscriptions: boolean }): SubscriptionFilter {
+  honoured(
+    filter: SubscriptionFilter,
+    supports: { resourceSubscriptions: boolean },
+  ): SubscriptionFilter {
     const out: SubscriptionFilter = {};
     if (filter.toolsListChanged === true) out.toolsListChanged = true;
     if (filter.promptsListChanged === true) out.promptsListChanged = true;
@@ -70,6 +76,10 @@ export class ListenHub {
   }
 }
 
-export function frame(method: string, id: RequestId, params: Record<string, unknown> = {}): JSONRPCMessage {
+export function frame(
+  method: string,
+  id: RequestId,
+  params: Record<string, unknown> = {},
+): JSONRPCMessage {
   return { jsonrpc: '2.0', method, params: { ...params, _meta: { [META.subscriptionId]: id } } };
 }

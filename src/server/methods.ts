@@ -1,5 +1,10 @@
 import { META } from '../protocol/meta-keys.js';
-import type { CallToolResult, ContentBlock, GetPromptResult, SubscriptionFilter } from '../protocol/types.js';
+import type {
+  CallToolResult,
+  ContentBlock,
+  GetPromptResult,
+  SubscriptionFilter,
+} from '../protocol/types.js';
 import { MODERN_VERSIONS } from '../protocol/versions.js';
 import { ProtocolError } from '../errors/protocol-error.js';
 import { InputRequiredSignal, type RequestContext } from './context.js';
@@ -53,7 +58,9 @@ async function callTool(params: Params, { server, ctx }: MethodEnv): Promise<Res
   } catch (error) {
     if (error instanceof ProtocolError || error instanceof InputRequiredSignal) throw error;
     server.options.onError?.(error, `tools/call ${name}`);
-    return toolError(`Tool "${name}" failed: ${error instanceof Error ? error.message : String(error)}`);
+    return toolError(
+      `Tool "${name}" failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   const result: CallToolResult =
     typeof value === 'string'
@@ -62,7 +69,10 @@ async function callTool(params: Params, { server, ctx }: MethodEnv): Promise<Res
         ? { content: value }
         : value;
   if (entry.output && !result.isError) {
-    const checked = result.structuredContent === undefined ? undefined : await entry.output.check(result.structuredContent);
+    const checked =
+      result.structuredContent === undefined
+        ? undefined
+        : await entry.output.check(result.structuredContent);
     if (!checked?.ok) {
       const why = checked ? checked.message : 'structuredContent is missing';
       throw ProtocolError.internal(`tool "${name}" broke its outputSchema: ${why}`);
@@ -73,7 +83,12 @@ async function callTool(params: Params, { server, ctx }: MethodEnv): Promise<Res
 }
 
 /** The link guarantee: every resource_link we emit must resolve with resources/read. */
-async function checkLinks(ctx: RequestContext, blocks: ContentBlock[], who: string, server: McpServer): Promise<void> {
+async function checkLinks(
+  ctx: RequestContext,
+  blocks: ContentBlock[],
+  who: string,
+  server: McpServer,
+): Promise<void> {
   const mode = ctx.linkCheck;
   if (mode === 'off' || !blocks.some((b) => b.type === 'resource_link')) return;
   const bad = await ctx.unresolvedLinks(blocks);
@@ -93,41 +108,63 @@ function toolError(text: string): Result {
 async function getPrompt(params: Params, { server, ctx }: MethodEnv): Promise<Result> {
   const name = params['name'] as string;
   const entry = server.prompts.get(name);
-  if (!entry) throw ProtocolError.invalidParams(`Unknown prompt: ${JSON.stringify(name)}`, { name });
+  if (!entry)
+    throw ProtocolError.invalidParams(`Unknown prompt: ${JSON.stringify(name)}`, { name });
   const args = (params['arguments'] ?? {}) as Record<string, string>;
   for (const arg of entry.prompt.arguments ?? []) {
     if (arg.required && typeof args[arg.name] !== 'string') {
-      throw ProtocolError.invalidParams(`prompts/get "${name}": argument "${arg.name}" is required`, {
-        name,
-        argument: arg.name,
-      });
+      throw ProtocolError.invalidParams(
+        `prompts/get "${name}": argument "${arg.name}" is required`,
+        {
+          name,
+          argument: arg.name,
+        },
+      );
     }
   }
   const value = await entry.handler(args, ctx);
   const result: GetPromptResult =
-    typeof value === 'string' ? { messages: [{ role: 'user', content: { type: 'text', text: value } }] } : value;
-  await checkLinks(ctx, result.messages.map((m) => m.content), `prompt "${name}"`, server);
+    typeof value === 'string'
+      ? { messages: [{ role: 'user', content: { type: 'text', text: value } }] }
+      : value;
+  await checkLinks(
+    ctx,
+    result.messages.map((m) => m.content),
+    `prompt "${name}"`,
+    server,
+  );
   return result as unknown as Result;
 }
 
 async function complete(params: Params, { server }: MethodEnv): Promise<Result> {
   const ref = params['ref'] as { type: string; name?: string; uri?: string };
   const argument = params['argument'] as { name: string; value: string };
-  const context = { arguments: ((params['context'] as Params | undefined)?.['arguments'] ?? {}) as Record<string, string> };
+  const context = {
+    arguments: ((params['context'] as Params | undefined)?.['arguments'] ?? {}) as Record<
+      string,
+      string
+    >,
+  };
   let handler;
   if (ref.type === 'ref/prompt') {
     const entry = server.prompts.get(String(ref.name));
-    if (!entry) throw ProtocolError.invalidParams(`Unknown prompt: ${JSON.stringify(ref.name)}`, { ref });
+    if (!entry)
+      throw ProtocolError.invalidParams(`Unknown prompt: ${JSON.stringify(ref.name)}`, { ref });
     handler = entry.complete[argument.name];
   } else if (ref.type === 'ref/resource') {
     const uri = String(ref.uri);
-    const entry = server.templates.get(uri) ?? server.templates.list().find((t) => t.parsed.match(uri));
+    const entry =
+      server.templates.get(uri) ?? server.templates.list().find((t) => t.parsed.match(uri));
     if (!entry && !server.resources.get(uri)) {
-      throw ProtocolError.invalidParams(`No resource or template matches ${JSON.stringify(uri)}`, { ref });
+      throw ProtocolError.invalidParams(`No resource or template matches ${JSON.stringify(uri)}`, {
+        ref,
+      });
     }
     handler = entry?.definition.complete?.[argument.name];
   } else {
-    throw ProtocolError.invalidParams(`params.ref.type must be "ref/prompt" or "ref/resource"`, { ref });
+    throw ProtocolError.invalidParams(`params.ref.type must be "ref/prompt" or "ref/resource"`, {
+      ref,
+    });
   }
   const raw = handler ? await handler(argument.value, context) : [];
   const all = Array.isArray(raw) ? { values: raw } : raw;
@@ -135,7 +172,8 @@ async function complete(params: Params, { server }: MethodEnv): Promise<Result> 
   const completion: Result = { values };
   const total = all.total ?? (all.values.length > 100 ? all.values.length : undefined);
   if (total !== undefined) completion['total'] = total;
-  if (all.hasMore !== undefined || all.values.length > 100) completion['hasMore'] = all.hasMore ?? true;
+  if (all.hasMore !== undefined || all.values.length > 100)
+    completion['hasMore'] = all.hasMore ?? true;
   return { completion };
 }
 
@@ -144,14 +182,35 @@ async function listResources(params: Params, { server }: MethodEnv): Promise<Res
   for (const t of server.templates.list()) {
     if (t.definition.list) all.push(...(await t.definition.list()));
   }
-  const page = paginate(all, (r) => r.uri, params['cursor'] as string | undefined, pageSize(server), 'resources/list');
-  return page.nextCursor ? { resources: page.items, nextCursor: page.nextCursor } : { resources: page.items };
+  const page = paginate(
+    all,
+    (r) => r.uri,
+    params['cursor'] as string | undefined,
+    pageSize(server),
+    'resources/list',
+  );
+  return page.nextCursor
+    ? { resources: page.items, nextCursor: page.nextCursor }
+    : { resources: page.items };
 }
 
-function lister<T>(field: string, method: string, items: (s: McpServer) => readonly T[], key: (item: T) => string) {
+function lister<T>(
+  field: string,
+  method: string,
+  items: (s: McpServer) => readonly T[],
+  key: (item: T) => string,
+) {
   return async (params: Params, { server }: MethodEnv): Promise<Result> => {
-    const page = paginate(items(server), key, params['cursor'] as string | undefined, pageSize(server), method);
-    return page.nextCursor ? { [field]: page.items, nextCursor: page.nextCursor } : { [field]: page.items };
+    const page = paginate(
+      items(server),
+      key,
+      params['cursor'] as string | undefined,
+      pageSize(server),
+      method,
+    );
+    return page.nextCursor
+      ? { [field]: page.items, nextCursor: page.nextCursor }
+      : { [field]: page.items };
   };
 }
 
@@ -178,22 +237,48 @@ export const METHODS: Record<string, MethodSpec> = {
   'server/discover': {
     cache: 'list',
     run: async (_params, { server }) => {
-      const result: Result = { supportedVersions: [...MODERN_VERSIONS], capabilities: server.capabilities() };
-      if (server.options.instructions !== undefined) result['instructions'] = server.options.instructions;
+      const result: Result = {
+        supportedVersions: [...MODERN_VERSIONS],
+        capabilities: server.capabilities(),
+      };
+      if (server.options.instructions !== undefined)
+        result['instructions'] = server.options.instructions;
       return result;
     },
   },
-  'tools/list': { cache: 'list', run: lister('tools', 'tools/list', (s) => s.tools.wire(), (t) => t.name) },
+  'tools/list': {
+    cache: 'list',
+    run: lister(
+      'tools',
+      'tools/list',
+      (s) => s.tools.wire(),
+      (t) => t.name,
+    ),
+  },
   'prompts/list': {
     cache: 'list',
-    run: lister('prompts', 'prompts/list', (s) => s.prompts.wire(), (p) => p.name),
+    run: lister(
+      'prompts',
+      'prompts/list',
+      (s) => s.prompts.wire(),
+      (p) => p.name,
+    ),
   },
   'resources/templates/list': {
     cache: 'list',
-    run: lister('resourceTemplates', 'resources/templates/list', (s) => s.templates.wire(), (t) => t.uriTemplate),
+    run: lister(
+      'resourceTemplates',
+      'resources/templates/list',
+      (s) => s.templates.wire(),
+      (t) => t.uriTemplate,
+    ),
   },
   'resources/list': { cache: 'list', run: listResources },
-  'resources/read': { cache: 'read', target: (p) => `resources/read ${String(p['uri'])}`, run: readResourceMethod },
+  'resources/read': {
+    cache: 'read',
+    target: (p) => `resources/read ${String(p['uri'])}`,
+    run: readResourceMethod,
+  },
   'tools/call': { target: (p) => `tools/call ${String(p['name'])}`, run: callTool },
   'prompts/get': { target: (p) => `prompts/get ${String(p['name'])}`, run: getPrompt },
   'completion/complete': { run: complete },

@@ -33,9 +33,12 @@ export function paginate<T>(
       body.o < 0 ||
       typeof body.k !== 'string'
     ) {
-      throw ProtocolError.invalidParams(`${method}: params.cursor is not a cursor this server issued`, {
-        cursor,
-      });
+      throw ProtocolError.invalidParams(
+        `${method}: params.cursor is not a cursor this server issued`,
+        {
+          cursor,
+        },
+      );
     }
     const before = items[body.o - 1];
     if (before !== undefined && keyOf(before) === body.k) {
@@ -49,5 +52,8 @@ export function paginate<T>(
   const page = items.slice(start, end);
   if (end >= items.length || page.length === 0) return { items: page };
   const last = page[page.length - 1] as T;
-  return { items: page, nextCursor: encodeJsonBase64Url({ o: end, k: keyOf(last) } satisfies CursorBody) };
+  return {
+    items: page,
+    nextCursor: encodeJsonBase64Url({ o: end, k: keyOf(last) } satisfies CursorBody),
+  };
 }

@@ -62,7 +62,11 @@ export class Peer {
 
   constructor(
     options: PeerOptions,
-    private readonly dispatch: (peer: Peer, raw: unknown, extra: HandleExtra) => Promise<JSONRPCResponse | undefined>,
+    private readonly dispatch: (
+      peer: Peer,
+      raw: unknown,
+      extra: HandleExtra,
+    ) => Promise<JSONRPCResponse | undefined>,
   ) {
     this.transport = options.transport;
     this.maxMessageBytes = options.maxMessageBytes;
@@ -86,17 +90,30 @@ export class Peer {
     notify: (message: JSONRPCMessage) => void,
     signal?: AbortSignal,
   ): Promise<Record<string, unknown>> {
-    if (this.closed) return Promise.reject(new McpKitError('PEER_CLOSED', `cannot send ${method}: the connection is closed`));
+    if (this.closed)
+      return Promise.reject(
+        new McpKitError('PEER_CLOSED', `cannot send ${method}: the connection is closed`),
+      );
     const id = `mcpkit-${++this.nextId}`;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
-        reject(new McpKitError('REQUEST_TIMEOUT', `${method} got no answer from the client in ${this.requestTimeoutMs} ms`));
+        reject(
+          new McpKitError(
+            'REQUEST_TIMEOUT',
+            `${method} got no answer from the client in ${this.requestTimeoutMs} ms`,
+          ),
+        );
       }, this.requestTimeoutMs);
       this.pending.set(id, { method, resolve, reject, timer });
       signal?.addEventListener(
         'abort',
-        () => this.settle(id, undefined, new McpKitError('REQUEST_CANCELLED', `${method} was cancelled`)),
+        () =>
+          this.settle(
+            id,
+            undefined,
+            new McpKitError('REQUEST_CANCELLED', `${method} was cancelled`),
+          ),
         { once: true },
       );
       notify({ jsonrpc: '2.0', id, method, params });
@@ -115,7 +132,13 @@ export class Peer {
     }
     const issue = validateClientResult(entry.method, message.result);
     if (issue) {
-      this.settle(message.id, undefined, ProtocolError.invalidParams(`the client's ${entry.method} result is invalid: ${issue.message}`));
+      this.settle(
+        message.id,
+        undefined,
+        ProtocolError.invalidParams(
+          `the client's ${entry.method} result is invalid: ${issue.message}`,
+        ),
+      );
       return;
     }
     this.settle(message.id, message.result);

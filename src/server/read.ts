@@ -10,13 +10,24 @@ import type { PartialContents, ReadReturn } from './types.js';
 type Result = Record<string, unknown>;
 
 export function resourceNotFound(uri: string, era: Era, why = ''): ProtocolError {
-  const code = era === 'legacy' ? ERROR_CODES.LEGACY_RESOURCE_NOT_FOUND : ERROR_CODES.INVALID_PARAMS;
+  const code =
+    era === 'legacy' ? ERROR_CODES.LEGACY_RESOURCE_NOT_FOUND : ERROR_CODES.INVALID_PARAMS;
   return new ProtocolError(code, `Resource not found: ${uri}${why}`, { uri });
 }
 
-function normalizeContents(uri: string, value: ReadReturn, mimeType: string | undefined): ResourceContents[] {
+function normalizeContents(
+  uri: string,
+  value: ReadReturn,
+  mimeType: string | undefined,
+): ResourceContents[] {
   const list: Array<ResourceContents | PartialContents> =
-    typeof value === 'string' ? [{ uri, text: value }] : Array.isArray(value) ? value : 'contents' in value ? value.contents : [value];
+    typeof value === 'string'
+      ? [{ uri, text: value }]
+      : Array.isArray(value)
+        ? value
+        : 'contents' in value
+          ? value.contents
+          : [value];
   return list.map((item) => {
     const out = { ...item, uri: item.uri ?? uri } as ResourceContents;
     if (out.mimeType === undefined && mimeType !== undefined) out.mimeType = mimeType;
@@ -34,32 +45,57 @@ function withCache(result: Result, hints: { ttlMs?: number; cacheScope?: string 
  * Reads a resource the way `resources/read` does: registered resources, then templates (with
  * their variables decoded and checked), then the link store. Throws not-found or refusals.
  */
-export async function readResource(server: McpServer, uri: string, ctx: RequestContext): Promise<Result> {
+export async function readResource(
+  server: McpServer,
+  uri: string,
+  ctx: RequestContext,
+): Promise<Result> {
   const entry = server.resources.get(uri);
   if (entry) {
     const value = await entry.read(uri, {}, ctx);
     if (value === undefined) throw resourceNotFound(uri, ctx.era);
-    return withCache({ contents: normalizeContents(uri, value, entry.resource.mimeType) }, entry.cache);
+    return withCache(
+      { contents: normalizeContents(uri, value, entry.resource.mimeType) },
+      entry.cache,
+    );
   }
   for (const t of server.templates.list()) {
     const match = matchSafely(t.parsed, uri);
     if (match === undefined) continue;
     if (!match.ok) {
       const which = match.variable ? ` (variable "${match.variable}")` : '';
-      throw ProtocolError.invalidParams(`Refused resource URI ${JSON.stringify(uri)}${which}: ${match.problem}`, { uri });
+      throw ProtocolError.invalidParams(
+        `Refused resource URI ${JSON.stringify(uri)}${which}: ${match.problem}`,
+        { uri },
+      );
     }
     const value = await t.read(uri, match.variables, ctx);
     if (value === undefined) continue;
-    return withCache({ contents: normalizeContents(uri, value, t.template.mimeType) }, t.definition);
+    return withCache(
+      { contents: normalizeContents(uri, value, t.template.mimeType) },
+      t.definition,
+    );
   }
   if (server.linkStore.owns(uri)) {
     const found = await server.linkStore.get(uri);
     if ('found' in found) {
       const a = found.found;
-      const contents = a.text !== undefined ? { uri, mimeType: a.mimeType, text: a.text } : { uri, mimeType: a.mimeType, blob: a.blob ?? '' };
-      return { contents: [contents], ttlMs: Math.max(0, a.expiresAt - Date.now()), cacheScope: 'private' };
+      const contents =
+        a.text !== undefined
+          ? { uri, mimeType: a.mimeType, text: a.text }
+          : { uri, mimeType: a.mimeType, blob: a.blob ?? '' };
+      return {
+        contents: [contents],
+        ttlMs: Math.max(0, a.expiresAt - Date.now()),
+        cacheScope: 'private',
+      };
     }
-    if ('expired' in found) throw resourceNotFound(uri, ctx.era, ' (this artifact expired: call the tool that produced it again)');
+    if ('expired' in found)
+      throw resourceNotFound(
+        uri,
+        ctx.era,
+        ' (this artifact expired: call the tool that produced it again)',
+      );
   }
   throw resourceNotFound(uri, ctx.era);
 }

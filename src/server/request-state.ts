@@ -1,5 +1,11 @@
 import { ProtocolError } from '../errors/protocol-error.js';
-import { base64UrlToBytes, bytesToBase64Url, decodeJsonBase64Url, encodeJsonBase64Url, utf8 } from './encoding.js';
+import {
+  base64UrlToBytes,
+  bytesToBase64Url,
+  decodeJsonBase64Url,
+  encodeJsonBase64Url,
+  utf8,
+} from './encoding.js';
 
 /** What we carry between MRTR rounds. The client sees it only as an opaque, signed string. */
 export interface RoundState {
@@ -37,7 +43,11 @@ export class RequestStateSigner {
   }
 
   async sign(target: string, state: RoundState): Promise<string> {
-    const body = encodeJsonBase64Url({ ...state, t: target, x: Date.now() + this.ttlMs } satisfies SignedBody);
+    const body = encodeJsonBase64Url({
+      ...state,
+      t: target,
+      x: Date.now() + this.ttlMs,
+    } satisfies SignedBody);
     const mac = new Uint8Array(await crypto.subtle.sign('HMAC', await this.key, utf8(body)));
     return `${body}.${bytesToBase64Url(mac)}`;
   }
@@ -50,7 +60,9 @@ export class RequestStateSigner {
     const ok =
       mac !== undefined && (await crypto.subtle.verify('HMAC', await this.key, mac, utf8(body)));
     if (!ok) {
-      throw ProtocolError.invalidParams('params.requestState was not issued by this server or was altered');
+      throw ProtocolError.invalidParams(
+        'params.requestState was not issued by this server or was altered',
+      );
     }
     const state = decodeJsonBase64Url(body) as SignedBody | undefined;
     if (!state || state.t !== target) {

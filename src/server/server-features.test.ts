@@ -4,17 +4,31 @@ import { connectInMemory } from '../transports/memory.js';
 import { initializeRequest, legacy, modern } from '../../test/helpers/messages.js';
 import { createServer } from './server.js';
 
-const elicit = { method: 'elicitation/create' as const, params: { message: 'Name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } } };
+const elicit = {
+  method: 'elicitation/create' as const,
+  params: {
+    message: 'Name?',
+    requestedSchema: { type: 'object', properties: { name: { type: 'string' } } },
+  },
+};
 const accept = (content: Record<string, unknown>) => ({ action: 'accept', content });
 
 describe('tool schemas', () => {
   it('takes a Standard Schema (zod) for input and advertises its JSON Schema', async () => {
     const server = createServer({ name: 's', version: '1' });
-    server.tool('add', { description: 'adds', input: z.object({ a: z.number(), b: z.number() }) }, ({ a, b }: { a: number; b: number }) => String(a + b));
+    server.tool(
+      'add',
+      { description: 'adds', input: z.object({ a: z.number(), b: z.number() }) },
+      ({ a, b }: { a: number; b: number }) => String(a + b),
+    );
     const conn = connectInMemory(server);
     const list = await conn.send(modern('tools/list'));
-    expect(list).toMatchObject({ result: { tools: [{ name: 'add', inputSchema: { type: 'object', required: ['a', 'b'] } }] } });
-    expect(await conn.send(modern('tools/call', { name: 'add', arguments: { a: 2, b: 3 } }))).toMatchObject({ result: { content: [{ text: '5' }] } });
+    expect(list).toMatchObject({
+      result: { tools: [{ name: 'add', inputSchema: { type: 'object', required: ['a', 'b'] } }] },
+    });
+    expect(
+      await conn.send(modern('tools/call', { name: 'add', arguments: { a: 2, b: 3 } })),
+    ).toMatchObject({ result: { content: [{ text: '5' }] } });
     const bad = await conn.send(modern('tools/call', { name: 'add', arguments: { a: 'x', b: 3 } }));
     expect(bad).toMatchObject({ result: { isError: true } });
     expect(JSON.stringify(bad)).toContain('a: ');
@@ -23,13 +37,23 @@ describe('tool schemas', () => {
   it('checks structuredContent against the output schema', async () => {
     const server = createServer({ name: 's', version: '1' });
     const output = { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] };
-    server.tool('good', { output }, () => ({ content: [{ type: 'text', text: '{"n":1}' }], structuredContent: { n: 1 } }));
-    server.tool('bad', { output }, () => ({ content: [{ type: 'text', text: '{}' }], structuredContent: { n: 'one' } }));
+    server.tool('good', { output }, () => ({
+      content: [{ type: 'text', text: '{"n":1}' }],
+      structuredContent: { n: 1 },
+    }));
+    server.tool('bad', { output }, () => ({
+      content: [{ type: 'text', text: '{}' }],
+      structuredContent: { n: 'one' },
+    }));
     const conn = connectInMemory(server);
-    expect(await conn.send(modern('tools/call', { name: 'good' }))).toMatchObject({ result: { structuredContent: { n: 1 } } });
+    expect(await conn.send(modern('tools/call', { name: 'good' }))).toMatchObject({
+      result: { structuredContent: { n: 1 } },
+    });
     const errors: unknown[] = [];
     server.options.onError = (e) => errors.push(e);
-    expect(await conn.send(modern('tools/call', { name: 'bad' }))).toMatchObject({ error: { code: -32603 } });
+    expect(await conn.send(modern('tools/call', { name: 'bad' }))).toMatchObject({
+      error: { code: -32603 },
+    });
   });
 
   it('refuses duplicate registrations and unregisters', async () => {
@@ -44,13 +68,28 @@ describe('tool schemas', () => {
 
 describe('cache hints', () => {
   it('uses per-server list hints and per-resource read hints', async () => {
-    const server = createServer({ name: 's', version: '1', cache: { ttlMs: 60_000, cacheScope: 'public' }, readCache: { ttlMs: 5 } });
-    server.resource('mem://fixed', { name: 'fixed', ttlMs: 3_600_000, cacheScope: 'public' }, () => 'x');
+    const server = createServer({
+      name: 's',
+      version: '1',
+      cache: { ttlMs: 60_000, cacheScope: 'public' },
+      readCache: { ttlMs: 5 },
+    });
+    server.resource(
+      'mem://fixed',
+      { name: 'fixed', ttlMs: 3_600_000, cacheScope: 'public' },
+      () => 'x',
+    );
     server.resource('mem://default', { name: 'default' }, () => 'y');
     const conn = connectInMemory(server);
-    expect(await conn.send(modern('tools/list'))).toMatchObject({ result: { ttlMs: 60_000, cacheScope: 'public' } });
-    expect(await conn.send(modern('resources/read', { uri: 'mem://fixed' }))).toMatchObject({ result: { ttlMs: 3_600_000, cacheScope: 'public' } });
-    expect(await conn.send(modern('resources/read', { uri: 'mem://default' }))).toMatchObject({ result: { ttlMs: 5, cacheScope: 'private' } });
+    expect(await conn.send(modern('tools/list'))).toMatchObject({
+      result: { ttlMs: 60_000, cacheScope: 'public' },
+    });
+    expect(await conn.send(modern('resources/read', { uri: 'mem://fixed' }))).toMatchObject({
+      result: { ttlMs: 3_600_000, cacheScope: 'public' },
+    });
+    expect(await conn.send(modern('resources/read', { uri: 'mem://default' }))).toMatchObject({
+      result: { ttlMs: 5, cacheScope: 'private' },
+    });
   });
 });
 
@@ -71,10 +110,23 @@ describe('progress and logs', () => {
     await conn.send(modern('tools/call', { name: 'work' }), {});
     expect(conn.received).toEqual([]);
     const peer = server.connect({ transport: 'memory', send: notify });
-    await peer.handle(modern('tools/call', { name: 'work', _meta: { progressToken: 't1', 'io.modelcontextprotocol/logLevel': 'warning' } }));
+    await peer.handle(
+      modern('tools/call', {
+        name: 'work',
+        _meta: { progressToken: 't1', 'io.modelcontextprotocol/logLevel': 'warning' },
+      }),
+    );
     expect(seen).toEqual([
-      { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 't1', progress: 1, total: 2 } },
-      { jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 't1', progress: 2, total: 2, message: 'done' } },
+      {
+        jsonrpc: '2.0',
+        method: 'notifications/progress',
+        params: { progressToken: 't1', progress: 1, total: 2 },
+      },
+      {
+        jsonrpc: '2.0',
+        method: 'notifications/progress',
+        params: { progressToken: 't1', progress: 2, total: 2, message: 'done' },
+      },
       { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'error', data: 'loud' } },
     ]);
   });
@@ -94,32 +146,71 @@ describe('MRTR (2026-07-28) and server requests (2025-11-25) through ctx.ask', (
 
   it('runs two rounds with a signed state and completes', async () => {
     const conn = connectInMemory(server());
-    const r1 = (await conn.send(modern('tools/call', { name: 'greet' }, caps))) as { result: Record<string, unknown> };
-    expect(r1.result).toMatchObject({ resultType: 'input_required', inputRequests: { who: elicit } });
+    const r1 = (await conn.send(modern('tools/call', { name: 'greet' }, caps))) as {
+      result: Record<string, unknown>;
+    };
+    expect(r1.result).toMatchObject({
+      resultType: 'input_required',
+      inputRequests: { who: elicit },
+    });
     const state1 = r1.result['requestState'] as string;
-    const r2 = (await conn.send(modern('tools/call', { name: 'greet', inputResponses: { who: accept({ name: 'Ada' }) }, requestState: state1 }, caps))) as { result: Record<string, unknown> };
-    expect(r2.result).toMatchObject({ resultType: 'input_required', inputRequests: { again: elicit } });
+    const r2 = (await conn.send(
+      modern(
+        'tools/call',
+        { name: 'greet', inputResponses: { who: accept({ name: 'Ada' }) }, requestState: state1 },
+        caps,
+      ),
+    )) as { result: Record<string, unknown> };
+    expect(r2.result).toMatchObject({
+      resultType: 'input_required',
+      inputRequests: { again: elicit },
+    });
     const state2 = r2.result['requestState'] as string;
     expect(state2).not.toBe(state1);
-    const r3 = await conn.send(modern('tools/call', { name: 'greet', inputResponses: { again: accept({ name: 'Bob' }) }, requestState: state2 }, caps));
-    expect(r3).toMatchObject({ result: { resultType: 'complete', content: [{ text: 'hello {"name":"Ada"} {"name":"Bob"}' }] } });
+    const r3 = await conn.send(
+      modern(
+        'tools/call',
+        { name: 'greet', inputResponses: { again: accept({ name: 'Bob' }) }, requestState: state2 },
+        caps,
+      ),
+    );
+    expect(r3).toMatchObject({
+      result: {
+        resultType: 'complete',
+        content: [{ text: 'hello {"name":"Ada"} {"name":"Bob"}' }],
+      },
+    });
   });
 
   it('rejects a tampered, foreign or forged state with -32602', async () => {
     const s = server();
     s.tool('other', {}, async (_a, ctx) => (await ctx.ask({ x: elicit }), 'ok'));
     const conn = connectInMemory(s);
-    const r1 = (await conn.send(modern('tools/call', { name: 'greet' }, caps))) as { result: Record<string, unknown> };
+    const r1 = (await conn.send(modern('tools/call', { name: 'greet' }, caps))) as {
+      result: Record<string, unknown>;
+    };
     const state = r1.result['requestState'] as string;
     const resp = { who: accept({ name: 'Ada' }) };
     for (const bad of [`${state}-TAMPERED`, `x${state}`, 'no-dot', '']) {
-      expect(await conn.send(modern('tools/call', { name: 'greet', inputResponses: resp, requestState: bad }, caps))).toMatchObject({ error: { code: -32602 } });
+      expect(
+        await conn.send(
+          modern('tools/call', { name: 'greet', inputResponses: resp, requestState: bad }, caps),
+        ),
+      ).toMatchObject({ error: { code: -32602 } });
     }
-    expect(await conn.send(modern('tools/call', { name: 'other', inputResponses: resp, requestState: state }, caps))).toMatchObject({
+    expect(
+      await conn.send(
+        modern('tools/call', { name: 'other', inputResponses: resp, requestState: state }, caps),
+      ),
+    ).toMatchObject({
       error: { code: -32602, message: 'params.requestState belongs to another request' },
     });
-    const otherInstance = connectInMemory(createServer({ name: 's', version: '1', requestStateSecret: 'different' }));
-    expect(await otherInstance.send(modern('tools/call', { name: 'greet', requestState: state }, caps))).toMatchObject({ error: { code: -32602 } });
+    const otherInstance = connectInMemory(
+      createServer({ name: 's', version: '1', requestStateSecret: 'different' }),
+    );
+    expect(
+      await otherInstance.send(modern('tools/call', { name: 'greet', requestState: state }, caps)),
+    ).toMatchObject({ error: { code: -32602 } });
   });
 
   it('answers -32021 when the client lacks the capability', async () => {
@@ -139,7 +230,9 @@ describe('MRTR (2026-07-28) and server requests (2025-11-25) through ctx.ask', (
       }
     };
     const res = await conn.send(legacy('tools/call', { name: 'greet' }));
-    expect(res).toMatchObject({ result: { content: [{ text: 'hello {"name":"mcpkit-1"} {"name":"mcpkit-2"}' }] } });
+    expect(res).toMatchObject({
+      result: { content: [{ text: 'hello {"name":"mcpkit-1"} {"name":"mcpkit-2"}' }] },
+    });
   });
 
   it('fails a tool cleanly when a legacy client answers with an error', async () => {
@@ -147,9 +240,16 @@ describe('MRTR (2026-07-28) and server requests (2025-11-25) through ctx.ask', (
     await conn.send(initializeRequest(caps));
     conn.onMessage = (m) => {
       const req = m as { id?: string };
-      if (req.id !== undefined) void conn.send({ jsonrpc: '2.0', id: req.id, error: { code: -1, message: 'user said no' } });
+      if (req.id !== undefined)
+        void conn.send({
+          jsonrpc: '2.0',
+          id: req.id,
+          error: { code: -1, message: 'user said no' },
+        });
     };
-    expect(await conn.send(legacy('tools/call', { name: 'greet' }))).toMatchObject({ error: { code: -1, message: 'user said no' } });
+    expect(await conn.send(legacy('tools/call', { name: 'greet' }))).toMatchObject({
+      error: { code: -1, message: 'user said no' },
+    });
   });
 });
 
@@ -157,11 +257,22 @@ describe('cancellation and listen', () => {
   it('aborts a request on notifications/cancelled and sends no response', async () => {
     const server = createServer({ name: 's', version: '1' });
     let aborted = false;
-    server.tool('slow', {}, (_a, ctx) => new Promise((resolve) => ctx.signal.addEventListener('abort', () => ((aborted = true), resolve('late')))));
+    server.tool(
+      'slow',
+      {},
+      (_a, ctx) =>
+        new Promise((resolve) =>
+          ctx.signal.addEventListener('abort', () => ((aborted = true), resolve('late'))),
+        ),
+    );
     const conn = connectInMemory(server);
     const msg = modern('tools/call', { name: 'slow' });
     const pending = conn.send(msg);
-    await conn.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: msg.id } });
+    await conn.send({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: msg.id },
+    });
     expect(await pending).toBeUndefined();
     expect(aborted).toBe(true);
   });
@@ -169,7 +280,9 @@ describe('cancellation and listen', () => {
   it('acknowledges first, honours the filter, tags frames and ends on cancel', async () => {
     const server = createServer({ name: 's', version: '1' });
     const conn = connectInMemory(server);
-    const listen = modern('subscriptions/listen', { notifications: { promptsListChanged: true, resourceSubscriptions: ['mem://a'] } });
+    const listen = modern('subscriptions/listen', {
+      notifications: { promptsListChanged: true, resourceSubscriptions: ['mem://a'] },
+    });
     const pending = conn.send(listen);
     await new Promise((r) => setTimeout(r, 10));
     server.notifyListChanged('tools');
@@ -178,12 +291,27 @@ describe('cancellation and listen', () => {
     server.notifyResourceUpdated('mem://ab');
     const tag = { _meta: { 'io.modelcontextprotocol/subscriptionId': listen.id } };
     expect(conn.received).toEqual([
-      { jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications: { promptsListChanged: true, resourceSubscriptions: ['mem://a'] }, ...tag } },
+      {
+        jsonrpc: '2.0',
+        method: 'notifications/subscriptions/acknowledged',
+        params: {
+          notifications: { promptsListChanged: true, resourceSubscriptions: ['mem://a'] },
+          ...tag,
+        },
+      },
       { jsonrpc: '2.0', method: 'notifications/prompts/list_changed', params: tag },
-      { jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri: 'mem://a/child', ...tag } },
+      {
+        jsonrpc: '2.0',
+        method: 'notifications/resources/updated',
+        params: { uri: 'mem://a/child', ...tag },
+      },
     ]);
     expect(server.listen.size).toBe(1);
-    await conn.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: listen.id } });
+    await conn.send({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: listen.id },
+    });
     expect(await pending).toBeUndefined();
     expect(server.listen.size).toBe(0);
   });
@@ -195,6 +323,12 @@ describe('cancellation and listen', () => {
     const pending = conn.send(listen);
     await new Promise((r) => setTimeout(r, 10));
     server.listen.endAll();
-    expect(await pending).toMatchObject({ id: listen.id, result: { resultType: 'complete', _meta: { 'io.modelcontextprotocol/subscriptionId': listen.id } } });
+    expect(await pending).toMatchObject({
+      id: listen.id,
+      result: {
+        resultType: 'complete',
+        _meta: { 'io.modelcontextprotocol/subscriptionId': listen.id },
+      },
+    });
   });
 });

@@ -1,5 +1,12 @@
 import type { JSONRPCMessage } from '../protocol/jsonrpc.js';
-import type { Implementation, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool } from '../protocol/types.js';
+import type {
+  Implementation,
+  Prompt,
+  Resource,
+  ResourceTemplate,
+  ServerCapabilities,
+  Tool,
+} from '../protocol/types.js';
 import { McpKitError } from '../errors/mcpkit-error.js';
 import { isTemplate, parseTemplate } from '../uri/index.js';
 import { isUri } from '../protocol/uri-syntax.js';
@@ -66,18 +73,45 @@ export class McpServer {
     if (options.websiteUrl !== undefined) info.websiteUrl = options.websiteUrl;
     if (options.icons !== undefined) info.icons = options.icons;
     this.info = info;
-    this.tools = new Registry('tool', (e) => e.tool, () => this.changed('tools'));
-    this.prompts = new Registry('prompt', (e) => e.prompt, () => this.changed('prompts'));
-    this.resources = new Registry('resource', (e) => e.resource, () => this.changed('resources'));
-    this.templates = new Registry('resource template', (e) => e.template, () => this.changed('resources'));
+    this.tools = new Registry(
+      'tool',
+      (e) => e.tool,
+      () => this.changed('tools'),
+    );
+    this.prompts = new Registry(
+      'prompt',
+      (e) => e.prompt,
+      () => this.changed('prompts'),
+    );
+    this.resources = new Registry(
+      'resource',
+      (e) => e.resource,
+      () => this.changed('resources'),
+    );
+    this.templates = new Registry(
+      'resource template',
+      (e) => e.template,
+      () => this.changed('resources'),
+    );
     this.linkStore = options.linkStore ?? new MemoryLinkStore();
-    this.signer = new RequestStateSigner(options.requestStateSecret, options.requestStateTtlMs ?? 600_000);
+    this.signer = new RequestStateSigner(
+      options.requestStateSecret,
+      options.requestStateTtlMs ?? 600_000,
+    );
   }
 
   /** Registers a tool; returns a function that removes it. */
-  tool<A = Record<string, unknown>>(name: string, definition: ToolDefinition, handler: ToolHandler<A>): () => void {
-    const input = definition.input ? compileSchema(definition.input, `tool "${name}" input`) : undefined;
-    const output = definition.output ? compileSchema(definition.output, `tool "${name}" output`) : undefined;
+  tool<A = Record<string, unknown>>(
+    name: string,
+    definition: ToolDefinition,
+    handler: ToolHandler<A>,
+  ): () => void {
+    const input = definition.input
+      ? compileSchema(definition.input, `tool "${name}" input`)
+      : undefined;
+    const output = definition.output
+      ? compileSchema(definition.output, `tool "${name}" output`)
+      : undefined;
     const tool = {
       name,
       ...without(definition, 'input', 'output'),
@@ -92,7 +126,11 @@ export class McpServer {
    * function that removes it. Template variables reach `read` decoded and checked: no `..`,
    * no NUL, no backslash, no encoded separator in a simple variable.
    */
-  resource(uriOrTemplate: string, definition: ResourceTemplateDefinition, read: ReadHandler): () => void {
+  resource(
+    uriOrTemplate: string,
+    definition: ResourceTemplateDefinition,
+    read: ReadHandler,
+  ): () => void {
     if (isTemplate(uriOrTemplate)) {
       const parsed = parseTemplate(uriOrTemplate);
       const template = {
@@ -102,9 +140,15 @@ export class McpServer {
       return this.templates.add(uriOrTemplate, { template, parsed, definition, read });
     }
     if (!isUri(uriOrTemplate)) {
-      throw new McpKitError('INVALID_URI', `resource "${uriOrTemplate}" is not an absolute URI (RFC 3986)`);
+      throw new McpKitError(
+        'INVALID_URI',
+        `resource "${uriOrTemplate}" is not an absolute URI (RFC 3986)`,
+      );
     }
-    const resource = { uri: uriOrTemplate, ...without(definition, 'list', 'complete', 'stat', 'ttlMs', 'cacheScope') };
+    const resource = {
+      uri: uriOrTemplate,
+      ...without(definition, 'list', 'complete', 'stat', 'ttlMs', 'cacheScope'),
+    };
     const cache = {
       ...(definition.ttlMs !== undefined ? { ttlMs: definition.ttlMs } : {}),
       ...(definition.cacheScope !== undefined ? { cacheScope: definition.cacheScope } : {}),
@@ -144,7 +188,10 @@ export class McpServer {
   /** Tells listening clients that a list changed (also done on every registration change). */
   notifyListChanged(kind: ListKind): void {
     this.listen.listChanged(kind);
-    const message: JSONRPCMessage = { jsonrpc: '2.0', method: `notifications/${kind}/list_changed` };
+    const message: JSONRPCMessage = {
+      jsonrpc: '2.0',
+      method: `notifications/${kind}/list_changed`,
+    };
     for (const peer of this.peers) if (peer.session?.initialized) peer.send(message);
   }
 
@@ -153,7 +200,10 @@ export class McpServer {
     this.listen.resourceUpdated(uri);
     for (const peer of this.peers) {
       const subs = peer.session?.subscriptions;
-      if (subs && [...subs].some((s) => s === uri || uri.startsWith(s.endsWith('/') ? s : `${s}/`))) {
+      if (
+        subs &&
+        [...subs].some((s) => s === uri || uri.startsWith(s.endsWith('/') ? s : `${s}/`))
+      ) {
         peer.send({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri } });
       }
     }

@@ -2,8 +2,7 @@ import AjvModule from 'ajv/dist/2020.js';
 import { McpKitError } from '../errors/mcpkit-error.js';
 
 type AjvClass = typeof AjvModule.default;
-const Ajv2020 = ((AjvModule as unknown as { default?: AjvClass }).default ??
-  AjvModule) as AjvClass;
+const Ajv2020 = ((AjvModule as unknown as { default?: AjvClass }).default ?? AjvModule) as AjvClass;
 
 /** The parts of Standard Schema v1 (and Standard JSON Schema) that we use. */
 export interface StandardSchemaLike {
@@ -17,7 +16,12 @@ export interface StandardSchemaLike {
 
 type StandardResult =
   | { value: unknown; issues?: undefined }
-  | { issues: ReadonlyArray<{ message: string; path?: ReadonlyArray<PropertyKey | { key: PropertyKey }> | undefined }> };
+  | {
+      issues: ReadonlyArray<{
+        message: string;
+        path?: ReadonlyArray<PropertyKey | { key: PropertyKey }> | undefined;
+      }>;
+    };
 
 export type SchemaInput = StandardSchemaLike | Record<string, unknown>;
 
@@ -79,8 +83,13 @@ export function compileSchema(schema: SchemaInput, what: string): CompiledSchema
       if (validate(value)) return { ok: true, value };
       const e = validate.errors?.[0];
       const at = e?.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : '';
-      const missing = e?.keyword === 'required' ? (e.params as { missingProperty?: string }).missingProperty : undefined;
-      const msg = missing ? `${at ? `${at}.` : ''}${missing} is required` : `${at ? `${at} ` : ''}${e?.message ?? 'is invalid'}`;
+      const missing =
+        e?.keyword === 'required'
+          ? (e.params as { missingProperty?: string }).missingProperty
+          : undefined;
+      const msg = missing
+        ? `${at ? `${at}.` : ''}${missing} is required`
+        : `${at ? `${at} ` : ''}${e?.message ?? 'is invalid'}`;
       return { ok: false, message: msg };
     },
   };

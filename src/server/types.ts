@@ -57,10 +57,7 @@ export interface ResourceDefinition extends CacheHints {
 
 /** What a read handler may return. `uri` may be left out: the requested URI is used. */
 export type ReadReturn =
-  | { contents: ResourceContents[] }
-  | ResourceContents[]
-  | PartialContents
-  | string;
+  { contents: ResourceContents[] } | ResourceContents[] | PartialContents | string;
 
 export type PartialContents =
   | { uri?: string; text: string; mimeType?: string; _meta?: MetaObject }
@@ -75,7 +72,10 @@ export type ReadHandler = (
 export type CompleteHandler = (
   value: string,
   context: { arguments: Record<string, string> },
-) => string[] | { values: string[]; total?: number; hasMore?: boolean } | Promise<string[] | { values: string[]; total?: number; hasMore?: boolean }>;
+) =>
+  | string[]
+  | { values: string[]; total?: number; hasMore?: boolean }
+  | Promise<string[] | { values: string[]; total?: number; hasMore?: boolean }>;
 
 export interface ListedResource {
   uri: string;

@@ -1,4 +1,9 @@
-import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer as createHttpServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { McpServer } from '../server/server.js';
 import type { HttpExchange, HttpResponder, SseSink } from './http/exchange.js';
@@ -27,7 +32,10 @@ function readBody(req: IncomingMessage, limit: number): Promise<string | 'too-la
       parts.push(chunk);
     });
     req.on('end', () => {
-      if (!over) resolve((parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts, size)).toString('utf8'));
+      if (!over)
+        resolve(
+          (parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts, size)).toString('utf8'),
+        );
     });
     req.on('error', reject);
   });
@@ -127,11 +135,16 @@ export interface RunningHttpServer {
  * Listens on host:port (127.0.0.1 by default) and serves MCP at `path`.
  * A non-loopback host keeps DNS-rebinding protection on: pass `allowedHosts` for it.
  */
-export async function serveHttp(server: McpServer, options: ServeHttpOptions = {}): Promise<RunningHttpServer> {
+export async function serveHttp(
+  server: McpServer,
+  options: ServeHttpOptions = {},
+): Promise<RunningHttpServer> {
   const host = options.host ?? '127.0.0.1';
   const handler = toNodeHandler(server, {
     ...options,
-    allowedHosts: options.allowedHosts ?? (LOOPBACK_HOSTS.includes(host) ? LOOPBACK_HOSTS : [...LOOPBACK_HOSTS, host]),
+    allowedHosts:
+      options.allowedHosts ??
+      (LOOPBACK_HOSTS.includes(host) ? LOOPBACK_HOSTS : [...LOOPBACK_HOSTS, host]),
   });
   const http = createHttpServer(handler);
   http.keepAliveTimeout = 65_000;

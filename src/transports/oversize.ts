@@ -19,7 +19,9 @@ export function encodeWithinCap(
   const bytes = utf8Length(text);
   if (bytes <= capBytes) return text;
   if (!('id' in message) || message.id === null || !('result' in message || 'error' in message)) {
-    report(`mcpkit: dropped a ${bytes}-byte ${'method' in message ? message.method : 'message'}: over the ${capBytes}-byte cap (${option})`);
+    report(
+      `mcpkit: dropped a ${bytes}-byte ${'method' in message ? message.method : 'message'}: over the ${capBytes}-byte cap (${option})`,
+    );
     return undefined;
   }
   return JSON.stringify(

@@ -1,7 +1,10 @@
 /** Builders for raw JSON-RPC messages in tests. */
 export const MODERN = '2026-07-28';
 
-export function modernMeta(extra: Record<string, unknown> = {}, capabilities: Record<string, unknown> = {}) {
+export function modernMeta(
+  extra: Record<string, unknown> = {},
+  capabilities: Record<string, unknown> = {},
+) {
   return {
     'io.modelcontextprotocol/protocolVersion': MODERN,
     'io.modelcontextprotocol/clientCapabilities': capabilities,
@@ -12,9 +15,18 @@ export function modernMeta(extra: Record<string, unknown> = {}, capabilities: Re
 
 let nextId = 1;
 
-export function modern(method: string, params: Record<string, unknown> = {}, capabilities: Record<string, unknown> = {}) {
+export function modern(
+  method: string,
+  params: Record<string, unknown> = {},
+  capabilities: Record<string, unknown> = {},
+) {
   const { _meta, ...rest } = params as { _meta?: Record<string, unknown> };
-  return { jsonrpc: '2.0' as const, id: nextId++, method, params: { ...rest, _meta: modernMeta(_meta, capabilities) } };
+  return {
+    jsonrpc: '2.0' as const,
+    id: nextId++,
+    method,
+    params: { ...rest, _meta: modernMeta(_meta, capabilities) },
+  };
 }
 
 export function legacy(method: string, params?: Record<string, unknown>) {
@@ -24,4 +36,8 @@ export function legacy(method: string, params?: Record<string, unknown>) {
 }
 
 export const initializeRequest = (capabilities: Record<string, unknown> = {}) =>
-  legacy('initialize', { protocolVersion: '2025-11-25', capabilities, clientInfo: { name: 'legacy-test', version: '1.0.0' } });
+  legacy('initialize', {
+    protocolVersion: '2025-11-25',
+    capabilities,
+    clientInfo: { name: 'legacy-test', version: '1.0.0' },
+  });

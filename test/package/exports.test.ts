@@ -12,9 +12,27 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
 
 // The public surface, pinned: a change here is a change to the package's API.
 const EXPECTED: Record<string, string[]> = {
-  './protocol': ['LATEST_PROTOCOL_VERSION', 'ERROR_CODES', 'META', 'classify', 'validateParams', 'findBase64Problem', 'isUri'],
+  './protocol': [
+    'LATEST_PROTOCOL_VERSION',
+    'ERROR_CODES',
+    'META',
+    'classify',
+    'validateParams',
+    'findBase64Problem',
+    'isUri',
+  ],
   './errors': ['ProtocolError', 'McpKitError', 'isProtocolError', 'isMcpKitError'],
-  './content': ['text', 'resourceLink', 'embeddedResource', 'attach', 'decide', 'assembleBlocks', 'encodeBase64', 'resolveMimeType', 'contentWireSize'],
+  './content': [
+    'text',
+    'resourceLink',
+    'embeddedResource',
+    'attach',
+    'decide',
+    'assembleBlocks',
+    'encodeBase64',
+    'resolveMimeType',
+    'contentWireSize',
+  ],
   './uri': ['parseTemplate', 'isTemplate', 'matchSafely', 'checkVariable'],
   './server': ['createServer', 'McpServer', 'RequestContext', 'httpStatusOf'],
   './stdio': ['serveStdio', 'LineDecoder', 'DEFAULT_MAX_LINE_BYTES'],
@@ -31,15 +49,20 @@ describe('package.json', () => {
   });
 
   it('pins the subpath export map', () => {
-    expect(Object.keys(pkg.exports).sort()).toEqual([...Object.keys(EXPECTED), './package.json'].sort());
+    expect(Object.keys(pkg.exports).sort()).toEqual(
+      [...Object.keys(EXPECTED), './package.json'].sort(),
+    );
   });
 
-  it.each(Object.entries(EXPECTED))('%s maps to a source module with its public names', async (subpath, names) => {
-    const target = pkg.exports[subpath] as string;
-    expect(target).toMatch(/^\.\/dist\/.+\.js$/);
-    const source = join(root, target.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts'));
-    expect(existsSync(source)).toBe(true);
-    const mod = (await import(source)) as Record<string, unknown>;
-    for (const name of names) expect(mod[name], `${subpath} exports ${name}`).toBeDefined();
-  });
+  it.each(Object.entries(EXPECTED))(
+    '%s maps to a source module with its public names',
+    async (subpath, names) => {
+      const target = pkg.exports[subpath] as string;
+      expect(target).toMatch(/^\.\/dist\/.+\.js$/);
+      const source = join(root, target.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts'));
+      expect(existsSync(source)).toBe(true);
+      const mod = (await import(source)) as Record<string, unknown>;
+      for (const name of names) expect(mod[name], `${subpath} exports ${name}`).toBeDefined();
+    },
+  );
 });

@@ -1,5 +1,9 @@
 import { ERROR_CODES } from '../../protocol/error-codes.js';
-import { errorResponse, type JSONRPCMessage, type JSONRPCResponse } from '../../protocol/jsonrpc.js';
+import {
+  errorResponse,
+  type JSONRPCMessage,
+  type JSONRPCResponse,
+} from '../../protocol/jsonrpc.js';
 import { META } from '../../protocol/meta-keys.js';
 import { eraOf } from '../../protocol/versions.js';
 import { httpStatusOf } from '../../server/dispatch.js';
@@ -35,8 +39,19 @@ export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 type Body = Record<string, unknown>;
 
-function jsonError(res: HttpResponder, status: number, code: number, message: string, id: JSONRPCResponse['id'] = null, extraHeaders: Record<string, string> = {}): void {
-  res.send(status, { ...JSON_HEADERS, ...extraHeaders }, JSON.stringify(errorResponse(id, code, message)));
+function jsonError(
+  res: HttpResponder,
+  status: number,
+  code: number,
+  message: string,
+  id: JSONRPCResponse['id'] = null,
+  extraHeaders: Record<string, string> = {},
+): void {
+  res.send(
+    status,
+    { ...JSON_HEADERS, ...extraHeaders },
+    JSON.stringify(errorResponse(id, code, message)),
+  );
 }
 
 function idOf(body: unknown): JSONRPCResponse['id'] {
@@ -57,15 +72,29 @@ export class HttpEndpoint {
   ) {
     this.options = options;
     const maxResponse = options.maxResponseBytes ?? options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-    this.stateless = server.connect({ transport: 'http', send: () => undefined, maxMessageBytes: maxResponse });
+    this.stateless = server.connect({
+      transport: 'http',
+      send: () => undefined,
+      maxMessageBytes: maxResponse,
+    });
     this.guard = options.dnsRebindingProtection === false ? undefined : createOriginGuard(options);
-    this.sessions = new SessionTable(server, options.sessionIdleMs ?? 30 * 60_000, options.maxSessions ?? 10_000, maxResponse);
+    this.sessions = new SessionTable(
+      server,
+      options.sessionIdleMs ?? 30 * 60_000,
+      options.maxSessions ?? 10_000,
+      maxResponse,
+    );
   }
 
   async handle(ex: HttpExchange, res: HttpResponder): Promise<void> {
     const path = this.options.path === undefined ? '/mcp' : this.options.path;
     if (path !== null && ex.path !== path) {
-      return jsonError(res, 404, ERROR_CODES.INVALID_REQUEST, `Not found: the MCP endpoint is ${path}`);
+      return jsonError(
+        res,
+        404,
+        ERROR_CODES.INVALID_REQUEST,
+        `Not found: the MCP endpoint is ${path}`,
+      );
     }
     if (this.guard) {
       const refused = this.guard(ex.header('host'), ex.header('origin'));
@@ -79,7 +108,14 @@ export class HttpEndpoint {
       case 'DELETE':
         return this.delete(ex, res);
       default:
-        return jsonError(res, 405, ERROR_CODES.INVALID_REQUEST, `Method ${ex.method} not allowed`, null, { allow: 'POST, GET, DELETE' });
+        return jsonError(
+          res,
+          405,
+          ERROR_CODES.INVALID_REQUEST,
+          `Method ${ex.method} not allowed`,
+          null,
+          { allow: 'POST, GET, DELETE' },
+        );
     }
   }
 
@@ -92,27 +128,53 @@ export class HttpEndpoint {
   private async post(ex: HttpExchange, res: HttpResponder): Promise<void> {
     const type = ex.header('content-type');
     if (!type || !/^application\/json\b/i.test(type.trim())) {
-      return jsonError(res, 415, ERROR_CODES.INVALID_REQUEST, 'Unsupported Media Type: Content-Type must be application/json');
+      return jsonError(
+        res,
+        415,
+        ERROR_CODES.INVALID_REQUEST,
+        'Unsupported Media Type: Content-Type must be application/json',
+      );
     }
     const accept = (ex.header('accept') ?? '*/*').toLowerCase();
-    const acceptsJson = accept.includes('application/json') || accept.includes('*/*') || accept.includes('application/*');
+    const acceptsJson =
+      accept.includes('application/json') ||
+      accept.includes('*/*') ||
+      accept.includes('application/*');
     const acceptsSse = accept.includes('text/event-stream') || accept.includes('*/*');
     if (!acceptsJson && !acceptsSse) {
-      return jsonError(res, 406, ERROR_CODES.INVALID_REQUEST, 'Not Acceptable: Accept must list application/json and text/event-stream');
+      return jsonError(
+        res,
+        406,
+        ERROR_CODES.INVALID_REQUEST,
+        'Not Acceptable: Accept must list application/json and text/event-stream',
+      );
     }
     const limit = this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     const raw = await ex.body(limit);
     if (raw === 'too-large') {
-      return jsonError(res, 413, ERROR_CODES.INVALID_REQUEST, `Payload Too Large: the body exceeds ${limit} bytes (maxBodyBytes)`, null, { connection: 'close' });
+      return jsonError(
+        res,
+        413,
+        ERROR_CODES.INVALID_REQUEST,
+        `Payload Too Large: the body exceeds ${limit} bytes (maxBodyBytes)`,
+        null,
+        { connection: 'close' },
+      );
     }
     let body: unknown;
     try {
       body = JSON.parse(raw);
     } catch (error) {
-      return jsonError(res, 400, ERROR_CODES.PARSE_ERROR, `Parse error: ${(error as Error).message}`);
+      return jsonError(
+        res,
+        400,
+        ERROR_CODES.PARSE_ERROR,
+        `Parse error: ${(error as Error).message}`,
+      );
     }
     const route = this.route(ex, body);
-    if ('status' in route) return jsonError(res, route.status, route.code, route.message, idOf(body));
+    if ('status' in route)
+      return jsonError(res, route.status, route.code, route.message, idOf(body));
     const { peer, session, isNew } = route;
     const isRequest = typeof body === 'object' && body !== null && 'method' in body && 'id' in body;
     const headerVersion = ex.header('mcp-protocol-version');
@@ -123,13 +185,28 @@ export class HttpEndpoint {
     }
     if (peer === this.stateless) {
       const b = body as Body;
-      const mismatch = checkModernHeaders(ex, this.server, String(b['method']), (b['params'] ?? {}) as Body);
+      const mismatch = checkModernHeaders(
+        ex,
+        this.server,
+        String(b['method']),
+        (b['params'] ?? {}) as Body,
+      );
       if (mismatch) {
-        return res.send(400, JSON_HEADERS, JSON.stringify(errorResponse(idOf(body), mismatch.code, mismatch.message, mismatch.data)));
+        return res.send(
+          400,
+          JSON_HEADERS,
+          JSON.stringify(errorResponse(idOf(body), mismatch.code, mismatch.message, mismatch.data)),
+        );
       }
       // A listen stream can only be answered as SSE; without it the request would hang silently.
       if (b['method'] === 'subscriptions/listen' && !acceptsSse) {
-        return jsonError(res, 406, ERROR_CODES.INVALID_REQUEST, 'Not Acceptable: subscriptions/listen answers with an SSE stream; Accept must list text/event-stream', idOf(body));
+        return jsonError(
+          res,
+          406,
+          ERROR_CODES.INVALID_REQUEST,
+          'Not Acceptable: subscriptions/listen answers with an SSE stream; Accept must list text/event-stream',
+          idOf(body),
+        );
       }
     }
     const sessionHeaders: Record<string, string> = session ? { 'mcp-session-id': session.id } : {};
@@ -165,20 +242,30 @@ export class HttpEndpoint {
     this.reply(res, response, sink, sessionHeaders);
   }
 
-  private reply(res: HttpResponder, response: JSONRPCResponse | undefined, sink: SseSink | undefined, headers: Record<string, string>): void {
+  private reply(
+    res: HttpResponder,
+    response: JSONRPCResponse | undefined,
+    sink: SseSink | undefined,
+    headers: Record<string, string>,
+  ): void {
     if (sink) {
       const text = response ? this.encode(response) : undefined;
       if (text !== undefined) sink.write(`event: message\ndata: ${text}\n\n`);
       sink.end();
     } else if (response) {
-      res.send(httpStatusOf(response), { ...JSON_HEADERS, ...headers }, this.encode(response) ?? '');
+      res.send(
+        httpStatusOf(response),
+        { ...JSON_HEADERS, ...headers },
+        this.encode(response) ?? '',
+      );
     } else {
       res.send(202, headers);
     }
   }
 
   private encode(response: JSONRPCResponse): string | undefined {
-    const cap = this.options.maxResponseBytes ?? this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    const cap =
+      this.options.maxResponseBytes ?? this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     return encodeWithinCap(response, cap, 'maxResponseBytes', (t) => console.error(t));
   }
 
@@ -186,7 +273,9 @@ export class HttpEndpoint {
   private route(
     ex: HttpExchange,
     body: unknown,
-  ): { peer: Peer; session?: LegacyHttpSession; isNew?: boolean } | { status: number; code: number; message: string } {
+  ):
+    | { peer: Peer; session?: LegacyHttpSession; isNew?: boolean }
+    | { status: number; code: number; message: string } {
     const header = ex.header('mcp-protocol-version');
     const b = (typeof body === 'object' && body !== null ? body : {}) as Body;
     const params = b['params'] as Body | undefined;
@@ -198,15 +287,30 @@ export class HttpEndpoint {
     const sessionId = ex.header('mcp-session-id');
     if (b['method'] === 'initialize' && sessionId === undefined) {
       if (this.options.legacy === false) {
-        return { status: 400, code: ERROR_CODES.UNSUPPORTED_PROTOCOL_VERSION, message: 'This server speaks 2026-07-28 only; send _meta with every request instead of initialize' };
+        return {
+          status: 400,
+          code: ERROR_CODES.UNSUPPORTED_PROTOCOL_VERSION,
+          message:
+            'This server speaks 2026-07-28 only; send _meta with every request instead of initialize',
+        };
       }
-      if (this.sessions.full) return { status: 503, code: ERROR_CODES.INTERNAL_ERROR, message: 'Too many sessions (maxSessions); try again later' };
+      if (this.sessions.full)
+        return {
+          status: 503,
+          code: ERROR_CODES.INTERNAL_ERROR,
+          message: 'Too many sessions (maxSessions); try again later',
+        };
       const session = this.sessions.create();
       return { peer: session.peer, session, isNew: true };
     }
     if (sessionId !== undefined) {
       const session = this.sessions.get(sessionId);
-      if (!session) return { status: 404, code: ERROR_CODES.INVALID_REQUEST, message: 'Session not found: initialize again' };
+      if (!session)
+        return {
+          status: 404,
+          code: ERROR_CODES.INVALID_REQUEST,
+          message: 'Session not found: initialize again',
+        };
       return { peer: session.peer, session };
     }
     // Neither era's markers: the stateless dispatcher explains what is missing.
@@ -216,11 +320,30 @@ export class HttpEndpoint {
   private get(ex: HttpExchange, res: HttpResponder): void {
     const id = ex.header('mcp-session-id');
     if (id === undefined || this.options.legacy === false) {
-      return jsonError(res, 405, ERROR_CODES.INVALID_REQUEST, 'Method Not Allowed: 2026-07-28 uses POST only (GET streams belong to 2025-11-25 sessions)', null, { allow: 'POST' });
+      return jsonError(
+        res,
+        405,
+        ERROR_CODES.INVALID_REQUEST,
+        'Method Not Allowed: 2026-07-28 uses POST only (GET streams belong to 2025-11-25 sessions)',
+        null,
+        { allow: 'POST' },
+      );
     }
     const session = this.sessions.get(id);
-    if (!session) return jsonError(res, 404, ERROR_CODES.INVALID_REQUEST, 'Session not found: initialize again');
-    if (session.stream) return jsonError(res, 409, ERROR_CODES.INVALID_REQUEST, 'Conflict: this session already has a GET stream');
+    if (!session)
+      return jsonError(
+        res,
+        404,
+        ERROR_CODES.INVALID_REQUEST,
+        'Session not found: initialize again',
+      );
+    if (session.stream)
+      return jsonError(
+        res,
+        409,
+        ERROR_CODES.INVALID_REQUEST,
+        'Conflict: this session already has a GET stream',
+      );
     const sink = res.stream(200, { ...SSE_HEADERS, 'mcp-session-id': id });
     session.stream = sink;
     sink.write(': stream open\n\n');
@@ -241,9 +364,17 @@ export class HttpEndpoint {
   private delete(ex: HttpExchange, res: HttpResponder): void {
     const id = ex.header('mcp-session-id');
     if (id === undefined || this.options.legacy === false) {
-      return jsonError(res, 405, ERROR_CODES.INVALID_REQUEST, 'Method Not Allowed: 2026-07-28 has no sessions to delete', null, { allow: 'POST' });
+      return jsonError(
+        res,
+        405,
+        ERROR_CODES.INVALID_REQUEST,
+        'Method Not Allowed: 2026-07-28 has no sessions to delete',
+        null,
+        { allow: 'POST' },
+      );
     }
-    if (!this.sessions.delete(id)) return jsonError(res, 404, ERROR_CODES.INVALID_REQUEST, 'Session not found');
+    if (!this.sessions.delete(id))
+      return jsonError(res, 404, ERROR_CODES.INVALID_REQUEST, 'Session not found');
     res.send(200, {});
   }
 }

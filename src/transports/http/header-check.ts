@@ -27,14 +27,19 @@ export function checkModernHeaders(
 ): ProtocolError | undefined {
   const meta = params['_meta'];
   const bodyVersion =
-    typeof meta === 'object' && meta !== null ? (meta as Record<string, unknown>)[META.protocolVersion] : undefined;
+    typeof meta === 'object' && meta !== null
+      ? (meta as Record<string, unknown>)[META.protocolVersion]
+      : undefined;
   // The version header is checked by the dispatcher (in the spec's order); a body without a
   // version is the dispatcher's to refuse (-32602).
   if (typeof bodyVersion !== 'string') return undefined;
   const headerMethod = ex.header('mcp-method');
   if (headerMethod === undefined) return mismatch('Mcp-Method header is required', 'Mcp-Method');
   if (headerMethod.trim() !== method) {
-    return mismatch(`Mcp-Method header ${JSON.stringify(headerMethod)} does not match method ${JSON.stringify(method)}`, 'Mcp-Method');
+    return mismatch(
+      `Mcp-Method header ${JSON.stringify(headerMethod)} does not match method ${JSON.stringify(method)}`,
+      'Mcp-Method',
+    );
   }
   const field = NAME_FIELD[method];
   if (field) {
@@ -42,16 +47,24 @@ export function checkModernHeaders(
     const raw = ex.header('mcp-name');
     if (raw === undefined) return mismatch(`Mcp-Name header is required for ${method}`, 'Mcp-Name');
     const headerName = decodeHeaderValue(raw.trim());
-    if (headerName === undefined) return mismatch('Mcp-Name header has a malformed =?base64?…?= value', 'Mcp-Name');
+    if (headerName === undefined)
+      return mismatch('Mcp-Name header has a malformed =?base64?…?= value', 'Mcp-Name');
     if (headerName !== bodyName) {
-      return mismatch(`Mcp-Name header ${JSON.stringify(headerName)} does not match params.${field}`, 'Mcp-Name');
+      return mismatch(
+        `Mcp-Name header ${JSON.stringify(headerName)} does not match params.${field}`,
+        'Mcp-Name',
+      );
     }
   }
   if (method === 'tools/call') return checkParamHeaders(ex, server, params);
   return undefined;
 }
 
-function checkParamHeaders(ex: HttpExchange, server: McpServer, params: Record<string, unknown>): ProtocolError | undefined {
+function checkParamHeaders(
+  ex: HttpExchange,
+  server: McpServer,
+  params: Record<string, unknown>,
+): ProtocolError | undefined {
   const entry = server.tools.get(String(params['name']));
   const properties = entry?.tool.inputSchema['properties'];
   if (typeof properties !== 'object' || properties === null) return undefined;
@@ -67,7 +80,8 @@ function checkParamHeaders(ex: HttpExchange, server: McpServer, params: Record<s
       return mismatch(`${full} header is required: argument "${prop}" is mirrored in it`, full);
     }
     const actual = decodeHeaderValue(raw.trim());
-    if (actual === undefined) return mismatch(`${full} header has a malformed =?base64?…?= value`, full);
+    if (actual === undefined)
+      return mismatch(`${full} header has a malformed =?base64?…?= value`, full);
     if (actual !== expected) {
       return mismatch(`${full} header does not match argument "${prop}"`, full);
     }

@@ -19,7 +19,10 @@ function hostnameOf(hostHeader: string): string {
   return colon >= 0 ? value.slice(0, colon) : value;
 }
 
-export type OriginGuard = (host: string | undefined, origin: string | undefined) => string | undefined;
+export type OriginGuard = (
+  host: string | undefined,
+  origin: string | undefined,
+) => string | undefined;
 
 /** Builds the check once: returns why a request is refused (-> 403), or undefined. */
 export function createOriginGuard(options: OriginGuardOptions): OriginGuard {

@@ -70,7 +70,10 @@ export function createHttpHandler(server: McpServer, options: HttpOptions = {}):
         },
       };
       const res: HttpResponder = {
-        send: (status, headers, body) => resolve(new Response(status === 202 || body === undefined ? null : body, { status, headers })),
+        send: (status, headers, body) =>
+          resolve(
+            new Response(status === 202 || body === undefined ? null : body, { status, headers }),
+          ),
         stream: (status, headers): SseSink => {
           let controller!: ReadableStreamDefaultController<Uint8Array>;
           let open = true;

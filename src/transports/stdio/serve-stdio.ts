@@ -55,7 +55,9 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Stdio
     }
   };
   const write = (message: JSONRPCMessage): void => {
-    const line = encodeWithinCap(message, maxLineBytes, 'maxLineBytes', (t) => process.stderr.write(`${t}\n`));
+    const line = encodeWithinCap(message, maxLineBytes, 'maxLineBytes', (t) =>
+      process.stderr.write(`${t}\n`),
+    );
     if (line === undefined) return;
     queue.push(line);
     if (!flushing) {
@@ -81,23 +83,28 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Stdio
     try {
       message = JSON.parse(event.text);
     } catch (error) {
-      write(errorResponse(null, ERROR_CODES.PARSE_ERROR, `Parse error: ${(error as Error).message}`));
+      write(
+        errorResponse(null, ERROR_CODES.PARSE_ERROR, `Parse error: ${(error as Error).message}`),
+      );
       return;
     }
     const listenId = listenIdOf(message);
     if (listenId !== undefined) listens.add(listenId);
     pending++;
-    peer.handle(message).then(
-      (response) => {
-        if (response) write(response);
-      },
-      (error: unknown) => {
-        console.error('mcpkit: unexpected stdio dispatch failure', error);
-      },
-    ).finally(() => {
-      if (listenId !== undefined) listens.delete(listenId);
-      if (--pending === 0 && ending) close();
-    });
+    peer
+      .handle(message)
+      .then(
+        (response) => {
+          if (response) write(response);
+        },
+        (error: unknown) => {
+          console.error('mcpkit: unexpected stdio dispatch failure', error);
+        },
+      )
+      .finally(() => {
+        if (listenId !== undefined) listens.delete(listenId);
+        if (--pending === 0 && ending) close();
+      });
   };
 
   let resolveClosed!: () => void;
