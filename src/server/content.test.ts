@@ -164,3 +164,22 @@ describe('ctx.result, ctx.embed and the link guarantee', () => {
     ).toMatchObject({ error: { code: -32002 } });
   });
 });
+
+describe('URIs we emit', () => {
+  it('refuses content with an invalid URI, whatever linkCheck says', async () => {
+    const server = createServer({
+      name: 's',
+      version: '1',
+      content: { linkCheck: 'off' },
+      onError: () => {},
+    });
+    server.tool('bad', {}, () => [{ type: 'resource', resource: { uri: 'not a uri', text: 'x' } }]);
+    const conn = connectInMemory(server);
+    expect(await conn.send(modern('tools/call', { name: 'bad' }))).toMatchObject({
+      error: {
+        code: -32603,
+        message: expect.stringContaining('content[0] with an invalid URI "not a uri"'),
+      },
+    });
+  });
+});

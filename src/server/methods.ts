@@ -4,6 +4,7 @@ import type {
   ContentBlock,
   GetPromptResult,
   SubscriptionFilter,
+  Tool,
 } from '../protocol/types.js';
 import { MODERN_VERSIONS } from '../protocol/versions.js';
 import { ProtocolError } from '../errors/protocol-error.js';
@@ -11,6 +12,7 @@ import { InputRequiredSignal, type RequestContext } from './context.js';
 import { frame } from './listen.js';
 import { paginate } from './pagination.js';
 import { readResource } from './read.js';
+import { uriProblem } from '../protocol/uri-syntax.js';
 import type { ListedResource } from './types.js';
 import type { McpServer } from './server.js';
 import type { JSONRPCMessage } from '../protocol/jsonrpc.js';
@@ -78,6 +80,15 @@ async function callTool(params: Params, { server, ctx }: MethodEnv): Promise<Res
       throw ProtocolError.internal(`tool "${name}" broke its outputSchema: ${why}`);
     }
   }
+  const sc = result.structuredContent;
+  if (
+    ctx.era === 'legacy' &&
+    sc !== undefined &&
+    (typeof sc !== 'object' || sc === null || Array.isArray(sc))
+  ) {
+    // 2025-11-25 requires an object; the text content still carries the value.
+    delete result.structuredContent;
+  }
   await checkLinks(ctx, result.content, `tool "${name}"`, server);
   return result as unknown as Result;
 }
@@ -89,6 +100,16 @@ async function checkLinks(
   who: string,
   server: McpServer,
 ): Promise<void> {
+  // Every URI we emit is an RFC 3986 URI, whatever the link policy.
+  for (const [i, b] of blocks.entries()) {
+    const uri =
+      b.type === 'resource_link' ? b.uri : b.type === 'resource' ? b.resource.uri : undefined;
+    const problem = uri === undefined ? undefined : uriProblem(uri);
+    if (problem)
+      throw ProtocolError.internal(
+        `${who} returned content[${i}] with an invalid URI ${JSON.stringify(uri)}: ${problem}`,
+      );
+  }
   const mode = ctx.linkCheck;
   if (mode === 'off' || !blocks.some((b) => b.type === 'resource_link')) return;
   const bad = await ctx.unresolvedLinks(blocks);
@@ -197,12 +218,12 @@ async function listResources(params: Params, { server }: MethodEnv): Promise<Res
 function lister<T>(
   field: string,
   method: string,
-  items: (s: McpServer) => readonly T[],
+  items: (s: McpServer, era: RequestContext['era']) => readonly T[],
   key: (item: T) => string,
 ) {
-  return async (params: Params, { server }: MethodEnv): Promise<Result> => {
+  return async (params: Params, { server, ctx }: MethodEnv): Promise<Result> => {
     const page = paginate(
-      items(server),
+      items(server, ctx.era),
       key,
       params['cursor'] as string | undefined,
       pageSize(server),
@@ -212,6 +233,22 @@ function lister<T>(
       ? { [field]: page.items, nextCursor: page.nextCursor }
       : { [field]: page.items };
   };
+}
+
+const legacyToolCache = new WeakMap<readonly Tool[], Tool[]>();
+
+/** 2025-11-25 knows only object output schemas: other ones are left out of the listing. */
+function legacyTools(tools: readonly Tool[]): readonly Tool[] {
+  let out = legacyToolCache.get(tools);
+  if (!out) {
+    out = tools.map((t) => {
+      if (t.outputSchema === undefined || t.outputSchema['type'] === 'object') return t;
+      const { outputSchema: _dropped, ...rest } = t;
+      return rest;
+    });
+    legacyToolCache.set(tools, out);
+  }
+  return out;
 }
 
 async function listen(params: Params, { server, ctx, notify }: MethodEnv): Promise<Result> {
@@ -251,7 +288,7 @@ export const METHODS: Record<string, MethodSpec> = {
     run: lister(
       'tools',
       'tools/list',
-      (s) => s.tools.wire(),
+      (s, era) => (era === 'legacy' ? legacyTools(s.tools.wire()) : s.tools.wire()),
       (t) => t.name,
     ),
   },

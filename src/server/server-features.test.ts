@@ -332,3 +332,31 @@ describe('cancellation and listen', () => {
     });
   });
 });
+
+describe('2025-11-25 shapes', () => {
+  it('drops non-object output schemas from legacy listings and non-object structuredContent from legacy results', async () => {
+    const server = createServer({ name: 's', version: '1' });
+    server.tool('list', { output: { type: 'array', items: { type: 'number' } } }, () => ({
+      content: [{ type: 'text', text: '[1,2]' }],
+      structuredContent: [1, 2],
+    }));
+    const modernConn = connectInMemory(server);
+    expect(await modernConn.send(modern('tools/list'))).toMatchObject({
+      result: { tools: [{ outputSchema: { type: 'array' } }] },
+    });
+    expect(await modernConn.send(modern('tools/call', { name: 'list' }))).toMatchObject({
+      result: { structuredContent: [1, 2] },
+    });
+    const legacyConn = connectInMemory(server);
+    await legacyConn.send(initializeRequest());
+    const list = (await legacyConn.send(legacy('tools/list'))) as unknown as {
+      result: { tools: Record<string, unknown>[] };
+    };
+    expect(list.result.tools[0]).not.toHaveProperty('outputSchema');
+    const call = (await legacyConn.send(legacy('tools/call', { name: 'list' }))) as unknown as {
+      result: Record<string, unknown>;
+    };
+    expect(call.result).not.toHaveProperty('structuredContent');
+    expect(call.result['content']).toEqual([{ type: 'text', text: '[1,2]' }]);
+  });
+});
