@@ -1,68 +1,50 @@
 #!/usr/bin/env node
-import { readFileSync } from 'node:fs';
-import { createNotesServer } from '../examples/notes-server.js';
-import { serveStdio } from '../transports/stdio/index.js';
-import { serveHttp } from '../transports/node.js';
+/** The mcpkit command line: argument parsing and output only; the work is done by the library. */
+import { isMcpKitError } from '../errors/mcpkit-error.js';
+import { parseServeArgs } from './args.js';
+import { packageVersion, runServe, UsageError } from './serve-command.js';
+import { USAGE } from './usage.js';
 
-const USAGE = `mcpkit — a resource-first toolkit for the Model Context Protocol
-
-Usage:
-  mcpkit example [--http [host:]port | --stdio]   run the bundled example server
-                                                  (default: HTTP on 127.0.0.1:3333)
-  mcpkit --help | --version
-
-Options:
-  --http [host:]port   Streamable HTTP (2026-07-28 and 2025-11-25 on one endpoint, /mcp)
-  --stdio              newline-delimited JSON-RPC on stdin/stdout; logs go to stderr
-`;
-
-function fail(message: string): never {
-  process.stderr.write(`mcpkit: ${message}\nRun 'mcpkit --help' for usage.\n`);
-  process.exit(2);
-}
-
-function parseHostPort(value: string | undefined): { host: string; port: number } {
-  if (value === undefined || value.startsWith('--')) return { host: '127.0.0.1', port: 3333 };
-  const m = /^(?:(\[[^\]]+\]|[^:]+):)?(\d{1,5})$/.exec(value);
-  const port = Number(m?.[2]);
-  if (!m || port > 65535) fail(`--http expects [host:]port, got ${JSON.stringify(value)}`);
-  const host = m[1]?.replace(/^\[|\]$/g, '') ?? '127.0.0.1';
-  return { host, port };
-}
-
-async function main(argv: string[]): Promise<void> {
+async function main(argv: string[]): Promise<number | undefined> {
   const [command, ...rest] = argv;
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
     process.stdout.write(USAGE);
-    return;
+    return 0;
   }
   if (command === '--version' || command === '-v') {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-    process.stdout.write(`${pkg.version}\n`);
-    return;
+    process.stdout.write(`${packageVersion()}\n`);
+    return 0;
   }
-  if (command !== 'example') fail(`unknown command ${JSON.stringify(command)}`);
-  const stdio = rest.includes('--stdio');
-  const httpAt = rest.indexOf('--http');
-  for (const arg of rest) {
-    if (arg.startsWith('--') && arg !== '--stdio' && arg !== '--http') fail(`unknown option ${arg}`);
+  if (command !== 'serve') throw new UsageError(`unknown command ${JSON.stringify(command)}`);
+  const parsed = parseServeArgs(rest);
+  if (parsed.kind === 'help') {
+    process.stdout.write(USAGE);
+    return 0;
   }
-  if (stdio && httpAt >= 0) fail('choose one of --stdio and --http');
-  const server = createNotesServer();
-  if (stdio) {
-    await serveStdio(server).closed;
-    process.exit(0);
-  }
-  const { host, port } = parseHostPort(httpAt >= 0 ? rest[httpAt + 1] : undefined);
-  const running = await serveHttp(server, { host, port }).catch((error: Error) => fail(`cannot listen on ${host}:${port}: ${error.message}`));
-  process.stderr.write(`mcpkit example server listening on ${running.url}\n`);
-  process.stdout.write(`${running.url}\n`);
-  const stop = (): void => void running.close().then(() => process.exit(0));
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  if (parsed.kind === 'error') throw new UsageError(parsed.message);
+  const server = await runServe(parsed.args);
+  const stop = (): void => void server.stop();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  return server.done;
 }
 
-main(process.argv.slice(2)).catch((error: unknown) => {
-  process.stderr.write(`mcpkit: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
-});
+/** Exits once what was written to stdout and stderr has been handed to the OS (pipes are asynchronous). */
+function exitAfterFlush(code: number): void {
+  let pending = 2;
+  const done = (): void => {
+    if (--pending === 0) process.exit(code);
+  };
+  process.stdout.write('', done);
+  process.stderr.write('', done);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => exitAfterFlush(code ?? 0),
+  (error: unknown) => {
+    const usage = error instanceof UsageError;
+    const message = isMcpKitError(error) || error instanceof Error ? error.message : String(error);
+    process.stderr.write(`mcpkit: ${message}${usage ? " (see 'mcpkit --help')" : ''}\n`);
+    exitAfterFlush(usage ? 2 : 1);
+  },
+);

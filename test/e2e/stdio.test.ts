@@ -177,7 +177,7 @@ beforeAll(async () => {
     main: e2eServer('--max-line-bytes', String(MAX_LINE)),
     noNewline: e2eServer(),
     legacy: e2eServer(),
-    cli: HAVE_DIST ? new StdioProcess(process.execPath, [CLI, 'example', '--stdio']) : undefined,
+    cli: HAVE_DIST ? new StdioProcess(process.execPath, [CLI, 'serve', '--stdio']) : undefined,
   };
   await Promise.all([procs.main.ready(), procs.noNewline.ready(), procs.legacy.ready()]);
 });
@@ -490,7 +490,7 @@ describe('stdio: the built CLI', () => {
         result: {
           supportedVersions: ['2026-07-28'],
           resultType: 'complete',
-          _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'mcpkit-example' } },
+          _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'mcpkit-serve' } },
         },
       });
       expect(p.messages[0]).toMatchObject({ id: null, error: { code: -32700 } });

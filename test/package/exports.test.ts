@@ -39,6 +39,7 @@ const EXPECTED: Record<string, string[]> = {
   './http': ['createHttpHandler', 'HttpEndpoint', 'checkOrigin', 'DEFAULT_MAX_BODY_BYTES'],
   './node': ['toNodeHandler', 'serveHttp'],
   './memory': ['connectInMemory'],
+  './filesystem': ['serveFolder', 'createFilesystemProvider', 'FilesystemProvider', 'searchFiles'],
 };
 
 describe('package.json', () => {

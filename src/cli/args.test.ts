@@ -1,0 +1,142 @@
+import { describe, expect, it } from 'vitest';
+import { parseHostPort, parseServeArgs, parseSize, type ServeArgs } from './args.js';
+
+const DEFAULTS: ServeArgs = {
+  transport: { kind: 'http', host: '127.0.0.1', port: 3333 },
+  allowHosts: [],
+  legacy: true,
+  quiet: false,
+  watch: true,
+};
+
+describe('parseSize', () => {
+  it.each([
+    ['0', 0],
+    ['65536', 65536],
+    ['512k', 512 * 1024],
+    ['512K', 512 * 1024],
+    ['512kib', 512 * 1024],
+    ['512kb', 512_000],
+    ['1m', 1024 ** 2],
+    ['1.5m', 1.5 * 1024 ** 2],
+    ['4mib', 4 * 1024 ** 2],
+    ['4MiB', 4 * 1024 ** 2],
+    ['2mb', 2_000_000],
+    ['1g', 1024 ** 3],
+    ['1gb', 1e9],
+    ['10b', 10],
+    [' 8 k ', 8192],
+  ])('%j -> %d', (text, bytes) => {
+    expect(parseSize(text)).toBe(bytes);
+  });
+
+  it.each(['', 'k', '-1', '1.2.3', '12q', '1 m b', '0x10', '1e3', '99999999999999999999g'])(
+    '%j is not a size',
+    (text) => {
+      expect(parseSize(text)).toBeUndefined();
+    },
+  );
+});
+
+describe('parseHostPort', () => {
+  it.each([
+    ['3333', { host: '127.0.0.1', port: 3333 }],
+    ['0', { host: '127.0.0.1', port: 0 }],
+    ['localhost:8080', { host: 'localhost', port: 8080 }],
+    ['0.0.0.0:80', { host: '0.0.0.0', port: 80 }],
+    ['[::1]:3333', { host: '::1', port: 3333 }],
+  ])('%j -> %j', (text, expected) => {
+    expect(parseHostPort(text)).toEqual(expected);
+  });
+
+  it.each(['', 'host', 'host:', ':80', '65536', 'a:b:80', '::1:3333', 'http://x:80', '[::1]'])(
+    '%j is refused',
+    (text) => {
+      expect(parseHostPort(text)).toBeUndefined();
+    },
+  );
+});
+
+describe('parseServeArgs', () => {
+  it.each<[string[], Partial<ServeArgs>]>([
+    [[], {}],
+    [['./docs'], { dir: './docs' }],
+    [['--stdio'], { transport: { kind: 'stdio' } }],
+    [['docs', '--stdio'], { dir: 'docs', transport: { kind: 'stdio' } }],
+    [['--stdio', 'docs'], { dir: 'docs', transport: { kind: 'stdio' } }],
+    [['--http'], {}],
+    [['--http', 'docs'], { dir: 'docs' }],
+    [['--http', '8080'], { transport: { kind: 'http', host: '127.0.0.1', port: 8080 } }],
+    [
+      ['--http', '0.0.0.0:9000', 'docs'],
+      { dir: 'docs', transport: { kind: 'http', host: '0.0.0.0', port: 9000 } },
+    ],
+    [['--http=[::1]:1234'], { transport: { kind: 'http', host: '::1', port: 1234 } }],
+    [['--block-budget', '512k'], { blockBudgetBytes: 512 * 1024 }],
+    [
+      ['--block-budget=2m', '--result-budget', '8mib'],
+      { blockBudgetBytes: 2 * 1024 ** 2, resultBudgetBytes: 8 * 1024 ** 2 },
+    ],
+    [['--page-size', '25'], { pageSize: 25 }],
+    [
+      ['--stdio', '--max-line-bytes', '64m'],
+      { transport: { kind: 'stdio' }, maxLineBytes: 64 * 1024 ** 2 },
+    ],
+    [['--max-body-bytes', '16m'], { maxBodyBytes: 16 * 1024 ** 2 }],
+    [['--cache-bytes', '0'], { cacheBytes: 0 }],
+    [
+      ['--allow-host', 'a.example', '--allow-host=b.example'],
+      { allowHosts: ['a.example', 'b.example'] },
+    ],
+    [['--no-legacy', '--quiet', '--no-watch'], { legacy: false, quiet: true, watch: false }],
+    [['-q'], { quiet: true }],
+    [['--', '--odd-dir-name'], { dir: '--odd-dir-name' }],
+    [['--block-budget', '1k', '--block-budget', '2k'], { blockBudgetBytes: 2048 }],
+  ])('%j', (argv, expected) => {
+    expect(parseServeArgs(argv)).toEqual({
+      kind: 'ok',
+      args: { ...DEFAULTS, allowHosts: [], ...expected },
+    });
+  });
+
+  it.each([['--help'], ['-h'], ['docs', '--stdio', '--help']])('%j asks for help', (...argv) => {
+    expect(parseServeArgs(argv)).toEqual({ kind: 'help' });
+  });
+
+  it.each<[string[], RegExp]>([
+    [['--bogus'], /^unknown option "--bogus"$/],
+    [['-x'], /^unknown option "-x"$/],
+    [['a', 'b'], /^unexpected argument "b": serve takes one DIR$/],
+    [['--stdio', '--http'], /^choose one of --stdio and --http$/],
+    [['--http', '70000'], /^--http expects \[host:\]port .*got "70000"$/],
+    [['--http=nope'], /^--http expects \[host:\]port/],
+    [['--http', 'localhost:'], /^--http expects \[host:\]port/],
+    [['--block-budget'], /^--block-budget expects a value$/],
+    [['--block-budget', '--stdio'], /^--block-budget expects a value$/],
+    [
+      ['--block-budget', 'lots'],
+      /^--block-budget expects a size such as 65536, 512k, 1m or 4mib, got "lots"$/,
+    ],
+    [['--block-budget', '0'], /^--block-budget must be at least 1 bytes/],
+    [['--max-body-bytes', '10'], /^--max-body-bytes must be at least 1024 bytes/],
+    [['--page-size', '0'], /^--page-size expects a whole number from 1 to 10000, got "0"$/],
+    [['--page-size', '2.5'], /^--page-size expects a whole number/],
+    [['--page-size', '20000'], /^--page-size expects a whole number/],
+    [['--stdio', '--max-body-bytes', '1m'], /^--max-body-bytes applies to --http only$/],
+    [['--stdio', '--allow-host', 'x'], /^--allow-host applies to --http only$/],
+    [['--stdio', '--no-legacy'], /^--no-legacy applies to --http only$/],
+    [['--max-line-bytes', '1m'], /^--max-line-bytes applies to --stdio only$/],
+    [['--allow-host'], /^--allow-host expects a host name/],
+    [['--allow-host', 'http://x/'], /^--allow-host expects a host name without scheme or path/],
+    [['--stdio=yes'], /^--stdio takes no value$/],
+    [['--quiet=1'], /^--quiet takes no value$/],
+    [[''], /^DIR is empty$/],
+  ])('%j -> error', (argv, message) => {
+    const parsed = parseServeArgs(argv);
+    expect(parsed.kind).toBe('error');
+    if (parsed.kind === 'error') {
+      expect(parsed.message).toMatch(message);
+      expect(parsed.message).not.toContain('\n');
+    }
+  });
+});

@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import { banner, inspectorCommand, shellQuote, stdioConfig } from './banner.js';
+import { createProgressReporter } from './progress.js';
+
+const base = {
+  dir: '/srv/docs',
+  files: 9,
+  bytes: 1_300_000,
+  blockBudgetBytes: 1024 * 1024,
+  resultBudgetBytes: 4 * 1024 * 1024,
+  stdioCommand: {
+    command: '/usr/bin/node',
+    args: ['/opt/mcpkit/dist/cli/main.js', 'serve', '/srv/my docs', '--stdio'],
+  },
+  serverName: 'docs',
+};
+
+describe('banner', () => {
+  it('says where it listens, gives a stdio configuration and the Inspector command (HTTP)', () => {
+    const text = banner({
+      ...base,
+      transport: {
+        kind: 'http',
+        url: 'http://127.0.0.1:3333/mcp',
+        capBytes: 4 * 1024 * 1024 - 1024,
+        legacy: true,
+      },
+    });
+    expect(text).toContain('mcpkit serve: /srv/docs (9 files, 1.2 MiB)');
+    expect(text).toContain(
+      'Listening on http://127.0.0.1:3333/mcp (Streamable HTTP: 2026-07-28, and 2025-11-25 sessions)',
+    );
+    expect(text).toContain('embed up to 1.0 MiB per file and 4.0 MiB per result');
+    expect(text).toContain(
+      'npx @modelcontextprotocol/inspector --transport http --server-url http://127.0.0.1:3333/mcp',
+    );
+    const json = text.slice(text.indexOf('{\n'), text.lastIndexOf('}') + 1);
+    expect(JSON.parse(json)).toEqual({
+      mcpServers: { docs: { command: '/usr/bin/node', args: base.stdioCommand.args } },
+    });
+  });
+
+  it('points the Inspector at the stdio command, quoted for a shell', () => {
+    expect(inspectorCommand({ ...base, transport: { kind: 'stdio', capBytes: 1 } })).toBe(
+      "npx @modelcontextprotocol/inspector -- /usr/bin/node /opt/mcpkit/dist/cli/main.js serve '/srv/my docs' --stdio",
+    );
+    expect(banner({ ...base, transport: { kind: 'stdio', capBytes: 1 } })).toContain(
+      'Serving over stdio',
+    );
+  });
+
+  it('quotes only what needs it', () => {
+    expect(shellQuote('/a/b-c_d.js')).toBe('/a/b-c_d.js');
+    expect(shellQuote("it's here")).toBe("'it'\\''s here'");
+    expect(JSON.parse(stdioConfig('x', 'node', ['a']))).toEqual({
+      mcpServers: { x: { command: 'node', args: ['a'] } },
+    });
+  });
+});
+
+describe('indexing progress', () => {
+  it('stays silent for a quick walk', () => {
+    const out: string[] = [];
+    let t = 0;
+    const p = createProgressReporter({
+      write: (s) => out.push(s),
+      tty: false,
+      label: 'indexing /d',
+      now: () => t,
+    });
+    p.update({ files: 10, directories: 1, done: false });
+    t = 100;
+    p.update({ files: 20, directories: 2, done: true });
+    expect(out).toEqual([]);
+  });
+
+  it('reports a long walk, throttled, and ends with a summary line', () => {
+    const out: string[] = [];
+    let t = 0;
+    const p = createProgressReporter({
+      write: (s) => out.push(s),
+      tty: false,
+      label: 'indexing /d',
+      now: () => t,
+      delayMs: 300,
+      intervalMs: 1000,
+    });
+    for (let i = 1; i <= 30; i++) {
+      t = i * 100;
+      p.update({ files: i * 1000, directories: i, done: false });
+    }
+    p.update({ files: 30_500, directories: 31, done: true });
+    expect(out).toEqual([
+      'indexing /d: 4,000 files in 4 folders so far…\n',
+      'indexing /d: 14,000 files in 14 folders so far…\n',
+      'indexing /d: 24,000 files in 24 folders so far…\n',
+      'indexing /d: 30,500 files in 31 folders, 2.9 s\n',
+    ]);
+  });
+
+  it('rewrites one line on a terminal', () => {
+    const out: string[] = [];
+    let t = 0;
+    const p = createProgressReporter({
+      write: (s) => out.push(s),
+      tty: true,
+      label: 'indexing /d',
+      now: () => t,
+    });
+    p.update({ files: 0, directories: 0, done: false });
+    t = 1000;
+    p.update({ files: 1, directories: 1, done: false });
+    p.update({ files: 5, directories: 2, done: false });
+    expect(out[0]).toBe('\r\x1b[Kindexing /d: 1 files in 1 folders so far…');
+    expect(out).toHaveLength(1);
+  });
+});

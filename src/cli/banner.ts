@@ -1,0 +1,61 @@
+/** What `mcpkit serve` prints on start: where it listens, a stdio client configuration, the Inspector command. */
+import { formatBytes } from '../providers/filesystem/format.js';
+
+export interface BannerInput {
+  /** The served folder, absolute. */
+  dir: string;
+  files: number;
+  bytes: number;
+  transport:
+    | { kind: 'stdio'; capBytes: number }
+    | { kind: 'http'; url: string; capBytes: number; legacy: boolean };
+  blockBudgetBytes: number;
+  resultBudgetBytes: number;
+  /** How to start this server over stdio: the node binary, the CLI script and its arguments. */
+  stdioCommand: { command: string; args: string[] };
+  /** Key of the server in the pasted configuration. */
+  serverName: string;
+}
+
+/** Quotes an argument for a POSIX shell when it needs it. */
+export function shellQuote(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+/** A ready-to-paste `mcpServers` entry (Claude Desktop, Cursor, VS Code and most hosts read this shape). */
+export function stdioConfig(serverName: string, command: string, args: readonly string[]): string {
+  return JSON.stringify({ mcpServers: { [serverName]: { command, args } } }, null, 2);
+}
+
+/** The command that opens the official MCP Inspector against this server. */
+export function inspectorCommand(input: Pick<BannerInput, 'transport' | 'stdioCommand'>): string {
+  if (input.transport.kind === 'http') {
+    return `npx @modelcontextprotocol/inspector --transport http --server-url ${shellQuote(input.transport.url)}`;
+  }
+  const { command, args } = input.stdioCommand;
+  return `npx @modelcontextprotocol/inspector -- ${[command, ...args].map(shellQuote).join(' ')}`;
+}
+
+/** The banner, as lines of text (no trailing newline). */
+export function banner(input: BannerInput): string {
+  const t = input.transport;
+  const where =
+    t.kind === 'http'
+      ? `Listening on ${t.url} (Streamable HTTP: 2026-07-28${t.legacy ? ', and 2025-11-25 sessions' : ' only'})`
+      : 'Serving over stdio: protocol messages on stdout, this text on stderr';
+  const lines = [
+    `mcpkit serve: ${input.dir} (${input.files.toLocaleString('en-US')} file${input.files === 1 ? '' : 's'}, ${formatBytes(input.bytes)})`,
+    where,
+    `  resources  file:///{+path}, paths relative to the folder`,
+    '  tools      search, read        prompts  review-file, survey',
+    `  policy     embed up to ${formatBytes(input.blockBudgetBytes)} per file and ${formatBytes(input.resultBudgetBytes)} per result, ` +
+      `link beyond; at most ${formatBytes(t.capBytes)} per result on this transport`,
+    '',
+    'To use it from a stdio host, paste into its MCP configuration:',
+    stdioConfig(input.serverName, input.stdioCommand.command, input.stdioCommand.args),
+    '',
+    'To open it in the MCP Inspector:',
+    `  ${inspectorCommand(input)}`,
+  ];
+  return lines.join('\n');
+}

@@ -1,0 +1,152 @@
+/** The CLI as a process (through tsx, no build needed): exit codes, one-line errors, clean stdout. */
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { modern } from '../../test/helpers/messages.js';
+
+const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function run(args: string[], input?: string): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { stdio: 'pipe' });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.once('error', reject);
+    child.once('exit', (code) => resolve({ code, stdout, stderr }));
+    if (input !== undefined) child.stdin.end(input);
+  });
+}
+
+let dir: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'mcpkit-cli-'));
+  await writeFile(join(dir, 'a.md'), '# A\n');
+});
+
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('mcpkit (process)', () => {
+  it.each([
+    [['serve', '--bogus'], /^mcpkit: unknown option "--bogus" \(see 'mcpkit --help'\)\n$/],
+    [['serve', '--http', 'nope:99999'], /^mcpkit: --http expects \[host:\]port/],
+    [['serve', '--block-budget', 'x'], /^mcpkit: --block-budget expects a size/],
+    [
+      ['serve', join(tmpdir(), 'mcpkit-cli-no-such-dir-5f2a')],
+      /^mcpkit: cannot serve ".*no-such-dir-5f2a": no such directory/,
+    ],
+    [['serve', MAIN], /^mcpkit: cannot serve ".*main\.ts": not a directory/],
+    [['example'], /^mcpkit: unknown command "example"/],
+  ])('%j exits 2 with one line on stderr and nothing on stdout', async (args, message) => {
+    const { code, stdout, stderr } = await run(args);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toMatch(message);
+    expect(stderr.trimEnd().split('\n')).toHaveLength(1);
+  });
+
+  it('documents every option in --help', async () => {
+    const { code, stdout } = await run(['serve', '--help']);
+    expect(code).toBe(0);
+    for (const option of [
+      '--stdio',
+      '--http',
+      '--block-budget',
+      '--result-budget',
+      '--page-size',
+      '--max-line-bytes',
+      '--max-body-bytes',
+      '--allow-host',
+      '--no-legacy',
+      '--quiet',
+      '--cache-bytes',
+      '--no-watch',
+      '512k',
+    ]) {
+      expect(stdout).toContain(option);
+    }
+  });
+
+  it('serves a folder over stdio: protocol only on stdout, the banner on stderr, exit 0 at EOF', async () => {
+    const list = modern('resources/list');
+    const read = modern('resources/read', { uri: 'file:///a.md' });
+    const { code, stdout, stderr } = await run(
+      ['serve', dir, '--stdio'],
+      `${JSON.stringify(list)}\n${JSON.stringify(read)}\n`,
+    );
+    expect(code).toBe(0);
+    const lines = stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines).toHaveLength(2);
+    for (const line of lines) expect(line['jsonrpc']).toBe('2.0');
+    expect(lines.find((l) => l['id'] === list.id)).toMatchObject({
+      result: {
+        resources: [{ uri: 'file:///a.md', name: 'a.md', mimeType: 'text/markdown', size: 4 }],
+      },
+    });
+    expect(lines.find((l) => l['id'] === read.id)).toMatchObject({
+      result: { contents: [{ uri: 'file:///a.md', text: '# A\n' }] },
+    });
+    expect(stderr).toContain('Serving over stdio');
+    expect(stderr).toContain('"mcpServers"');
+    expect(stderr).toContain('npx @modelcontextprotocol/inspector -- ');
+  });
+
+  it('serves over HTTP: the URL first on stdout, then the banner; exit 0 on SIGTERM', async () => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', MAIN, 'serve', dir, '--http', '127.0.0.1:0'],
+      { stdio: 'pipe' },
+    );
+    try {
+      let out = '';
+      child.stdout.setEncoding('utf8');
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stdout.on('data', (d: string) => {
+          out += d;
+          if (out.includes('npx @modelcontextprotocol/inspector'))
+            resolve(out.split('\n')[0] as string);
+        });
+        child.once('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
+      });
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+      expect(out).toContain(`--server-url ${url}`);
+      const body = modern('tools/list');
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': 'tools/list',
+        },
+        body: JSON.stringify(body),
+      });
+      expect(res.status).toBe(200);
+      const json = (await res.json()) as { result: { tools: Array<{ name: string }> } };
+      expect(json.result.tools.map((t) => t.name).sort()).toEqual(['read', 'search']);
+      const exited = new Promise<number | null>((resolve) =>
+        child.once('exit', (code) => resolve(code)),
+      );
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
+  });
+});

@@ -1,0 +1,209 @@
+/** `mcpkit serve`: a folder as an MCP server over stdio or Streamable HTTP. */
+import { readFileSync, statSync } from 'node:fs';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { McpKitError } from '../errors/mcpkit-error.js';
+import { DEFAULT_BLOCK_BUDGET_BYTES, DEFAULT_RESULT_BUDGET_BYTES } from '../content/policy.js';
+import { serveFolder } from '../providers/filesystem/folder-server.js';
+import { createServer, type McpServer } from '../server/index.js';
+import { ENVELOPE_RESERVE_BYTES } from '../server/content-env.js';
+import { DEFAULT_MAX_LINE_BYTES, serveStdio } from '../transports/stdio/index.js';
+import { DEFAULT_MAX_BODY_BYTES } from '../transports/http/handler.js';
+import { LOOPBACK_HOSTS } from '../transports/http/origin-guard.js';
+import { serveHttp } from '../transports/node.js';
+import type { ServeArgs } from './args.js';
+import { banner, type BannerInput } from './banner.js';
+import { createProgressReporter } from './progress.js';
+
+/** What the command writes to, and how this process was started (for the printed configuration). */
+export interface ServeIo {
+  stdout: { write(text: string): unknown };
+  stderr: { write(text: string): unknown; isTTY?: boolean };
+  /** The program and its leading arguments that run the CLI, e.g. node and dist/cli/main.js. */
+  self?: { command: string; args: string[] };
+}
+
+function selfCommand(io: ServeIo): { command: string; args: string[] } {
+  if (io.self) return io.self;
+  const script = process.argv[1] ?? fileURLToPath(new URL('./main.js', import.meta.url));
+  return { command: process.execPath, args: [...process.execArgv, path.resolve(script)] };
+}
+
+/** Bad input that is the user's to fix: one line, exit status 2. */
+export class UsageError extends McpKitError {
+  constructor(message: string) {
+    super('BAD_ARGUMENTS', message);
+  }
+}
+
+/** The example folder shipped with the package (examples/docs next to dist/ or src/). */
+export function bundledExampleDir(): string {
+  return fileURLToPath(new URL('../../examples/docs', import.meta.url));
+}
+
+export function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
+  return pkg.version;
+}
+
+function checkDir(dir: string): void {
+  let isDir = false;
+  try {
+    isDir = statSync(dir).isDirectory();
+  } catch {
+    throw new UsageError(`cannot serve ${JSON.stringify(dir)}: no such directory`);
+  }
+  if (!isDir) throw new UsageError(`cannot serve ${JSON.stringify(dir)}: not a directory`);
+}
+
+/** The arguments that start the same server over stdio, for the pasted configuration. */
+function stdioArgs(args: ServeArgs, dir: string): string[] {
+  const out = ['serve', dir, '--stdio'];
+  if (args.blockBudgetBytes !== undefined)
+    out.push('--block-budget', String(args.blockBudgetBytes));
+  if (args.resultBudgetBytes !== undefined)
+    out.push('--result-budget', String(args.resultBudgetBytes));
+  if (args.pageSize !== undefined) out.push('--page-size', String(args.pageSize));
+  if (args.cacheBytes !== undefined) out.push('--cache-bytes', String(args.cacheBytes));
+  if (args.maxLineBytes !== undefined) out.push('--max-line-bytes', String(args.maxLineBytes));
+  if (!args.watch) out.push('--no-watch');
+  return out;
+}
+
+function serverNameOf(dir: string): string {
+  return (
+    path
+      .basename(dir)
+      .replace(/[^A-Za-z0-9_-]+/g, '-')
+      .replace(/^-+|-+$/g, '') || 'files'
+  );
+}
+
+function createFolderServer(args: ServeArgs, dir: string): McpServer {
+  const name = path.basename(dir) || dir;
+  return createServer({
+    name: 'mcpkit-serve',
+    version: packageVersion(),
+    title: `mcpkit serve: ${name}`,
+    instructions:
+      `The files of the folder "${name}", as resources file:///{+path} (paths relative to the folder). ` +
+      'Call "search" to find files by name or text, and "read" to get one: small files come embedded, large ones as links ' +
+      'to read with resources/read. The prompt "survey" gives an overview of a topic; "review-file" reviews one file.',
+    ...(args.pageSize !== undefined ? { pageSize: args.pageSize } : {}),
+    content: {
+      ...(args.blockBudgetBytes !== undefined ? { blockBudgetBytes: args.blockBudgetBytes } : {}),
+      ...(args.resultBudgetBytes !== undefined
+        ? { resultBudgetBytes: args.resultBudgetBytes }
+        : {}),
+    },
+  });
+}
+
+/**
+ * Runs `mcpkit serve`. Over stdio it resolves with 0 when stdin ends; over HTTP it resolves once
+ * listening, and `stop()` (wired to SIGINT/SIGTERM by the CLI) closes it.
+ */
+export async function runServe(
+  args: ServeArgs,
+  io: ServeIo = process,
+): Promise<{ done: Promise<number>; stop: () => Promise<void> }> {
+  const dir = path.resolve(args.dir ?? bundledExampleDir());
+  checkDir(dir);
+  const server = createFolderServer(args, dir);
+  const warn = (message: string): void => void io.stderr.write(`mcpkit: ${message}\n`);
+  const progress = createProgressReporter({
+    write: (t) => void io.stderr.write(t),
+    tty: io.stderr.isTTY === true,
+    label: `indexing ${dir}`,
+  });
+  const provider = serveFolder(server, {
+    root: dir,
+    watch: args.watch,
+    ...(args.cacheBytes !== undefined ? { cacheBytes: args.cacheBytes } : {}),
+    ...(args.quiet
+      ? {}
+      : { onProgress: (p: Parameters<typeof progress.update>[0]) => progress.update(p) }),
+    onWarning: warn,
+  });
+  await provider.ready();
+  const files = await provider.files();
+  const self = selfCommand(io);
+  const info: Omit<BannerInput, 'transport'> = {
+    dir,
+    files: files.length,
+    bytes: files.reduce((sum, f) => sum + f.size, 0),
+    blockBudgetBytes: args.blockBudgetBytes ?? DEFAULT_BLOCK_BUDGET_BYTES,
+    resultBudgetBytes: args.resultBudgetBytes ?? DEFAULT_RESULT_BUDGET_BYTES,
+    stdioCommand: { command: self.command, args: [...self.args, ...stdioArgs(args, dir)] },
+    serverName: serverNameOf(dir),
+  };
+  if (args.transport.kind === 'stdio') {
+    const maxLineBytes = args.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+    if (!args.quiet)
+      io.stderr.write(
+        `${banner({ ...info, transport: { kind: 'stdio', capBytes: maxLineBytes - ENVELOPE_RESERVE_BYTES } })}\n`,
+      );
+    const connection = serveStdio(server, { maxLineBytes });
+    const done = connection.closed.then(() => {
+      provider.close();
+      return 0;
+    });
+    return {
+      done,
+      stop: async () => {
+        connection.close();
+        provider.close();
+      },
+    };
+  }
+  const { host, port } = args.transport;
+  const maxBodyBytes = args.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const allowedHosts =
+    args.allowHosts.length === 0
+      ? undefined
+      : [
+          ...new Set([
+            ...LOOPBACK_HOSTS,
+            ...(LOOPBACK_HOSTS.includes(host) ? [] : [host]),
+            ...args.allowHosts,
+          ]),
+        ];
+  let running;
+  try {
+    running = await serveHttp(server, {
+      host,
+      port,
+      maxBodyBytes,
+      legacy: args.legacy,
+      ...(allowedHosts ? { allowedHosts } : {}),
+    });
+  } catch (error) {
+    provider.close();
+    const code = (error as { code?: string }).code;
+    const why =
+      code === 'EADDRINUSE'
+        ? 'the address is in use (pick another with --http [host:]port)'
+        : (error as Error).message;
+    throw new McpKitError('LISTEN_FAILED', `cannot listen on ${host}:${port}: ${why}`);
+  }
+  // The URL comes first, alone on its line: scripts and tests read it from stdout.
+  io.stdout.write(`${running.url}\n`);
+  if (!args.quiet) {
+    io.stdout.write(
+      `${banner({ ...info, transport: { kind: 'http', url: running.url, capBytes: maxBodyBytes - ENVELOPE_RESERVE_BYTES, legacy: args.legacy } })}\n`,
+    );
+  }
+  let resolveDone: (code: number) => void = () => undefined;
+  const done = new Promise<number>((resolve) => (resolveDone = resolve));
+  const http = running;
+  return {
+    done,
+    stop: async () => {
+      provider.close();
+      await http.close();
+      resolveDone(0);
+    },
+  };
+}

@@ -1,0 +1,459 @@
+import { mkdir, mkdtemp, rm, symlink, truncate, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { connectInMemory } from '../../transports/memory.js';
+import { modern } from '../../../test/helpers/messages.js';
+import { createServer } from '../../server/server.js';
+import type { ServerOptions } from '../../server/types.js';
+import { createFilesystemProvider, type FilesystemProviderOptions } from './filesystem-provider.js';
+import { nodeFs, type ProviderFs } from './fs-types.js';
+
+const MiB = 1024 * 1024;
+// A 1x1 PNG.
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+/** node:fs with a count of `open` calls: the only call that reads bytes. */
+function countingFs(): ProviderFs & { opens: string[] } {
+  const opens: string[] = [];
+  return {
+    ...nodeFs,
+    opens,
+    open: (path, flags) => {
+      opens.push(path);
+      return nodeFs.open(path, flags);
+    },
+  };
+}
+
+let base: string;
+let root: string;
+
+beforeAll(async () => {
+  base = await mkdtemp(join(tmpdir(), 'mcpkit-fs-provider-'));
+  root = join(base, 'root');
+  await mkdir(join(root, 'notes', 'deep'), { recursive: true });
+  await mkdir(join(root, '.git'), { recursive: true });
+  await mkdir(join(root, 'node_modules', 'x'), { recursive: true });
+  await writeFile(join(root, 'notes', 'a.md'), '# A\n\nRetry with backoff.\n');
+  await writeFile(join(root, 'notes', 'deep', 'b.txt'), 'b text');
+  await writeFile(join(root, 'data.json'), '{"a":1}');
+  await writeFile(join(root, 'img.png'), PNG);
+  await writeFile(join(root, 'picture.zzq'), PNG);
+  await writeFile(join(root, 'words.zzq'), 'plain words, no extension we know');
+  await writeFile(join(root, 'Makefile'), 'all:\n\techo hi\n');
+  await writeFile(join(root, 'latin1.txt'), Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a])); // "café" in Latin-1
+  await writeFile(join(root, '100% sure.md'), 'percent');
+  await writeFile(join(root, '.env'), 'SECRET=1');
+  await writeFile(join(root, '.git', 'config'), '[core]');
+  await writeFile(join(root, 'node_modules', 'x', 'index.js'), 'module.exports = 1;');
+  await writeFile(join(root, 'big.bin'), '');
+  await truncate(join(root, 'big.bin'), 64 * MiB); // sparse: instant, no disk used
+  await symlink(join(root, 'notes', 'a.md'), join(root, 'alias.md'));
+});
+
+afterAll(async () => {
+  await rm(base, { recursive: true, force: true });
+});
+
+function setup(
+  options: Partial<FilesystemProviderOptions> = {},
+  server: Partial<ServerOptions> = {},
+) {
+  const fs = countingFs();
+  const srv = createServer({ name: 'fs', version: '1', ...server });
+  const provider = createFilesystemProvider({ root, fs, ...options });
+  provider.register(srv);
+  return { fs, provider, server: srv, conn: connectInMemory(srv) };
+}
+
+type Res = {
+  result?: Record<string, unknown>;
+  error?: { code: number; message: string; data?: Record<string, unknown> };
+};
+
+async function read(conn: ReturnType<typeof connectInMemory>, uri: string): Promise<Res> {
+  return (await conn.send(modern('resources/read', { uri }))) as Res;
+}
+
+function contentsOf(res: Res): Record<string, unknown> {
+  return (res.result?.['contents'] as Array<Record<string, unknown>>)[0] as Record<string, unknown>;
+}
+
+describe('filesystem provider: resources/list', () => {
+  it('lists every visible regular file under the root, sorted, with size, mimeType and lastModified', async () => {
+    const { conn } = setup();
+    const res = (await conn.send(modern('resources/list'))) as Res;
+    const resources = res.result?.['resources'] as Array<Record<string, unknown>>;
+    expect(resources.map((r) => r.name)).toEqual([
+      '100% sure.md',
+      'Makefile',
+      'alias.md',
+      'big.bin',
+      'data.json',
+      'img.png',
+      'latin1.txt',
+      'notes/a.md',
+      'notes/deep/b.txt',
+      'picture.zzq',
+      'words.zzq',
+    ]);
+    expect(resources.find((r) => r.name === 'notes/a.md')).toEqual({
+      uri: 'file:///notes/a.md',
+      name: 'notes/a.md',
+      mimeType: 'text/markdown',
+      size: 25,
+      annotations: {
+        lastModified: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      },
+    });
+    expect(resources.find((r) => r.name === 'big.bin')).toMatchObject({
+      size: 64 * MiB,
+      mimeType: 'application/octet-stream',
+    });
+    expect(resources.find((r) => r.name === '100% sure.md')).toMatchObject({
+      uri: 'file:///100%25%20sure.md',
+    });
+    // Never an absolute host path.
+    expect(JSON.stringify(res)).not.toContain(base);
+  });
+
+  it('sniffs the type of unknown extensions from the first bytes', async () => {
+    const { provider } = setup();
+    const files = await provider.files();
+    expect(files.find((f) => f.path === 'picture.zzq')?.mimeType).toBe('image/png');
+    expect(files.find((f) => f.path === 'words.zzq')?.mimeType).toBe('text/plain');
+    expect(files.find((f) => f.path === 'Makefile')?.mimeType).toBe('text/plain');
+  });
+
+  it('pages with stable cursors, even when a file appears before the cursor between pages', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mcpkit-fs-paging-'));
+    try {
+      const names = Array.from({ length: 25 }, (_, i) => `f${String(i).padStart(2, '0')}.txt`);
+      await Promise.all(names.map((n) => writeFile(join(dir, n), n)));
+      const srv = createServer({ name: 'p', version: '1', pageSize: 10 });
+      createFilesystemProvider({ root: dir, rescanMs: 0 }).register(srv);
+      const conn = connectInMemory(srv);
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      let pages = 0;
+      do {
+        const res = (await conn.send(modern('resources/list', cursor ? { cursor } : {}))) as Res;
+        seen.push(...(res.result?.['resources'] as Array<{ name: string }>).map((r) => r.name));
+        cursor = res.result?.['nextCursor'] as string | undefined;
+        if (++pages === 1) await writeFile(join(dir, 'a-new.txt'), 'new'); // sorts before every page
+      } while (cursor);
+      expect(pages).toBe(3);
+      expect(seen).toEqual(names);
+      const again = (await conn.send(modern('resources/list'))) as Res;
+      expect((again.result?.['resources'] as Array<{ name: string }>)[0]?.name).toBe('a-new.txt');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('leaves out dot-files, dot-directories and node_modules, and refuses to read them', async () => {
+    const { conn, provider } = setup();
+    const names = (await provider.files()).map((f) => f.path);
+    expect(names.some((n) => n.startsWith('.') || n.includes('node_modules'))).toBe(false);
+    for (const uri of ['file:///.env', 'file:///.git/config', 'file:///node_modules/x/index.js']) {
+      const res = await read(conn, uri);
+      expect(res.error?.code, uri).toBe(-32602);
+      expect(JSON.stringify(res)).not.toMatch(/SECRET=1|\[core\]|module\.exports/);
+    }
+  });
+
+  it('serves hidden files when asked to', async () => {
+    const { conn } = setup({ hidden: true, ignore: [] });
+    expect(contentsOf(await read(conn, 'file:///.env'))).toMatchObject({ text: 'SECRET=1' });
+    expect(contentsOf(await read(conn, 'file:///node_modules/x/index.js'))).toMatchObject({
+      text: 'module.exports = 1;',
+    });
+  });
+
+  it('completes paths: prefix matches first, then substring matches', async () => {
+    const { conn } = setup();
+    const ask = async (value: string) =>
+      (
+        (await conn.send(
+          modern('completion/complete', {
+            ref: { type: 'ref/resource', uri: 'file:///{+path}' },
+            argument: { name: 'path', value },
+          }),
+        )) as Res
+      ).result?.['completion'];
+    expect(await ask('notes/')).toEqual({
+      values: ['notes/a.md', 'notes/deep/b.txt'],
+      total: 2,
+      hasMore: false,
+    });
+    expect(await ask('DEEP')).toEqual({ values: ['notes/deep/b.txt'], total: 1, hasMore: false });
+  });
+});
+
+describe('filesystem provider: resources/read', () => {
+  it('reads text as text with its mimeType, size and lastModified in _meta', async () => {
+    const { conn } = setup();
+    const c = contentsOf(await read(conn, 'file:///notes/a.md'));
+    expect(c).toEqual({
+      uri: 'file:///notes/a.md',
+      mimeType: 'text/markdown',
+      text: '# A\n\nRetry with backoff.\n',
+      _meta: { 'dev.mcpkit/size': 25, 'dev.mcpkit/lastModified': expect.any(String) },
+    });
+    expect(contentsOf(await read(conn, 'file:///data.json'))).toMatchObject({
+      mimeType: 'application/json',
+      text: '{"a":1}',
+    });
+    expect(contentsOf(await read(conn, 'file:///Makefile'))).toMatchObject({
+      mimeType: 'text/plain',
+      text: 'all:\n\techo hi\n',
+    });
+    expect(contentsOf(await read(conn, 'file:///100%25%20sure.md'))).toMatchObject({
+      text: 'percent',
+    });
+  });
+
+  it('reads binary as a base64 blob with its mimeType; unknown extensions are sniffed', async () => {
+    const { conn } = setup();
+    expect(contentsOf(await read(conn, 'file:///img.png'))).toMatchObject({
+      mimeType: 'image/png',
+      blob: PNG.toString('base64'),
+    });
+    expect(contentsOf(await read(conn, 'file:///picture.zzq'))).toMatchObject({
+      mimeType: 'image/png',
+      blob: PNG.toString('base64'),
+    });
+    expect(contentsOf(await read(conn, 'file:///words.zzq'))).toMatchObject({
+      mimeType: 'text/plain',
+      text: 'plain words, no extension we know',
+    });
+  });
+
+  it('serves a text type that is not valid UTF-8 as a blob of that type', async () => {
+    const { conn } = setup();
+    const c = contentsOf(await read(conn, 'file:///latin1.txt'));
+    expect(c).toMatchObject({
+      mimeType: 'text/plain',
+      blob: Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x0a]).toString('base64'),
+    });
+    expect(c['text']).toBeUndefined();
+  });
+
+  it('follows a symlink that stays inside the root', async () => {
+    const { conn } = setup();
+    expect(contentsOf(await read(conn, 'file:///alias.md'))).toMatchObject({
+      uri: 'file:///alias.md',
+      text: '# A\n\nRetry with backoff.\n',
+    });
+  });
+
+  it('answers -32602 "not found" for a missing file or a directory', async () => {
+    const { conn } = setup();
+    for (const uri of ['file:///nope.md', 'file:///notes', 'file:///notes/', 'file:///']) {
+      expect((await read(conn, uri)).error, uri).toMatchObject({ code: -32602 });
+    }
+  });
+
+  it('reads a file created after the listing was built (the template covers new files)', async () => {
+    const { conn, provider } = setup({ rescanMs: 60_000 });
+    await provider.ready();
+    await writeFile(join(root, 'notes', 'later.md'), 'later');
+    try {
+      expect(contentsOf(await read(conn, 'file:///notes/later.md'))).toMatchObject({
+        text: 'later',
+      });
+    } finally {
+      await rm(join(root, 'notes', 'later.md'));
+    }
+  });
+
+  it('caches encoded contents: a second read of an unchanged file does not open it; a change is read again', async () => {
+    const file = join(root, 'notes', 'cached.md');
+    await writeFile(file, 'one');
+    try {
+      const { conn, fs, provider } = setup();
+      await provider.ready();
+      const before = fs.opens.length;
+      expect(contentsOf(await read(conn, 'file:///notes/cached.md'))).toMatchObject({
+        text: 'one',
+      });
+      expect(contentsOf(await read(conn, 'file:///notes/cached.md'))).toMatchObject({
+        text: 'one',
+      });
+      expect(fs.opens.length - before).toBe(1);
+      expect(provider.cacheStats()).toMatchObject({ hits: 1, entries: 1 });
+      await writeFile(file, 'two!');
+      await utimes(file, new Date(), new Date(Date.now() + 5000));
+      expect(contentsOf(await read(conn, 'file:///notes/cached.md'))).toMatchObject({
+        text: 'two!',
+      });
+      expect(fs.opens.length - before).toBe(2);
+    } finally {
+      await rm(file);
+    }
+  });
+
+  it('keeps the cache within its byte budget', async () => {
+    const { conn, provider } = setup({ cacheBytes: 64 });
+    await read(conn, 'file:///notes/a.md'); // 27 wire bytes
+    await read(conn, 'file:///data.json'); // 11
+    await read(conn, 'file:///img.png'); // 94: over half the budget, not kept
+    expect(provider.cacheStats()).toMatchObject({ entries: 2 });
+    expect(provider.cacheStats().bytes).toBeLessThanOrEqual(64);
+  });
+
+  it('refuses a file over the result cap from its size alone: -32603 with sizes, nothing read', async () => {
+    const { conn, fs, provider } = setup({}, { content: { capBytes: 2000 } });
+    await writeFile(join(root, 'notes', 'long.md'), 'x'.repeat(5000));
+    try {
+      await provider.ready();
+      const before = fs.opens.length;
+      const res = await read(conn, 'file:///notes/long.md');
+      expect(res.error).toMatchObject({
+        code: -32603,
+        message: expect.stringMatching(/too large.*5000 bytes.*cap.*--max-line-bytes/s),
+        data: { uri: 'file:///notes/long.md', size: 5000, capBytes: 2000, reason: 'too-large' },
+      });
+      expect(fs.opens.length).toBe(before);
+    } finally {
+      await rm(join(root, 'notes', 'long.md'));
+    }
+  });
+});
+
+describe('filesystem provider: a 64 MiB file', () => {
+  it('is refused by resources/read under the default cap without being opened', async () => {
+    const { conn, fs, provider } = setup();
+    await provider.ready();
+    const before = fs.opens.length;
+    const res = await read(conn, 'file:///big.bin');
+    expect(res.error).toMatchObject({
+      code: -32603,
+      data: { size: 64 * MiB, wireBytes: expect.any(Number) },
+    });
+    expect(fs.opens.length).toBe(before);
+  });
+
+  it('is linked, unread, by ctx.attach in auto mode and by ctx.link, with its size', async () => {
+    const { server, conn, fs, provider } = setup();
+    server.tool('attach', {}, (_a, ctx) => ctx.result(ctx.attach('file:///big.bin')));
+    server.tool('link', {}, async (_a, ctx) => [await ctx.link('file:///big.bin')]);
+    await provider.ready();
+    const before = fs.opens.length;
+    for (const name of ['attach', 'link']) {
+      const res = (await conn.send(modern('tools/call', { name }))) as Res;
+      expect(res.result?.['content'], name).toEqual([
+        {
+          type: 'resource_link',
+          uri: 'file:///big.bin',
+          name: 'big.bin',
+          mimeType: 'application/octet-stream',
+          size: 64 * MiB,
+        },
+      ]);
+    }
+    expect(fs.opens.length).toBe(before);
+  });
+});
+
+describe('filesystem provider: changes', () => {
+  it('rescans on demand and notifies list changes and resource updates', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mcpkit-fs-changes-'));
+    try {
+      await writeFile(join(dir, 'a.md'), 'a');
+      const srv = createServer({ name: 'c', version: '1' });
+      const provider = createFilesystemProvider({ root: dir, rescanMs: 60_000 });
+      provider.register(srv);
+      await provider.ready();
+      const listChanged = vi.spyOn(srv, 'notifyListChanged');
+      const updated = vi.spyOn(srv, 'notifyResourceUpdated');
+      await writeFile(join(dir, 'b.md'), 'b');
+      await writeFile(join(dir, 'a.md'), 'a, longer');
+      expect(await provider.rescan()).toEqual({ added: ['b.md'], removed: [], changed: ['a.md'] });
+      expect(listChanged).toHaveBeenCalledWith('resources');
+      expect(updated).toHaveBeenCalledWith('file:///a.md');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('watches the folder when asked (and never crashes when it cannot)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mcpkit-fs-watch-'));
+    const warnings: string[] = [];
+    const provider = createFilesystemProvider({
+      root: dir,
+      watch: true,
+      onWarning: (m) => warnings.push(m),
+    });
+    try {
+      const srv = createServer({ name: 'w', version: '1' });
+      provider.register(srv);
+      await provider.ready();
+      const listChanged = vi.spyOn(srv, 'notifyListChanged');
+      await writeFile(join(dir, 'new.md'), 'new');
+      const deadline = Date.now() + 5000;
+      while (
+        listChanged.mock.calls.length === 0 &&
+        warnings.length === 0 &&
+        Date.now() < deadline
+      ) {
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      if (warnings.length === 0) expect(listChanged).toHaveBeenCalledWith('resources');
+      expect((await provider.files()).map((f) => f.path)).toContain('new.md');
+    } finally {
+      provider.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('watches new subdirectories too (one watch per listed directory on Linux)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mcpkit-fs-watch-deep-'));
+    const warnings: string[] = [];
+    const provider = createFilesystemProvider({
+      root: dir,
+      watch: true,
+      onWarning: (m) => warnings.push(m),
+    });
+    const waitFor = async (what: () => Promise<boolean>): Promise<boolean> => {
+      for (const deadline = Date.now() + 5000; Date.now() < deadline;) {
+        if (await what()) return true;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      return false;
+    };
+    try {
+      await provider.ready();
+      const listed = async (name: string) => (await provider.files()).some((f) => f.path === name);
+      await mkdir(join(dir, 'sub'));
+      await writeFile(join(dir, 'sub', 'one.md'), '1');
+      expect(await waitFor(() => listed('sub/one.md'))).toBe(true);
+      await writeFile(join(dir, 'sub', 'two.md'), '2'); // only a watch on sub/ sees this
+      expect(await waitFor(() => listed('sub/two.md'))).toBe(true);
+      expect(warnings).toEqual([]);
+    } finally {
+      provider.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('rejects a root that is not a folder', async () => {
+    const provider = createFilesystemProvider({ root: join(base, 'missing') });
+    await expect(provider.ready()).rejects.toMatchObject({ code: 'ROOT_NOT_FOUND' });
+    expect(() => createFilesystemProvider({ root: base, uriPrefix: 'docs' })).toThrow(/uriPrefix/);
+  });
+
+  it('serves under another URI prefix', async () => {
+    const srv = createServer({ name: 'u', version: '1' });
+    createFilesystemProvider({ root, uriPrefix: 'docs://site/' }).register(srv);
+    const conn = connectInMemory(srv);
+    expect(contentsOf(await read(conn, 'docs://site/notes/a.md'))).toMatchObject({
+      uri: 'docs://site/notes/a.md',
+      mimeType: 'text/markdown',
+    });
+  });
+});

@@ -1,0 +1,371 @@
+/** A folder served as MCP resources: `file:///{+path}` with a paged list, completion and safe reads. */
+import * as path from 'node:path';
+import { McpKitError } from '../../errors/mcpkit-error.js';
+import { mimeFromName } from '../../content/mime.js';
+import { utf8Length } from '../../content/wire-size.js';
+import { matchSafely, parseTemplate, type UriTemplate } from '../../uri/index.js';
+import type { McpServer } from '../../server/server.js';
+import type { ListedResource, ResourceStat } from '../../server/types.js';
+import { ByteLruCache, type CacheStats } from './content-cache.js';
+import { FileIndex, type IndexDiff, type IndexedFile, type IndexProgress } from './file-index.js';
+import { FolderWatcher } from './folder-watcher.js';
+import { metaOf, refused, tooLarge } from './wire.js';
+import { nodeFs, type ProviderFs } from './fs-types.js';
+import {
+  leastWireBytes,
+  readFileContents,
+  type FileContents,
+  type ReadOutcome,
+} from './read-file.js';
+import { resolveInRoot } from './resolve.js';
+import type { Visibility } from './paths.js';
+
+export interface FilesystemProviderOptions {
+  /** The folder to serve. It becomes the URI root: `file:///notes/a.md` is `<root>/notes/a.md`. */
+  root: string;
+  /** Prefix of every URI, before the relative path (default `file:///`); must end with `/`. */
+  uriPrefix?: string;
+  /** Name of the resource template (default `files`). */
+  name?: string;
+  /** Description of the resource template. */
+  description?: string;
+  /** Serve dot-files and dot-directories such as `.git` and `.env` (default false). */
+  hidden?: boolean;
+  /** Names never listed nor read, at any depth (default `['node_modules']`). */
+  ignore?: readonly string[];
+  /** Bytes of encoded contents kept for unchanged files (default 64 MiB; 0 turns the cache off). */
+  cacheBytes?: number;
+  /** Watch the folder and notify list changes and resource updates (default false). */
+  watch?: boolean;
+  /** How old the listing may get before a list request walks the folder again (default 2 s; 30 s while watching). */
+  rescanMs?: number;
+  /** Most files listed (default 100,000). */
+  maxFiles?: number;
+  /** Sees the progress of every walk of the folder. */
+  onProgress?: (progress: IndexProgress) => void;
+  /** Sees non-fatal problems (a watch that failed, a listing that was cut). */
+  onWarning?: (message: string) => void;
+  /** The file system calls (default `node:fs/promises`); for tests. */
+  fs?: ProviderFs;
+}
+
+/** A served file as the provider lists it. */
+export interface FileInfo extends IndexedFile {
+  readonly uri: string;
+}
+
+export type ContentsOutcome = ReadOutcome | { kind: 'refused'; reason: string };
+
+const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
+const WATCH_DEBOUNCE_MS = 100;
+
+/**
+ * Serves a folder as resources. Reads resolve the path under the root, follow symlinks only to
+ * targets that stay inside it, and serve regular files only; anything else is refused with
+ * -32602 before a byte is read. A file whose contents cannot fit the request's result cap is
+ * refused with -32603 from its size alone. Encoded contents of unchanged files are cached
+ * (keyed by real path, size and mtime, bounded in bytes).
+ *
+ * @example
+ * const provider = createFilesystemProvider({ root: './docs' });
+ * provider.register(server);
+ * await provider.ready();
+ */
+export class FilesystemProvider {
+  /** The served folder, absolute (as given, before symlinks are resolved). */
+  readonly root: string;
+  readonly uriTemplate: string;
+  private readonly template: UriTemplate;
+  private readonly fs: ProviderFs;
+  private readonly visibility: Visibility;
+  private readonly cache: ByteLruCache<FileContents>;
+  private readonly options: FilesystemProviderOptions;
+  private readonly servers = new Set<McpServer>();
+  private realRoot: string | undefined;
+  private index: FileIndex | undefined;
+  private starting: Promise<void> | undefined;
+  private listed: { from: readonly IndexedFile[]; items: ListedResource[] } | undefined;
+  private watcher: FolderWatcher | undefined;
+  private debounce: ReturnType<typeof setTimeout> | undefined;
+  private closed = false;
+
+  constructor(options: FilesystemProviderOptions) {
+    this.options = options;
+    this.root = path.resolve(options.root);
+    const prefix = options.uriPrefix ?? 'file:///';
+    if (!/^[a-zA-Z][a-zA-Z0-9+.-]*:[^{}]*\/$/.test(prefix)) {
+      throw new McpKitError(
+        'INVALID_URI',
+        `uriPrefix ${JSON.stringify(prefix)} must be an absolute URI ending with "/", without braces`,
+      );
+    }
+    this.uriTemplate = `${prefix}{+path}`;
+    this.template = parseTemplate(this.uriTemplate);
+    this.fs = options.fs ?? nodeFs;
+    this.visibility = {
+      hidden: options.hidden ?? false,
+      ignore: new Set(options.ignore ?? ['node_modules']),
+    };
+    this.cache = new ByteLruCache(options.cacheBytes ?? DEFAULT_CACHE_BYTES);
+  }
+
+  /** Resolves the root and walks it once; later calls return at once. Rejects if the root is not a folder. */
+  ready(): Promise<void> {
+    this.starting ??= this.start();
+    return this.starting;
+  }
+
+  private async start(): Promise<void> {
+    let real: string;
+    try {
+      real = await this.fs.realpath(this.root);
+      if (!(await this.fs.stat(real)).isDirectory()) throw new Error('not a directory');
+    } catch (error) {
+      throw new McpKitError(
+        'ROOT_NOT_FOUND',
+        `cannot serve ${this.root}: ${(error as Error).message}`,
+        { cause: error },
+      );
+    }
+    this.realRoot = real;
+    this.index = new FileIndex({
+      fs: this.fs,
+      root: real,
+      visibility: this.visibility,
+      maxFiles: this.options.maxFiles ?? 100_000,
+      accept: (rel) => this.pathOf(this.uriOf(rel)) === rel,
+      onProgress: this.options.onProgress,
+      onWarning: this.options.onWarning,
+    });
+    await this.index.refresh();
+    if (this.options.watch) this.startWatching(real, this.index);
+  }
+
+  /** The URI of a root-relative path, by template expansion (a literal `%` is escaped first). */
+  uriOf(relative: string): string {
+    return this.template.expand({ path: relative.replaceAll('%', '%25') });
+  }
+
+  /** The root-relative path a URI names, decoded and checked; undefined if it is not ours or unsafe. */
+  pathOf(uri: string): string | undefined {
+    const match = matchSafely(this.template, uri);
+    const value = match?.ok ? match.variables['path'] : undefined;
+    return typeof value === 'string' ? value : undefined;
+  }
+
+  /** The served files, sorted by path; walks the folder again when the listing is stale. */
+  async files(): Promise<readonly FileInfo[]> {
+    const index = await this.freshIndex();
+    return index.files.map((f) => ({ ...f, uri: this.uriOf(f.path) }));
+  }
+
+  /** One listed file, from the current listing (no I/O beyond a stale-listing walk). */
+  async file(relative: string): Promise<FileInfo | undefined> {
+    const found = (await this.freshIndex()).get(relative);
+    return found ? { ...found, uri: this.uriOf(found.path) } : undefined;
+  }
+
+  /** `resources/list` entries: uri, name (the relative path), mimeType, size, lastModified. */
+  async list(): Promise<ListedResource[]> {
+    const index = await this.freshIndex();
+    if (this.listed?.from !== index.files) {
+      const items = index.files.map((f) => ({
+        uri: this.uriOf(f.path),
+        name: f.path,
+        mimeType: f.mimeType,
+        size: f.size,
+        annotations: { lastModified: new Date(f.mtimeMs).toISOString() },
+      }));
+      this.listed = { from: index.files, items };
+    }
+    return this.listed.items;
+  }
+
+  /** Paths that start with `prefix`, then paths that contain it (case-insensitive). */
+  async complete(prefix: string): Promise<{ values: string[]; total: number; hasMore: boolean }> {
+    const paths = (await this.freshIndex()).files.map((f) => f.path);
+    const lower = prefix.toLowerCase();
+    const starts = paths.filter((p) => p.startsWith(prefix));
+    const startSet = new Set(starts);
+    const contains = paths.filter((p) => !startSet.has(p) && p.toLowerCase().includes(lower));
+    const all = [...starts, ...contains];
+    return { values: all.slice(0, 100), total: all.length, hasMore: all.length > 100 };
+  }
+
+  /** Size and type of a file without reading it; undefined when it is missing, hidden or refused. */
+  async stat(relative: string): Promise<ResourceStat | undefined> {
+    const root = await this.rootPath();
+    const resolved = await resolveInRoot(this.fs, root, relative, this.visibility);
+    if (resolved.kind !== 'file') return undefined;
+    const mimeType = this.index?.get(relative)?.mimeType ?? mimeFromName(relative);
+    return mimeType === undefined
+      ? { size: resolved.stats.size }
+      : { size: resolved.stats.size, mimeType };
+  }
+
+  /**
+   * The encoded contents of a file, from the cache when its size and mtime did not change.
+   * `limitBytes` bounds the wire size of the text or blob: a file over it is not read.
+   */
+  async contents(
+    relative: string,
+    limitBytes = Number.POSITIVE_INFINITY,
+  ): Promise<ContentsOutcome> {
+    const root = await this.rootPath();
+    const resolved = await resolveInRoot(this.fs, root, relative, this.visibility);
+    if (resolved.kind !== 'file') return resolved;
+    const { real, stats } = resolved;
+    const ext = path.extname(relative);
+    const cached = this.cache.get(cacheKey(real, stats.size, stats.mtimeMs, ext));
+    if (cached) {
+      return cached.wireBytes > limitBytes
+        ? {
+            kind: 'too-large',
+            size: cached.size,
+            wireBytes: cached.wireBytes,
+            mtimeMs: cached.mtimeMs,
+          }
+        : { kind: 'ok', contents: cached };
+    }
+    const least = leastWireBytes(relative, stats.size);
+    if (least > limitBytes)
+      return { kind: 'too-large', size: stats.size, wireBytes: least, mtimeMs: stats.mtimeMs };
+    const outcome = await readFileContents(this.fs, real, relative, limitBytes);
+    if (outcome.kind === 'ok') {
+      const c = outcome.contents;
+      this.cache.set(cacheKey(real, c.size, c.mtimeMs, ext), c, c.wireBytes);
+    }
+    return outcome;
+  }
+
+  /** Hits, misses and bytes of the contents cache. */
+  cacheStats(): CacheStats {
+    return this.cache.stats();
+  }
+
+  /**
+   * Registers the `file:///{+path}` template on a server: list, completion of `path`, stat
+   * (so results link large files unread) and read. Returns a function that removes it.
+   */
+  register(server: McpServer): () => void {
+    this.servers.add(server);
+    const remove = server.resource(
+      this.uriTemplate,
+      {
+        name: this.options.name ?? 'files',
+        title: `Files in ${path.basename(this.root) || this.root}`,
+        description:
+          this.options.description ??
+          'Any file under the served folder, by its path relative to the folder',
+        list: () => this.list(),
+        complete: { path: (value) => this.complete(value) },
+        stat: (_uri, variables) =>
+          typeof variables['path'] === 'string' ? this.stat(variables['path']) : undefined,
+      },
+      async (uri, variables, ctx) => {
+        const relative = variables['path'];
+        if (typeof relative !== 'string') return undefined;
+        const envelope =
+          utf8Length(
+            JSON.stringify({ uri, mimeType: 'application/octet-stream', _meta: metaOf(0, 0) }),
+          ) + 16;
+        const outcome = await this.contents(relative, ctx.capBytes - envelope);
+        switch (outcome.kind) {
+          case 'missing':
+            return undefined;
+          case 'refused':
+            throw refused(uri, outcome.reason);
+          case 'too-large':
+            throw tooLarge(uri, outcome.size, outcome.wireBytes, ctx.capBytes);
+          case 'ok': {
+            const c = outcome.contents;
+            const body = c.text !== undefined ? { text: c.text } : { blob: c.blob as string };
+            return {
+              contents: [{ uri, mimeType: c.mimeType, ...body, _meta: metaOf(c.size, c.mtimeMs) }],
+            };
+          }
+        }
+      },
+    );
+    return () => {
+      remove();
+      this.servers.delete(server);
+    };
+  }
+
+  /** Walks the folder now and notifies registered servers of what changed. */
+  async rescan(): Promise<IndexDiff> {
+    await this.ready();
+    const index = this.index as FileIndex;
+    const diff = await index.refresh();
+    this.watcher?.sync(index.directories);
+    this.announce(diff);
+    return diff;
+  }
+
+  /** Stops watching; the provider still serves, with a listing refreshed on demand. */
+  close(): void {
+    this.closed = true;
+    if (this.debounce) clearTimeout(this.debounce);
+    this.watcher?.close();
+    this.watcher = undefined;
+  }
+
+  private async rootPath(): Promise<string> {
+    await this.ready();
+    return this.realRoot as string;
+  }
+
+  private async freshIndex(): Promise<FileIndex> {
+    await this.ready();
+    const index = this.index as FileIndex;
+    const maxAge = this.options.rescanMs ?? (this.watcher?.active ? 30_000 : 2_000);
+    if (Date.now() - index.scannedAt > maxAge) {
+      const diff = await index.refresh();
+      this.watcher?.sync(index.directories);
+      this.announce(diff);
+    }
+    return index;
+  }
+
+  private announce(diff: IndexDiff): void {
+    if (diff.added.length + diff.removed.length > 0)
+      for (const s of this.servers) s.notifyListChanged('resources');
+    for (const changed of diff.changed) {
+      const uri = this.uriOf(changed);
+      for (const s of this.servers) s.notifyResourceUpdated(uri);
+    }
+  }
+
+  private startWatching(root: string, index: FileIndex): void {
+    this.watcher = new FolderWatcher(root, {
+      onChange: () => this.onChange(),
+      onFailure: (why) =>
+        this.options.onWarning?.(
+          `not watching ${this.root} (${why}); the listing is refreshed when it is older than ${this.options.rescanMs ?? 2000} ms`,
+        ),
+    });
+    this.watcher.sync(index.directories);
+  }
+
+  private onChange(): void {
+    if (this.closed) return;
+    if (this.debounce) clearTimeout(this.debounce);
+    this.debounce = setTimeout(() => {
+      this.debounce = undefined;
+      this.rescan().catch((error: unknown) =>
+        this.options.onWarning?.(`rescan failed: ${(error as Error).message}`),
+      );
+    }, WATCH_DEBOUNCE_MS);
+    this.debounce.unref?.();
+  }
+}
+
+function cacheKey(real: string, size: number, mtimeMs: number, ext: string): string {
+  return `${real}\0${size}\0${mtimeMs}\0${ext}`;
+}
+
+/** Creates a filesystem provider; call `register(server)` and `ready()`. */
+export function createFilesystemProvider(options: FilesystemProviderOptions): FilesystemProvider {
+  return new FilesystemProvider(options);
+}

@@ -1,0 +1,358 @@
+import { mkdir, mkdtemp, rm, truncate, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectInMemory, type MemoryConnection } from '../../transports/memory.js';
+import { modern } from '../../../test/helpers/messages.js';
+import { createServer } from '../../server/server.js';
+import { serveFolder } from './folder-server.js';
+import { nodeFs, type ProviderFs } from './fs-types.js';
+import type { FilesystemProvider } from './filesystem-provider.js';
+
+const MiB = 1024 * 1024;
+/** A content block, loosely: the fields these tests look at. */
+type Block = { type: string; text?: string; [key: string]: unknown };
+type Res = {
+  result?: {
+    content?: Block[];
+    messages?: Array<{ role: string; content: Block }>;
+    completion?: unknown;
+    isError?: boolean;
+  };
+  error?: { code: number; message: string; data?: Record<string, unknown> };
+};
+
+let base: string;
+let conn: MemoryConnection;
+let provider: FilesystemProvider;
+const opens: string[] = [];
+
+async function call(name: string, args: Record<string, unknown>): Promise<Res> {
+  return (await conn.send(modern('tools/call', { name, arguments: args }))) as Res;
+}
+
+async function prompt(name: string, args: Record<string, string>): Promise<Res> {
+  return (await conn.send(modern('prompts/get', { name, arguments: args }))) as Res;
+}
+
+beforeAll(async () => {
+  base = await mkdtemp(join(tmpdir(), 'mcpkit-folder-server-'));
+  await mkdir(join(base, 'notes'));
+  await writeFile(
+    join(base, 'notes', 'retry.md'),
+    '# Retries\n\nUse exponential Backoff with jitter.\nNever retry a 400.\n',
+  );
+  await writeFile(join(base, 'notes', 'backoff-table.md'), '| attempt | delay |\n| 1 | 100 ms |\n');
+  await writeFile(join(base, 'notes', 'other.md'), 'Nothing to see here.');
+  await writeFile(
+    join(base, 'backoff.png'),
+    Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==',
+      'base64',
+    ),
+  );
+  await writeFile(
+    join(base, 'log.csv'),
+    `when,what\n${'2026-01-01,backoff retry\n'.repeat(60_000)}`,
+  ); // ~1.5 MB
+  await writeFile(join(base, 'huge.bin'), '');
+  await truncate(join(base, 'huge.bin'), 64 * MiB);
+  for (let i = 0; i < 120; i++)
+    await writeFile(
+      join(base, 'notes', `many-${String(i).padStart(3, '0')}.txt`),
+      `item ${i} mentions zebra`,
+    );
+  const fs: ProviderFs = { ...nodeFs, open: (p, f) => (opens.push(p), nodeFs.open(p, f)) };
+  const server = createServer({ name: 'folder', version: '1' });
+  provider = serveFolder(server, { root: base, fs });
+  await provider.ready();
+  conn = connectInMemory(server);
+});
+
+afterAll(async () => {
+  await rm(base, { recursive: true, force: true });
+});
+
+describe('tool "search"', () => {
+  it('returns a summary and one link per match, name matches first, with a snippet of the first match', async () => {
+    const res = await call('search', { query: 'BACKOFF' });
+    const [summary, ...links] = res.result?.content as Block[];
+    expect(summary).toEqual({
+      type: 'text',
+      text: expect.stringMatching(/^4 files match "BACKOFF" \(2 by name, 2 by text only\)\./),
+    });
+    expect(links.map((l) => l['name'])).toEqual([
+      'backoff.png',
+      'notes/backoff-table.md',
+      'log.csv',
+      'notes/retry.md',
+    ]);
+    expect(links[0]).toEqual({
+      type: 'resource_link',
+      uri: 'file:///backoff.png',
+      name: 'backoff.png',
+      mimeType: 'image/png',
+      size: 70,
+      description: 'name matches (image/png, 70 B)',
+      annotations: { lastModified: expect.any(String) },
+    });
+    expect(links[1]?.['description']).toBe('name matches (text/markdown, 35 B)');
+    expect(links[3]?.['description']).toBe(
+      'line 3: # Retries Use exponential Backoff with jitter. Never retry a 400.',
+    );
+    expect(links[2]?.['description']).toMatch(/^line 2: when,what 2026-01-01,backoff retry .*…$/);
+  });
+
+  it('honours limit (default 10, at most 100) and says when more may match', async () => {
+    const ten = await call('search', { query: 'zebra' });
+    expect(ten.result?.content).toHaveLength(11);
+    expect(ten.result?.content?.[0]?.text).toMatch(/showing the first 10, more may match/);
+    const all = await call('search', { query: 'zebra', limit: 100 });
+    expect(all.result?.content).toHaveLength(101);
+    const over = await call('search', { query: 'zebra', limit: 101 });
+    expect(over.result).toMatchObject({ isError: true });
+  });
+
+  it('says so when nothing matches', async () => {
+    const res = await call('search', { query: 'no such words' });
+    expect(res.result?.content).toEqual([
+      {
+        type: 'text',
+        text: expect.stringMatching(/^No file name or text matches "no such words"/),
+      },
+    ]);
+  });
+});
+
+describe('tool "read"', () => {
+  it('embeds a small file in auto mode', async () => {
+    const res = await call('read', { path: 'notes/retry.md' });
+    expect(res.result?.content).toEqual([
+      { type: 'text', text: 'notes/retry.md (text/markdown, 67 B), embedded below.' },
+      {
+        type: 'resource',
+        resource: {
+          uri: 'file:///notes/retry.md',
+          mimeType: 'text/markdown',
+          text: expect.stringContaining('Backoff'),
+        },
+      },
+    ]);
+  });
+
+  it('links a file over the block budget in auto mode, and says why', async () => {
+    const res = await call('read', { path: 'log.csv' });
+    expect(res.result?.content).toEqual([
+      {
+        type: 'text',
+        text: expect.stringMatching(
+          /^log\.csv \(text\/csv, 1\.4 MiB\) is linked, not embedded: .*1\.0 MiB per block/,
+        ),
+      },
+      {
+        type: 'resource_link',
+        uri: 'file:///log.csv',
+        name: 'log.csv',
+        mimeType: 'text/csv',
+        size: 1_500_010,
+      },
+    ]);
+  });
+
+  it('links a 64 MiB file without opening it', async () => {
+    const before = opens.length;
+    const res = await call('read', { path: 'huge.bin', mode: 'auto' });
+    expect(res.result?.content?.[1]).toEqual({
+      type: 'resource_link',
+      uri: 'file:///huge.bin',
+      name: 'huge.bin',
+      mimeType: 'application/octet-stream',
+      size: 64 * MiB,
+    });
+    expect(opens.length).toBe(before);
+  });
+
+  it('embeds on request, up to the transport cap, and fails as a tool error beyond it', async () => {
+    const res = await call('read', { path: 'log.csv', mode: 'embed' });
+    expect(res.result?.content?.[1]).toMatchObject({
+      type: 'resource',
+      resource: { uri: 'file:///log.csv', mimeType: 'text/csv' },
+    });
+    const before = opens.length;
+    const huge = await call('read', { path: 'huge.bin', mode: 'embed' });
+    expect(huge.result).toMatchObject({
+      isError: true,
+      content: [
+        { type: 'text', text: expect.stringMatching(/^Cannot return huge\.bin .*too large/) },
+      ],
+    });
+    expect(opens.length).toBe(before);
+  });
+
+  it('links on request without reading', async () => {
+    const before = opens.length;
+    const res = await call('read', { path: 'notes/other.md', mode: 'link' });
+    expect(res.result?.content).toEqual([
+      {
+        type: 'text',
+        text: 'notes/other.md (text/markdown, 20 B) is linked, not embedded: as asked. Read it with resources/read when you need its contents.',
+      },
+      {
+        type: 'resource_link',
+        uri: 'file:///notes/other.md',
+        name: 'notes/other.md',
+        mimeType: 'text/markdown',
+        size: 20,
+      },
+    ]);
+    expect(opens.length).toBe(before);
+  });
+
+  it.each([
+    ['../etc/passwd', /Refused path.*"\.\." segment/],
+    ['/etc/passwd', /Refused path.*absolute/],
+    ['notes\\..\\..\\x', /Refused path.*backslash/],
+    ['nope.md', /No file "nope\.md"/],
+    ['notes', /No file "notes"/],
+  ])('answers %s with a tool error', async (path, message) => {
+    const res = await call('read', { path });
+    expect(res.result).toMatchObject({
+      isError: true,
+      content: [{ type: 'text', text: expect.stringMatching(message) }],
+    });
+  });
+});
+
+describe('prompt "review-file"', () => {
+  it('embeds the file, then asks for a review', async () => {
+    const res = await prompt('review-file', { path: 'notes/retry.md' });
+    expect(res.result?.messages).toEqual([
+      {
+        role: 'user',
+        content: {
+          type: 'resource',
+          resource: {
+            uri: 'file:///notes/retry.md',
+            mimeType: 'text/markdown',
+            text: expect.any(String),
+          },
+        },
+      },
+      {
+        role: 'user',
+        content: {
+          type: 'text',
+          text: expect.stringMatching(/^Review notes\/retry\.md, embedded above\./),
+        },
+      },
+    ]);
+  });
+
+  it('completes its path argument', async () => {
+    const res = (await conn.send(
+      modern('completion/complete', {
+        ref: { type: 'ref/prompt', name: 'review-file' },
+        argument: { name: 'path', value: 'notes/r' },
+      }),
+    )) as Res;
+    expect(res.result?.completion).toEqual({
+      values: ['notes/retry.md'],
+      total: 1,
+      hasMore: false,
+    });
+  });
+
+  it('embeds a required file over the block budget when it fits the result budget', async () => {
+    const res = await prompt('review-file', { path: 'log.csv' });
+    expect(res.result?.messages?.[0]?.content).toMatchObject({
+      type: 'resource',
+      resource: { uri: 'file:///log.csv', mimeType: 'text/csv' },
+    });
+  });
+
+  it('fails clearly when the file cannot be embedded, or does not exist', async () => {
+    const server = createServer({
+      name: 'tight',
+      version: '1',
+      content: { resultBudgetBytes: MiB },
+    });
+    serveFolder(server, { root: base });
+    const tight = connectInMemory(server);
+    const big = (await tight.send(
+      modern('prompts/get', { name: 'review-file', arguments: { path: 'log.csv' } }),
+    )) as Res;
+    expect(big.error).toMatchObject({
+      code: -32603,
+      message: expect.stringMatching(/log\.csv \(1\.4 MiB\) cannot be embedded: .*result budget/),
+      data: { reason: 'too-large' },
+    });
+    const before = opens.length;
+    const huge = await prompt('review-file', { path: 'huge.bin' });
+    expect(huge.error).toMatchObject({
+      code: -32603,
+      message: expect.stringMatching(/huge\.bin .*too large/),
+    });
+    expect(opens.length).toBe(before);
+    expect((await prompt('review-file', { path: 'nope.md' })).error).toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/no file "nope\.md"/),
+    });
+    expect((await prompt('review-file', { path: '%2e%2e/x' })).error).toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/refused/),
+    });
+  });
+});
+
+describe('prompt "survey"', () => {
+  it('links the matching files and says what each is and when to read it', async () => {
+    const res = await prompt('survey', { query: 'retry' });
+    const messages = res.result?.messages as Array<{
+      role: string;
+      content: Block;
+    }>;
+    const intro = messages[0]?.content['text'] as string;
+    expect(intro).toMatch(
+      /^Survey of mcpkit-folder-server-\w+ for "retry": 2 matching files are linked below, not embedded/,
+    );
+    expect(intro).toMatch(
+      /1\. notes\/retry\.md \(text\/markdown, 67 B\)\. Its name and its text match \(line 4: .*\)\. Read it first\./,
+    );
+    expect(intro).toMatch(
+      /2\. log\.csv \(text\/csv, 1\.4 MiB\)\. Its text matches .*Read it when you need that passage\. It is large \(1\.4 MiB\): read it only if/,
+    );
+    expect(messages.slice(1, 3).map((m) => m.content)).toEqual([
+      expect.objectContaining({ type: 'resource_link', uri: 'file:///notes/retry.md' }),
+      expect.objectContaining({ type: 'resource_link', uri: 'file:///log.csv' }),
+    ]);
+    expect(messages[3]?.content).toMatchObject({
+      type: 'text',
+      text: expect.stringContaining('cite their paths'),
+    });
+    expect(JSON.stringify(res)).not.toContain('"type":"resource"');
+  });
+
+  it('says so when nothing matches', async () => {
+    const res = await prompt('survey', { query: 'quux' });
+    expect(res.result?.messages).toEqual([
+      {
+        role: 'user',
+        content: { type: 'text', text: expect.stringMatching(/matches "quux" by name or text/) },
+      },
+    ]);
+  });
+});
+
+describe('serveFolder options', () => {
+  it('can leave out the tools and prompts', async () => {
+    const server = createServer({ name: 'bare', version: '1' });
+    serveFolder(server, { root: base, tools: false, prompts: false });
+    expect(server.tools.list()).toHaveLength(0);
+    expect(server.prompts.list()).toHaveLength(0);
+    expect(server.templates.list().map((t) => t.template.uriTemplate)).toEqual(['file:///{+path}']);
+  });
+
+  it('the provider is reachable for callers', () => {
+    expect(provider.uriOf('notes/a b.md')).toBe('file:///notes/a%20b.md');
+  });
+});

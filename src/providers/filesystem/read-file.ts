@@ -1,0 +1,135 @@
+/** Reads one regular file as MCP text or blob contents, guarding the size before the bytes. */
+import { constants, type Stats } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
+import { base64Length } from '../../protocol/base64.js';
+import { encodeBase64 } from '../../content/blob.js';
+import {
+  DEFAULT_BINARY_MIME,
+  DEFAULT_TEXT_MIME,
+  SNIFF_SAMPLE,
+  isTextMimeType,
+  mimeFromName,
+  sniffMime,
+} from '../../content/mime.js';
+import { jsonStringWireSize } from '../../content/wire-size.js';
+import { readRange, type ProviderFs } from './fs-types.js';
+
+/** Encoded contents of one file version, as cached and served. */
+export interface FileContents {
+  readonly mimeType: string;
+  readonly text?: string;
+  /** Canonical base64. */
+  readonly blob?: string;
+  /** Raw size in bytes. */
+  readonly size: number;
+  readonly mtimeMs: number;
+  /** JSON size of the `text` or `blob` string on the wire, quotes included. */
+  readonly wireBytes: number;
+}
+
+export type ReadOutcome =
+  | { kind: 'ok'; contents: FileContents }
+  | { kind: 'missing' }
+  | { kind: 'too-large'; size: number; wireBytes: number; mtimeMs: number };
+
+/** Opening flags: read-only, and never through a symlink swapped in after the path was checked. */
+const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0);
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+function decodeUtf8(bytes: Uint8Array): string | undefined {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The fewest wire bytes a file of `size` bytes can take as contents, from its name alone: a
+ * blob for a known binary type (4 per 3 bytes), else at least one byte per byte, plus the quotes.
+ */
+export function leastWireBytes(name: string, size: number): number {
+  const byName = mimeFromName(name);
+  return (byName !== undefined && !isTextMimeType(byName) ? base64Length(size) : size) + 2;
+}
+
+/** Sniffs the first bytes of the file at `real` (for the index: unknown extensions only). */
+export async function sniffFile(fs: ProviderFs, real: string, size: number): Promise<string> {
+  const handle = await fs.open(real, OPEN_FLAGS);
+  try {
+    return (
+      (await sniffMime(await readRange(handle, 0, Math.min(size, SNIFF_SAMPLE)))) ??
+      DEFAULT_BINARY_MIME
+    );
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Reads `real` (a path already resolved inside the root) as text when its type is textual and its
+ * bytes are valid UTF-8, else as a base64 blob. `limit` is the most wire bytes the text or blob
+ * string may take: a file over it is refused from its size alone, before its bytes are read. The
+ * raw bytes exist once, and are dropped as soon as they are encoded.
+ */
+export async function readFileContents(
+  fs: ProviderFs,
+  real: string,
+  name: string,
+  limit: number,
+): Promise<ReadOutcome> {
+  let handle: FileHandle;
+  try {
+    handle = await fs.open(real, OPEN_FLAGS);
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    // ELOOP: the file became a symlink after it was checked; never follow it.
+    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP' || code === 'EACCES')
+      return { kind: 'missing' };
+    throw error;
+  }
+  try {
+    const stats: Stats = await handle.stat();
+    if (!stats.isFile()) return { kind: 'missing' };
+    const size = stats.size;
+    const mtimeMs = stats.mtimeMs;
+    let head: Buffer | undefined;
+    const byName = mimeFromName(name);
+    const sniffed =
+      byName === undefined
+        ? await sniffMime((head = await readRange(handle, 0, Math.min(size, SNIFF_SAMPLE))))
+        : undefined;
+    const mimeType = byName ?? sniffed ?? DEFAULT_BINARY_MIME;
+    const textual =
+      isTextMimeType(mimeType) || (byName === undefined && sniffed === DEFAULT_TEXT_MIME);
+    // Text costs at least one byte per byte on the wire; a blob exactly 4 per 3.
+    const least = (textual ? size : base64Length(size)) + 2;
+    if (least > limit) return { kind: 'too-large', size, wireBytes: least, mtimeMs };
+    const bytes =
+      head !== undefined && head.length === size ? head : await readRange(handle, 0, size);
+    head = undefined;
+    const text = textual ? decodeUtf8(bytes) : undefined;
+    if (text !== undefined) {
+      const wireBytes = jsonStringWireSize(text);
+      if (wireBytes > limit) return { kind: 'too-large', size: bytes.length, wireBytes, mtimeMs };
+      return { kind: 'ok', contents: { mimeType, text, size: bytes.length, mtimeMs, wireBytes } };
+    }
+    // Declared text that is not UTF-8 keeps its type; sniffed "text" that is not, is just bytes.
+    const blobType = byName ?? (sniffed === DEFAULT_TEXT_MIME ? DEFAULT_BINARY_MIME : mimeType);
+    const wireBytes = base64Length(bytes.length) + 2;
+    if (wireBytes > limit) return { kind: 'too-large', size: bytes.length, wireBytes, mtimeMs };
+    return {
+      kind: 'ok',
+      contents: {
+        mimeType: blobType,
+        blob: encodeBase64(bytes),
+        size: bytes.length,
+        mtimeMs,
+        wireBytes,
+      },
+    };
+  } finally {
+    await handle.close();
+  }
+}
