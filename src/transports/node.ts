@@ -85,9 +85,19 @@ export function toNodeHandler(server: McpServer, options: HttpOptions = {}): Nod
     const responder: HttpResponder = {
       send: (status, headers, body) => {
         if (res.headersSent) return;
-        if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
+        if (typeof body === 'string' || body === undefined || body.length === 1) {
+          const text = typeof body === 'string' || body === undefined ? body : body[0];
+          if (text !== undefined) headers['content-length'] = String(Buffer.byteLength(text));
+          res.writeHead(status, headers);
+          res.end(text);
+          return;
+        }
+        let length = 0;
+        for (const part of body) length += Buffer.byteLength(part);
+        headers['content-length'] = String(length);
         res.writeHead(status, headers);
-        res.end(body);
+        for (const part of body) res.write(part);
+        res.end();
       },
       stream: (status, headers): SseSink => {
         res.writeHead(status, headers);

@@ -1,30 +1,98 @@
 import { ERROR_CODES } from '../protocol/error-codes.js';
+import { isBase64 } from '../protocol/base64.js';
 import { errorResponse, type JSONRPCMessage } from '../protocol/jsonrpc.js';
 import { utf8Length } from '../content/wire-size.js';
+
+/** Base64 strings at least this long are written as their own parts, never copied into the JSON. */
+export const LARGE_PART_BYTES = 64 * 1024;
+
+/** A message as JSON text in parts (joined, they are the JSON); `bytes` is its UTF-8 size. */
+export interface EncodedMessage {
+  parts: string[];
+  bytes: number;
+}
+
+const NONCE = `mcpkit-part-${Math.random().toString(36).slice(2)}${Date.now().toString(36)}`;
+const BLOB_KEYS = new Set(['blob', 'data']);
+
+function hasLargeBlob(value: unknown, depth: number): boolean {
+  if (depth > 6 || typeof value !== 'object' || value === null) return false;
+  if (Array.isArray(value)) return value.some((v) => hasLargeBlob(v, depth + 1));
+  for (const [key, v] of Object.entries(value)) {
+    if (typeof v === 'string') {
+      if (v.length >= LARGE_PART_BYTES && BLOB_KEYS.has(key)) return true;
+    } else if (hasLargeBlob(v, depth + 1)) return true;
+  }
+  return false;
+}
+
+/**
+ * Serializes a message. Large base64 blobs stay the strings they are (no copy into one big JSON
+ * text): the transport writes them as separate parts. Base64 needs no JSON escaping, which is
+ * checked before a string is passed through.
+ */
+export function encodeMessage(message: JSONRPCMessage): EncodedMessage {
+  if (!('result' in message) || !hasLargeBlob(message.result, 0)) {
+    const text = JSON.stringify(message);
+    return { parts: [text], bytes: text.length * 3 <= LARGE_PART_BYTES ? -1 : utf8Length(text) };
+  }
+  const blobs: string[] = [];
+  const skeleton = JSON.stringify(message, (key, value: unknown) => {
+    if (
+      typeof value === 'string' &&
+      value.length >= LARGE_PART_BYTES &&
+      BLOB_KEYS.has(key) &&
+      isBase64(value)
+    ) {
+      blobs.push(value);
+      return `${NONCE}:${blobs.length - 1}`;
+    }
+    return value;
+  });
+  const parts: string[] = [];
+  let bytes = 0;
+  let at = 0;
+  for (const [i, blob] of blobs.entries()) {
+    const token = `"${NONCE}:${i}"`;
+    const found = skeleton.indexOf(token, at);
+    const head = `${skeleton.slice(at, found)}"`;
+    parts.push(head, blob);
+    bytes += utf8Length(head) + blob.length;
+    at = found + token.length - 1;
+  }
+  const tail = skeleton.slice(at);
+  parts.push(tail);
+  bytes += utf8Length(tail);
+  return { parts, bytes };
+}
+
+function sizeOf(encoded: EncodedMessage): number {
+  if (encoded.bytes < 0) encoded.bytes = utf8Length(encoded.parts[0] as string);
+  return encoded.bytes;
+}
 
 /**
  * Keeps an outbound message under the transport's cap. A response that would not fit becomes an
  * error the client can act on (never a dropped connection); a notification that would not fit is
- * dropped and reported. Returns the JSON text to send, or undefined to send nothing.
+ * dropped and reported. Returns the parts to send, or undefined to send nothing.
  */
 export function encodeWithinCap(
   message: JSONRPCMessage,
   capBytes: number,
   option: string,
   report: (text: string) => void,
-): string | undefined {
-  const text = JSON.stringify(message);
-  // UTF-8 needs at most 3 bytes per UTF-16 unit: most messages skip the exact count.
-  if (text.length * 3 <= capBytes) return text;
-  const bytes = utf8Length(text);
-  if (bytes <= capBytes) return text;
+): EncodedMessage | undefined {
+  const encoded = encodeMessage(message);
+  // Small messages (bytes < 0) fit any sane cap without an exact count.
+  if (encoded.bytes < 0 && LARGE_PART_BYTES <= capBytes) return encoded;
+  const bytes = sizeOf(encoded);
+  if (bytes <= capBytes) return encoded;
   if (!('id' in message) || message.id === null || !('result' in message || 'error' in message)) {
-    report(
-      `mcpkit: dropped a ${bytes}-byte ${'method' in message ? message.method : 'message'}: over the ${capBytes}-byte cap (${option})`,
-    );
+    const what = 'method' in message ? message.method : 'message';
+    report(`mcpkit: dropped a ${bytes}-byte ${what}: over the ${capBytes}-byte cap (${option})`);
     return undefined;
   }
-  return JSON.stringify(
+  const text = JSON.stringify(
     errorResponse(
       message.id,
       ERROR_CODES.INTERNAL_ERROR,
@@ -33,4 +101,5 @@ export function encodeWithinCap(
       { bytes, limit: capBytes },
     ),
   );
+  return { parts: [text], bytes: utf8Length(text) };
 }

@@ -17,6 +17,7 @@ export interface SseSink {
 }
 
 export interface HttpResponder {
-  send(status: number, headers: Record<string, string>, body?: string): void;
+  /** `body` in parts is the concatenation of the parts (large blobs are sent uncopied). */
+  send(status: number, headers: Record<string, string>, body?: string | readonly string[]): void;
   stream(status: number, headers: Record<string, string>): SseSink;
 }

@@ -13,7 +13,7 @@ import type { HttpExchange, HttpResponder, SseSink } from './exchange.js';
 import { checkModernHeaders } from './header-check.js';
 import { createOriginGuard, type OriginGuard, type OriginGuardOptions } from './origin-guard.js';
 import { SessionTable, type LegacyHttpSession } from './sessions.js';
-import { encodeWithinCap } from '../oversize.js';
+import { encodeWithinCap, type EncodedMessage } from '../oversize.js';
 import { JSON_HEADERS, SSE_HEADERS, sseEvent } from './sse.js';
 
 export interface HttpOptions extends OriginGuardOptions {
@@ -249,21 +249,25 @@ export class HttpEndpoint {
     headers: Record<string, string>,
   ): void {
     if (sink) {
-      const text = response ? this.encode(response) : undefined;
-      if (text !== undefined) sink.write(`event: message\ndata: ${text}\n\n`);
+      const encoded = response ? this.encode(response) : undefined;
+      if (encoded !== undefined) {
+        sink.write('event: message\ndata: ');
+        for (const part of encoded.parts) sink.write(part);
+        sink.write('\n\n');
+      }
       sink.end();
     } else if (response) {
       res.send(
         httpStatusOf(response),
         { ...JSON_HEADERS, ...headers },
-        this.encode(response) ?? '',
+        this.encode(response)?.parts ?? '',
       );
     } else {
       res.send(202, headers);
     }
   }
 
-  private encode(response: JSONRPCResponse): string | undefined {
+  private encode(response: JSONRPCResponse): EncodedMessage | undefined {
     const cap =
       this.options.maxResponseBytes ?? this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     return encodeWithinCap(response, cap, 'maxResponseBytes', (t) => console.error(t));

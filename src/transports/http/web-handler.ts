@@ -70,10 +70,12 @@ export function createHttpHandler(server: McpServer, options: HttpOptions = {}):
         },
       };
       const res: HttpResponder = {
-        send: (status, headers, body) =>
+        send: (status, headers, parts) => {
+          const body = typeof parts === 'string' || parts === undefined ? parts : parts.join('');
           resolve(
             new Response(status === 202 || body === undefined ? null : body, { status, headers }),
-          ),
+          );
+        },
         stream: (status, headers): SseSink => {
           let controller!: ReadableStreamDefaultController<Uint8Array>;
           let open = true;

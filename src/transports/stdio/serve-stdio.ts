@@ -3,7 +3,7 @@ import { ERROR_CODES } from '../../protocol/error-codes.js';
 import { errorResponse, type JSONRPCMessage } from '../../protocol/jsonrpc.js';
 import type { McpServer } from '../../server/server.js';
 import { LineDecoder, type LineEvent } from './line-decoder.js';
-import { encodeWithinCap } from '../oversize.js';
+import { encodeWithinCap, LARGE_PART_BYTES } from '../oversize.js';
 
 export interface StdioOptions {
   /** Largest accepted line in bytes (default 32 MiB); longer lines are discarded and answered with an error. */
@@ -46,20 +46,37 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Stdio
   const flush = (): void => {
     flushing = false;
     if (queue.length === 0 || !output.writable) return;
-    const text = queue.length === 1 ? `${queue[0]}\n` : `${queue.join('\n')}\n`;
+    const pieces = queue;
     queue = [];
+    // Small answers go out joined in one write; large blob parts are written as they are.
+    output.cork();
+    let batch = '';
+    let ok = true;
+    for (const piece of pieces) {
+      if (piece.length < LARGE_PART_BYTES) {
+        batch += piece;
+        continue;
+      }
+      if (batch) ok = output.write(batch) && ok;
+      batch = '';
+      ok = output.write(piece) && ok;
+    }
+    if (batch) ok = output.write(batch) && ok;
+    output.uncork();
     // Backpressure: stop reading requests until the client reads our answers.
-    if (!output.write(text)) {
+    if (!ok) {
       input.pause();
       output.once('drain', () => input.resume());
     }
   };
   const write = (message: JSONRPCMessage): void => {
-    const line = encodeWithinCap(message, maxLineBytes, 'maxLineBytes', (t) =>
+    const encoded = encodeWithinCap(message, maxLineBytes, 'maxLineBytes', (t) =>
       process.stderr.write(`${t}\n`),
     );
-    if (line === undefined) return;
-    queue.push(line);
+    if (encoded === undefined) return;
+    const { parts } = encoded;
+    for (let i = 0; i < parts.length - 1; i++) queue.push(parts[i] as string);
+    queue.push(`${parts[parts.length - 1] as string}\n`);
     if (!flushing) {
       flushing = true;
       setImmediate(flush);

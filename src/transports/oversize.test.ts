@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { encodeMessage, encodeWithinCap, LARGE_PART_BYTES } from './oversize.js';
+
+const big = Buffer.alloc(LARGE_PART_BYTES * 2, 7).toString('base64');
+
+describe('encodeMessage', () => {
+  it('gives one part for ordinary messages', () => {
+    const m = {
+      jsonrpc: '2.0' as const,
+      id: 1,
+      result: { contents: [{ uri: 'x:y', text: 'hé "q"' }] },
+    };
+    expect(encodeMessage(m).parts).toEqual([JSON.stringify(m)]);
+  });
+
+  it('passes large base64 blobs through as their own parts, equal to JSON.stringify when joined', () => {
+    const m = {
+      jsonrpc: '2.0' as const,
+      id: 'é',
+      result: {
+        contents: [
+          { uri: 'x:a', mimeType: 'application/octet-stream', blob: big },
+          { uri: 'x:b', text: 'small' },
+        ],
+        content: [{ type: 'image', data: big, mimeType: 'image/png' }],
+      },
+    };
+    const encoded = encodeMessage(m);
+    expect(encoded.parts.filter((p) => p === big)).toHaveLength(2);
+    expect(encoded.parts.join('')).toBe(JSON.stringify(m));
+    expect(encoded.bytes).toBe(Buffer.byteLength(JSON.stringify(m)));
+  });
+
+  it('never passes through a large string that is not base64', () => {
+    const evil = `${'A'.repeat(LARGE_PART_BYTES)}"},"injected":{"x":"`;
+    const m = {
+      jsonrpc: '2.0' as const,
+      id: 1,
+      result: { contents: [{ uri: 'x:a', blob: evil }] },
+    };
+    const joined = encodeMessage(m).parts.join('');
+    expect(JSON.parse(joined)).toEqual(m);
+  });
+});
+
+describe('encodeWithinCap', () => {
+  it('turns an oversize response into a clear error and drops an oversize notification', () => {
+    const m = { jsonrpc: '2.0' as const, id: 7, result: { contents: [{ uri: 'x:a', blob: big }] } };
+    const encoded = encodeWithinCap(m, 1000, 'maxLineBytes', () => {});
+    const error = JSON.parse(encoded?.parts.join('') ?? '') as {
+      id: number;
+      error: { code: number; message: string; data: unknown };
+    };
+    expect(error).toMatchObject({ id: 7, error: { code: -32603, data: { limit: 1000 } } });
+    expect(error.error.message).toContain('maxLineBytes');
+    const reports: string[] = [];
+    expect(
+      encodeWithinCap(
+        { jsonrpc: '2.0', method: 'notifications/message', params: { data: big } },
+        1000,
+        'maxLineBytes',
+        (t) => reports.push(t),
+      ),
+    ).toBeUndefined();
+    expect(reports[0]).toContain('dropped');
+  });
+
+  it('keeps a message of exactly the cap', () => {
+    const m = { jsonrpc: '2.0' as const, id: 1, result: { text: 'x'.repeat(100_000) } };
+    const size = Buffer.byteLength(JSON.stringify(m));
+    expect(encodeWithinCap(m, size, 'cap', () => {})?.parts.join('')).toBe(JSON.stringify(m));
+    expect(
+      JSON.parse(encodeWithinCap(m, size - 1, 'cap', () => {})?.parts.join('') ?? ''),
+    ).toMatchObject({ error: { code: -32603 } });
+  });
+});
