@@ -120,7 +120,13 @@ export async function assembleBlocks(
     if (!isAttachment(item)) continue;
     let content: AttachmentContent | undefined = hasContent(item) ? item : undefined;
     let raw = content ? rawSizeOf(content) : item.size;
-    if (raw === undefined || (item.mode === 'embed' && !content) || (item.required && !content)) {
+    const room = Math.min(blockBudgetBytes, cap - fixed, resultBudgetBytes - fixed);
+    if (
+      raw === undefined ||
+      (item.mode === 'embed' && !content) ||
+      (item.required && !content) ||
+      (!content && mightEmbed(item, raw, room, options.clientCanReadResources ?? true))
+    ) {
       content = await loadContent(item);
       raw = rawSizeOf(content) ?? 0;
     }
@@ -145,8 +151,11 @@ export async function assembleBlocks(
     pending.push({ index, att: item, content, raw, embedWire, linkWire, decision });
   }
   // Fit the whole result: demote optional embeds until it fits.
+  // Each block was counted with a separator after it; the last one has none.
+  const lastSeparator = items.length > 0 ? 1 : 0;
   const total = (): number =>
-    fixed +
+    fixed -
+    lastSeparator +
     pending.reduce(
       (sum, p) => sum + (p.decision.kind === 'embed' ? p.embedWire + 1 : p.linkWire),
       0,
@@ -202,6 +211,19 @@ export async function assembleBlocks(
     options.onDecision?.(record);
   }
   return { blocks, decisions };
+}
+
+/**
+ * Whether an attachment known only by its size could still be embedded, so that it must be loaded
+ * and measured exactly: the fewest wire bytes it can take (its block with an empty string, plus one
+ * byte per raw byte, as neither text nor base64 is shorter than the bytes) fit `room`. Anything
+ * larger is linked from its size alone, unread.
+ */
+function mightEmbed(att: Attachment, raw: number, room: number, canRead: boolean): boolean {
+  if (att.mode === 'link' || att.sensitive || (att.volatile && canRead)) return false;
+  // "blob" is one character shorter than "text"; an unknown type may be shorter than the default.
+  const least = embedWireSize(att, { text: '', mimeType: att.mimeType ?? '' }, 0) - 1 + raw;
+  return least <= room;
 }
 
 function flags(att: Attachment) {

@@ -31,7 +31,8 @@ const URI_SCHEME = /^[a-zA-Z][a-zA-Z0-9+.-]+:/;
 
 /**
  * The MIME type registered for a file name's extension (case-insensitive), or undefined.
- * Accepts bare names, paths (`/` or `\`) and URIs (query and fragment are ignored).
+ * Accepts bare names, paths (`/` or `\`) and URIs (query and fragment are ignored). An extension
+ * registered as `application/octet-stream` (e.g. `.bin`) gives undefined: it names no format.
  *
  * @example
  * mimeFromName('file:///docs/Report.PDF?v=2'); // 'application/pdf'
@@ -47,7 +48,9 @@ export function mimeFromName(nameOrPath: string): string | undefined {
   if (dot <= 0 || dot === name.length - 1) return undefined; // no extension, or a dotfile
   const ext = name.slice(dot + 1).toLowerCase();
   const found = OVERRIDES[ext] ?? lookup(ext);
-  return found === false ? undefined : found;
+  // `.bin`, `.exe`, `.iso`… are registered as application/octet-stream, which says nothing about
+  // the bytes: treat them as unknown so that callers sniff the content.
+  return found === false || found === DEFAULT_BINARY_MIME ? undefined : found;
 }
 
 /**

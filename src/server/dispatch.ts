@@ -305,10 +305,20 @@ function addCacheHints(
   result['cacheScope'] ??= defaults?.cacheScope ?? (kind === 'list' ? 'public' : 'private');
 }
 
+const serverMeta = new WeakMap<McpServer, Record<string, unknown>>();
+
 function modernResult(server: McpServer, result: Record<string, unknown>): Record<string, unknown> {
   result['resultType'] ??= 'complete';
-  const meta = isObject(result['_meta']) ? result['_meta'] : {};
-  result['_meta'] = { ...meta, [META.serverInfo]: server.info };
+  const meta = result['_meta'];
+  if (isObject(meta)) {
+    result['_meta'] = { ...meta, [META.serverInfo]: server.info };
+  } else {
+    // One shared, never-mutated object for the common case.
+    let shared = serverMeta.get(server);
+    if (!shared)
+      serverMeta.set(server, (shared = Object.freeze({ [META.serverInfo]: server.info })));
+    result['_meta'] = shared;
+  }
   return result;
 }
 

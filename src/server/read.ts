@@ -20,14 +20,14 @@ function normalizeContents(
   value: ReadReturn,
   mimeType: string | undefined,
 ): ResourceContents[] {
-  const list: Array<ResourceContents | PartialContents> =
-    typeof value === 'string'
-      ? [{ uri, text: value }]
-      : Array.isArray(value)
-        ? value
-        : 'contents' in value
-          ? value.contents
-          : [value];
+  if (typeof value === 'string') {
+    return [mimeType === undefined ? { uri, text: value } : { uri, mimeType, text: value }];
+  }
+  const list: Array<ResourceContents | PartialContents> = Array.isArray(value)
+    ? value
+    : 'contents' in value
+      ? value.contents
+      : [value];
   return list.map((item) => {
     const out = { ...item, uri: item.uri ?? uri } as ResourceContents;
     if (out.mimeType === undefined && mimeType !== undefined) out.mimeType = mimeType;

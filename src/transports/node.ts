@@ -47,6 +47,79 @@ export interface NodeHandler {
   close(): void;
 }
 
+/** One request: the exchange and the responder in one object, methods on the prototype. */
+class NodeExchange implements HttpExchange, HttpResponder {
+  readonly method: string;
+  readonly path: string;
+  private controller: AbortController | undefined;
+
+  constructor(
+    readonly req: IncomingMessage,
+    readonly res: ServerResponse,
+  ) {
+    this.method = req.method ?? 'GET';
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    this.path = q >= 0 ? url.slice(0, q) : url;
+  }
+
+  header(name: string): string | undefined {
+    const v = this.req.headers[name];
+    return Array.isArray(v) ? v.join(', ') : v;
+  }
+
+  body(limit: number): Promise<string | 'too-large'> {
+    return readBody(this.req, limit);
+  }
+
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      const c = new AbortController();
+      this.controller = c;
+      const res = this.res;
+      // Made on first use: the client may already have gone away by then.
+      if (res.destroyed && !res.writableFinished) c.abort();
+      else
+        res.once('close', () => {
+          if (!res.writableFinished) c.abort();
+        });
+    }
+    return this.controller.signal;
+  }
+
+  send(status: number, headers: Record<string, string>, body?: string | readonly string[]): void {
+    const res = this.res;
+    if (res.headersSent) return;
+    if (typeof body === 'string' || body === undefined || body.length === 1) {
+      const text = typeof body === 'string' || body === undefined ? body : body[0];
+      if (text !== undefined) headers['content-length'] = String(Buffer.byteLength(text));
+      res.writeHead(status, headers);
+      res.end(text);
+      return;
+    }
+    let length = 0;
+    for (const part of body) length += Buffer.byteLength(part);
+    headers['content-length'] = String(length);
+    res.writeHead(status, headers);
+    for (const part of body) res.write(part);
+    res.end();
+  }
+
+  stream(status: number, headers: Record<string, string>): SseSink {
+    const res = this.res;
+    res.writeHead(status, headers);
+    res.flushHeaders();
+    return {
+      write: (chunk) => {
+        if (!res.writableEnded) res.write(chunk);
+      },
+      end: () => {
+        if (!res.writableEnded) res.end();
+      },
+    };
+  }
+}
+
 /**
  * A node:http request listener serving MCP over Streamable HTTP, without building fetch
  * Request/Response objects on the hot path.
@@ -57,62 +130,8 @@ export interface NodeHandler {
 export function toNodeHandler(server: McpServer, options: HttpOptions = {}): NodeHandler {
   const endpoint = new HttpEndpoint(server, options);
   const handler = (req: IncomingMessage, res: ServerResponse): void => {
-    const url = req.url ?? '/';
-    const q = url.indexOf('?');
-    let controller: AbortController | undefined;
-    const ex: HttpExchange = {
-      method: req.method ?? 'GET',
-      path: q >= 0 ? url.slice(0, q) : url,
-      header: (name) => {
-        const v = req.headers[name];
-        return Array.isArray(v) ? v.join(', ') : v;
-      },
-      body: (limit) => readBody(req, limit),
-      get signal() {
-        if (!controller) {
-          const c = new AbortController();
-          controller = c;
-          // Made on first use: the client may already have gone away by then.
-          if (res.destroyed && !res.writableFinished) c.abort();
-          else
-            res.once('close', () => {
-              if (!res.writableFinished) c.abort();
-            });
-        }
-        return controller.signal;
-      },
-    };
-    const responder: HttpResponder = {
-      send: (status, headers, body) => {
-        if (res.headersSent) return;
-        if (typeof body === 'string' || body === undefined || body.length === 1) {
-          const text = typeof body === 'string' || body === undefined ? body : body[0];
-          if (text !== undefined) headers['content-length'] = String(Buffer.byteLength(text));
-          res.writeHead(status, headers);
-          res.end(text);
-          return;
-        }
-        let length = 0;
-        for (const part of body) length += Buffer.byteLength(part);
-        headers['content-length'] = String(length);
-        res.writeHead(status, headers);
-        for (const part of body) res.write(part);
-        res.end();
-      },
-      stream: (status, headers): SseSink => {
-        res.writeHead(status, headers);
-        res.flushHeaders();
-        return {
-          write: (chunk) => {
-            if (!res.writableEnded) res.write(chunk);
-          },
-          end: () => {
-            if (!res.writableEnded) res.end();
-          },
-        };
-      },
-    };
-    endpoint.handle(ex, responder).catch((error: unknown) => {
+    const ex = new NodeExchange(req, res);
+    endpoint.handle(ex, ex).catch((error: unknown) => {
       // A client that hangs up mid-body is routine, not a server failure.
       if (!req.complete) {
         res.destroy();

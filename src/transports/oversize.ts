@@ -17,11 +17,16 @@ const BLOB_KEYS = new Set(['blob', 'data']);
 
 function hasLargeBlob(value: unknown, depth: number): boolean {
   if (depth > 6 || typeof value !== 'object' || value === null) return false;
-  if (Array.isArray(value)) return value.some((v) => hasLargeBlob(v, depth + 1));
-  for (const [key, v] of Object.entries(value)) {
+  if (Array.isArray(value)) {
+    for (const item of value) if (hasLargeBlob(item, depth + 1)) return true;
+    return false;
+  }
+  const record = value as Record<string, unknown>;
+  for (const key in record) {
+    const v = record[key];
     if (typeof v === 'string') {
       if (v.length >= LARGE_PART_BYTES && BLOB_KEYS.has(key)) return true;
-    } else if (hasLargeBlob(v, depth + 1)) return true;
+    } else if (typeof v === 'object' && hasLargeBlob(v, depth + 1)) return true;
   }
   return false;
 }

@@ -3,7 +3,7 @@ import { ERROR_CODES } from '../../protocol/error-codes.js';
 import { errorResponse, type JSONRPCMessage } from '../../protocol/jsonrpc.js';
 import type { McpServer } from '../../server/server.js';
 import { LineDecoder, type LineEvent } from './line-decoder.js';
-import { encodeWithinCap, LARGE_PART_BYTES } from '../oversize.js';
+import { encodeWithinCap } from '../oversize.js';
 
 export interface StdioOptions {
   /** Largest accepted line in bytes (default 32 MiB); longer lines are discarded and answered with an error. */
@@ -48,20 +48,10 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Stdio
     if (queue.length === 0 || !output.writable) return;
     const pieces = queue;
     queue = [];
-    // Small answers go out joined in one write; large blob parts are written as they are.
+    // Corked: Node hands all pieces to one writev, with no joined copy of the batch.
     output.cork();
-    let batch = '';
     let ok = true;
-    for (const piece of pieces) {
-      if (piece.length < LARGE_PART_BYTES) {
-        batch += piece;
-        continue;
-      }
-      if (batch) ok = output.write(batch) && ok;
-      batch = '';
-      ok = output.write(piece) && ok;
-    }
-    if (batch) ok = output.write(batch) && ok;
+    for (const piece of pieces) ok = output.write(piece) && ok;
     output.uncork();
     // Backpressure: stop reading requests until the client reads our answers.
     if (!ok) {
