@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ContentBlock } from '../protocol/types.js';
 import { assembleBlocks, type AssembleOptions } from './assemble.js';
 import { attach } from './attachment.js';
+import { contentWireSize } from './wire-size.js';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -154,6 +155,50 @@ describe('assembleBlocks', () => {
       opts(),
     );
     expect(blocks[0]).toMatchObject({ type: 'resource', resource: { mimeType: 'image/png' } });
+  });
+
+  it('flips exactly at the block budget, for a text known only by its size too', async () => {
+    const uri = 'file:///a.txt';
+    const wire = (t: string) =>
+      contentWireSize({ type: 'resource', resource: { uri, mimeType: 'text/plain', text: t } });
+    const prefix = 'é "quoted"\n';
+    const atBudget = prefix + 'a'.repeat(1000 - wire(prefix));
+    for (const sized of [false, true]) {
+      for (const body of [atBudget, `${atBudget}a`]) {
+        const att = attach({
+          uri,
+          name: 'a.txt',
+          mimeType: 'text/plain',
+          ...(sized
+            ? { size: Buffer.byteLength(body), load: async () => ({ text: body }) }
+            : { text: body }),
+        });
+        const { blocks } = await assembleBlocks([att], opts({ blockBudgetBytes: 1000 }));
+        const fits = body === atBudget;
+        expect(blocks[0]?.type, `sized ${sized}`).toBe(fits ? 'resource' : 'resource_link');
+        if (fits) expect(Buffer.byteLength(JSON.stringify(blocks[0]))).toBe(1000);
+      }
+    }
+  });
+
+  it('measures an embedded blob exactly', async () => {
+    const decisions: number[] = [];
+    const { blocks } = await assembleBlocks(
+      [attach({ uri: 'x:b', name: 'b', mimeType: 'image/png', bytes: bytes(100) })],
+      opts({ onDecision: (r) => decisions.push(r.wireBytes) }),
+    );
+    expect(decisions).toEqual([Buffer.byteLength(JSON.stringify(blocks[0]))]);
+  });
+
+  it('lets one embedded block fill the result budget exactly: `[block]`', async () => {
+    const block = (n: number) =>
+      attach({ uri: 'x:t', name: 't', mimeType: 'text/plain', text: 'a'.repeat(n) });
+    const { blocks } = await assembleBlocks([block(500)], opts());
+    const budget = JSON.stringify(blocks).length;
+    const at = await assembleBlocks([block(500)], opts({ resultBudgetBytes: budget }));
+    expect(at.blocks[0]?.type).toBe('resource');
+    const over = await assembleBlocks([block(501)], opts({ resultBudgetBytes: budget }));
+    expect(over.blocks[0]?.type).toBe('resource_link');
   });
 
   it('refuses fixed blocks that alone break the cap', async () => {

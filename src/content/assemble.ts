@@ -89,8 +89,8 @@ function embedWireSize(att: Attachment, content: AttachmentContent, raw: number)
   if (att.annotations !== undefined) skeleton.annotations = att.annotations;
   const base = contentWireSize(skeleton) - 2;
   if (content.text !== undefined) return base + jsonStringWireSize(content.text);
-  // "blob" is one character shorter than "text".
-  return base - 1 + base64Length(raw) + 2;
+  // "blob" and "text" are both four characters: only the string differs.
+  return base + base64Length(raw) + 2;
 }
 
 /**
@@ -221,8 +221,8 @@ export async function assembleBlocks(
  */
 function mightEmbed(att: Attachment, raw: number, room: number, canRead: boolean): boolean {
   if (att.mode === 'link' || att.sensitive || (att.volatile && canRead)) return false;
-  // "blob" is one character shorter than "text"; an unknown type may be shorter than the default.
-  const least = embedWireSize(att, { text: '', mimeType: att.mimeType ?? '' }, 0) - 1 + raw;
+  // An unknown type is counted as empty: the real one may be shorter than the default.
+  const least = embedWireSize(att, { text: '', mimeType: att.mimeType ?? '' }, 0) + raw;
   return least <= room;
 }
 

@@ -119,6 +119,21 @@ describe('sniffMime', () => {
   });
 });
 
+describe('names registered as application/octet-stream', () => {
+  it('count as unknown, so that the bytes are sniffed', async () => {
+    expect(mimeFromName('doc.bin')).toBeUndefined();
+    expect(mimeFromName('disk.img')).toBeUndefined();
+    expect(await resolveMimeType({ name: 'doc.bin', bytes: PDF })).toEqual({
+      mimeType: 'application/pdf',
+      source: 'sniffed',
+    });
+    expect(await resolveMimeType({ name: 'noise.bin', bytes: new Uint8Array([0, 1, 2]) })).toEqual({
+      mimeType: DEFAULT_BINARY_MIME,
+      source: 'default',
+    });
+  });
+});
+
 describe('resolveMimeType precedence', () => {
   it.each<[string, ResolveMimeTypeInput, string, string]>([
     [

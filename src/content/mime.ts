@@ -48,7 +48,7 @@ export function mimeFromName(nameOrPath: string): string | undefined {
   if (dot <= 0 || dot === name.length - 1) return undefined; // no extension, or a dotfile
   const ext = name.slice(dot + 1).toLowerCase();
   const found = OVERRIDES[ext] ?? lookup(ext);
-  // `.bin`, `.exe`, `.iso`… are registered as application/octet-stream, which says nothing about
+  // `.bin`, `.img`, `.so`… are registered as application/octet-stream, which says nothing about
   // the bytes: treat them as unknown so that callers sniff the content.
   return found === false || found === DEFAULT_BINARY_MIME ? undefined : found;
 }
