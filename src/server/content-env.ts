@@ -127,7 +127,8 @@ export async function assembleForResult(
     artifactUri: env.artifactUri,
     onDecision: (record) => {
       decisions.push(record);
-      o.onDecision?.(record, env.method);
+      if (o.onDecision) o.onDecision(record, env.method);
+      else if (debugging('policy')) console.error(describeDecision(env.method, record));
     },
   });
   if (!o.explain) return { content: blocks };
@@ -180,4 +181,18 @@ export function toolResultOf(
   meta?: Record<string, unknown>,
 ): CallToolResult {
   return meta ? { content, _meta: meta } : { content };
+}
+
+/** Whether MCPKIT_DEBUG names `topic` (comma-separated topics, or `*`). Read per call: tests set it. */
+export function debugging(topic: string): boolean {
+  const value = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process
+    ?.env?.['MCPKIT_DEBUG'];
+  if (!value) return false;
+  return value.split(',').some((t) => t.trim() === topic || t.trim() === '*');
+}
+
+/** One readable line per decision, for the debug log. */
+export function describeDecision(method: string, record: DecisionRecord): string {
+  const d = record.decision;
+  return `mcpkit policy: ${method} ${record.name}${record.uri ? ` <${record.uri}>` : ''} -> ${d.kind} (${d.reason}): ${d.detail}`;
 }

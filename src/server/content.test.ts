@@ -183,3 +183,29 @@ describe('URIs we emit', () => {
     });
   });
 });
+
+describe('the debug log', () => {
+  it('writes one line per decision to stderr when MCPKIT_DEBUG names policy', async () => {
+    const { conn } = setup();
+    const lines: string[] = [];
+    const original = console.error;
+    console.error = (line: string) => lines.push(line);
+    process.env['MCPKIT_DEBUG'] = 'transport,policy';
+    try {
+      await conn.send(modern('tools/call', { name: 'report' }));
+    } finally {
+      delete process.env['MCPKIT_DEBUG'];
+      console.error = original;
+    }
+    expect(lines).toEqual([
+      expect.stringMatching(
+        /^mcpkit policy: tools\/call small <mem:\/\/small> -> embed \(fits\): /,
+      ),
+      expect.stringMatching(
+        /^mcpkit policy: tools\/call large <mem:\/\/large> -> link \(over-block-budget\): .*per-block budget/,
+      ),
+    ]);
+    await conn.send(modern('tools/call', { name: 'report' }));
+    expect(lines).toHaveLength(2);
+  });
+});
