@@ -93,7 +93,9 @@ export function dispatch(server: McpServer) {
 function onNotification(peer: Peer, message: JSONRPCNotification): void {
   if (message.method === 'notifications/cancelled') {
     const id = message.params?.['requestId'];
-    if (typeof id === 'string' || typeof id === 'number') peer.inflight.get(id)?.abort();
+    if (peer.cancelById && (typeof id === 'string' || typeof id === 'number')) {
+      peer.inflight.get(id)?.abort();
+    }
   } else if (message.method === 'notifications/initialized' && peer.session) {
     peer.session.initialized = true;
   }

@@ -21,6 +21,11 @@ export interface PeerOptions {
   transport: TransportKind;
   /** Where messages not tied to a request go: stdout on stdio, the GET stream on legacy HTTP. */
   send: (message: JSONRPCMessage) => void;
+  /**
+   * Whether `notifications/cancelled` may cancel requests by id (default true). Off for stateless
+   * HTTP, where the ids of different clients collide and closing the stream cancels instead.
+   */
+  cancelById?: boolean;
   /** Largest message the transport carries; results are kept under it (stdio line cap, HTTP body cap). */
   maxMessageBytes?: number;
   /** Time a legacy client gets to answer a server-to-client request (default 60 s). */
@@ -50,6 +55,7 @@ interface Pending {
 export class Peer {
   readonly transport: TransportKind;
   readonly maxMessageBytes: number | undefined;
+  readonly cancelById: boolean;
   readonly send: (message: JSONRPCMessage) => void;
   session: LegacySession | undefined;
   /** In-flight requests by id, for `notifications/cancelled`. */
@@ -70,6 +76,7 @@ export class Peer {
   ) {
     this.transport = options.transport;
     this.maxMessageBytes = options.maxMessageBytes;
+    this.cancelById = options.cancelById ?? true;
     this.send = options.send;
     this.requestTimeoutMs = options.requestTimeoutMs ?? 60_000;
   }

@@ -727,6 +727,27 @@ describe('HTTP (serveHttp on 127.0.0.1, in-process)', () => {
       });
     });
 
+    it('ignores notifications/cancelled over stateless HTTP: request ids of different clients collide', async () => {
+      const req = call('slow', { tag: 'http-not-cancelled', ms: 300 });
+      const pending = post(req);
+      await until(
+        () => [...server.peers].some((p) => p.inflight.has(req.id)),
+        'the slow request to be in flight',
+      );
+      const cancel = await post({
+        jsonrpc: '2.0',
+        method: 'notifications/cancelled',
+        params: { requestId: req.id },
+      });
+      expect(cancel.status).toBe(202);
+      const res = await pending;
+      expect(await res.json()).toMatchObject({
+        id: req.id,
+        result: { content: [{ text: 'slow http-not-cancelled done' }] },
+      });
+      expect(aborted).not.toContain('http-not-cancelled');
+    });
+
     it('aborts ctx.signal even when the handler first looks at it after the client went away', async () => {
       const gone = new AbortController();
       const req = call('late', { tag: 'late-look', ms: 300 });
@@ -772,7 +793,7 @@ describe('HTTP (serveHttp on 127.0.0.1, in-process)', () => {
   });
 });
 
-describe('HTTP: the built CLI (`mcpkit example --http 127.0.0.1:0`)', () => {
+describe('HTTP: the built CLI (`mcpkit serve --http 127.0.0.1:0`)', () => {
   let child: ChildProcessWithoutNullStreams | undefined;
   let url = '';
   const post = poster(() => url);

@@ -76,6 +76,7 @@ export class HttpEndpoint {
       transport: 'http',
       send: () => undefined,
       maxMessageBytes: maxResponse,
+      cancelById: false,
     });
     this.guard = options.dnsRebindingProtection === false ? undefined : createOriginGuard(options);
     this.sessions = new SessionTable(
