@@ -481,7 +481,7 @@ describe('stdio: the built CLI', () => {
     console.warn(`skipping the built-CLI stdio test: ${CLI} is missing (run npm run build)`);
 
   it.skipIf(!HAVE_DIST)(
-    'answers server/discover from `mcpkit example --stdio` and exits 0 at EOF',
+    'answers server/discover from `mcpkit serve --stdio` and exits 0 at EOF',
     async () => {
       const p = procs.cli!;
       const discover = modern('server/discover');
