@@ -65,7 +65,7 @@ function hasContent(c: AttachmentContent | undefined): boolean {
 function linkSkeleton(att: Attachment, raw: number): ResourceLink {
   const link: ResourceLink = {
     type: 'resource_link',
-    uri: att.uri ?? 'mcpkit://artifacts/sha256/' + '0'.repeat(64),
+    uri: att.uri ?? 'mcpkit://artifacts/' + '0'.repeat(64),
     name: att.name,
   };
   if (att.title !== undefined) link.title = att.title;
@@ -81,7 +81,7 @@ function embedWireSize(att: Attachment, content: AttachmentContent, raw: number)
   const skeleton: EmbeddedResource = {
     type: 'resource',
     resource: {
-      uri: att.uri ?? 'mcpkit://artifacts/sha256/' + '0'.repeat(64),
+      uri: att.uri ?? 'mcpkit://artifacts/' + '0'.repeat(64),
       mimeType: content.mimeType ?? att.mimeType ?? 'application/octet-stream',
       text: '',
     },

@@ -10,7 +10,6 @@ import type { CallToolResult, ContentBlock, ResourceContents } from '../protocol
 import { MCPKIT_META_PREFIX } from '../protocol/meta-keys.js';
 import { McpKitError } from '../errors/mcpkit-error.js';
 import type { RequestContext } from './context.js';
-import { artifactUri } from './link-store.js';
 import { readResource, resolvesUri } from './read.js';
 import type { McpServer } from './server.js';
 import type { ContentOptions, ResourceStat } from './types.js';
@@ -51,7 +50,9 @@ export function createContentEnv(
     describe: (uri) => server.resources.get(uri)?.resource,
     stat: (uri) => statResource(server, uri),
     artifactUri: (content, keep) =>
-      keep ? server.linkStore.put(content, options.artifactTtlMs) : artifactUri(content),
+      keep
+        ? server.linkStore.put(content, options.artifactTtlMs)
+        : server.linkStore.uriFor(content),
   };
 }
 

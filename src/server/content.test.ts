@@ -91,7 +91,15 @@ describe('ctx.result, ctx.embed and the link guarantee', () => {
     };
     const link = res.result.content[0]!;
     expect(link).toMatchObject({ type: 'resource_link', name: 'out.csv', mimeType: 'text/csv' });
-    expect(link.uri).toMatch(/^mcpkit:\/\/artifacts\/sha256\/[0-9a-f]{64}$/);
+    expect(link.uri).toMatch(/^mcpkit:\/\/artifacts\/[0-9a-f]{64}$/);
+    // Unguessable: another store (another secret) gives the same content another URI.
+    const other = new MemoryLinkStore();
+    expect(await other.uriFor({ mimeType: 'text/csv', text: 'a,b\n'.repeat(400_000) })).not.toBe(
+      link.uri,
+    );
+    expect(await store.uriFor({ mimeType: 'text/csv', text: 'a,b\n'.repeat(400_000) })).toBe(
+      link.uri,
+    );
     const read = await conn.send(modern('resources/read', { uri: link.uri }));
     expect(read).toMatchObject({
       result: {
@@ -158,9 +166,7 @@ describe('ctx.result, ctx.embed and the link guarantee', () => {
     const { conn } = setup();
     await conn.send(initializeRequest());
     expect(
-      await conn.send(
-        legacy('resources/read', { uri: `mcpkit://artifacts/sha256/${'0'.repeat(64)}` }),
-      ),
+      await conn.send(legacy('resources/read', { uri: `mcpkit://artifacts/${'0'.repeat(64)}` })),
     ).toMatchObject({ error: { code: -32002 } });
   });
 });

@@ -24,7 +24,7 @@ export type {
 } from './types.js';
 export type { StandardSchemaLike, SchemaInput } from './tool-schema.js';
 export type { ListKind } from './registry.js';
-export { MemoryLinkStore, artifactUri, ARTIFACT_URI_PREFIX } from './link-store.js';
+export { MemoryLinkStore, artifactUri, artifactKey, ARTIFACT_URI_PREFIX } from './link-store.js';
 export type {
   LinkStore,
   StoredArtifact,

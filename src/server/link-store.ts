@@ -24,21 +24,39 @@ export interface LinkStore {
   get(uri: string): Promise<ArtifactLookup>;
   /** Whether `uri` has the shape of this store's URIs (no I/O). */
   owns(uri: string): boolean;
+  /** The URI `put` would give this content, without storing it. */
+  uriFor(content: { text?: string; blob?: string; mimeType: string }): Promise<string>;
 }
 
-export const ARTIFACT_URI_PREFIX = 'mcpkit://artifacts/sha256/';
+export const ARTIFACT_URI_PREFIX = 'mcpkit://artifacts/';
 
-/** The content-addressed URI of an artifact's bytes (text as UTF-8, blob as base64 text). */
-export async function artifactUri(content: {
-  text?: string;
-  blob?: string;
-  mimeType: string;
-}): Promise<string> {
+/**
+ * The content-addressed URI of an artifact: an HMAC-SHA-256 of its type and content under a
+ * secret, so that nobody can guess the URI of content they do not already know the link to.
+ * The same secret on every instance gives the same URIs (a shared store, scaled out).
+ */
+export async function artifactUri(
+  content: { text?: string; blob?: string; mimeType: string },
+  key: CryptoKeyLike,
+): Promise<string> {
   const data = new TextEncoder().encode(
     `${content.mimeType}\n${content.text !== undefined ? `t:${content.text}` : `b:${content.blob ?? ''}`}`,
   );
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', data));
-  return `${ARTIFACT_URI_PREFIX}${bytesToHex(digest)}`;
+  const mac = new Uint8Array(await crypto.subtle.sign('HMAC', await key, data));
+  return `${ARTIFACT_URI_PREFIX}${bytesToHex(mac)}`;
+}
+
+type CryptoKeyLike = ReturnType<typeof crypto.subtle.importKey>;
+
+/** An HMAC key for artifact URIs; random when no secret is given. */
+export function artifactKey(secret?: string | Uint8Array): CryptoKeyLike {
+  const raw =
+    secret === undefined
+      ? crypto.getRandomValues(new Uint8Array(32))
+      : typeof secret === 'string'
+        ? new TextEncoder().encode(secret)
+        : secret;
+  return crypto.subtle.importKey('raw', raw, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
 }
 
 export interface MemoryLinkStoreOptions {
@@ -46,6 +64,8 @@ export interface MemoryLinkStoreOptions {
   ttlMs?: number;
   /** Bytes held at most (default 64 MiB); the oldest artifacts go first. */
   maxBytes?: number;
+  /** Secret for unguessable artifact URIs; share it between instances that share a store. Default: random. */
+  secret?: string | Uint8Array;
   /** How many expired URIs are remembered to answer "expired" rather than "unknown" (default 10,000). */
   maxTombstones?: number;
 }
@@ -58,11 +78,17 @@ export class MemoryLinkStore implements LinkStore {
   private readonly ttlMs: number;
   private readonly maxBytes: number;
   private readonly maxTombstones: number;
+  private readonly key: CryptoKeyLike;
 
   constructor(options: MemoryLinkStoreOptions = {}) {
     this.ttlMs = options.ttlMs ?? 3_600_000;
     this.maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
     this.maxTombstones = options.maxTombstones ?? 10_000;
+    this.key = artifactKey(options.secret);
+  }
+
+  uriFor(content: { text?: string; blob?: string; mimeType: string }): Promise<string> {
+    return artifactUri(content, this.key);
   }
 
   owns(uri: string): boolean {
@@ -73,7 +99,7 @@ export class MemoryLinkStore implements LinkStore {
     artifact: Omit<StoredArtifact, 'uri' | 'expiresAt'>,
     ttlMs = this.ttlMs,
   ): Promise<string> {
-    const uri = await artifactUri(artifact);
+    const uri = await artifactUri(artifact, this.key);
     const now = Date.now();
     // Same TTLs expire in insertion order: drop the expired head.
     for (const [key, item] of this.items) {

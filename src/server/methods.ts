@@ -12,6 +12,7 @@ import { InputRequiredSignal, type RequestContext } from './context.js';
 import { frame } from './listen.js';
 import { paginate } from './pagination.js';
 import { readResource } from './read.js';
+import { canonicalJson } from './request-state.js';
 import { uriProblem } from '../protocol/uri-syntax.js';
 import type { ListedResource } from './types.js';
 import type { McpServer } from './server.js';
@@ -30,7 +31,8 @@ export interface MethodSpec {
   /** Adds `ttlMs`/`cacheScope` (modern era): 'list' from server options, 'read' per resource. */
   cache?: 'list' | 'read';
   /** Methods that may answer InputRequiredResult: what binds a requestState to the request. */
-  target?: (params: Params) => string;
+  /** Binds a requestState to this request: method, target, arguments and the caller's identity. */
+  target?: (params: Params, authInfo?: unknown) => string;
   run: (params: Params, env: MethodEnv) => Promise<Result>;
 }
 
@@ -69,7 +71,7 @@ async function callTool(params: Params, { server, ctx }: MethodEnv): Promise<Res
       ? { content: [{ type: 'text', text: value }] }
       : Array.isArray(value)
         ? { content: value }
-        : value;
+        : { ...value };
   if (entry.output && !result.isError) {
     const checked =
       result.structuredContent === undefined
@@ -147,7 +149,7 @@ async function getPrompt(params: Params, { server, ctx }: MethodEnv): Promise<Re
   const result: GetPromptResult =
     typeof value === 'string'
       ? { messages: [{ role: 'user', content: { type: 'text', text: value } }] }
-      : value;
+      : { ...value };
   await checkLinks(
     ctx,
     result.messages.map((m) => m.content),
@@ -157,8 +159,35 @@ async function getPrompt(params: Params, { server, ctx }: MethodEnv): Promise<Re
   return result as unknown as Result;
 }
 
+/**
+ * What a requestState is bound to: replaying it for other arguments, another target or another
+ * authenticated caller fails verification.
+ */
+function boundTarget(method: string, target: unknown, args: unknown, authInfo: unknown): string {
+  let caller: string;
+  try {
+    caller = canonicalJson(authInfo ?? null);
+  } catch {
+    caller = String(authInfo); // cyclic: auth info should be plain data
+  }
+  return `${method}\n${String(target)}\n${canonicalJson(args ?? {})}\n${caller}`;
+}
+
+/** A table lookup that never reaches Object.prototype (a client may name "constructor"). */
+function own<T>(table: Record<string, T>, key: string): T | undefined {
+  return Object.hasOwn(table, key) ? table[key] : undefined;
+}
+
 async function complete(params: Params, { server }: MethodEnv): Promise<Result> {
   const ref = params['ref'] as { type: string; name?: string; uri?: string };
+  // Echo only what identifies the ref: never the client's whole object.
+  const refData = {
+    ref: {
+      type: String(ref.type),
+      ...(ref.name !== undefined ? { name: String(ref.name) } : {}),
+      ...(ref.uri !== undefined ? { uri: String(ref.uri) } : {}),
+    },
+  };
   const argument = params['argument'] as { name: string; value: string };
   const context = {
     arguments: ((params['context'] as Params | undefined)?.['arguments'] ?? {}) as Record<
@@ -170,22 +199,26 @@ async function complete(params: Params, { server }: MethodEnv): Promise<Result> 
   if (ref.type === 'ref/prompt') {
     const entry = server.prompts.get(String(ref.name));
     if (!entry)
-      throw ProtocolError.invalidParams(`Unknown prompt: ${JSON.stringify(ref.name)}`, { ref });
-    handler = entry.complete[argument.name];
+      throw ProtocolError.invalidParams(`Unknown prompt: ${JSON.stringify(ref.name)}`, refData);
+    handler = own(entry.complete, argument.name);
   } else if (ref.type === 'ref/resource') {
     const uri = String(ref.uri);
     const entry =
       server.templates.get(uri) ?? server.templates.list().find((t) => t.parsed.match(uri));
     if (!entry && !server.resources.get(uri)) {
-      throw ProtocolError.invalidParams(`No resource or template matches ${JSON.stringify(uri)}`, {
-        ref,
-      });
+      throw ProtocolError.invalidParams(
+        `No resource or template matches ${JSON.stringify(uri)}`,
+        refData,
+      );
     }
-    handler = entry?.definition.complete?.[argument.name];
+    handler = entry?.definition.complete
+      ? own(entry.definition.complete, argument.name)
+      : undefined;
   } else {
-    throw ProtocolError.invalidParams(`params.ref.type must be "ref/prompt" or "ref/resource"`, {
-      ref,
-    });
+    throw ProtocolError.invalidParams(
+      `params.ref.type must be "ref/prompt" or "ref/resource"`,
+      refData,
+    );
   }
   const raw = handler ? await handler(argument.value, context) : [];
   const all = Array.isArray(raw) ? { values: raw } : raw;
@@ -313,11 +346,17 @@ export const METHODS: Record<string, MethodSpec> = {
   'resources/list': { cache: 'list', run: listResources },
   'resources/read': {
     cache: 'read',
-    target: (p) => `resources/read ${String(p['uri'])}`,
+    target: (p, auth) => boundTarget('resources/read', p['uri'], undefined, auth),
     run: readResourceMethod,
   },
-  'tools/call': { target: (p) => `tools/call ${String(p['name'])}`, run: callTool },
-  'prompts/get': { target: (p) => `prompts/get ${String(p['name'])}`, run: getPrompt },
+  'tools/call': {
+    target: (p, auth) => boundTarget('tools/call', p['name'], p['arguments'], auth),
+    run: callTool,
+  },
+  'prompts/get': {
+    target: (p, auth) => boundTarget('prompts/get', p['name'], p['arguments'], auth),
+    run: getPrompt,
+  },
   'completion/complete': { run: complete },
   'subscriptions/listen': { run: listen },
 };

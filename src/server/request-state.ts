@@ -16,10 +16,29 @@ export interface RoundState {
 }
 
 interface SignedBody extends RoundState {
-  /** Binds the state to one method and target (tool, prompt or URI). */
+  /** Binds the state to one request: method, target, arguments and caller (a SHA-256). */
   t: string;
   /** Expiry, ms since the epoch. */
   x: number;
+}
+
+/** A short fingerprint of the request a state belongs to (the target may be long). */
+async function digest(target: string): Promise<string> {
+  return bytesToBase64Url(new Uint8Array(await crypto.subtle.digest('SHA-256', utf8(target))));
+}
+
+/**
+ * JSON with object keys sorted, so that the same arguments give the same text whatever order a
+ * client sends them in.
+ */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const record = value as Record<string, unknown>;
+    const keys = Object.keys(record).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(record[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
 }
 
 /** Signs and verifies `requestState` with HMAC-SHA-256 (Web Crypto). */
@@ -45,7 +64,7 @@ export class RequestStateSigner {
   async sign(target: string, state: RoundState): Promise<string> {
     const body = encodeJsonBase64Url({
       ...state,
-      t: target,
+      t: await digest(target),
       x: Date.now() + this.ttlMs,
     } satisfies SignedBody);
     const mac = new Uint8Array(await crypto.subtle.sign('HMAC', await this.key, utf8(body)));
@@ -65,7 +84,7 @@ export class RequestStateSigner {
       );
     }
     const state = decodeJsonBase64Url(body) as SignedBody | undefined;
-    if (!state || state.t !== target) {
+    if (!state || state.t !== (await digest(target))) {
       throw ProtocolError.invalidParams('params.requestState belongs to another request');
     }
     if (state.x < Date.now()) {

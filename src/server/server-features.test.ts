@@ -360,3 +360,46 @@ describe('2025-11-25 shapes', () => {
     expect(call.result['content']).toEqual([{ type: 'text', text: '[1,2]' }]);
   });
 });
+
+describe('requestState binding', () => {
+  it('refuses a state replayed with other arguments or by another caller', async () => {
+    const server = createServer({ name: 's', version: '1', requestStateSecret: 'k' });
+    server.tool(
+      'delete',
+      { input: { type: 'object', properties: { path: { type: 'string' } } } },
+      async (_a, ctx) => {
+        await ctx.ask({ ok: elicit });
+        return 'deleted';
+      },
+    );
+    const peer = server.connect({ transport: 'memory', send: () => {} });
+    const caps = { elicitation: {} };
+    const r1 = (await peer.handle(
+      modern('tools/call', { name: 'delete', arguments: { path: '/tmp/a' } }, caps),
+      { authInfo: { sub: 'alice' } },
+    )) as unknown as { result: { requestState: string } };
+    const state = r1.result.requestState;
+    const retry = (args: Record<string, unknown>) =>
+      modern(
+        'tools/call',
+        {
+          name: 'delete',
+          arguments: args,
+          inputResponses: { ok: accept({}) },
+          requestState: state,
+        },
+        caps,
+      );
+    expect(
+      await peer.handle(retry({ path: '/tmp/a' }), { authInfo: { sub: 'alice' } }),
+    ).toMatchObject({ result: { content: [{ text: 'deleted' }] } });
+    expect(
+      await peer.handle(retry({ path: '/etc/passwd' }), { authInfo: { sub: 'alice' } }),
+    ).toMatchObject({
+      error: { code: -32602, message: 'params.requestState belongs to another request' },
+    });
+    expect(
+      await peer.handle(retry({ path: '/tmp/a' }), { authInfo: { sub: 'mallory' } }),
+    ).toMatchObject({ error: { code: -32602 } });
+  });
+});

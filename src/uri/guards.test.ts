@@ -157,3 +157,26 @@ describe('matchSafely', () => {
     expect(result?.ok === false && result.problem).toContain(`"${variable}"`);
   });
 });
+
+describe('query values and one-component values (review regressions)', () => {
+  const t = parseTemplate('data://{id}/items{?type,q}');
+  it.each([
+    ['data://u%3A42/items', { id: 'u:42' }],
+    ['data://a/items?type=text%2Fplain', { id: 'a', type: 'text/plain' }],
+    ['data://a/items?q=line1%0Aline2', { id: 'a', q: 'line1\nline2' }],
+    ['data://a/items?q=a..b', { id: 'a', q: 'a..b' }],
+  ])('accepts %s', (uri, variables) => {
+    expect(matchSafely(t, uri)).toEqual({ ok: true, variables });
+  });
+
+  it.each([
+    ['data://C%3A/items', 'drive letter'],
+    ['data://a/items?q=..%2Fetc', '".." segment'],
+    ['data://a/items?q=..%5Cx', '".." segment'],
+    ['data://a/items?q=a%00b', 'NUL'],
+  ])('refuses %s', (uri, problem) => {
+    const m = matchSafely(t, uri);
+    expect(m?.ok).toBe(false);
+    expect(m && !m.ok ? m.problem : '').toContain(problem);
+  });
+});

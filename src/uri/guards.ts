@@ -14,7 +14,11 @@ export { decodeComponent };
  * so it may not hold `/` at all; `reserved` (`{+var}`, `{#var}`) and `path` (`{/var}`) are
  * relative paths whose `/` separators are fine but which may not start at a root.
  */
-export type VariableKind = 'simple' | 'reserved' | 'path';
+/**
+ * How strictly a variable is checked: `simple` ({var}, {.var}, {;var}: one component), `path`
+ * ({/var}), `reserved` ({+var}, {#var}), `query` ({?var}, {&var}: free text, only NUL refused).
+ */
+export type VariableKind = 'simple' | 'reserved' | 'path' | 'query';
 
 export interface CheckVariableOptions {
   /** Percent-decode `value` first (default false: the value is already decoded). */
@@ -71,6 +75,11 @@ export function checkVariable(
     if (decoded === undefined) return `${label} has malformed percent-encoding or invalid UTF-8`;
     v = decoded;
   }
+  if (kind === 'query') {
+    // Query values are free text ("text/plain", several lines), but never a ".." path walk.
+    if (v.includes('\0')) return `${label} contains a NUL character`;
+    return v.split(/[\\/]/).some(isDotDotSegment) ? `${label} contains a ".." segment` : undefined;
+  }
   for (let i = 0; i < v.length; i++) {
     const c = v.charCodeAt(i);
     if (c === 0) return `${label} contains a NUL character`;
@@ -88,7 +97,10 @@ export function checkVariable(
     return `${label} contains "/" but names a single component (an encoded %2F?)`;
   }
   if (v.startsWith('/')) return `${label} is an absolute path`;
-  if (isDriveLetterStart(v)) return `${label} starts with a drive letter`;
+  // A one-component value may hold "u:42"; only a bare "C:" is a drive there.
+  if (kind === 'simple' ? /^[A-Za-z]:$/.test(v) : isDriveLetterStart(v)) {
+    return `${label} starts with a drive letter`;
+  }
   if (v.split('/').some(isDotDotSegment)) return `${label} contains a ".." segment`;
   return undefined;
 }
@@ -102,13 +114,18 @@ const KIND_OF: Readonly<Record<Operator, VariableKind>> = {
   '': 'simple',
   '.': 'simple',
   ';': 'simple',
-  '?': 'simple',
-  '&': 'simple',
+  '?': 'query',
+  '&': 'query',
   '/': 'path',
   '+': 'reserved',
   '#': 'reserved',
 };
-const STRICTNESS: Readonly<Record<VariableKind, number>> = { simple: 2, path: 1, reserved: 0 };
+const STRICTNESS: Readonly<Record<VariableKind, number>> = {
+  simple: 3,
+  path: 2,
+  reserved: 1,
+  query: 0,
+};
 
 /** Each variable's kind; one used both as `{x}` and `{+x}` gets the stricter `simple`. */
 function variableKinds(template: UriTemplate): Map<string, VariableKind> {
