@@ -207,3 +207,73 @@ describe('assembleBlocks', () => {
     ).rejects.toMatchObject({ code: 'RESULT_TOO_LARGE' });
   });
 });
+
+describe('assembleBlocks sizing (review regressions)', () => {
+  const wireOf = (blocks: ContentBlock[]) => Buffer.byteLength(JSON.stringify(blocks));
+
+  it('sizes blocks exactly as emitted (_meta, the resolved MIME type) so the cap holds', async () => {
+    const cap = 2000;
+    const att = attach({
+      uri: 'x:a',
+      name: 'deck.pptx',
+      bytes: bytes(1200),
+      _meta: { note: 'x'.repeat(300) },
+    });
+    const { blocks } = await assembleBlocks([att], opts({ capBytes: cap }));
+    expect(wireOf(blocks)).toBeLessThanOrEqual(cap);
+    expect(blocks[0]?.type).toBe('resource_link');
+    const small = await assembleBlocks(
+      [attach({ uri: 'x:b', name: 'deck.pptx', bytes: bytes(900) })],
+      opts({ capBytes: cap }),
+    );
+    expect(small.blocks[0]).toMatchObject({
+      type: 'resource',
+      resource: { mimeType: expect.stringContaining('presentation') },
+    });
+    expect(wireOf(small.blocks)).toBeLessThanOrEqual(cap);
+  });
+
+  it('counts a per-item wrapper (prompt messages) against the cap', async () => {
+    const items = [
+      attach({ uri: 'x:a', name: 'a.txt', text: 'a'.repeat(900) }),
+      attach({ uri: 'x:b', name: 'b.txt', text: 'b'.repeat(900) }),
+    ];
+    const without = await assembleBlocks(items, opts({ capBytes: 1960 }));
+    expect(without.blocks.map((b) => b.type)).toEqual(['resource', 'resource']);
+    const withWrapper = await assembleBlocks(
+      items,
+      opts({ capBytes: 1960, itemOverheadBytes: 32 }),
+    );
+    expect(withWrapper.blocks.map((b) => b.type)).toContain('resource_link');
+  });
+
+  it('links an optional resource whose reader refuses it as too large, instead of failing', async () => {
+    const refuse = async (): Promise<never> => {
+      throw Object.assign(new Error('too large to return'), { data: { reason: 'too-large' } });
+    };
+    const att = attach({
+      uri: 'x:big',
+      name: 'big.png',
+      mimeType: 'image/png',
+      size: 700 * KiB,
+      load: refuse,
+    });
+    const { blocks, decisions } = await assembleBlocks([att], opts({ capBytes: MiB }));
+    expect(blocks[0]).toMatchObject({ type: 'resource_link', uri: 'x:big', size: 700 * KiB });
+    expect(decisions[0]?.decision.reason).toBe('over-transport-cap');
+    await expect(
+      assembleBlocks([attach({ ...att, required: true })], opts({ capBytes: MiB })),
+    ).rejects.toThrow('too large');
+  });
+
+  it('fails when several required resources together exceed the result budget', async () => {
+    const req = (n: string) =>
+      attach({ uri: `x:${n}`, name: n, text: n.repeat(6000), required: true });
+    await expect(
+      assembleBlocks([req('a'), req('b'), req('c')], opts({ resultBudgetBytes: 10_000 })),
+    ).rejects.toMatchObject({
+      code: 'RESULT_TOO_LARGE',
+      message: expect.stringContaining('result budget'),
+    });
+  });
+});

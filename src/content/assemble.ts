@@ -2,8 +2,15 @@ import { base64Length } from '../protocol/base64.js';
 import type { ContentBlock, EmbeddedResource, ResourceLink } from '../protocol/types.js';
 import { McpKitError } from '../errors/mcpkit-error.js';
 import { isAttachment, type Attachment, type AttachmentContent } from './attachment.js';
-import { encodeBase64 } from './blob.js';
-import { resolveMimeType } from './mime.js';
+import { decodeBase64, encodeBase64 } from './blob.js';
+import {
+  DEFAULT_BINARY_MIME,
+  DEFAULT_TEXT_MIME,
+  SNIFF_SAMPLE,
+  isTextMimeType,
+  mimeFromName,
+  resolveMimeType,
+} from './mime.js';
 import {
   DEFAULT_BLOCK_BUDGET_BYTES,
   DEFAULT_RESULT_BUDGET_BYTES,
@@ -28,6 +35,8 @@ export interface AssembleOptions {
   ) => Promise<string>;
   /** Sees every decision with its reason. */
   onDecision?: (record: DecisionRecord) => void;
+  /** Wire bytes around each item beyond its block (e.g. a prompt message's role wrapper). */
+  itemOverheadBytes?: number;
 }
 
 export interface DecisionRecord {
@@ -43,6 +52,8 @@ interface Pending {
   att: Attachment;
   content: AttachmentContent | undefined;
   raw: number;
+  /** The MIME type the emitted block will carry. */
+  mime: string;
   embedWire: number;
   linkWire: number;
   decision: Decision;
@@ -62,7 +73,7 @@ function hasContent(c: AttachmentContent | undefined): boolean {
   return c !== undefined && (c.text !== undefined || c.bytes !== undefined || c.blob !== undefined);
 }
 
-function linkSkeleton(att: Attachment, raw: number): ResourceLink {
+function linkSkeleton(att: Attachment, raw: number, mime: string | undefined): ResourceLink {
   const link: ResourceLink = {
     type: 'resource_link',
     uri: att.uri ?? 'mcpkit://artifacts/' + '0'.repeat(64),
@@ -70,23 +81,26 @@ function linkSkeleton(att: Attachment, raw: number): ResourceLink {
   };
   if (att.title !== undefined) link.title = att.title;
   if (att.description !== undefined) link.description = att.description;
-  if (att.mimeType !== undefined) link.mimeType = att.mimeType;
+  const type = mime ?? att.mimeType;
+  if (type !== undefined) link.mimeType = type;
   link.size = raw;
   if (att.annotations !== undefined) link.annotations = att.annotations;
   if (att._meta !== undefined) link._meta = att._meta;
   return link;
 }
 
-function embedWireSize(att: Attachment, content: AttachmentContent, raw: number): number {
+function embedWireSize(
+  att: Attachment,
+  content: AttachmentContent,
+  raw: number,
+  mime: string,
+): number {
   const skeleton: EmbeddedResource = {
     type: 'resource',
-    resource: {
-      uri: att.uri ?? 'mcpkit://artifacts/' + '0'.repeat(64),
-      mimeType: content.mimeType ?? att.mimeType ?? 'application/octet-stream',
-      text: '',
-    },
+    resource: { uri: att.uri ?? 'mcpkit://artifacts/' + '0'.repeat(64), mimeType: mime, text: '' },
   };
   if (att.annotations !== undefined) skeleton.annotations = att.annotations;
+  if (att._meta !== undefined) skeleton._meta = att._meta;
   const base = contentWireSize(skeleton) - 2;
   if (content.text !== undefined) return base + jsonStringWireSize(content.text);
   // "blob" and "text" are both four characters: only the string differs.
@@ -107,8 +121,9 @@ export async function assembleBlocks(
   const blockBudgetBytes = options.blockBudgetBytes ?? DEFAULT_BLOCK_BUDGET_BYTES;
   const resultBudgetBytes = options.resultBudgetBytes ?? DEFAULT_RESULT_BUDGET_BYTES;
   const cap = options.capBytes;
+  const overhead = options.itemOverheadBytes ?? 0;
   let fixed = 2;
-  for (const item of items) if (!isAttachment(item)) fixed += contentWireSize(item) + 1;
+  for (const item of items) if (!isAttachment(item)) fixed += contentWireSize(item) + 1 + overhead;
   if (fixed > cap) {
     throw new McpKitError(
       'RESULT_TOO_LARGE',
@@ -116,39 +131,59 @@ export async function assembleBlocks(
     );
   }
   const pending: Pending[] = [];
+  const canRead = options.clientCanReadResources ?? true;
   for (const [index, item] of items.entries()) {
     if (!isAttachment(item)) continue;
     let content: AttachmentContent | undefined = hasContent(item) ? item : undefined;
     let raw = content ? rawSizeOf(content) : item.size;
+    let mime = content ? await mimeOf(item, content) : (item.mimeType ?? mimeFromName(item.name));
     const room = Math.min(blockBudgetBytes, cap - fixed, resultBudgetBytes - fixed);
-    if (
-      raw === undefined ||
-      (item.mode === 'embed' && !content) ||
-      (item.required && !content) ||
-      (!content && mightEmbed(item, raw, room, options.clientCanReadResources ?? true))
-    ) {
-      content = await loadContent(item);
-      raw = rawSizeOf(content) ?? 0;
+    const mustLoad = (item.mode === 'embed' || item.required === true) && !content;
+    let refused = false;
+    if (raw === undefined || mustLoad || (!content && mightEmbed(item, raw, room, canRead, mime))) {
+      try {
+        content = await loadContent(item);
+        raw = rawSizeOf(content) ?? 0;
+        mime = await mimeOf(item, content);
+      } catch (error) {
+        // An optional resource too large for its reader to return is linked, not an error.
+        if (mustLoad || raw === undefined || !isTooLarge(error)) throw error;
+        content = undefined;
+        refused = true;
+      }
     }
+    const finalMime = mime ?? DEFAULT_BINARY_MIME;
     const embedWire = content
-      ? embedWireSize(item, content, raw)
+      ? embedWireSize(item, content, raw, finalMime)
       : raw === 0
         ? 0
-        : base64Length(raw) + 256;
-    const linkWire = contentWireSize(linkSkeleton(item, raw)) + 1;
+        : embedWireSize(item, { blob: '' }, raw, finalMime);
+    const linkWire = contentWireSize(linkSkeleton(item, raw, finalMime)) + 1 + overhead;
     const ctx = {
       capBytes: cap,
       blockBudgetBytes,
       resultBudgetBytes,
       usedBytes: fixed,
-      clientCanReadResources: options.clientCanReadResources ?? true,
+      clientCanReadResources: canRead,
     };
-    const decision = policy(
-      { uri: item.uri ?? '', rawBytes: raw, wireBytes: embedWire, ...flags(item) },
-      ctx,
-    );
+    const decision: Decision = refused
+      ? {
+          kind: 'link',
+          reason: 'over-transport-cap',
+          detail: 'its reader refused to return it whole (too large)',
+        }
+      : policy({ uri: item.uri ?? '', rawBytes: raw, wireBytes: embedWire, ...flags(item) }, ctx);
     if (decision.kind === 'fail') throw tooLarge(item, embedWire, decision);
-    pending.push({ index, att: item, content, raw, embedWire, linkWire, decision });
+    pending.push({
+      index,
+      att: item,
+      content,
+      raw,
+      mime: finalMime,
+      embedWire: embedWire + overhead,
+      linkWire,
+      decision,
+    });
   }
   // Fit the whole result: demote optional embeds until it fits.
   // Each block was counted with a separator after it; the last one has none.
@@ -177,6 +212,18 @@ export async function assembleBlocks(
       reason: total() > cap ? 'over-transport-cap' : 'over-result-budget',
       detail: `linked so that the whole result fits ${limit} bytes`,
     };
+  }
+  if (total() > resultBudgetBytes) {
+    // Only required embeds are left to blame: several can overflow the budget together.
+    const big = pending
+      .filter((p) => p.decision.kind === 'embed' && p.att.required && p.att.mode !== 'embed')
+      .sort((a, b) => b.embedWire - a.embedWire)[0];
+    if (big)
+      throw tooLarge(big.att, big.embedWire, {
+        kind: 'fail',
+        reason: 'over-result-budget',
+        detail: `the required resources together would take ${total()} bytes, over the result budget of ${resultBudgetBytes}`,
+      });
   }
   if (total() > cap) {
     const big = pending
@@ -219,11 +266,43 @@ export async function assembleBlocks(
  * byte per raw byte, as neither text nor base64 is shorter than the bytes) fit `room`. Anything
  * larger is linked from its size alone, unread.
  */
-function mightEmbed(att: Attachment, raw: number, room: number, canRead: boolean): boolean {
+function mightEmbed(
+  att: Attachment,
+  raw: number,
+  room: number,
+  canRead: boolean,
+  mime: string | undefined,
+): boolean {
   if (att.mode === 'link' || att.sensitive || (att.volatile && canRead)) return false;
+  // Known binary types cost base64; otherwise count one byte per byte, the least any form takes.
   // An unknown type is counted as empty: the real one may be shorter than the default.
-  const least = embedWireSize(att, { text: '', mimeType: att.mimeType ?? '' }, 0) + raw;
+  const binary = mime !== undefined && !isTextMimeType(mime);
+  const least =
+    embedWireSize(att, { text: '' }, 0, mime ?? '') + (binary ? base64Length(raw) : raw);
   return least <= room;
+}
+
+/** The MIME type the block will carry: declared, else by name, else sniffed from the bytes. */
+async function mimeOf(att: Attachment, content: AttachmentContent): Promise<string> {
+  if (content.mimeType !== undefined) return content.mimeType;
+  if (att.mimeType !== undefined) return att.mimeType;
+  if (content.text !== undefined) return mimeFromName(att.name) ?? DEFAULT_TEXT_MIME;
+  const bytes = content.bytes ?? (content.blob !== undefined ? headBytes(content.blob) : undefined);
+  return (await resolveMimeType({ name: att.name, ...(bytes ? { bytes } : {}) })).mimeType;
+}
+
+/** The first bytes of a base64 blob, enough to sniff its type. */
+function headBytes(blob: string): Uint8Array {
+  return decodeBase64(blob.slice(0, Math.floor(SNIFF_SAMPLE / 3) * 4));
+}
+
+/** Whether a reader refused content for its size (a provider's too-large error). */
+function isTooLarge(error: unknown): boolean {
+  const data = (error as { data?: { reason?: unknown } } | null)?.data;
+  return (
+    data?.reason === 'too-large' ||
+    (error as { code?: unknown } | null)?.code === 'RESULT_TOO_LARGE'
+  );
 }
 
 function flags(att: Attachment) {
@@ -266,11 +345,7 @@ async function materialize(p: Pending, options: AssembleOptions): Promise<Conten
   const embed = p.decision.kind === 'embed';
   let content = p.content;
   if (embed || (!att.uri && !content)) content = await loadContent(att);
-  const bytes = content?.bytes;
-  const mime =
-    content?.mimeType ??
-    att.mimeType ??
-    (await resolveMimeType({ name: att.name, ...(bytes ? { bytes } : {}) })).mimeType;
+  const mime = p.mime;
   const text = content?.text;
   const blob =
     text === undefined && content
@@ -303,8 +378,7 @@ async function materialize(p: Pending, options: AssembleOptions): Promise<Conten
     if (att._meta !== undefined) block._meta = att._meta;
     return block;
   }
-  const link = linkSkeleton(att, p.raw);
+  const link = linkSkeleton(att, p.raw, mime);
   link.uri = uri;
-  link.mimeType = mime;
   return link;
 }

@@ -9,6 +9,8 @@ import {
 import type { CallToolResult, ContentBlock, ResourceContents } from '../protocol/types.js';
 import { MCPKIT_META_PREFIX } from '../protocol/meta-keys.js';
 import { McpKitError } from '../errors/mcpkit-error.js';
+import { findBase64Problem } from '../protocol/base64.js';
+import { repairBase64 } from '../content/blob.js';
 import type { RequestContext } from './context.js';
 import { readResource, resolvesUri } from './read.js';
 import type { McpServer } from './server.js';
@@ -78,9 +80,20 @@ function lastSegment(uri: string): string {
   }
 }
 
-function toContent(contents: ResourceContents): AttachmentContent {
+function toContent(uri: string, contents: ResourceContents): AttachmentContent {
   const mime = contents.mimeType !== undefined ? { mimeType: contents.mimeType } : {};
-  return 'text' in contents ? { text: contents.text, ...mime } : { blob: contents.blob, ...mime };
+  if ('text' in contents) return { text: contents.text, ...mime };
+  // What we emit is canonical base64: a reader's blob is repaired when it can be, else refused.
+  if (findBase64Problem(contents.blob) === undefined) return { blob: contents.blob, ...mime };
+  const repaired = repairBase64(contents.blob);
+  if (!repaired) {
+    const problem = findBase64Problem(contents.blob);
+    throw new McpKitError(
+      'INVALID_CONTENT',
+      `${uri}: the read handler returned a blob that is not base64 (${problem?.reason} at offset ${problem?.offset})`,
+    );
+  }
+  return { blob: repaired.base64, ...mime };
 }
 
 /** An attachment for a URI this server serves: read lazily, through the server's own read path. */
@@ -96,7 +109,7 @@ export function attachUri(
     loaded ??= env.read(uri, ctx).then((result) => {
       const first = (result['contents'] as ResourceContents[] | undefined)?.[0];
       if (!first) throw new McpKitError('ATTACHMENT_EMPTY', `${uri} has no contents`);
-      return toContent(first);
+      return toContent(uri, first);
     });
     return loaded;
   };
@@ -114,6 +127,7 @@ export function attachUri(
 export async function assembleForResult(
   env: ContentEnv,
   items: ReadonlyArray<ContentBlock | Attachment>,
+  itemOverheadBytes = 0,
 ): Promise<{ content: ContentBlock[]; meta?: Record<string, unknown> }> {
   const o = env.options;
   const decisions: DecisionRecord[] = [];
@@ -126,6 +140,7 @@ export async function assembleForResult(
       : {}),
     ...(o.policy !== undefined ? { policy: o.policy } : {}),
     artifactUri: env.artifactUri,
+    itemOverheadBytes,
     onDecision: (record) => {
       decisions.push(record);
       if (o.onDecision) o.onDecision(record, env.method);

@@ -215,3 +215,34 @@ describe('the debug log', () => {
     expect(lines).toHaveLength(2);
   });
 });
+
+describe('blobs from read handlers', () => {
+  it('repairs a line-wrapped blob and sizes it by its decoded bytes', async () => {
+    const server = createServer({ name: 's', version: '1', content: { blockBudgetBytes: 10 } });
+    const b64 = Buffer.alloc(100, 1).toString('base64');
+    server.resource(
+      'mem://wrapped',
+      { name: 'wrapped', mimeType: 'application/octet-stream' },
+      () => ({ blob: `${b64.slice(0, 60)}\n${b64.slice(60)}` }),
+    );
+    server.resource('mem://junk', { name: 'junk', mimeType: 'application/octet-stream' }, () => ({
+      blob: '"not base64"',
+    }));
+    server.tool(
+      'get',
+      { input: { type: 'object', properties: { uri: { type: 'string' } } } },
+      ({ uri }: { uri: string }, ctx) => ctx.result(ctx.attach(uri)),
+    );
+    const conn = connectInMemory(server);
+    expect(
+      await conn.send(modern('tools/call', { name: 'get', arguments: { uri: 'mem://wrapped' } })),
+    ).toMatchObject({
+      result: { content: [{ type: 'resource_link', uri: 'mem://wrapped', size: 100 }] },
+    });
+    expect(
+      await conn.send(modern('tools/call', { name: 'get', arguments: { uri: 'mem://junk' } })),
+    ).toMatchObject({
+      result: { isError: true, content: [{ text: expect.stringContaining('not base64') }] },
+    });
+  });
+});

@@ -291,9 +291,11 @@ export class RequestContext {
   async messages(
     ...messages: Array<{ role: Role; content: ContentBlock | Attachment }>
   ): Promise<GetPromptResult> {
+    // Each message wraps its block in {"role":"assistant","content":…} and a comma: 32 bytes.
     const { content, meta } = await assembleForResult(
       this.env,
       messages.map((m) => m.content),
+      32,
     );
     const out = messages.map((m, i) => ({ role: m.role, content: content[i] as ContentBlock }));
     return meta ? { messages: out, _meta: meta } : { messages: out };
