@@ -7,6 +7,7 @@ const DEFAULTS: ServeArgs = {
   legacy: true,
   quiet: false,
   watch: true,
+  refuseHardLinks: false,
 };
 
 describe('parseSize', () => {
@@ -89,6 +90,13 @@ describe('parseServeArgs', () => {
       { allowHosts: ['a.example', 'b.example'] },
     ],
     [['--no-legacy', '--quiet', '--no-watch'], { legacy: false, quiet: true, watch: false }],
+    [['--no-hard-links'], { refuseHardLinks: true }],
+    [
+      ['--stdio', '--max-line-bytes', '64k'],
+      { transport: { kind: 'stdio' }, maxLineBytes: 64 * 1024 },
+    ],
+    [['--max-body-bytes', '65536'], { maxBodyBytes: 65536 }],
+    [['--allow-host', '[fe80::1]'], { allowHosts: ['[fe80::1]'] }],
     [['-q'], { quiet: true }],
     [['--', '--odd-dir-name'], { dir: '--odd-dir-name' }],
     [['--block-budget', '1k', '--block-budget', '2k'], { blockBudgetBytes: 2048 }],
@@ -118,7 +126,26 @@ describe('parseServeArgs', () => {
       /^--block-budget expects a size such as 65536, 512k, 1m or 4mib, got "lots"$/,
     ],
     [['--block-budget', '0'], /^--block-budget must be at least 1 bytes/],
-    [['--max-body-bytes', '10'], /^--max-body-bytes must be at least 1024 bytes/],
+    [
+      ['--max-body-bytes', '10'],
+      /^--max-body-bytes must be at least 64k \(65536 bytes\): 1k of it is kept for the message envelope and results need the rest, got "10"$/,
+    ],
+    // 1024 used to be accepted, and left a cap of 0 bytes for results.
+    [['--max-body-bytes', '1024'], /^--max-body-bytes must be at least 64k \(65536 bytes\)/],
+    [['--stdio', '--max-line-bytes', '1k'], /^--max-line-bytes must be at least 64k/],
+    [['--stdio', '--max-line-bytes', '65535'], /^--max-line-bytes must be at least 64k/],
+    // The Host guard compares names without their port: name:port could never match.
+    [
+      ['--allow-host', 'docs.internal:8080'],
+      /^--allow-host expects a host name without a port \(Host headers are compared without their port\), got "docs\.internal:8080"; use --allow-host docs\.internal$/,
+    ],
+    [['--allow-host=docs.internal:'], /^--allow-host expects a host name without a port/],
+    [
+      ['--allow-host', '[::1]:3333'],
+      /^--allow-host expects a host name without a port .*; use --allow-host \[::1\]$/,
+    ],
+    [['--allow-host', 'fe80::1'], /^--allow-host expects .*IPv6 address in brackets/],
+    [['--stdio', '--no-hard-links=1'], /^--no-hard-links takes no value$/],
     [['--page-size', '0'], /^--page-size expects a whole number from 1 to 10000, got "0"$/],
     [['--page-size', '2.5'], /^--page-size expects a whole number/],
     [['--page-size', '20000'], /^--page-size expects a whole number/],

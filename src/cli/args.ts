@@ -16,6 +16,8 @@ export interface ServeArgs {
   legacy: boolean;
   quiet: boolean;
   watch: boolean;
+  /** Refuse files with more than one hard link (`--no-hard-links`). */
+  refuseHardLinks: boolean;
 }
 
 export type ParsedServeArgs =
@@ -84,20 +86,51 @@ interface ValueOption {
   kind: 'size' | 'count';
   /** Only meaningful with this transport. */
   only?: 'stdio' | 'http';
+  /** Why the minimum is what it is, for the error message. */
+  why?: string;
 }
+
+/**
+ * The smallest message cap: 1 KiB of it is kept for the envelope, and the rest must hold a
+ * result (the tools list alone is over 1 KiB).
+ */
+export const MIN_MESSAGE_CAP_BYTES = 64 * 1024;
+
+const CAP_WHY = '1k of it is kept for the message envelope and results need the rest';
 
 const VALUE_OPTIONS: Record<string, ValueOption> = {
   '--block-budget': { key: 'blockBudgetBytes', min: 1, kind: 'size' },
   '--result-budget': { key: 'resultBudgetBytes', min: 1, kind: 'size' },
   '--page-size': { key: 'pageSize', min: 1, kind: 'count' },
-  '--max-line-bytes': { key: 'maxLineBytes', min: 1024, kind: 'size', only: 'stdio' },
-  '--max-body-bytes': { key: 'maxBodyBytes', min: 1024, kind: 'size', only: 'http' },
+  '--max-line-bytes': {
+    key: 'maxLineBytes',
+    min: MIN_MESSAGE_CAP_BYTES,
+    kind: 'size',
+    only: 'stdio',
+    why: CAP_WHY,
+  },
+  '--max-body-bytes': {
+    key: 'maxBodyBytes',
+    min: MIN_MESSAGE_CAP_BYTES,
+    kind: 'size',
+    only: 'http',
+    why: CAP_WHY,
+  },
   '--cache-bytes': { key: 'cacheBytes', min: 0, kind: 'size' },
 };
 
 const MAX_PAGE_SIZE = 10_000;
 
-const FLAGS = new Set(['--help', '-h', '--stdio', '--no-legacy', '--quiet', '-q', '--no-watch']);
+const FLAGS = new Set([
+  '--help',
+  '-h',
+  '--stdio',
+  '--no-legacy',
+  '--quiet',
+  '-q',
+  '--no-watch',
+  '--no-hard-links',
+]);
 
 function parseValue(name: string, option: ValueOption, raw: string): number | string {
   if (option.kind === 'count') {
@@ -110,9 +143,33 @@ function parseValue(name: string, option: ValueOption, raw: string): number | st
   const bytes = parseSize(raw);
   if (bytes === undefined)
     return `${name} expects a size such as 65536, 512k, 1m or 4mib, got ${JSON.stringify(raw)}`;
-  if (bytes < option.min)
-    return `${name} must be at least ${option.min} bytes, got ${JSON.stringify(raw)}`;
+  if (bytes < option.min) {
+    const min =
+      option.min >= 1024 ? `${option.min / 1024}k (${option.min} bytes)` : `${option.min} bytes`;
+    return `${name} must be at least ${min}${option.why ? `: ${option.why}` : ''}, got ${JSON.stringify(raw)}`;
+  }
   return bytes;
+}
+
+/**
+ * Why `--allow-host` cannot take `raw`, or undefined. The Host guard compares host names without
+ * their port, so `name:port` could never match: it is refused rather than silently useless.
+ */
+function allowHostProblem(raw: string): string | undefined {
+  if (/[\s/\\@]/.test(raw))
+    return `--allow-host expects a host name without scheme or path, got ${JSON.stringify(raw)}`;
+  const bracketed = /^\[[0-9a-fA-F:.]+\](:\d*)?$/.exec(raw);
+  if (bracketed) {
+    return bracketed[1] === undefined
+      ? undefined
+      : `--allow-host expects a host name without a port (Host headers are compared without their port), got ${JSON.stringify(raw)}; use --allow-host ${raw.slice(0, raw.lastIndexOf(']') + 1)}`;
+  }
+  if (/^[^:[\]]+:\d*$/.test(raw)) {
+    return `--allow-host expects a host name without a port (Host headers are compared without their port), got ${JSON.stringify(raw)}; use --allow-host ${raw.slice(0, raw.indexOf(':'))}`;
+  }
+  if (/[:[\]]/.test(raw))
+    return `--allow-host expects a host name, or an IPv6 address in brackets such as [fe80::1], got ${JSON.stringify(raw)}`;
+  return undefined;
 }
 
 /**
@@ -126,6 +183,7 @@ export function parseServeArgs(argv: readonly string[]): ParsedServeArgs {
     legacy: true,
     quiet: false,
     watch: true,
+    refuseHardLinks: false,
   };
   const error = (message: string): ParsedServeArgs => ({ kind: 'error', message });
   const used = new Set<string>();
@@ -161,9 +219,11 @@ export function parseServeArgs(argv: readonly string[]): ParsedServeArgs {
       case '--quiet':
       case '-q':
       case '--no-watch':
+      case '--no-hard-links':
         used.add(name);
         if (name === '--no-legacy') args.legacy = false;
         else if (name === '--no-watch') args.watch = false;
+        else if (name === '--no-hard-links') args.refuseHardLinks = true;
         else args.quiet = true;
         continue;
       case '--http': {
@@ -184,10 +244,8 @@ export function parseServeArgs(argv: readonly string[]): ParsedServeArgs {
         const raw = inline ?? argv[++i];
         if (raw === undefined || raw === '' || (inline === undefined && raw.startsWith('-')))
           return error('--allow-host expects a host name, e.g. --allow-host mcp.example.com');
-        if (/[\s/\\@]/.test(raw))
-          return error(
-            `--allow-host expects a host name without scheme or path, got ${JSON.stringify(raw)}`,
-          );
+        const problem = allowHostProblem(raw);
+        if (problem) return error(problem);
         args.allowHosts.push(raw);
         used.add(name);
         continue;

@@ -1,6 +1,6 @@
 /** The CLI as a process (through tsx, no build needed): exit codes, one-line errors, clean stdout. */
 import { spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { link, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -45,6 +45,14 @@ describe('mcpkit (process)', () => {
     [['serve', '--http', 'nope:99999'], /^mcpkit: --http expects \[host:\]port/],
     [['serve', '--block-budget', 'x'], /^mcpkit: --block-budget expects a size/],
     [
+      ['serve', '--stdio', '--max-line-bytes', '1024'],
+      /^mcpkit: --max-line-bytes must be at least 64k/,
+    ],
+    [
+      ['serve', '--allow-host', 'docs.internal:8080'],
+      /^mcpkit: --allow-host expects a host name without a port/,
+    ],
+    [
       ['serve', join(tmpdir(), 'mcpkit-cli-no-such-dir-5f2a')],
       /^mcpkit: cannot serve ".*no-such-dir-5f2a": no such directory/,
     ],
@@ -74,6 +82,7 @@ describe('mcpkit (process)', () => {
       '--quiet',
       '--cache-bytes',
       '--no-watch',
+      '--no-hard-links',
       '512k',
     ]) {
       expect(stdout).toContain(option);
@@ -105,6 +114,36 @@ describe('mcpkit (process)', () => {
     expect(stderr).toContain('Serving over stdio');
     expect(stderr).toContain('"mcpServers"');
     expect(stderr).toContain('npx @modelcontextprotocol/inspector -- ');
+  });
+
+  it('--no-hard-links refuses a file with several hard links, and keeps the flag in the pasted configuration', async () => {
+    const linked = await mkdtemp(join(tmpdir(), 'mcpkit-cli-links-'));
+    try {
+      await writeFile(join(linked, 'one.md'), 'one link');
+      await writeFile(join(linked, 'outside.md'), 'two links');
+      await link(join(linked, 'outside.md'), join(linked, 'twin.md'));
+      const reads = ['one.md', 'twin.md'].map((f) =>
+        modern('resources/read', { uri: `file:///${f}` }),
+      );
+      const { code, stdout, stderr } = await run(
+        ['serve', linked, '--stdio', '--no-hard-links'],
+        reads.map((r) => `${JSON.stringify(r)}\n`).join(''),
+      );
+      expect(code).toBe(0);
+      const lines = stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+      expect(lines.find((l) => l['id'] === reads[0]?.id)).toMatchObject({
+        result: { contents: [{ text: 'one link' }] },
+      });
+      expect(lines.find((l) => l['id'] === reads[1]?.id)).toMatchObject({
+        error: { code: -32602, message: expect.stringMatching(/more than one hard link/) },
+      });
+      expect(stderr).toContain('"--no-hard-links"');
+    } finally {
+      await rm(linked, { recursive: true, force: true });
+    }
   });
 
   it('serves over HTTP: the URL first on stdout, then the banner; exit 0 on SIGTERM', async () => {

@@ -69,6 +69,7 @@ function stdioArgs(args: ServeArgs, dir: string): string[] {
   if (args.cacheBytes !== undefined) out.push('--cache-bytes', String(args.cacheBytes));
   if (args.maxLineBytes !== undefined) out.push('--max-line-bytes', String(args.maxLineBytes));
   if (!args.watch) out.push('--no-watch');
+  if (args.refuseHardLinks) out.push('--no-hard-links');
   return out;
 }
 
@@ -121,6 +122,7 @@ export async function runServe(
   const provider = serveFolder(server, {
     root: dir,
     watch: args.watch,
+    refuseHardLinks: args.refuseHardLinks,
     ...(args.cacheBytes !== undefined ? { cacheBytes: args.cacheBytes } : {}),
     ...(args.quiet
       ? {}

@@ -25,17 +25,22 @@ Embed-or-link policy (a result embeds a file when it fits, and links it otherwis
 
 Limits:
   --max-line-bytes BYTES  stdio only: the longest line accepted, and the cap for one result
-                          (default 32m)
+                          (default 32m; at least 64k)
   --max-body-bytes BYTES  HTTP only: the largest request body (413 beyond), and the cap for one
-                          result (default 4m)
+                          result (default 4m; at least 64k)
   --page-size N           items per page of resources/list and the other lists (default 100)
   --cache-bytes BYTES     memory for the encoded contents of unchanged files (default 64m;
                           0 turns the cache off)
 
 HTTP only:
   --allow-host HOST       accept this name in Host and Origin as well as the loopback names
-                          (DNS-rebinding protection); repeat for several
+                          (DNS-rebinding protection); a name without port (any port matches),
+                          an IPv6 address in brackets; repeat for several
   --no-legacy             serve 2026-07-28 only: no initialize, no sessions, no GET stream
+
+Files:
+  --no-hard-links         refuse files with more than one hard link (by default a hard link is
+                          served like the file it is, even if its other names are outside DIR)
 
 Other:
   --no-watch              do not watch DIR: the listing is refreshed when older than 2 s

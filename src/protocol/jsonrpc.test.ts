@@ -34,4 +34,34 @@ describe('classify', () => {
       expect(c.reason).toContain(reason);
     }
   });
+
+  it.each([
+    [{ jsonrpc: '2.0', id: 1, error: null }, 'error'],
+    [{ jsonrpc: '2.0', id: 1, error: 'x' }, 'error'],
+    [{ jsonrpc: '2.0', id: 1, error: { message: 'no code' } }, 'error'],
+    [{ jsonrpc: '2.0', id: 1, error: { code: 1.5, message: 'x' } }, 'error'],
+    [{ jsonrpc: '2.0', id: 1, error: { code: '1', message: 'x' } }, 'error'],
+    [{ jsonrpc: '2.0', id: 1, error: { code: 1 } }, 'error'],
+    [{ jsonrpc: '2.0', id: 1, result: null }, 'result'],
+    [{ jsonrpc: '2.0', id: 1, result: 5 }, 'result'],
+    [{ jsonrpc: '2.0', id: 1, result: [] }, 'result'],
+    [{ jsonrpc: '2.0', id: 1, result: {}, error: { code: 1, message: 'x' } }, 'not both'],
+  ])('rejects the malformed response %j, naming the id it answers', (value, reason) => {
+    const c = classify(value);
+    expect(c.kind).toBe('invalid');
+    if (c.kind === 'invalid') {
+      expect(c.id).toBeNull();
+      expect(c.responseTo).toBe(1);
+      expect(c.reason).toContain(reason);
+    }
+  });
+
+  it('accepts a response whose error has data, and an error response with a null id', () => {
+    expect(classify({ jsonrpc: '2.0', id: 1, error: { code: -1, message: 'x', data: 1 } })).toEqual(
+      expect.objectContaining({ kind: 'response' }),
+    );
+    expect(classify({ jsonrpc: '2.0', id: null, error: { code: -1, message: 'x' } }).kind).toBe(
+      'response',
+    );
+  });
 });

@@ -40,7 +40,13 @@ export type Classified =
   | { kind: 'request'; message: JSONRPCRequest }
   | { kind: 'notification'; message: JSONRPCNotification }
   | { kind: 'response'; message: JSONRPCResponse }
-  | { kind: 'invalid'; id: RequestId | null; reason: string };
+  | {
+      kind: 'invalid';
+      id: RequestId | null;
+      reason: string;
+      /** For a malformed response: the id of the request it answers (to fail that request). */
+      responseTo?: RequestId;
+    };
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -48,6 +54,24 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 function isRequestId(value: unknown): value is RequestId {
   return typeof value === 'string' || (typeof value === 'number' && Number.isInteger(value));
+}
+
+/** Why a response envelope is malformed: exactly one of an object `result` or a valid `error`. */
+function responseProblem(value: Record<string, unknown>): string | undefined {
+  const hasResult = 'result' in value;
+  const hasError = 'error' in value;
+  if (hasResult && hasError) return 'a response has "result" or "error", not both';
+  if (hasResult) {
+    return isPlainObject(value['result']) ? undefined : 'field "result" must be an object';
+  }
+  const error = value['error'];
+  if (!isPlainObject(error)) return 'field "error" must be an object';
+  const code = error['code'];
+  if (typeof code !== 'number' || !Number.isInteger(code)) {
+    return 'field "error.code" must be an integer';
+  }
+  if (typeof error['message'] !== 'string') return 'field "error.message" must be a string';
+  return undefined;
 }
 
 /** Classifies a parsed JSON value; checks the envelope only, never `params`. */
@@ -69,7 +93,14 @@ export function classify(value: unknown): Classified {
       if (rawId !== null && !isRequestId(rawId)) {
         return { kind: 'invalid', id: null, reason: 'field "id" must be a string or an integer' };
       }
-      return { kind: 'response', message: value as unknown as JSONRPCResponse };
+      const problem = responseProblem(value);
+      if (problem === undefined) {
+        return { kind: 'response', message: value as unknown as JSONRPCResponse };
+      }
+      // Never answered with the id: it names one of our requests, not one of the peer's.
+      return rawId === null
+        ? { kind: 'invalid', id: null, reason: problem }
+        : { kind: 'invalid', id: null, reason: problem, responseTo: rawId };
     }
     return { kind: 'invalid', id, reason: 'field "method" is missing' };
   }

@@ -71,3 +71,15 @@ describe('validateClientResult and validateDef', () => {
     expect(() => validateDef('modern', 'NoSuchThing', {})).toThrow(/NoSuchThing/);
   });
 });
+
+describe('lookups by a client-chosen method name', () => {
+  it.each(['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf'])(
+    'treats %s as a method without a schema (never a prototype member)',
+    (method) => {
+      for (const era of ['modern', 'legacy'] as const) {
+        expect(validateParams(era, method, {})).toBeUndefined();
+      }
+      expect(validateClientResult(method, {})).toBeUndefined();
+    },
+  );
+});

@@ -118,7 +118,8 @@ class EraValidators {
   }
 
   get(key: string): ParamsValidator | undefined {
-    const def = this.table[key];
+    // The key comes from the client: never look it up on Object.prototype ("constructor").
+    const def = Object.hasOwn(this.table, key) ? this.table[key] : undefined;
     return def ? this.forDef(def, key.startsWith('result:') ? 'result' : 'params') : undefined;
   }
 

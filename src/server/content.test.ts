@@ -84,7 +84,8 @@ describe('ctx.result, ctx.embed and the link guarantee', () => {
   });
 
   it('puts a large artifact in the link store; the link reads back; an expired one says so', async () => {
-    const store = new MemoryLinkStore({ ttlMs: 50 });
+    let clock = Date.now();
+    const store = new MemoryLinkStore({ ttlMs: 60_000, now: () => clock });
     const { conn } = setup({ linkStore: store });
     const res = (await conn.send(modern('tools/call', { name: 'artifact' }))) as unknown as {
       result: { content: Array<{ type: string; uri: string }> };
@@ -106,7 +107,7 @@ describe('ctx.result, ctx.embed and the link guarantee', () => {
         contents: [{ uri: link.uri, mimeType: 'text/csv', text: 'a,b\n'.repeat(400_000) }],
       },
     });
-    await new Promise((r) => setTimeout(r, 80));
+    clock += 60_001;
     expect(await conn.send(modern('resources/read', { uri: link.uri }))).toMatchObject({
       error: { code: -32602, message: expect.stringContaining('expired'), data: { uri: link.uri } },
     });

@@ -77,6 +77,11 @@ export function dispatch(server: McpServer) {
     const c = classify(raw);
     switch (c.kind) {
       case 'invalid':
+        if (c.responseTo !== undefined) {
+          // A malformed answer to one of our requests fails that request now, not at its timeout.
+          peer.receiveMalformedResponse(c.responseTo, c.reason);
+          return fail(null, ProtocolError.invalidRequest(`Invalid response: ${c.reason}`));
+        }
         return fail(c.id, ProtocolError.invalidRequest(`Invalid request: ${c.reason}`));
       case 'response':
         peer.receiveResponse(c.message);
@@ -84,8 +89,13 @@ export function dispatch(server: McpServer) {
       case 'notification':
         onNotification(peer, c.message);
         return undefined;
-      case 'request':
-        return onRequest(server, peer, c.message, extra);
+      case 'request': {
+        const era = eraOf(c.message, peer, extra);
+        const response = await onRequest(server, peer, c.message, extra, era);
+        // 2025-11-25 carries JSON-RPC errors in-band (HTTP 200): a 404 there means "no session".
+        if (response && era === 'legacy') statuses.delete(response);
+        return response;
+      }
     }
   };
 }
@@ -101,15 +111,20 @@ function onNotification(peer: Peer, message: JSONRPCNotification): void {
   }
 }
 
+/** A table lookup that never reaches Object.prototype (a client may send "constructor"). */
+function own<T>(table: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(table, key) ? table[key] : undefined;
+}
+
 async function onRequest(
   server: McpServer,
   peer: Peer,
   request: JSONRPCRequest,
   extra: HandleExtra,
+  era: Era,
 ): Promise<JSONRPCResponse | undefined> {
   const { id, method } = request;
   const params = request.params ?? {};
-  const era = eraOf(request, peer, extra);
   let spec: MethodSpec | undefined;
   let protocolVersion: string;
   let clientCapabilities: ClientCapabilities;
@@ -122,7 +137,7 @@ async function onRequest(
     protocolVersion = meta[META.protocolVersion] as string;
     clientCapabilities = meta[META.clientCapabilities] as ClientCapabilities;
     clientInfo = meta[META.clientInfo] as Implementation | undefined;
-    spec = METHODS[method];
+    spec = own(METHODS, method);
     if (!spec) return fail(id, ProtocolError.methodNotFound(method, notModernWhy(method)));
   } else {
     if (method === 'initialize') return initialize(server, peer, request);
@@ -138,7 +153,7 @@ async function onRequest(
     protocolVersion = session.protocolVersion;
     clientCapabilities = session.clientCapabilities;
     clientInfo = session.clientInfo;
-    const legacy = LEGACY_METHODS[method];
+    const legacy = own(LEGACY_METHODS, method);
     if (legacy) {
       const issue = validateParams('legacy', method, params);
       if (issue)
@@ -155,7 +170,7 @@ async function onRequest(
         );
       }
     }
-    spec = MODERN_ONLY.has(method) ? undefined : METHODS[method];
+    spec = MODERN_ONLY.has(method) ? undefined : own(METHODS, method);
     if (!spec) return fail(id, ProtocolError.methodNotFound(method));
   }
 
@@ -170,12 +185,12 @@ async function onRequest(
   }
 
   const cancel = new Cancellation(extra.signal);
-  peer.inflight.set(id, cancel);
+  peer.begin(id, cancel);
   const notify = extra.notify ?? peer.send;
   try {
     let answers: Record<string, unknown> = {};
     let userState: unknown;
-    const target = spec.target?.(params);
+    const target = spec.target?.(params, extra.authInfo);
     const state = params['requestState'];
     if (era === 'modern' && target !== undefined && typeof state === 'string') {
       ({ answers, user: userState } = await server.signer.verify(target, state));
@@ -221,19 +236,23 @@ async function onRequest(
         }),
       );
     }
-    // Cancelled by the client: no response (a listen stream ended by the server still gets one).
-    if (cancel.aborted) return undefined;
+    // Cancelled by the client: no response. A listen stream the server ended (server.close())
+    // still gets its result, although closing the connection right after aborts it too.
+    const endedByServer =
+      method === 'subscriptions/listen' && server.listen.takeEndedByServer(notify, id);
+    if (cancel.aborted && !endedByServer) return undefined;
     if (era === 'legacy') return resultResponse(id, result);
     if (spec.cache) addCacheHints(server, result, spec.cache);
     return resultResponse(id, modernResult(server, result));
   } catch (error) {
+    if (method === 'subscriptions/listen') server.listen.takeEndedByServer(notify, id);
     if (cancel.aborted) return undefined;
     if (error instanceof ProtocolError) return fail(id, error);
     if (server.options.onError) server.options.onError(error, method);
     else console.error(`mcpkit: ${method} failed:`, error);
     return fail(id, ProtocolError.internal(`Internal error while handling ${method}`));
   } finally {
-    if (peer.inflight.get(id) === cancel) peer.inflight.delete(id);
+    peer.finish(id, cancel);
   }
 }
 

@@ -64,6 +64,8 @@ export interface MemoryLinkStoreOptions {
   ttlMs?: number;
   /** Bytes held at most (default 64 MiB); the oldest artifacts go first. */
   maxBytes?: number;
+  /** The clock (default Date.now); tests move it instead of waiting. */
+  now?: () => number;
   /** Secret for unguessable artifact URIs; share it between instances that share a store. Default: random. */
   secret?: string | Uint8Array;
   /** How many expired URIs are remembered to answer "expired" rather than "unknown" (default 10,000). */
@@ -79,12 +81,14 @@ export class MemoryLinkStore implements LinkStore {
   private readonly maxBytes: number;
   private readonly maxTombstones: number;
   private readonly key: CryptoKeyLike;
+  private readonly now: () => number;
 
   constructor(options: MemoryLinkStoreOptions = {}) {
     this.ttlMs = options.ttlMs ?? 3_600_000;
     this.maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
     this.maxTombstones = options.maxTombstones ?? 10_000;
     this.key = artifactKey(options.secret);
+    this.now = options.now ?? Date.now;
   }
 
   uriFor(content: { text?: string; blob?: string; mimeType: string }): Promise<string> {
@@ -100,7 +104,7 @@ export class MemoryLinkStore implements LinkStore {
     ttlMs = this.ttlMs,
   ): Promise<string> {
     const uri = await artifactUri(artifact, this.key);
-    const now = Date.now();
+    const now = this.now();
     // Same TTLs expire in insertion order: drop the expired head.
     for (const [key, item] of this.items) {
       if (item.expiresAt > now) break;
@@ -121,7 +125,7 @@ export class MemoryLinkStore implements LinkStore {
 
   async get(uri: string): Promise<ArtifactLookup> {
     const item = this.items.get(uri);
-    if (item && item.expiresAt > Date.now()) return { found: item };
+    if (item && item.expiresAt > this.now()) return { found: item };
     if (item) this.remove(uri, true);
     return this.tombstones.has(uri) ? { expired: true } : { missing: true };
   }
@@ -136,7 +140,7 @@ export class MemoryLinkStore implements LinkStore {
     this.items.delete(uri);
     this.bytes -= (item.text ?? item.blob ?? '').length;
     if (!tombstone) return;
-    this.tombstones.set(uri, Date.now());
+    this.tombstones.set(uri, this.now());
     if (this.tombstones.size > this.maxTombstones) {
       const first = this.tombstones.keys().next().value;
       if (first !== undefined) this.tombstones.delete(first);

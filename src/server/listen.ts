@@ -30,6 +30,11 @@ export function coversUri(subscribed: string, uri: string): boolean {
 /** Open `subscriptions/listen` streams (2026-07-28). */
 export class ListenHub {
   private readonly listeners = new Set<Listener>();
+  /**
+   * Listens that `endAll` ended, by the channel they notify on and their id: the server ended
+   * them, so they get their result even though their connection closes right after.
+   */
+  private readonly endedByServer = new WeakMap<Listener['notify'], Set<RequestId>>();
 
   /** The part of a filter this server honours. */
   honoured(
@@ -70,9 +75,22 @@ export class ListenHub {
     }
   }
 
-  /** Ends every stream gracefully (server shutdown). */
+  /** Ends every stream gracefully (server shutdown): each still gets its result. */
   endAll(): void {
-    for (const l of [...this.listeners]) l.end();
+    for (const l of [...this.listeners]) {
+      let ids = this.endedByServer.get(l.notify);
+      if (!ids) this.endedByServer.set(l.notify, (ids = new Set()));
+      ids.add(l.id);
+      l.end();
+    }
+  }
+
+  /** Whether `endAll` ended the listen `id` that notified through `notify`; forgets it. */
+  takeEndedByServer(notify: Listener['notify'], id: RequestId): boolean {
+    const ids = this.endedByServer.get(notify);
+    if (!ids?.delete(id)) return false;
+    if (ids.size === 0) this.endedByServer.delete(notify);
+    return true;
   }
 }
 

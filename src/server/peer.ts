@@ -60,6 +60,8 @@ export class Peer {
   session: LegacySession | undefined;
   /** In-flight requests by id, for `notifications/cancelled`. */
   readonly inflight = new Map<RequestId, Cancellation>();
+  /** Every in-flight request, also those whose id another one reuses (stateless HTTP). */
+  private readonly running = new Set<Cancellation>();
   private readonly pending = new Map<RequestId, Pending>();
   private readonly requestTimeoutMs: number;
   private nextId = 0;
@@ -88,6 +90,17 @@ export class Peer {
 
   get isClosed(): boolean {
     return this.closed;
+  }
+
+  /** Tracks an in-flight request until `finish`, so that `close` aborts it. */
+  begin(id: RequestId, cancel: Cancellation): void {
+    this.inflight.set(id, cancel);
+    this.running.add(cancel);
+  }
+
+  finish(id: RequestId, cancel: Cancellation): void {
+    this.running.delete(cancel);
+    if (this.inflight.get(id) === cancel) this.inflight.delete(id);
   }
 
   /** Sends a request to a legacy client and waits for its answer. */
@@ -127,28 +140,53 @@ export class Peer {
     });
   }
 
-  /** Routes a client's response to the request we sent. Unknown ids are ignored. */
+  /** Routes a client's response to the request we sent. Unknown ids are ignored; never throws. */
   receiveResponse(message: JSONRPCResponse): void {
     if (message.id === null) return;
-    const entry = this.pending.get(message.id);
+    const id = message.id;
+    const entry = this.pending.get(id);
     if (!entry) return;
-    if ('error' in message) {
-      const e = message.error;
-      this.settle(message.id, undefined, new ProtocolError(e.code, e.message, e.data));
-      return;
-    }
-    const issue = validateClientResult(entry.method, message.result);
-    if (issue) {
+    try {
+      if ('error' in message) {
+        const e = message.error;
+        this.settle(id, undefined, new ProtocolError(e.code, e.message, e.data));
+        return;
+      }
+      const issue = validateClientResult(entry.method, message.result);
+      if (issue) {
+        this.settle(
+          id,
+          undefined,
+          ProtocolError.invalidParams(
+            `the client's ${entry.method} result is invalid: ${issue.message}`,
+          ),
+        );
+        return;
+      }
+      this.settle(id, message.result);
+    } catch (error) {
       this.settle(
-        message.id,
+        id,
         undefined,
-        ProtocolError.invalidParams(
-          `the client's ${entry.method} result is invalid: ${issue.message}`,
-        ),
+        new McpKitError('INVALID_RESPONSE', `the client's answer to ${entry.method} failed`, {
+          cause: error,
+        }),
       );
-      return;
     }
-    this.settle(message.id, message.result);
+  }
+
+  /** Fails the request a malformed response answered (if it is ours), rather than wait for the timeout. */
+  receiveMalformedResponse(id: RequestId, reason: string): void {
+    const entry = this.pending.get(id);
+    if (!entry) return;
+    this.settle(
+      id,
+      undefined,
+      new McpKitError(
+        'INVALID_RESPONSE',
+        `the client's answer to ${entry.method} is malformed: ${reason}`,
+      ),
+    );
   }
 
   private settle(id: RequestId, result: Record<string, unknown> | undefined, error?: Error): void {
@@ -160,15 +198,25 @@ export class Peer {
     else entry.resolve(result ?? {});
   }
 
-  onClose(handler: () => void): void {
+  /** Runs `handler` when the peer closes; returns a function that removes it. */
+  onClose(handler: () => void): () => void {
     this.closeHandlers.push(handler);
+    let registered = true;
+    return () => {
+      if (!registered) return;
+      registered = false;
+      const at = this.closeHandlers.indexOf(handler);
+      if (at >= 0) this.closeHandlers.splice(at, 1);
+    };
   }
 
   /** Aborts in-flight work and fails pending server-to-client requests. */
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    for (const cancel of this.inflight.values()) cancel.abort();
+    // `running`, not `inflight`: requests that share an id are all aborted.
+    for (const cancel of [...this.running]) cancel.abort();
+    this.running.clear();
     this.inflight.clear();
     for (const id of [...this.pending.keys()]) {
       this.settle(id, undefined, new McpKitError('PEER_CLOSED', 'the connection closed'));

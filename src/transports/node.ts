@@ -5,10 +5,17 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { ERROR_CODES } from '../protocol/error-codes.js';
+import { errorResponse } from '../protocol/jsonrpc.js';
 import type { McpServer } from '../server/server.js';
 import type { HttpExchange, HttpResponder, SseSink } from './http/exchange.js';
 import { HttpEndpoint, type HttpOptions } from './http/handler.js';
 import { LOOPBACK_HOSTS } from './http/origin-guard.js';
+
+/** What a request gets when the handler itself failed (a bug): still JSON-RPC, never empty. */
+const INTERNAL_ERROR_BODY = JSON.stringify(
+  errorResponse(null, ERROR_CODES.INTERNAL_ERROR, 'Internal error: the HTTP handler failed'),
+);
 
 function readBody(req: IncomingMessage, limit: number): Promise<string | 'too-large'> {
   const declared = Number(req.headers['content-length']);
@@ -107,6 +114,8 @@ class NodeExchange implements HttpExchange, HttpResponder {
 
   stream(status: number, headers: Record<string, string>): SseSink {
     const res = this.res;
+    // Answered already: writeHead again would throw ERR_HTTP_HEADERS_SENT into the caller.
+    if (res.headersSent) return { write: () => undefined, end: () => undefined };
     res.writeHead(status, headers);
     res.flushHeaders();
     return {
@@ -138,8 +147,11 @@ export function toNodeHandler(server: McpServer, options: HttpOptions = {}): Nod
         return;
       }
       console.error('mcpkit: HTTP handler failed', error);
-      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
-      res.end();
+      if (res.headersSent) {
+        res.end();
+        return;
+      }
+      ex.send(500, { 'content-type': 'application/json' }, INTERNAL_ERROR_BODY);
     });
   };
   return Object.assign(handler, { close: () => endpoint.close() });
@@ -193,10 +205,14 @@ export async function serveHttp(
     http,
     close: () =>
       new Promise<void>((resolve) => {
-        handler.close();
+        // The server first: its listen streams end with their result, which goes out before
+        // the connections are cut (one turn of the event loop later).
         server.close();
-        http.closeAllConnections();
-        http.close(() => resolve());
+        handler.close();
+        setImmediate(() => {
+          http.closeAllConnections();
+          http.close(() => resolve());
+        });
       }),
   };
 }

@@ -87,7 +87,13 @@ export function encodeWithinCap(
   option: string,
   report: (text: string) => void,
 ): EncodedMessage | undefined {
-  const encoded = encodeMessage(message);
+  let encoded: EncodedMessage;
+  try {
+    encoded = encodeMessage(message);
+  } catch (error) {
+    // A BigInt, a cycle or nesting too deep for JSON.stringify (RangeError): never a crash.
+    return unencodable(message, error, report);
+  }
   // Small messages (bytes < 0) fit any sane cap without an exact count.
   if (encoded.bytes < 0 && LARGE_PART_BYTES <= capBytes) return encoded;
   const bytes = sizeOf(encoded);
@@ -107,4 +113,28 @@ export function encodeWithinCap(
     ),
   );
   return { parts: [text], bytes: utf8Length(text) };
+}
+
+/** The answer to a message JSON.stringify refused: -32603 for a response, nothing otherwise. */
+function unencodable(
+  message: JSONRPCMessage,
+  error: unknown,
+  report: (text: string) => void,
+): EncodedMessage | undefined {
+  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  const why = text.length > 200 ? `${text.slice(0, 200)}…` : text;
+  if (!('result' in message || 'error' in message)) {
+    const what = 'method' in message ? message.method : 'message';
+    report(`mcpkit: dropped a ${what} that could not be encoded as JSON (${why})`);
+    return undefined;
+  }
+  report(`mcpkit: the response to id ${JSON.stringify(message.id)} could not be encoded (${why})`);
+  const answer = JSON.stringify(
+    errorResponse(
+      message.id,
+      ERROR_CODES.INTERNAL_ERROR,
+      `The response could not be encoded as JSON (${why})`,
+    ),
+  );
+  return { parts: [answer], bytes: utf8Length(answer) };
 }

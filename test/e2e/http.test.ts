@@ -10,7 +10,7 @@ import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { McpServer } from '../../src/server/index.js';
+import { createServer, type McpServer } from '../../src/server/index.js';
 import { serveHttp, type RunningHttpServer } from '../../src/transports/node.js';
 import { initializeRequest, legacy, modern } from '../helpers/messages.js';
 import { SseReader, until, withTimeout } from '../helpers/sse.js';
@@ -789,6 +789,80 @@ describe('HTTP (serveHttp on 127.0.0.1, in-process)', () => {
         id: slow.id,
         result: { content: [{ text: 'slow concurrent done' }] },
       });
+    });
+  });
+});
+
+describe('HTTP (serveHttp): work that outlives its request, and unencodable results', () => {
+  let server: McpServer;
+  let running: RunningHttpServer;
+  let thrown: unknown = 'not called yet';
+  let later: Promise<void> | undefined;
+  const post = poster(() => running.url);
+
+  beforeAll(async () => {
+    server = createServer({ name: 'outlives', version: '1' });
+    server.tool('outlives', {}, (_a, ctx) => {
+      later = (async () => {
+        await new Promise((r) => setTimeout(r, 20));
+        try {
+          ctx.progress(1, 2, 'still working');
+          ctx.log('info', 'late log');
+          thrown = undefined;
+        } catch (error) {
+          thrown = error;
+        }
+      })();
+      return 'gave up waiting';
+    });
+    server.tool('bigint', {}, () => ({
+      content: [{ type: 'text', text: 'x' }],
+      structuredContent: { n: 10n },
+    }));
+    running = await serveHttp(server, { port: 0, keepAliveMs: 10 });
+  });
+  afterAll(async () => {
+    await running?.close();
+  });
+
+  it('drops a notification sent after the JSON reply: ctx.progress() does not throw', async () => {
+    const req = call('outlives', {}, { progressToken: 'p' });
+    const res = await post(req);
+    expect(res.headers.get('content-type')).toBe('application/json');
+    expect(await res.json()).toMatchObject({ id: req.id, result: expect.any(Object) });
+    await later;
+    expect(thrown).toBeUndefined();
+  });
+
+  it('close() ends a listen stream with its SubscriptionsListenResult before cutting connections', async () => {
+    const s = createServer({ name: 'closing', version: '1' });
+    const r = await serveHttp(s, { port: 0 });
+    const req = modern('subscriptions/listen', { notifications: { toolsListChanged: true } });
+    const res = await poster(() => r.url)(req);
+    const events = new SseReader(res.body);
+    expect(await events.next()).toMatchObject({
+      method: 'notifications/subscriptions/acknowledged',
+    });
+    await r.close();
+    expect(await events.rest(2000)).toEqual([
+      {
+        jsonrpc: '2.0',
+        id: req.id,
+        result: {
+          _meta: expect.objectContaining({ 'io.modelcontextprotocol/subscriptionId': req.id }),
+          resultType: 'complete',
+        },
+      },
+    ]);
+  });
+
+  it('answers a JSON -32603 for a result that cannot be encoded (not an empty 500)', async () => {
+    const req = call('bigint', {});
+    const res = await post(req);
+    expect(res.status).toBe(200);
+    expect(await errorOf(res)).toMatchObject({
+      id: req.id,
+      error: { code: -32603, message: expect.stringMatching(/could not be encoded/) },
     });
   });
 });

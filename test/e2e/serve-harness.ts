@@ -28,6 +28,7 @@ import {
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { ContentBlock } from '../../src/protocol/types.js';
 import { contentWireSize } from '../../src/content/wire-size.js';
+import { formatBytes } from '../../src/providers/filesystem/format.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
@@ -345,6 +346,24 @@ export function textOfWireSize(uri: string, mimeType: string, target: number): s
 }
 
 /**
+ * Text for a `text/plain` file `name` whose content in the read tool's result,
+ * `[summary, block]`, takes exactly `target` bytes: the tool fits its one-line summary
+ * ("name (text/plain, size), embedded below.") with the embedded block, and the array adds 3.
+ */
+export function readToolTextOfWireSize(name: string, target: number): string {
+  let shown = target;
+  for (let tries = 0; tries < 4; tries++) {
+    const summary = `${name} (text/plain, ${formatBytes(shown)}), embedded below.`;
+    const block = target - jsonBytes({ type: 'text', text: summary }) - 3;
+    const text = textOfWireSize(`file:///${name}`, 'text/plain', block);
+    const bytes = Buffer.byteLength(text);
+    if (formatBytes(bytes) === formatBytes(shown)) return text;
+    shown = bytes;
+  }
+  throw new Error(`cannot size ${name} to ${target} bytes`);
+}
+
+/**
  * A file name (stem, padding, ext) and bytes whose embedded blob block takes exactly `target`
  * bytes: base64 grows 4 bytes at a time, so the name's length is adjusted to land on the target.
  * The same bytes under a name one character longer take `target + 1`.
@@ -415,7 +434,8 @@ export const SIX_BYTES = 6 * MiB;
  *     link-inside.txt -> notes/inside.md    a symlink that stays inside (served)
  *     .env, node_modules/leak.txt           hidden: the marker, never served
  *     text-at.md / text-over.md, <blob at>.png / <blob over>.png   exactly at / 1 byte over the block budget
- *     result-at.txt / result-over.txt       exactly at / 1 byte over the result budget
+ *     result-at.txt / result-over.txt       exactly at / 1 byte over the result budget, as the read
+ *                                           tool's whole content (its summary line included)
  *     picture.data (PNG), doc.bin (PDF), scan (PNG, no extension), mystery (unknown bytes)
  *     huge.bin (64 MiB sparse), giant.bin (8 GiB sparse), six.dat (6 MiB)
  */
@@ -450,9 +470,8 @@ export async function makeFixture(blockBudget: number, resultBudget: number): Pr
   const blob = blobOfWireSize('blob-at', '.png', 'image/png', blockBudget, PNG_SIGNATURE);
   await writeFile(join(dir, blob.name), blob.bytes);
   await writeFile(join(dir, blob.overName), blob.bytes);
-  // A result of one embedded block is `[block]`: the block plus 2 bytes.
-  const resultAt = textOfWireSize('file:///result-at.txt', 'text/plain', resultBudget - 2);
-  const resultOver = textOfWireSize('file:///result-over.txt', 'text/plain', resultBudget - 1);
+  const resultAt = readToolTextOfWireSize('result-at.txt', resultBudget);
+  const resultOver = readToolTextOfWireSize('result-over.txt', resultBudget + 1);
   await writeFile(join(dir, 'result-at.txt'), resultAt);
   await writeFile(join(dir, 'result-over.txt'), resultOver);
 

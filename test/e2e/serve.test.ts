@@ -433,20 +433,20 @@ describe('result budget, --result-budget 9000', () => {
   }, 30_000);
 
   test.each(specs)(
-    '$label: the read tool embeds while its blocks take at most the budget, links beyond',
+    '$label: the read tool embeds while its content takes at most the budget, links beyond',
     async ({ label }) => {
       const s = opened.get(label) as Session;
-      // The tool puts its one-line summary before what the assembler returned: the budget covers
-      // the assembled blocks, i.e. everything after that line.
+      // The tool fits its one-line summary with the file, in the same call: the budget covers
+      // the whole content, that line included.
       const at = await readTool(s, fx.result.at, 'auto');
       expect(embeddedOf(at.content[1]).text).toBe(fx.result.atContent);
-      expect(jsonBytes(at.content.slice(1))).toBe(RESULT_BUDGET);
+      expect(jsonBytes(at.content)).toBe(RESULT_BUDGET);
 
       const over = await readTool(s, fx.result.over, 'auto');
       expect(linkOf(over.content[1]).uri).toBe(`file:///${fx.result.over}`);
       expect(textOf(over.content[0])).toContain('8.8 KiB per result');
       const insisted = await readTool(s, fx.result.over, 'embed');
-      expect(jsonBytes(insisted.content.slice(1))).toBe(RESULT_BUDGET + 1);
+      expect(jsonBytes(insisted.content)).toBe(RESULT_BUDGET + 1);
     },
   );
 });

@@ -2,7 +2,7 @@
 import type { Dirent } from 'node:fs';
 import * as path from 'node:path';
 import { mimeFromName } from '../../content/mime.js';
-import { isMissing, type ProviderFs } from './fs-types.js';
+import { errorCode, isUnreachable, withoutPath, type ProviderFs } from './fs-types.js';
 import { isInside, isVisibleName, isVisiblePath, toPosix, type Visibility } from './paths.js';
 import { sniffFile } from './read-file.js';
 
@@ -28,7 +28,9 @@ export interface FileIndexOptions {
   /** The root as a real path. */
   root: string;
   visibility: Visibility;
-  /** Stop listing after this many files (default 100,000). */
+  /** Leave out regular files with more than one hard link. */
+  refuseHardLinks?: boolean;
+  /** Stop walking once this many files are listed. */
   maxFiles: number;
   /** Leaves a path out of the listing (e.g. one whose URI would not map back to it). */
   accept?: ((relative: string) => boolean) | undefined;
@@ -53,13 +55,17 @@ function byPath(a: IndexedFile, b: IndexedFile): number {
  * Walks the root depth-first without following directory symlinks; file symlinks are listed
  * when their target is a visible regular file inside the root. Hidden and ignored names are
  * skipped. Entries are sorted by path (code-unit order), so pages of `resources/list` are stable.
+ * The walk stops as soon as `maxFiles` files are listed: nothing beyond is stat'ed or sniffed.
  * MIME types come from extensions; only files with an unknown extension have their first bytes
- * sniffed, and that result is kept while size and mtime stay the same.
+ * sniffed (opened and checked like a read), and that result is kept, by path, size and mtime,
+ * for the next walks: an unchanged file is never sniffed twice.
  */
 export class FileIndex {
   private entries: IndexedFile[] = [];
   private dirs: string[] = [];
   private byKey = new Map<string, IndexedFile>();
+  /** Sniffed types of the last walk's files with unknown extensions, by path. */
+  private sniffed = new Map<string, { size: number; mtimeMs: number; mimeType: string }>();
   private walking: Promise<IndexDiff> | undefined;
   /** When the last walk finished (ms since epoch), 0 before the first. */
   scannedAt = 0;
@@ -93,6 +99,7 @@ export class FileIndex {
     const found: IndexedFile[] = [];
     const dirs: string[] = [];
     const stack = [''];
+    const sniffed = new Map<string, { size: number; mtimeMs: number; mimeType: string }>();
     let directories = 0;
     let truncated = false;
     while (stack.length > 0 && !truncated) {
@@ -101,31 +108,33 @@ export class FileIndex {
       try {
         dirents = await fs.readdir(path.join(root, dir), { withFileTypes: true });
       } catch (error) {
-        if (isMissing(error) || (error as { code?: unknown }).code === 'EACCES') continue;
-        throw error;
+        if (isUnreachable(error)) continue;
+        throw withoutPath(error, 'cannot read a directory of the served folder');
       }
       directories++;
       if (dir !== '') dirs.push(dir);
-      const visible = dirents.filter((d) => isVisibleName(d.name, visibility));
-      // A bounded number of stats (and sniffs) at once: a huge directory must not exhaust handles.
-      for (let i = 0; i < visible.length; i += CONCURRENCY) {
-        const batch = visible.slice(i, i + CONCURRENCY).map(async (d) => {
-          const rel = dir === '' ? d.name : `${dir}/${d.name}`;
-          if (d.isDirectory()) {
-            stack.push(rel);
-            return undefined;
-          }
-          if (!d.isFile() && !d.isSymbolicLink()) return undefined;
-          if (this.options.accept && !this.options.accept(rel)) return undefined;
-          return this.entry(rel, d.isSymbolicLink());
-        });
-        for (const file of await Promise.all(batch)) if (file) found.push(file);
+      const candidates: Array<{ rel: string; link: boolean }> = [];
+      for (const d of dirents) {
+        if (!isVisibleName(d.name, visibility)) continue;
+        const rel = dir === '' ? d.name : `${dir}/${d.name}`;
+        if (d.isDirectory()) stack.push(rel);
+        else if ((d.isFile() || d.isSymbolicLink()) && (this.options.accept?.(rel) ?? true))
+          candidates.push({ rel, link: d.isSymbolicLink() });
       }
-      if (found.length > maxFiles) {
+      // A bounded number of stats (and sniffs) at once, and never more than the listing still
+      // has room for: a huge directory must neither exhaust handles nor cost a stat per file.
+      let next = 0;
+      while (next < candidates.length && found.length < maxFiles) {
+        const take = Math.min(CONCURRENCY, maxFiles - found.length);
+        const batch = candidates.slice(next, next + take);
+        next += batch.length;
+        const entries = await Promise.all(batch.map((c) => this.entry(c.rel, c.link, sniffed)));
+        for (const file of entries) if (file) found.push(file);
+      }
+      if (found.length >= maxFiles && (next < candidates.length || stack.length > 0)) {
         truncated = true;
-        found.length = maxFiles;
         this.options.onWarning?.(
-          `the folder has more than ${maxFiles} files; only ${maxFiles} are listed (maxFiles)`,
+          `the folder has more than ${maxFiles} files; the walk stopped once ${maxFiles} were listed (maxFiles)`,
         );
       }
       onProgress?.({ files: found.length, directories, done: false });
@@ -136,12 +145,17 @@ export class FileIndex {
     this.entries = found;
     this.dirs = dirs;
     this.byKey = new Map(found.map((f) => [f.path, f]));
+    this.sniffed = sniffed;
     this.scannedAt = Date.now();
     return diff;
   }
 
-  private async entry(rel: string, isLink: boolean): Promise<IndexedFile | undefined> {
-    const { fs, root, visibility } = this.options;
+  private async entry(
+    rel: string,
+    isLink: boolean,
+    sniffed: Map<string, { size: number; mtimeMs: number; mimeType: string }>,
+  ): Promise<IndexedFile | undefined> {
+    const { fs, root, visibility, refuseHardLinks } = this.options;
     const absolute = path.join(root, ...rel.split('/'));
     try {
       let real = absolute;
@@ -152,18 +166,27 @@ export class FileIndex {
       }
       const stats = await fs.stat(real);
       if (!stats.isFile()) return undefined;
-      const known = this.byKey.get(rel);
-      const same =
-        known !== undefined && known.size === stats.size && known.mtimeMs === stats.mtimeMs;
-      const mimeType = same
-        ? known.mimeType
-        : (mimeFromName(rel) ?? (await sniffFile(fs, real, stats.size)));
-      return { path: rel, size: stats.size, mtimeMs: stats.mtimeMs, mimeType };
+      if (refuseHardLinks === true && stats.nlink > 1) return undefined;
+      const { size, mtimeMs } = stats;
+      let mimeType = mimeFromName(rel);
+      if (mimeType === undefined) {
+        const known = this.sniffed.get(rel);
+        mimeType =
+          known !== undefined && known.size === size && known.mtimeMs === mtimeMs
+            ? known.mimeType
+            : await sniffFile(fs, real, {
+                root,
+                visibility,
+                refuseHardLinks: refuseHardLinks ?? false,
+              });
+        if (mimeType === undefined) return undefined;
+        sniffed.set(rel, { size, mtimeMs, mimeType });
+      }
+      return { path: rel, size, mtimeMs, mimeType };
     } catch (error) {
-      const code = (error as { code?: unknown }).code;
-      if (isMissing(error) || code === 'EACCES' || code === 'ELOOP' || code === 'EPERM')
-        return undefined;
-      throw error;
+      const code = errorCode(error);
+      if (isUnreachable(error) || code === 'ELOOP' || code === 'EPERM') return undefined;
+      throw withoutPath(error, 'cannot list a file of the served folder');
     }
   }
 

@@ -1,13 +1,29 @@
-import { mkdir, mkdtemp, rm, symlink, truncate, utimes, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { constants } from 'node:fs';
+import {
+  link,
+  mkdir,
+  mkdtemp,
+  open,
+  rename,
+  rm,
+  symlink,
+  truncate,
+  unlink,
+  utimes,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { join, sep } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { connectInMemory } from '../../transports/memory.js';
 import { modern } from '../../../test/helpers/messages.js';
 import { createServer } from '../../server/server.js';
 import type { ServerOptions } from '../../server/types.js';
 import { createFilesystemProvider, type FilesystemProviderOptions } from './filesystem-provider.js';
 import { nodeFs, type ProviderFs } from './fs-types.js';
+import { readFileContents, sniffFile } from './read-file.js';
+import { searchFiles } from './search.js';
 
 const MiB = 1024 * 1024;
 // A 1x1 PNG.
@@ -455,5 +471,301 @@ describe('filesystem provider: changes', () => {
       uri: 'docs://site/notes/a.md',
       mimeType: 'text/markdown',
     });
+  });
+});
+
+/** node:fs without the kernel's view of descriptors: the portable check of an opened file. */
+const portableFs: ProviderFs = {
+  realpath: nodeFs.realpath,
+  stat: nodeFs.stat,
+  readdir: nodeFs.readdir,
+  open: nodeFs.open,
+};
+
+/**
+ * The race of a parent directory swapped for a symlink between the check and the open, made
+ * deterministic: every open under `dir` first turns `dir` into a symlink to `outside`, opens,
+ * and turns it back into the real directory before returning.
+ */
+function swappingFs(fs: ProviderFs, dir: string, outside: string): ProviderFs {
+  return {
+    ...fs,
+    open: async (path, flags) => {
+      if (!path.startsWith(dir + sep)) return fs.open(path, flags);
+      await rename(dir, `${dir}.real`);
+      await symlink(outside, dir);
+      try {
+        return await fs.open(path, flags);
+      } finally {
+        await unlink(dir);
+        await rename(`${dir}.real`, dir);
+      }
+    },
+  };
+}
+
+describe('filesystem provider: what is opened is what was checked (symlink race)', () => {
+  let raceRoot: string;
+  let outside: string;
+
+  beforeAll(async () => {
+    raceRoot = join(base, 'race-root');
+    outside = join(base, 'race-outside');
+    await mkdir(join(raceRoot, 'sub'), { recursive: true });
+    await mkdir(outside, { recursive: true });
+    await writeFile(join(raceRoot, 'sub', 'secret.txt'), 'decoy inside the root\n');
+    await writeFile(join(outside, 'secret.txt'), 'TOP SECRET: outside the served folder\n');
+    await writeFile(join(raceRoot, 'sub', 'blob.zzq'), 'plain text inside');
+    await writeFile(join(outside, 'blob.zzq'), PNG);
+  });
+
+  it.each([
+    ['the kernel path of the descriptor (Linux)', nodeFs],
+    ['resolving again and comparing device and inode', portableFs],
+  ])(
+    'refuses with -32602 and no bytes a read whose parent became a symlink out of the root, checked by %s',
+    async (_how, fs) => {
+      const srv = createServer({ name: 'race', version: '1' });
+      const sub = join(await nodeFs.realpath(raceRoot), 'sub');
+      const provider = createFilesystemProvider({
+        root: raceRoot,
+        fs: swappingFs(fs, sub, outside),
+        cacheBytes: 0,
+      });
+      provider.register(srv);
+      const conn = connectInMemory(srv);
+      const res = await read(conn, 'file:///sub/secret.txt');
+      expect(JSON.stringify(res)).not.toContain('TOP SECRET');
+      expect(res.error).toMatchObject({
+        code: -32602,
+        message: expect.stringMatching(
+          /^Refused resource URI .*no longer inside the served folder/,
+        ),
+      });
+      expect(res.error?.message).not.toContain(base);
+      // Sniffing during the walk opened the outside PNG: the file is left out, not typed by it.
+      expect((await provider.file('sub/blob.zzq'))?.mimeType).toBeUndefined();
+      // Search reads through the same checks.
+      const found = await searchFiles(provider, 'TOP SECRET');
+      expect(found.hits).toEqual([]);
+    },
+  );
+
+  it('still reads the file when nothing moved', async () => {
+    for (const fs of [nodeFs, portableFs]) {
+      const srv = createServer({ name: 'race', version: '1' });
+      createFilesystemProvider({ root: raceRoot, fs }).register(srv);
+      expect(contentsOf(await read(connectInMemory(srv), 'file:///sub/secret.txt'))).toMatchObject({
+        text: 'decoy inside the root\n',
+      });
+    }
+  });
+});
+
+describe.skipIf(process.platform === 'win32')('filesystem provider: a FIFO swapped in', () => {
+  let fifoDir: string;
+  let fifo: string;
+
+  beforeAll(async () => {
+    fifoDir = await nodeFs.realpath(await mkdtemp(join(tmpdir(), 'mcpkit-fifo-')));
+    fifo = join(fifoDir, 'x.txt');
+    execFileSync('mkfifo', [fifo]);
+  });
+
+  afterEach(async () => {
+    // Releases an open that blocked (before O_NONBLOCK) so that the test process can end.
+    try {
+      await (await open(fifo, constants.O_WRONLY | constants.O_NONBLOCK)).close();
+    } catch {
+      // no reader waiting
+    }
+  });
+
+  afterAll(async () => {
+    await rm(fifoDir, { recursive: true, force: true });
+  });
+
+  const within = () => ({
+    root: fifoDir,
+    visibility: { hidden: false, ignore: new Set<string>() },
+  });
+  const orHang = <T>(p: Promise<T>) =>
+    Promise.race([p, new Promise<string>((r) => setTimeout(() => r('hung'), 2000).unref())]);
+
+  it('is not waited on by a read (O_NONBLOCK): "missing", at once', async () => {
+    expect(await orHang(readFileContents(nodeFs, fifo, 'x.txt', 1e9, within()))).toEqual({
+      kind: 'missing',
+    });
+  });
+
+  it('is not waited on by the sniff of the index', async () => {
+    expect(await orHang(sniffFile(nodeFs, fifo, within()))).toBeUndefined();
+  });
+});
+
+describe('filesystem provider: maxFiles bounds the walk', () => {
+  let many: string;
+
+  beforeAll(async () => {
+    many = join(base, 'many');
+    await mkdir(join(many, 'deeper'), { recursive: true });
+    for (let i = 0; i < 300; i++) await writeFile(join(many, `f${i}.zzq`), 'x');
+    for (let i = 0; i < 50; i++) await writeFile(join(many, 'deeper', `g${i}.zzq`), 'y');
+  });
+
+  function countedFs() {
+    const counts = { stat: 0, open: 0 };
+    const fs: ProviderFs = {
+      ...nodeFs,
+      stat: (p) => (counts.stat++, nodeFs.stat(p)),
+      open: (p, f) => (counts.open++, nodeFs.open(p, f)),
+    };
+    return { counts, fs };
+  }
+
+  it('stats and sniffs no more files than it lists, and never sniffs an unchanged file again', async () => {
+    const { counts, fs } = countedFs();
+    const warnings: string[] = [];
+    const provider = createFilesystemProvider({
+      root: many,
+      maxFiles: 10,
+      fs,
+      onWarning: (w) => warnings.push(w),
+    });
+    await provider.ready();
+    expect(await provider.files()).toHaveLength(10);
+    expect(counts.stat).toBeLessThanOrEqual(11); // the root, then one per listed file
+    expect(counts.open).toBe(10);
+    expect(warnings).toEqual([
+      'the folder has more than 10 files; the walk stopped once 10 were listed (maxFiles)',
+    ]);
+    counts.stat = 0;
+    counts.open = 0;
+    await provider.rescan();
+    expect(await provider.files()).toHaveLength(10);
+    expect(counts.stat).toBeLessThanOrEqual(10);
+    expect(counts.open).toBe(0);
+  });
+
+  it('lists everything, without a warning, when the folder holds exactly maxFiles files', async () => {
+    const warnings: string[] = [];
+    const provider = createFilesystemProvider({
+      root: join(many, 'deeper'),
+      maxFiles: 50,
+      onWarning: (w) => warnings.push(w),
+    });
+    expect(await provider.files()).toHaveLength(50);
+    expect(warnings).toEqual([]);
+  });
+});
+
+describe('filesystem provider: URIs of names with reserved characters', () => {
+  const names: Array<[string, string]> = [
+    ['notes[1].md', 'file:///notes%5B1%5D.md'],
+    ['key:value@host.md', 'file:///key%3Avalue%40host.md'],
+    ['q?x#y.md', 'file:///q%3Fx%23y.md'],
+    ['50% off [2].md', 'file:///50%25%20off%20%5B2%5D.md'],
+    ['sub/[x]/y.md', 'file:///sub/%5Bx%5D/y.md'],
+  ];
+  let odd: string;
+
+  beforeAll(async () => {
+    odd = join(base, 'odd');
+    await mkdir(join(odd, 'sub', '[x]'), { recursive: true });
+    for (const [name] of names)
+      await writeFile(join(odd, ...name.split('/')), `contents of ${name}`);
+  });
+
+  it('percent-encodes [ ] and the other gen-delims but "/", lists them, and reads them back', async () => {
+    const srv = createServer({ name: 'odd', version: '1' });
+    const provider = createFilesystemProvider({ root: odd });
+    provider.register(srv);
+    const conn = connectInMemory(srv);
+    const listed = (await conn.send(modern('resources/list'))) as Res;
+    const uris = (listed.result?.['resources'] as Array<{ uri: string }>).map((r) => r.uri);
+    expect(uris.sort()).toEqual(names.map(([, uri]) => uri).sort());
+    for (const [name, uri] of names) {
+      expect(provider.uriOf(name)).toBe(uri);
+      expect(provider.pathOf(uri)).toBe(name);
+      // RFC 3986: after "file:", a path of pchars and "/" only.
+      expect(uri.slice('file:'.length)).toMatch(
+        /^(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/]|%[0-9A-F]{2})*$/,
+      );
+      expect(uri.slice('file:///'.length)).not.toMatch(/[[\]?#@:]/);
+      expect(contentsOf(await read(conn, uri)), uri).toMatchObject({
+        uri,
+        text: `contents of ${name}`,
+      });
+    }
+  });
+});
+
+describe('filesystem provider: names too long for the file system', () => {
+  it.each([
+    ['one 300-character segment', `${'a'.repeat(300)}.md`],
+    ['a 5000-character path', `${'ab/'.repeat(1700)}x.md`],
+    ['a long segment under a directory', `notes/${'b'.repeat(4000)}`],
+  ])('%s: -32602 not found, never -32603, never the host path', async (_what, path) => {
+    const { conn } = setup();
+    const res = await read(conn, `file:///${path}`);
+    expect(res.error).toMatchObject({ code: -32602 });
+    expect(JSON.stringify(res)).not.toContain(base);
+  });
+});
+
+describe('filesystem provider: hard links', () => {
+  let hard: string;
+
+  beforeAll(async () => {
+    hard = join(base, 'hard');
+    await mkdir(join(hard, 'root'), { recursive: true });
+    await mkdir(join(hard, 'outside'), { recursive: true });
+    await writeFile(join(hard, 'outside', 'secret.txt'), 'TOP SECRET outside the root\n');
+    await link(join(hard, 'outside', 'secret.txt'), join(hard, 'root', 'innocent.txt'));
+    await writeFile(join(hard, 'root', 'single.txt'), 'one link');
+  });
+
+  it('are served like the files they are by default', async () => {
+    const srv = createServer({ name: 'hard', version: '1' });
+    createFilesystemProvider({ root: join(hard, 'root') }).register(srv);
+    expect(contentsOf(await read(connectInMemory(srv), 'file:///innocent.txt'))).toMatchObject({
+      text: 'TOP SECRET outside the root\n',
+    });
+  });
+
+  it('with refuseHardLinks: refused with -32602 and not listed; single-link files still served', async () => {
+    const srv = createServer({ name: 'hard', version: '1' });
+    const provider = createFilesystemProvider({ root: join(hard, 'root'), refuseHardLinks: true });
+    provider.register(srv);
+    const conn = connectInMemory(srv);
+    const res = await read(conn, 'file:///innocent.txt');
+    expect(JSON.stringify(res)).not.toContain('TOP SECRET');
+    expect(res.error).toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/more than one hard link \(refuseHardLinks\)/),
+    });
+    expect((await provider.files()).map((f) => f.path)).toEqual(['single.txt']);
+    expect(await provider.stat('innocent.txt')).toBeUndefined();
+    expect(contentsOf(await read(conn, 'file:///single.txt'))).toMatchObject({ text: 'one link' });
+  });
+
+  it('with refuseHardLinks: a link made between the check and the open is refused too', async () => {
+    const single = join(hard, 'root', 'single.txt');
+    const extra = join(hard, 'outside', 'late-link.txt');
+    const fs: ProviderFs = {
+      ...nodeFs,
+      open: async (p, f) => {
+        if (p.endsWith('single.txt')) await link(single, extra);
+        return nodeFs.open(p, f);
+      },
+    };
+    const srv = createServer({ name: 'hard', version: '1' });
+    createFilesystemProvider({ root: join(hard, 'root'), refuseHardLinks: true, fs }).register(srv);
+    try {
+      const res = await read(connectInMemory(srv), 'file:///single.txt');
+      expect(res.error).toMatchObject({ code: -32602 });
+    } finally {
+      await rm(extra, { force: true });
+    }
   });
 });

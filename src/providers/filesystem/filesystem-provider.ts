@@ -17,7 +17,7 @@ import {
   type FileContents,
   type ReadOutcome,
 } from './read-file.js';
-import { resolveInRoot } from './resolve.js';
+import { resolveInRoot, type Containment } from './resolve.js';
 import type { Visibility } from './paths.js';
 
 export interface FilesystemProviderOptions {
@@ -39,8 +39,14 @@ export interface FilesystemProviderOptions {
   watch?: boolean;
   /** How old the listing may get before a list request walks the folder again (default 2 s; 30 s while watching). */
   rescanMs?: number;
-  /** Most files listed (default 100,000). */
+  /** Most files listed (default 100,000); the walk stops once it has listed this many. */
   maxFiles?: number;
+  /**
+   * Refuse (with -32602) and leave out of the listing regular files with more than one hard link
+   * (default false). A hard link is the file itself, wherever its other names are: one made
+   * inside the folder to a file outside it is served like any file, unless this is set.
+   */
+  refuseHardLinks?: boolean;
   /** Sees the progress of every walk of the folder. */
   onProgress?: (progress: IndexProgress) => void;
   /** Sees non-fatal problems (a watch that failed, a listing that was cut). */
@@ -57,6 +63,21 @@ export interface FileInfo extends IndexedFile {
 export type ContentsOutcome = ReadOutcome | { kind: 'refused'; reason: string };
 
 const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Characters of a path that `{+path}` would pass through but that do not belong in a URI path:
+ * the gen-delims other than `/` (RFC 3986 §2.2: `:` `?` `#` `[` `]` `@`), and `%` (a literal
+ * percent sign, which would otherwise read as an escape). Encoded before the expansion, which
+ * keeps `%XX` triplets as they are; the template's match decodes them back.
+ */
+const ESCAPED_IN_PATH = /[%:?#[\]@]/g;
+
+function escapePath(relative: string): string {
+  return relative.replace(
+    ESCAPED_IN_PATH,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`,
+  );
+}
 const WATCH_DEBOUNCE_MS = 100;
 
 /**
@@ -81,7 +102,7 @@ export class FilesystemProvider {
   private readonly cache: ByteLruCache<FileContents>;
   private readonly options: FilesystemProviderOptions;
   private readonly servers = new Set<McpServer>();
-  private realRoot: string | undefined;
+  private within: Containment | undefined;
   private index: FileIndex | undefined;
   private starting: Promise<void> | undefined;
   private listed: { from: readonly IndexedFile[]; items: ListedResource[] } | undefined;
@@ -127,11 +148,16 @@ export class FilesystemProvider {
         { cause: error },
       );
     }
-    this.realRoot = real;
+    this.within = {
+      root: real,
+      visibility: this.visibility,
+      refuseHardLinks: this.options.refuseHardLinks ?? false,
+    };
     this.index = new FileIndex({
       fs: this.fs,
       root: real,
       visibility: this.visibility,
+      refuseHardLinks: this.options.refuseHardLinks ?? false,
       maxFiles: this.options.maxFiles ?? 100_000,
       accept: (rel) => this.pathOf(this.uriOf(rel)) === rel,
       onProgress: this.options.onProgress,
@@ -141,9 +167,13 @@ export class FilesystemProvider {
     if (this.options.watch) this.startWatching(real, this.index);
   }
 
-  /** The URI of a root-relative path, by template expansion (a literal `%` is escaped first). */
+  /**
+   * The URI of a root-relative path, by template expansion: `%` and the gen-delims other than
+   * `/` (`:` `?` `#` `[` `]` `@`) are percent-encoded first, so `notes[1].md` is
+   * `file:///notes%5B1%5D.md`, a valid RFC 3986 URI that {@link pathOf} maps back.
+   */
   uriOf(relative: string): string {
-    return this.template.expand({ path: relative.replaceAll('%', '%25') });
+    return this.template.expand({ path: escapePath(relative) });
   }
 
   /** The root-relative path a URI names, decoded and checked; undefined if it is not ours or unsafe. */
@@ -194,8 +224,8 @@ export class FilesystemProvider {
 
   /** Size and type of a file without reading it; undefined when it is missing, hidden or refused. */
   async stat(relative: string): Promise<ResourceStat | undefined> {
-    const root = await this.rootPath();
-    const resolved = await resolveInRoot(this.fs, root, relative, this.visibility);
+    const within = await this.containment();
+    const resolved = await resolveInRoot(this.fs, within.root, relative, this.visibility, within);
     if (resolved.kind !== 'file') return undefined;
     const mimeType = this.index?.get(relative)?.mimeType ?? mimeFromName(relative);
     return mimeType === undefined
@@ -211,8 +241,8 @@ export class FilesystemProvider {
     relative: string,
     limitBytes = Number.POSITIVE_INFINITY,
   ): Promise<ContentsOutcome> {
-    const root = await this.rootPath();
-    const resolved = await resolveInRoot(this.fs, root, relative, this.visibility);
+    const within = await this.containment();
+    const resolved = await resolveInRoot(this.fs, within.root, relative, this.visibility, within);
     if (resolved.kind !== 'file') return resolved;
     const { real, stats } = resolved;
     const ext = path.extname(relative);
@@ -230,7 +260,7 @@ export class FilesystemProvider {
     const least = leastWireBytes(relative, stats.size);
     if (least > limitBytes)
       return { kind: 'too-large', size: stats.size, wireBytes: least, mtimeMs: stats.mtimeMs };
-    const outcome = await readFileContents(this.fs, real, relative, limitBytes);
+    const outcome = await readFileContents(this.fs, real, relative, limitBytes, within);
     if (outcome.kind === 'ok') {
       const c = outcome.contents;
       this.cache.set(cacheKey(real, c.size, c.mtimeMs, ext), c, c.wireBytes);
@@ -311,9 +341,9 @@ export class FilesystemProvider {
     this.watcher = undefined;
   }
 
-  private async rootPath(): Promise<string> {
+  private async containment(): Promise<Containment> {
     await this.ready();
-    return this.realRoot as string;
+    return this.within as Containment;
   }
 
   private async freshIndex(): Promise<FileIndex> {

@@ -214,12 +214,14 @@ describe('tool "read"', () => {
     ['notes\\..\\..\\x', /Refused path.*backslash/],
     ['nope.md', /No file "nope\.md"/],
     ['notes', /No file "notes"/],
+    [`${'a'.repeat(300)}.md`, /^No file "a{300}\.md"/],
   ])('answers %s with a tool error', async (path, message) => {
     const res = await call('read', { path });
     expect(res.result).toMatchObject({
       isError: true,
       content: [{ type: 'text', text: expect.stringMatching(message) }],
     });
+    expect(JSON.stringify(res)).not.toContain(base);
   });
 });
 
@@ -283,7 +285,9 @@ describe('prompt "review-file"', () => {
     )) as Res;
     expect(big.error).toMatchObject({
       code: -32603,
-      message: expect.stringMatching(/log\.csv \(1\.4 MiB\) cannot be embedded: .*result budget/),
+      message: expect.stringMatching(
+        /^review-file: log\.csv \(1\.4 MiB\) cannot be embedded: .*1\.0 MiB per result/,
+      ),
       data: { reason: 'too-large' },
     });
     const before = opens.length;
@@ -354,5 +358,103 @@ describe('serveFolder options', () => {
 
   it('the provider is reachable for callers', () => {
     expect(provider.uriOf('notes/a b.md')).toBe('file:///notes/a%20b.md');
+  });
+});
+
+describe('the text around a file counts in the fitting (regressions)', () => {
+  const CAP = 8000;
+  let dir: string;
+  let tight: MemoryConnection;
+  const long = `${'d'.repeat(200)}/${'n'.repeat(200)}.txt`;
+
+  /** Bytes the content blocks of a result take as JSON. */
+  const wire = (value: unknown): number => Buffer.byteLength(JSON.stringify(value));
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'mcpkit-folder-cap-'));
+    await mkdir(join(dir, 'd'.repeat(200)));
+    // The largest text the read handler itself accepts under CAP (its limit leaves room for the
+    // contents' own uri, mimeType and _meta): the embed alone fits, the summary line does not.
+    const uri = `file:///${long}`;
+    const envelope =
+      Buffer.byteLength(
+        JSON.stringify({
+          uri,
+          mimeType: 'application/octet-stream',
+          _meta: { 'dev.mcpkit/size': 0, 'dev.mcpkit/lastModified': new Date(0).toISOString() },
+        }),
+      ) + 16;
+    await writeFile(join(dir, long), 'a'.repeat(CAP - envelope - 2));
+    // review-file: fits alone, not with the ~350 bytes of review instructions.
+    await writeFile(join(dir, 'window.md'), 'a'.repeat(CAP - 300));
+    await writeFile(join(dir, 'fits.md'), 'a'.repeat(1000));
+    const server = createServer({ name: 'cap', version: '1', content: { capBytes: CAP } });
+    serveFolder(server, { root: dir });
+    tight = connectInMemory(server);
+  });
+
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('the "read" tool fits its summary line with the file: links it when both would not fit the cap', async () => {
+    const res = (await tight.send(
+      modern('tools/call', { name: 'read', arguments: { path: long } }),
+    )) as Res;
+    expect(res.error).toBeUndefined();
+    const content = res.result?.content as Block[];
+    expect(content.map((b) => b.type)).toEqual(['text', 'resource_link']);
+    expect(content[0]?.text).toMatch(/ is linked, not embedded: .*transport cap 7\.8 KiB/);
+    expect(wire(content)).toBeLessThanOrEqual(CAP);
+    // A small file is still embedded, with the summary that says so.
+    const small = (await tight.send(
+      modern('tools/call', { name: 'read', arguments: { path: 'fits.md' } }),
+    )) as Res;
+    expect(small.result?.content?.map((b) => b.type)).toEqual(['text', 'resource']);
+    expect(small.result?.content?.[0]?.text).toBe(
+      'fits.md (text/markdown, 1000 B), embedded below.',
+    );
+  });
+
+  it('the "read" tool says only "linked" when its reason for linking would not fit the cap', async () => {
+    const link = {
+      type: 'resource_link',
+      uri: 'file:///fits.md',
+      name: 'fits.md',
+      mimeType: 'text/markdown',
+      size: 1000,
+    };
+    const fitted = [
+      { type: 'text', text: 'fits.md (text/markdown, 1000 B), embedded below.' },
+      link,
+    ];
+    const cap = wire(fitted) + 20;
+    const server = createServer({ name: 'cap', version: '1', content: { capBytes: cap } });
+    serveFolder(server, { root: dir });
+    const res = (await connectInMemory(server).send(
+      modern('tools/call', { name: 'read', arguments: { path: 'fits.md' } }),
+    )) as Res;
+    expect(res.result?.content).toEqual([
+      { type: 'text', text: 'fits.md (text/markdown, 1000 B) is linked.' },
+      link,
+    ]);
+    expect(wire(res.result?.content)).toBeLessThanOrEqual(cap);
+  });
+
+  it('"review-file" sizes the file with its instructions and says clearly when they do not fit', async () => {
+    const fits = (await tight.send(
+      modern('prompts/get', { name: 'review-file', arguments: { path: 'fits.md' } }),
+    )) as Res;
+    expect(fits.result?.messages).toHaveLength(2);
+    const window = (await tight.send(
+      modern('prompts/get', { name: 'review-file', arguments: { path: 'window.md' } }),
+    )) as Res;
+    expect(window.error).toMatchObject({
+      code: -32603,
+      message: expect.stringMatching(
+        /^review-file: window\.md \(7\.5 KiB\) cannot be embedded: .*with the review instructions.*"read" tool/,
+      ),
+      data: { path: 'window.md', size: CAP - 300, capBytes: CAP, reason: 'too-large' },
+    });
   });
 });

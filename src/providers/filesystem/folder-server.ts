@@ -1,17 +1,13 @@
 /** A served folder with the tools and prompts of `mcpkit serve`: search, read, review-file, survey. */
 import * as path from 'node:path';
 import { ERROR_CODES } from '../../protocol/error-codes.js';
-import type {
-  CallToolResult,
-  ContentBlock,
-  PromptMessage,
-  ResourceLink,
-} from '../../protocol/types.js';
+import type { CallToolResult, PromptMessage, ResourceLink } from '../../protocol/types.js';
 import { base64Length } from '../../protocol/base64.js';
 import { isMcpKitError } from '../../errors/mcpkit-error.js';
 import { ProtocolError, isProtocolError } from '../../errors/protocol-error.js';
 import { resourceLink, text } from '../../content/builders.js';
 import { isTextMimeType } from '../../content/mime.js';
+import { utf8Length } from '../../content/wire-size.js';
 import { DEFAULT_BLOCK_BUDGET_BYTES, DEFAULT_RESULT_BUDGET_BYTES } from '../../content/policy.js';
 import { checkVariable } from '../../uri/index.js';
 import type { McpServer } from '../../server/server.js';
@@ -33,6 +29,11 @@ export interface ServeFolderOptions extends FilesystemProviderOptions {
 
 const SEARCH_MAX = 100;
 const SURVEY_LINKS = 20;
+
+/** Bytes a value takes on the wire as JSON. */
+function wireSize(value: unknown): number {
+  return utf8Length(JSON.stringify(value));
+}
 
 function toolError(message: string): CallToolResult {
   return { content: [text(message)], isError: true };
@@ -163,27 +164,42 @@ function registerTools(server: McpServer, provider: FilesystemProvider): void {
         );
       const asked = mode ?? 'auto';
       const kind = stat.mimeType ?? 'unknown type';
-      let result: CallToolResult;
-      try {
-        result = await ctx.result(ctx.attach(provider.uriOf(file), { mode: asked, name: file }));
-      } catch (error) {
-        if (isProtocolError(error) || isMcpKitError(error)) {
-          return toolError(
-            `Cannot return ${file} (${kind}, ${formatBytes(stat.size)}): ${error.message}`,
-          );
-        }
-        throw error;
-      }
-      const embedded = result.content[0]?.type === 'resource';
       const wire = isTextMimeType(kind) ? stat.size : base64Length(stat.size);
       const why =
         asked === 'link'
           ? 'as asked'
           : `about ${formatBytes(wire)} on the wire is over what may be embedded (${budgets(server, ctx)})`;
-      const line = embedded
-        ? `${file} (${kind}, ${formatBytes(stat.size)}), embedded below.`
-        : `${file} (${kind}, ${formatBytes(stat.size)}) is linked, not embedded: ${why}. Read it with resources/read when you need its contents.`;
-      return { ...result, content: [text(line), ...result.content] };
+      const about = `${file} (${kind}, ${formatBytes(stat.size)})`;
+      const embeddedLine = `${about}, embedded below.`;
+      let result: CallToolResult;
+      try {
+        // The summary is fitted with the file, by the same call: an embed leaves room for it.
+        result = await ctx.result(
+          text(embeddedLine),
+          ctx.attach(provider.uriOf(file), { mode: asked, name: file }),
+        );
+      } catch (error) {
+        if (isProtocolError(error) || isMcpKitError(error)) {
+          return toolError(`Cannot return ${about}: ${error.message}`);
+        }
+        throw error;
+      }
+      const [, ...blocks] = result.content;
+      if (blocks[0]?.type === 'resource') return result;
+      // Linked: say why. That wording is longer than the one the result was fitted with, so it
+      // is checked against the cap; the short one, never longer than the fitted line, is the
+      // fallback.
+      const linked = [
+        text(
+          `${about} is linked, not embedded: ${why}. Read it with resources/read when you need its contents.`,
+        ),
+        ...blocks,
+      ];
+      return {
+        ...result,
+        content:
+          wireSize(linked) <= ctx.capBytes ? linked : [text(`${about} is linked.`), ...blocks],
+      };
     },
   );
 }
@@ -250,23 +266,36 @@ function registerPrompts(server: McpServer, provider: FilesystemProvider): void 
           { argument: 'path', path: file },
         );
       }
-      let embedded: ContentBlock;
+      // The file and the instructions are sized together, by the call that builds the result.
       try {
-        embedded = await ctx.embed(provider.uriOf(file));
+        return await ctx.messages(
+          {
+            role: 'user',
+            content: ctx.attach(provider.uriOf(file), { required: true }),
+          },
+          { role: 'user', content: text(reviewInstructions(file, stat.mimeType)) },
+        );
       } catch (error) {
         if (!isMcpKitError(error, 'RESULT_TOO_LARGE') && !isProtocolError(error)) throw error;
         if (isProtocolError(error) && error.code !== ERROR_CODES.INTERNAL_ERROR) throw error;
+        const wire =
+          (isTextMimeType(stat.mimeType ?? '') ? stat.size : base64Length(stat.size)) + 2;
         throw new ProtocolError(
           ERROR_CODES.INTERNAL_ERROR,
-          `review-file: ${file} (${formatBytes(stat.size)}) cannot be embedded: ${error.message} ` +
-            'The "survey" prompt and the "read" tool link large files instead.',
-          { path: file, size: stat.size, reason: 'too-large' },
+          `review-file: ${file} (${formatBytes(stat.size)}) cannot be embedded: with the review ` +
+            `instructions it is too large for one prompt (the file alone takes at least ` +
+            `${formatBytes(wire)} on the wire; ${budgets(server, ctx)}). Use the "read" tool or the ` +
+            '"survey" prompt, which link large files instead, or raise the budgets or the cap ' +
+            '(mcpkit serve --block-budget, --result-budget, --max-line-bytes, --max-body-bytes).',
+          {
+            path: file,
+            size: stat.size,
+            wireBytes: wire,
+            capBytes: ctx.capBytes,
+            reason: 'too-large',
+          },
         );
       }
-      return ctx.messages(
-        { role: 'user', content: embedded },
-        { role: 'user', content: text(reviewInstructions(file, stat.mimeType)) },
-      );
     },
   );
 

@@ -11,6 +11,22 @@ export interface ProviderFs {
   stat(path: string): Promise<Stats>;
   readdir(path: string, options: { withFileTypes: true }): Promise<Dirent[]>;
   open(path: string, flags: number): Promise<FileHandle>;
+  /**
+   * Where an open file descriptor really is, as the kernel names it (Linux:
+   * `/proc/self/fd/<fd>`); undefined when that cannot be told. Without it, an opened file is
+   * checked by resolving its path again and comparing device and inode.
+   */
+  fdPath?(fd: number): Promise<string | undefined>;
+}
+
+/** The kernel's path of an open descriptor on Linux, or undefined (no /proc, another platform). */
+async function procFdPath(fd: number): Promise<string | undefined> {
+  if (process.platform !== 'linux' || !Number.isInteger(fd) || fd < 0) return undefined;
+  try {
+    return await fsp.readlink(`/proc/self/fd/${fd}`);
+  } catch {
+    return undefined;
+  }
 }
 
 export const nodeFs: ProviderFs = {
@@ -18,6 +34,7 @@ export const nodeFs: ProviderFs = {
   stat: (p) => fsp.stat(p),
   readdir: (p, options) => fsp.readdir(p, options),
   open: (p, flags) => fsp.open(p, flags),
+  fdPath: procFdPath,
 };
 
 /** Reads `length` bytes at `position` (fewer at the end of the file) into one buffer. */
@@ -36,8 +53,35 @@ export async function readRange(
   return filled === length ? buffer : buffer.subarray(0, filled);
 }
 
+/** The `code` of a Node.js system error, if any. */
+export function errorCode(error: unknown): unknown {
+  return (error as { code?: unknown } | null)?.code;
+}
+
 /** Whether an error is "nothing there" (missing, or a file where a directory was expected). */
 export function isMissing(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
+  const code = errorCode(error);
   return code === 'ENOENT' || code === 'ENOTDIR';
+}
+
+/**
+ * Whether an error means "cannot be reached from here", served as not found: missing, a
+ * permission denied, or a name too long for the file system (ENAMETOOLONG).
+ */
+export function isUnreachable(error: unknown): boolean {
+  const code = errorCode(error);
+  return isMissing(error) || code === 'EACCES' || code === 'ENAMETOOLONG';
+}
+
+/**
+ * A file system error with its host path taken out of the message: what reaches a client (a tool
+ * error, a log) never names the server's folders. The original stays as `cause`.
+ */
+export function withoutPath(error: unknown, what: string): Error {
+  const code = errorCode(error);
+  const scrubbed = new Error(`${what}: ${typeof code === 'string' ? code : 'file system error'}`, {
+    cause: error,
+  });
+  if (typeof code === 'string') (scrubbed as Error & { code?: string }).code = code;
+  return scrubbed;
 }

@@ -1,6 +1,4 @@
 /** Reads one regular file as MCP text or blob contents, guarding the size before the bytes. */
-import { constants, type Stats } from 'node:fs';
-import type { FileHandle } from 'node:fs/promises';
 import { base64Length } from '../../protocol/base64.js';
 import { encodeBase64 } from '../../content/blob.js';
 import {
@@ -13,6 +11,7 @@ import {
 } from '../../content/mime.js';
 import { jsonStringWireSize } from '../../content/wire-size.js';
 import { readRange, type ProviderFs } from './fs-types.js';
+import { openInRoot, type Containment } from './resolve.js';
 
 /** Encoded contents of one file version, as cached and served. */
 export interface FileContents {
@@ -30,10 +29,8 @@ export interface FileContents {
 export type ReadOutcome =
   | { kind: 'ok'; contents: FileContents }
   | { kind: 'missing' }
+  | { kind: 'refused'; reason: string }
   | { kind: 'too-large'; size: number; wireBytes: number; mtimeMs: number };
-
-/** Opening flags: read-only, and never through a symlink swapped in after the path was checked. */
-const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0);
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -54,12 +51,21 @@ export function leastWireBytes(name: string, size: number): number {
   return (byName !== undefined && !isTextMimeType(byName) ? base64Length(size) : size) + 2;
 }
 
-/** Sniffs the first bytes of the file at `real` (for the index: unknown extensions only). */
-export async function sniffFile(fs: ProviderFs, real: string, size: number): Promise<string> {
-  const handle = await fs.open(real, OPEN_FLAGS);
+/**
+ * Sniffs the first bytes of the file at `real` (for the index: unknown extensions only), opened and
+ * checked as a read is ({@link openInRoot}); undefined when it may not be served.
+ */
+export async function sniffFile(
+  fs: ProviderFs,
+  real: string,
+  within: Containment,
+): Promise<string | undefined> {
+  const opened = await openInRoot(fs, real, within);
+  if (opened.kind !== 'open') return undefined;
+  const { handle, stats } = opened;
   try {
     return (
-      (await sniffMime(await readRange(handle, 0, Math.min(size, SNIFF_SAMPLE)))) ??
+      (await sniffMime(await readRange(handle, 0, Math.min(stats.size, SNIFF_SAMPLE)))) ??
       DEFAULT_BINARY_MIME
     );
   } finally {
@@ -69,29 +75,23 @@ export async function sniffFile(fs: ProviderFs, real: string, size: number): Pro
 
 /**
  * Reads `real` (a path already resolved inside the root) as text when its type is textual and its
- * bytes are valid UTF-8, else as a base64 blob. `limit` is the most wire bytes the text or blob
- * string may take: a file over it is refused from its size alone, before its bytes are read. The
- * raw bytes exist once, and are dropped as soon as they are encoded.
+ * bytes are valid UTF-8, else as a base64 blob. The open is checked against `within` before a
+ * byte is read ({@link openInRoot}): a file swapped or moved out of the root meanwhile is refused.
+ * `limit` is the most wire bytes the text or blob string may take: a file over it is refused from
+ * its size alone, before its bytes are read. The raw bytes exist once, and are dropped as soon as
+ * they are encoded.
  */
 export async function readFileContents(
   fs: ProviderFs,
   real: string,
   name: string,
   limit: number,
+  within: Containment,
 ): Promise<ReadOutcome> {
-  let handle: FileHandle;
+  const opened = await openInRoot(fs, real, within);
+  if (opened.kind !== 'open') return opened;
+  const { handle, stats } = opened;
   try {
-    handle = await fs.open(real, OPEN_FLAGS);
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    // ELOOP: the file became a symlink after it was checked; never follow it.
-    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP' || code === 'EACCES')
-      return { kind: 'missing' };
-    throw error;
-  }
-  try {
-    const stats: Stats = await handle.stat();
-    if (!stats.isFile()) return { kind: 'missing' };
     const size = stats.size;
     const mtimeMs = stats.mtimeMs;
     let head: Buffer | undefined;

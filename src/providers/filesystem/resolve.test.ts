@@ -40,6 +40,9 @@ describe('resolveInRoot: the second line of defence (raw relative paths, no temp
     ['', 'missing', undefined],
     ['nope', 'missing', undefined],
     ['dir/a.txt/x', 'missing', undefined],
+    // ENAMETOOLONG from realpath: "missing", not a thrown error that names the host path.
+    [`${'a'.repeat(300)}.md`, 'missing', undefined],
+    [`dir/${'b'.repeat(5000)}`, 'missing', undefined],
     ['dir/a.txt', 'file', undefined],
     ['dir/./a.txt', 'file', undefined],
     ['dir/../dir/a.txt', 'file', undefined],

@@ -1,7 +1,8 @@
 /** Maps a checked, root-relative path to a regular file inside the root, or says why not. */
-import type { Stats } from 'node:fs';
+import { constants, type Stats } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
-import { isMissing, type ProviderFs } from './fs-types.js';
+import { errorCode, isUnreachable, withoutPath, type ProviderFs } from './fs-types.js';
 import { isInside, isVisiblePath, toPosix, type Visibility } from './paths.js';
 
 export type Resolved =
@@ -9,20 +10,34 @@ export type Resolved =
   | { kind: 'missing' }
   | { kind: 'refused'; reason: string };
 
-const MISSING: Resolved = { kind: 'missing' };
+/** What may be served below a root: the checks of a resolve, and again after an open. */
+export interface Containment {
+  /** The root as a real path. */
+  readonly root: string;
+  readonly visibility: Visibility;
+  /** Refuse regular files with more than one hard link (default false). */
+  readonly refuseHardLinks?: boolean;
+}
+
+const MISSING = { kind: 'missing' } as const;
+
+const HARD_LINK_REASON = 'the file has more than one hard link (refuseHardLinks)';
 
 /**
  * Resolves `relative` (a decoded template variable: POSIX separators, no root) under `root`
  * (already a real path). Refuses what would leave the root, before any I/O (`..`, an absolute
  * path, NUL, a backslash) and after `realpath` (a symlink pointing out). Hidden and ignored names
  * (also as a symlink's target), directories and special files are "missing", as is a file that
- * cannot be reached for permissions. Nothing is opened here.
+ * cannot be reached for permissions or whose name is too long for the file system. With
+ * `refuseHardLinks`, a file with several hard links is refused. Nothing is opened here: see
+ * {@link openInRoot} for the open that checks the result again.
  */
 export async function resolveInRoot(
   fs: ProviderFs,
   root: string,
   relative: string,
   visibility: Visibility,
+  options: { refuseHardLinks?: boolean } = {},
 ): Promise<Resolved> {
   if (relative.includes('\0'))
     return { kind: 'refused', reason: 'the path contains a NUL character' };
@@ -39,10 +54,10 @@ export async function resolveInRoot(
   try {
     real = await fs.realpath(absolute);
   } catch (error) {
-    if ((error as { code?: unknown }).code === 'ELOOP')
+    if (errorCode(error) === 'ELOOP')
       return { kind: 'refused', reason: 'the path is a symlink loop' };
-    if (isMissing(error) || (error as { code?: unknown }).code === 'EACCES') return MISSING;
-    throw error;
+    if (isUnreachable(error)) return MISSING;
+    throw withoutPath(error, 'cannot resolve the path');
   }
   if (!isInside(root, real)) {
     return {
@@ -55,8 +70,96 @@ export async function resolveInRoot(
   try {
     stats = await fs.stat(real);
   } catch (error) {
-    if (isMissing(error) || (error as { code?: unknown }).code === 'EACCES') return MISSING;
-    throw error;
+    if (isUnreachable(error) || errorCode(error) === 'ELOOP') return MISSING;
+    throw withoutPath(error, 'cannot inspect the file');
   }
-  return stats.isFile() ? { kind: 'file', real, stats } : MISSING;
+  if (!stats.isFile()) return MISSING;
+  if (options.refuseHardLinks === true && stats.nlink > 1)
+    return { kind: 'refused', reason: HARD_LINK_REASON };
+  return { kind: 'file', real, stats };
+}
+
+/**
+ * Opening flags: read-only; never through a symlink as the last component (O_NOFOLLOW); and never
+ * waiting on a FIFO or device swapped in after the check (O_NONBLOCK, which regular files ignore).
+ */
+export const OPEN_FLAGS =
+  constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+
+export type Opened =
+  | { kind: 'open'; handle: FileHandle; stats: Stats }
+  | { kind: 'missing' }
+  | { kind: 'refused'; reason: string };
+
+const MOVED_REASON =
+  'the file changed while it was opened and is no longer inside the served folder';
+
+/**
+ * Opens `real` (a path {@link resolveInRoot} checked) and checks that what was opened is still a
+ * regular file inside the root. The open walks the path again, and O_NOFOLLOW guards only its last
+ * component: a parent directory swapped for a symlink in between would open a file elsewhere.
+ * So after the open, where the descriptor really points is checked: on Linux the kernel's path of
+ * the descriptor (`/proc/self/fd`) must lie inside the root, on a visible path; elsewhere the path
+ * is resolved again, must still lie inside the root, and must name the same file (device and
+ * inode) as the descriptor. Anything else is refused, the handle closed, no byte read.
+ * On success the caller owns (and closes) the handle.
+ */
+export async function openInRoot(
+  fs: ProviderFs,
+  real: string,
+  within: Containment,
+): Promise<Opened> {
+  let handle: FileHandle;
+  try {
+    handle = await fs.open(real, OPEN_FLAGS);
+  } catch (error) {
+    // ELOOP: the last component became a symlink after the check; never follow it.
+    // ENXIO: a device or socket that cannot be opened so; EPERM: not ours to open.
+    const code = errorCode(error);
+    if (isUnreachable(error) || code === 'ELOOP' || code === 'ENXIO' || code === 'EPERM')
+      return MISSING;
+    throw withoutPath(error, 'cannot open the file');
+  }
+  let opened: Opened | undefined;
+  try {
+    const stats = await handle.stat();
+    if (!stats.isFile()) return (opened = MISSING);
+    const problem = await checkOpened(fs, handle, stats, real, within);
+    if (problem) return (opened = problem);
+    if (within.refuseHardLinks === true && stats.nlink > 1)
+      return (opened = { kind: 'refused', reason: HARD_LINK_REASON });
+    return (opened = { kind: 'open', handle, stats });
+  } finally {
+    if (opened?.kind !== 'open') await handle.close();
+  }
+}
+
+/** Why the file behind `handle` may not be served, or undefined when it is the checked one. */
+async function checkOpened(
+  fs: ProviderFs,
+  handle: FileHandle,
+  stats: Stats,
+  real: string,
+  { root, visibility }: Containment,
+): Promise<Opened | undefined> {
+  const servable = (where: string): boolean =>
+    isInside(root, where) && isVisiblePath(toPosix(path.relative(root, where)), visibility);
+  const where = typeof handle.fd === 'number' ? await fs.fdPath?.(handle.fd) : undefined;
+  // A deleted file shows as "<path> (deleted)": tell that apart by resolving again.
+  if (where !== undefined && path.isAbsolute(where) && !where.endsWith(' (deleted)')) {
+    return servable(where) ? undefined : { kind: 'refused', reason: MOVED_REASON };
+  }
+  let again: string;
+  let now: Stats;
+  try {
+    again = await fs.realpath(real);
+    if (!servable(again)) return { kind: 'refused', reason: MOVED_REASON };
+    now = await fs.stat(again);
+  } catch (error) {
+    if (isUnreachable(error) || errorCode(error) === 'ELOOP') return MISSING;
+    throw withoutPath(error, 'cannot check the opened file');
+  }
+  return now.dev === stats.dev && now.ino === stats.ino
+    ? undefined
+    : { kind: 'refused', reason: MOVED_REASON };
 }

@@ -59,6 +59,10 @@ function idOf(body: unknown): JSONRPCResponse['id'] {
   return typeof id === 'string' || typeof id === 'number' ? id : null;
 }
 
+function isRequestId(id: unknown): boolean {
+  return typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id));
+}
+
 /** The transport-independent Streamable HTTP logic, shared by the web and node adapters. */
 export class HttpEndpoint {
   private readonly options: HttpOptions;
@@ -176,11 +180,40 @@ export class HttpEndpoint {
     const route = this.route(ex, body);
     if ('status' in route)
       return jsonError(res, route.status, route.code, route.message, idOf(body));
-    const { peer, session, isNew } = route;
+    const { session, isNew } = route;
+    if (!isNew || !session) return this.exchange(ex, res, body, route.peer, session, acceptsSse);
+    // A new session is committed only when its initialize succeeds, and closed on every other path.
+    let committed = false;
+    try {
+      await this.exchange(ex, res, body, session.peer, session, acceptsSse, (response) => {
+        if (response && 'result' in response) {
+          this.sessions.commit(session);
+          committed = true;
+        }
+      });
+    } finally {
+      if (!committed) this.sessions.discard(session);
+    }
+  }
+
+  /**
+   * Runs one POSTed message on its peer and answers it. `settled` sees the response before it is
+   * sent: a new session commits there, so that it exists once the client has its id.
+   */
+  private async exchange(
+    ex: HttpExchange,
+    res: HttpResponder,
+    body: unknown,
+    peer: Peer,
+    session: LegacyHttpSession | undefined,
+    acceptsSse: boolean,
+    settled?: (response: JSONRPCResponse | undefined) => void,
+  ): Promise<void> {
     const isRequest = typeof body === 'object' && body !== null && 'method' in body && 'id' in body;
     const headerVersion = ex.header('mcp-protocol-version');
     if (!isRequest) {
       const response = await peer.handle(body, { headerVersion: headerVersion ?? null });
+      settled?.(response);
       if (response) return this.reply(res, response, undefined, {});
       return res.send(202, {});
     }
@@ -213,8 +246,19 @@ export class HttpEndpoint {
     const sessionHeaders: Record<string, string> = session ? { 'mcp-session-id': session.id } : {};
     let sink: SseSink | undefined;
     let keepAlive: ReturnType<typeof setInterval> | undefined;
+    // Set once the request settled: what the handler sends later (work that outlived its
+    // request) is dropped, with no SSE switch and no timer.
+    let done = false;
     // JSON unless the handler speaks before its result: then switch to SSE.
     const notify = (message: JSONRPCMessage): void => {
+      if (done) return;
+      let event: string;
+      try {
+        event = sseEvent(message);
+      } catch (error) {
+        console.error('mcpkit: dropped a message that could not be encoded as JSON', error);
+        return;
+      }
       if (!sink) {
         if (!acceptsSse) return;
         sink = res.stream(200, { ...SSE_HEADERS, ...sessionHeaders });
@@ -224,7 +268,7 @@ export class HttpEndpoint {
           (keepAlive as { unref?: () => void }).unref?.();
         }
       }
-      sink.write(sseEvent(message));
+      sink.write(event);
     };
     let response: JSONRPCResponse | undefined;
     try {
@@ -234,12 +278,10 @@ export class HttpEndpoint {
         headerVersion: headerVersion ?? null,
       });
     } finally {
+      done = true;
       if (keepAlive) clearInterval(keepAlive);
     }
-    if (isNew && session) {
-      if (response && 'result' in response) this.sessions.commit(session);
-      else session.peer.close();
-    }
+    settled?.(response);
     this.reply(res, response, sink, sessionHeaders);
   }
 
@@ -251,7 +293,7 @@ export class HttpEndpoint {
   ): void {
     if (sink) {
       const encoded = response ? this.encode(response) : undefined;
-      if (encoded !== undefined) {
+      if (encoded) {
         sink.write('event: message\ndata: ');
         for (const part of encoded.parts) sink.write(part);
         sink.write('\n\n');
@@ -261,17 +303,27 @@ export class HttpEndpoint {
       res.send(
         httpStatusOf(response),
         { ...JSON_HEADERS, ...headers },
-        this.encode(response)?.parts ?? '',
+        this.encode(response).parts,
       );
     } else {
       res.send(202, headers);
     }
   }
 
-  private encode(response: JSONRPCResponse): EncodedMessage | undefined {
+  /** The response as JSON text; one that cannot be sent as it is becomes a -32603 error. */
+  private encode(response: JSONRPCResponse): EncodedMessage {
     const cap =
       this.options.maxResponseBytes ?? this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-    return encodeWithinCap(response, cap, 'maxResponseBytes', (t) => console.error(t));
+    try {
+      const encoded = encodeWithinCap(response, cap, 'maxResponseBytes', (t) => console.error(t));
+      if (encoded) return encoded;
+    } catch (error) {
+      console.error('mcpkit: could not encode a response', error);
+    }
+    const text = JSON.stringify(
+      errorResponse(response.id, ERROR_CODES.INTERNAL_ERROR, 'The response could not be encoded'),
+    );
+    return { parts: [text], bytes: -1 };
   }
 
   /** Picks the peer for a POST: stateless (2026-07-28), an existing legacy session, or a new one. */
@@ -290,7 +342,9 @@ export class HttpEndpoint {
       (typeof meta === 'object' && meta !== null && META.protocolVersion in meta);
     if (modern || Array.isArray(body)) return { peer: this.stateless };
     const sessionId = ex.header('mcp-session-id');
-    if (b['method'] === 'initialize' && sessionId === undefined) {
+    // Only a request (with an id) opens a session: an `initialize` notification gets no answer
+    // to carry the session id, so its session could never be used nor committed.
+    if (b['method'] === 'initialize' && sessionId === undefined && isRequestId(b['id'])) {
       if (this.options.legacy === false) {
         return {
           status: 400,
@@ -299,13 +353,14 @@ export class HttpEndpoint {
             'This server speaks 2026-07-28 only; send _meta with every request instead of initialize',
         };
       }
-      if (this.sessions.full)
+      // Reserves its place at once: sessions still initializing count against maxSessions.
+      const session = this.sessions.create();
+      if (!session)
         return {
           status: 503,
           code: ERROR_CODES.INTERNAL_ERROR,
           message: 'Too many sessions (maxSessions); try again later',
         };
-      const session = this.sessions.create();
       return { peer: session.peer, session, isNew: true };
     }
     if (sessionId !== undefined) {
@@ -358,12 +413,16 @@ export class HttpEndpoint {
     const done = (): void => {
       if (timer) clearInterval(timer);
       if (session.stream === sink) session.stream = undefined;
+      // A client that reopens its GET stream must not pile up close handlers on the session.
+      offClose();
     };
-    ex.signal.addEventListener('abort', done, { once: true });
-    session.peer.onClose(() => {
+    const offClose = session.peer.onClose(() => {
       done();
       sink.end();
     });
+    const signal = ex.signal;
+    if (signal.aborted) done();
+    else signal.addEventListener('abort', done, { once: true });
   }
 
   private delete(ex: HttpExchange, res: HttpResponder): void {

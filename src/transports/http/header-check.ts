@@ -41,7 +41,8 @@ export function checkModernHeaders(
       'Mcp-Method',
     );
   }
-  const field = NAME_FIELD[method];
+  // `method` is the client's: never look it up on Object.prototype ("constructor").
+  const field = Object.hasOwn(NAME_FIELD, method) ? NAME_FIELD[method] : undefined;
   if (field) {
     const bodyName = params[field];
     const raw = ex.header('mcp-name');
@@ -74,7 +75,7 @@ function checkParamHeaders(
     if (typeof headerName !== 'string') continue;
     const full = `Mcp-Param-${headerName}`;
     const raw = ex.header(full.toLowerCase());
-    const expected = headerFormOf(args[prop]);
+    const expected = headerFormOf(Object.hasOwn(args, prop) ? args[prop] : undefined);
     if (raw === undefined) {
       if (expected === undefined) continue;
       return mismatch(`${full} header is required: argument "${prop}" is mirrored in it`, full);

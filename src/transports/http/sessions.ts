@@ -15,6 +15,8 @@ export interface LegacyHttpSession {
 /** The table of legacy HTTP sessions, bounded in count and idle time. */
 export class SessionTable {
   private readonly sessions = new Map<string, LegacyHttpSession>();
+  /** Sessions whose `initialize` is being answered: they count against maxSessions too. */
+  private readonly opening = new Set<LegacyHttpSession>();
   private sweeper: ReturnType<typeof setInterval> | undefined;
 
   constructor(
@@ -24,8 +26,12 @@ export class SessionTable {
     private readonly maxMessageBytes: number,
   ) {}
 
-  /** A peer for a new session; `commit` it once `initialize` succeeded. */
-  create(): LegacyHttpSession {
+  /**
+   * Reserves a place and makes a peer for a new session, or undefined when maxSessions are open
+   * or opening. Then exactly one of `commit` (once `initialize` succeeded) or `discard`.
+   */
+  create(): LegacyHttpSession | undefined {
+    if (this.full) return undefined;
     const session: LegacyHttpSession = {
       id: crypto.randomUUID(),
       peer: undefined as unknown as Peer,
@@ -37,19 +43,31 @@ export class SessionTable {
       maxMessageBytes: this.maxMessageBytes,
       send: (message: JSONRPCMessage) => session.stream?.write(sseEvent(message)),
     });
+    this.opening.add(session);
     return session;
   }
 
   get full(): boolean {
-    return this.sessions.size >= this.maxSessions;
+    return this.sessions.size + this.opening.size >= this.maxSessions;
   }
 
   commit(session: LegacyHttpSession): void {
+    if (!this.opening.delete(session)) {
+      // Closed meanwhile (closeAll): nothing to keep.
+      session.peer.close();
+      return;
+    }
     this.sessions.set(session.id, session);
     if (!this.sweeper) {
       this.sweeper = setInterval(() => this.sweep(), Math.min(this.idleMs, 60_000));
       (this.sweeper as { unref?: () => void }).unref?.();
     }
+  }
+
+  /** Drops a session that was not committed, and closes its peer. */
+  discard(session: LegacyHttpSession): void {
+    this.opening.delete(session);
+    session.peer.close();
   }
 
   get(id: string): LegacyHttpSession | undefined {
@@ -73,6 +91,7 @@ export class SessionTable {
 
   closeAll(): void {
     for (const id of [...this.sessions.keys()]) this.delete(id);
+    for (const session of [...this.opening]) this.discard(session);
     if (this.sweeper) clearInterval(this.sweeper);
     this.sweeper = undefined;
   }

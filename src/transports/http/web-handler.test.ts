@@ -1,7 +1,8 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { initializeRequest, legacy, modern } from '../../../test/helpers/messages.js';
 import { SseReader, until } from '../../../test/helpers/sse.js';
 import { createE2eServer } from '../../../test/e2e/e2e-server.js';
+import { createServer } from '../../server/server.js';
 import { createHttpHandler } from './web-handler.js';
 
 const URL_ = 'http://127.0.0.1/mcp';
@@ -299,5 +300,244 @@ describe('createHttpHandler (web-standard Request -> Response)', () => {
     const after = await post(legacy('tools/list', {}), headers);
     expect(after.status).toBe(404);
     expect(((await after.json()) as RpcError).error.message).toMatch(/Session not found/);
+  });
+});
+
+describe('createHttpHandler: sessions, errors and closing', () => {
+  const legacyHeaders = { 'mcp-protocol-version': null, 'mcp-method': null };
+  const postTo = (
+    h: (r: Request) => Promise<Response>,
+    body: unknown,
+    patch: Record<string, string | null> = {},
+    init: RequestInit = {},
+  ) =>
+    h(
+      new Request(URL_, {
+        method: 'POST',
+        headers: headersFor(body, patch),
+        body: JSON.stringify(body),
+        ...init,
+      }),
+    );
+
+  it('opens no session for an initialize notification (no id), and closes refused ones', async () => {
+    const s = createServer({ name: 'w', version: '1' });
+    const h = createHttpHandler(s, { maxSessions: 2 });
+    const baseline = s.peers.size;
+    const { id: _id, ...notification } = initializeRequest();
+    for (let i = 0; i < 5; i++) {
+      const res = await postTo(h, notification, legacyHeaders);
+      expect(res.status).toBe(202);
+    }
+    const bad = await postTo(h, legacy('initialize', { protocolVersion: 5 }), legacyHeaders);
+    expect(bad.status).toBe(200);
+    expect(((await bad.json()) as RpcError).error.code).toBe(-32602);
+    expect(s.peers.size).toBe(baseline);
+    h.close();
+  });
+
+  it('counts sessions being initialized against maxSessions', async () => {
+    const s = createServer({ name: 'w', version: '1' });
+    const h = createHttpHandler(s, { maxSessions: 2 });
+    const baseline = s.peers.size;
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => postTo(h, initializeRequest(), legacyHeaders)),
+    );
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 200, 503, 503, 503, 503]);
+    expect(s.peers.size).toBe(baseline + 2);
+    h.close(); // the sessions and the stateless peer
+    expect(s.peers.size).toBe(0);
+  });
+
+  it('answers JSON-RPC errors of a 2025-11-25 session with HTTP 200 (404 means: no such session)', async () => {
+    const s = createServer({ name: 'w', version: '1' });
+    const h = createHttpHandler(s);
+    const init = await postTo(h, initializeRequest(), legacyHeaders);
+    const session = init.headers.get('mcp-session-id')!;
+    const headers = { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' };
+    for (const [method, code] of [
+      ['tasks/list', -32601],
+      ['server/discover', -32601],
+      ['constructor', -32601],
+      ['resources/read', -32602],
+    ] as const) {
+      const req = legacy(method, {});
+      const res = await postTo(h, req, headers);
+      expect(res.status, method).toBe(200);
+      expect(await res.json()).toMatchObject({ id: req.id, error: { code } });
+    }
+    const modernUnknown = await postTo(h, modern('tasks/list'));
+    expect(modernUnknown.status).toBe(404);
+    h.close();
+  });
+
+  it('answers a modern request for a prototype member name with -32601 / 404', async () => {
+    const s = createServer({ name: 'w', version: '1', onError: () => undefined });
+    const h = createHttpHandler(s);
+    for (const method of ['constructor', 'toString', '__proto__']) {
+      const req = modern(method);
+      const res = await postTo(h, req);
+      expect(res.status, method).toBe(404);
+      expect(await res.json()).toMatchObject({ id: req.id, error: { code: -32601 } });
+    }
+    h.close();
+  });
+
+  it('answers a JSON -32603 for a result that cannot be encoded', async () => {
+    const s = createServer({ name: 'w', version: '1' });
+    s.tool('bigint', {}, () => ({
+      content: [{ type: 'text', text: 'x' }],
+      structuredContent: { n: 10n },
+    }));
+    const h = createHttpHandler(s);
+    const req = call('bigint', {});
+    const res = await postTo(h, req);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json');
+    expect(await res.json()).toMatchObject({
+      id: req.id,
+      error: { code: -32603, message: expect.stringMatching(/could not be encoded/) },
+    });
+    // Over SSE too (progress first, then the result).
+    s.tool('bigint-sse', {}, (_a, ctx) => {
+      ctx.progress(1);
+      return { content: [{ type: 'text', text: 'x' }], structuredContent: { n: 1n } };
+    });
+    const req2 = call('bigint-sse', {}, { progressToken: 1 });
+    const res2 = await postTo(h, req2);
+    const messages = await new SseReader(res2.body).rest();
+    expect(messages.at(-1)).toMatchObject({ id: req2.id, error: { code: -32603 } });
+    h.close();
+  });
+
+  it('drops notifications sent after the response, starting no SSE switch and no timer', async () => {
+    const s = createServer({ name: 'w', version: '1' });
+    let later: Promise<void> | undefined;
+    s.tool('outlives', {}, (_a, ctx) => {
+      later = (async () => {
+        await new Promise((r) => setTimeout(r, 10));
+        ctx.progress(1, 2, 'still working');
+        ctx.log('info', 'late log');
+      })();
+      return 'gave up waiting';
+    });
+    const live = new Set<unknown>();
+    const realSet = globalThis.setInterval;
+    const realClear = globalThis.clearInterval;
+    const spySet = vi.spyOn(globalThis, 'setInterval').mockImplementation(((
+      ...args: Parameters<typeof setInterval>
+    ) => {
+      const t = realSet(...args);
+      live.add(t);
+      return t;
+    }) as typeof setInterval);
+    const spyClear = vi.spyOn(globalThis, 'clearInterval').mockImplementation(((
+      t: Parameters<typeof clearInterval>[0],
+    ) => {
+      live.delete(t);
+      realClear(t);
+    }) as typeof clearInterval);
+    try {
+      const h = createHttpHandler(s, { keepAliveMs: 5 });
+      const req = call('outlives', {}, { progressToken: 'p' });
+      const res = await postTo(h, req);
+      expect(res.headers.get('content-type')).toBe('application/json');
+      expect(await res.json()).toMatchObject({ id: req.id, result: expect.any(Object) });
+      await later;
+      expect(live.size).toBe(0);
+      h.close();
+    } finally {
+      spySet.mockRestore();
+      spyClear.mockRestore();
+      for (const t of live) realClear(t as never);
+    }
+  });
+
+  it('does not keep a close handler per GET stream a legacy client reopened', async () => {
+    const s = createServer({ name: 'w', version: '1' });
+    const h = createHttpHandler(s);
+    const init = await postTo(h, initializeRequest(), legacyHeaders);
+    const session = init.headers.get('mcp-session-id')!;
+    const peer = [...s.peers].find((p) => p.session)!;
+    // Counts the close handlers registered and not yet removed.
+    let registered = 0;
+    const onClose = peer.onClose.bind(peer);
+    peer.onClose = (handler) => {
+      registered++;
+      const off = onClose(handler);
+      let removed = false;
+      return () => {
+        if (!removed) registered--;
+        removed = true;
+        off();
+      };
+    };
+    for (let i = 0; i < 5; i++) {
+      const res = await h(
+        new Request(URL_, {
+          method: 'GET',
+          headers: { accept: 'text/event-stream', 'mcp-session-id': session },
+        }),
+      );
+      expect(res.status).toBe(200);
+      const events = new SseReader(res.body);
+      await events.nextBlock();
+      await events.cancel();
+    }
+    await until(() => registered === 0, 'every GET stream to drop its close handler');
+    // The last GET stream still ends when the session closes.
+    const res = await h(
+      new Request(URL_, {
+        method: 'GET',
+        headers: { accept: 'text/event-stream', 'mcp-session-id': session },
+      }),
+    );
+    const events = new SseReader(res.body);
+    await events.nextBlock();
+    h.close();
+    expect(await events.next()).toBeUndefined();
+  });
+
+  it('close() ends every stateless request, even several with the same id', async () => {
+    const s = createServer({ name: 'w', version: '1' });
+    const h = createHttpHandler(s);
+    const req = {
+      ...modern('subscriptions/listen', { notifications: { toolsListChanged: true } }),
+    };
+    const readers = await Promise.all(
+      [0, 1, 2].map(async () => {
+        const events = new SseReader((await postTo(h, { ...req, id: 1 })).body);
+        expect(await events.next()).toMatchObject({
+          method: 'notifications/subscriptions/acknowledged',
+        });
+        return events;
+      }),
+    );
+    expect(s.listen.size).toBe(3);
+    h.close();
+    expect(s.listen.size).toBe(0);
+    for (const events of readers) expect(await events.next(1000)).toBeUndefined();
+  });
+
+  it('server.close() ends a listen stream with its SubscriptionsListenResult', async () => {
+    const s = createServer({ name: 'w', version: '1' });
+    const h = createHttpHandler(s);
+    const req = modern('subscriptions/listen', { notifications: { toolsListChanged: true } });
+    const events = new SseReader((await postTo(h, req)).body);
+    expect(await events.next()).toMatchObject({
+      method: 'notifications/subscriptions/acknowledged',
+    });
+    s.close();
+    expect(await events.rest(1000)).toEqual([
+      {
+        jsonrpc: '2.0',
+        id: req.id,
+        result: {
+          _meta: expect.objectContaining({ 'io.modelcontextprotocol/subscriptionId': req.id }),
+          resultType: 'complete',
+        },
+      },
+    ]);
+    h.close();
   });
 });

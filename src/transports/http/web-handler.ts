@@ -69,14 +69,20 @@ export function createHttpHandler(server: McpServer, options: HttpOptions = {}):
           return gone.signal;
         },
       };
+      // Only the first send() or stream() answers; later ones (a bug upstream) are ignored.
+      let responded = false;
       const res: HttpResponder = {
         send: (status, headers, parts) => {
+          if (responded) return;
+          responded = true;
           const body = typeof parts === 'string' || parts === undefined ? parts : parts.join('');
           resolve(
             new Response(status === 202 || body === undefined ? null : body, { status, headers }),
           );
         },
         stream: (status, headers): SseSink => {
+          if (responded) return { write: () => undefined, end: () => undefined };
+          responded = true;
           let controller!: ReadableStreamDefaultController<Uint8Array>;
           let open = true;
           const stream = new ReadableStream<Uint8Array>({
@@ -102,7 +108,13 @@ export function createHttpHandler(server: McpServer, options: HttpOptions = {}):
           };
         },
       };
-      endpoint.handle(ex, res).catch(reject);
+      endpoint.handle(ex, res).catch((error: unknown) => {
+        if (responded) {
+          console.error('mcpkit: HTTP handler failed', error);
+          return;
+        }
+        reject(error);
+      });
     });
   return Object.assign(handler, { close: () => endpoint.close() });
 }

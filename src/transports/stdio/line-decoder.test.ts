@@ -49,4 +49,16 @@ describe('LineDecoder', () => {
       { kind: 'line', text: '{"next":1}' },
     ]);
   });
+
+  it('keeps its own copy of an unfinished tail when the producer reuses its Buffer', () => {
+    const out: LineEvent[] = [];
+    const d = new LineDecoder(1024);
+    const buf = Buffer.alloc(16);
+    buf.write('{"id":1,');
+    d.push(buf.subarray(0, 8), (e) => out.push(e));
+    buf.fill(0x58); // the next read lands in the same memory
+    buf.write('"x":2}\n');
+    d.push(buf.subarray(0, 7), (e) => out.push(e));
+    expect(out).toEqual([{ kind: 'line', text: '{"id":1,"x":2}' }]);
+  });
 });

@@ -56,7 +56,8 @@ export class LineDecoder {
       this.size = 0;
       return;
     }
-    this.parts.push(copy ? piece.slice() : piece);
+    // Buffer#slice is a view like subarray: Uint8Array's slice copies (into a Buffer, for a Buffer).
+    this.parts.push(copy ? (Uint8Array.prototype.slice.call(piece) as Uint8Array) : piece);
     this.size += piece.length;
   }
 

@@ -3,7 +3,7 @@ import { ERROR_CODES } from '../../protocol/error-codes.js';
 import { errorResponse, type JSONRPCMessage } from '../../protocol/jsonrpc.js';
 import type { McpServer } from '../../server/server.js';
 import { LineDecoder, type LineEvent } from './line-decoder.js';
-import { encodeWithinCap } from '../oversize.js';
+import { encodeWithinCap, type EncodedMessage } from '../oversize.js';
 
 export interface StdioOptions {
   /** Largest accepted line in bytes (default 32 MiB); longer lines are discarded and answered with an error. */
@@ -43,6 +43,12 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Stdio
   // Answers produced in the same turn of the event loop go out in one write.
   let queue: string[] = [];
   let flushing = false;
+  // Backpressure: one 'drain' listener at most, and no reading until it fired.
+  let waitingForDrain = false;
+  const onDrain = (): void => {
+    waitingForDrain = false;
+    if (!isClosed) input.resume();
+  };
   const flush = (): void => {
     flushing = false;
     if (queue.length === 0 || !output.writable) return;
@@ -56,13 +62,29 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Stdio
     // Backpressure: stop reading requests until the client reads our answers.
     if (!ok) {
       input.pause();
-      output.once('drain', () => input.resume());
+      if (!waitingForDrain) {
+        waitingForDrain = true;
+        output.once('drain', onDrain);
+      }
     }
   };
+  const report = (text: string): void => {
+    process.stderr.write(`${text}\n`);
+  };
   const write = (message: JSONRPCMessage): void => {
-    const encoded = encodeWithinCap(message, maxLineBytes, 'maxLineBytes', (t) =>
-      process.stderr.write(`${t}\n`),
-    );
+    let encoded: EncodedMessage | undefined;
+    try {
+      encoded = encodeWithinCap(message, maxLineBytes, 'maxLineBytes', report);
+    } catch (error) {
+      // encodeWithinCap answers what JSON.stringify refuses; this is the last line of defence.
+      report(`mcpkit: could not encode a message for stdout: ${String(error)}`);
+      const id = 'id' in message && ('result' in message || 'error' in message) ? message.id : null;
+      if (id === null) return;
+      const text = JSON.stringify(
+        errorResponse(id, ERROR_CODES.INTERNAL_ERROR, 'The response could not be encoded'),
+      );
+      encoded = { parts: [text], bytes: -1 };
+    }
     if (encoded === undefined) return;
     const { parts } = encoded;
     for (let i = 0; i < parts.length - 1; i++) queue.push(parts[i] as string);
@@ -111,6 +133,10 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Stdio
       .finally(() => {
         if (listenId !== undefined) listens.delete(listenId);
         if (--pending === 0 && ending) close();
+      })
+      .catch((error: unknown) => {
+        // Nothing above may take the process down (an unhandled rejection would).
+        console.error('mcpkit: unexpected stdio failure', error);
       });
   };
 
@@ -135,6 +161,7 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Stdio
     input.off('data', onData);
     input.off('end', finish);
     input.off('close', finish);
+    output.off('drain', onDrain);
     peer.close();
     resolveClosed();
   };

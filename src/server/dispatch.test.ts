@@ -1,0 +1,139 @@
+import { describe, expect, it } from 'vitest';
+import type { JSONRPCErrorResponse, JSONRPCMessage } from '../protocol/jsonrpc.js';
+import { initializeRequest, legacy, modern } from '../../test/helpers/messages.js';
+import { until, withTimeout } from '../../test/helpers/sse.js';
+import { connectInMemory } from '../transports/memory.js';
+import { httpStatusOf } from './dispatch.js';
+import { createServer } from './server.js';
+
+const PROTOTYPE_NAMES = ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf'];
+
+async function legacyConnection(capabilities: Record<string, unknown> = {}) {
+  const server = createServer({ name: 'd', version: '1', onError: () => undefined });
+  const conn = connectInMemory(server);
+  const init = await conn.send(initializeRequest(capabilities));
+  expect(init).toMatchObject({ result: { protocolVersion: '2025-11-25' } });
+  await conn.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  return { server, conn };
+}
+
+describe('dispatch: method names that exist on Object.prototype', () => {
+  it.each(PROTOTYPE_NAMES)('modern %s -> -32601 with HTTP 404', async (method) => {
+    const server = createServer({ name: 'd', version: '1', onError: () => undefined });
+    const req = modern(method);
+    const res = (await connectInMemory(server).send(req)) as JSONRPCErrorResponse;
+    expect(res).toEqual({
+      jsonrpc: '2.0',
+      id: req.id,
+      error: { code: -32601, message: `Method not found: ${method}`, data: { method } },
+    });
+    expect(httpStatusOf(res)).toBe(404);
+  });
+
+  it.each(PROTOTYPE_NAMES)('legacy %s -> -32601', async (method) => {
+    const { conn } = await legacyConnection();
+    const req = legacy(method, {});
+    const res = await conn.send(req);
+    expect(res).toMatchObject({ id: req.id, error: { code: -32601 } });
+  });
+});
+
+describe('dispatch: HTTP statuses per era', () => {
+  it('maps modern errors to 404/400', async () => {
+    const server = createServer({ name: 'd', version: '1' });
+    const conn = connectInMemory(server);
+    expect(httpStatusOf((await conn.send(modern('nope/nope')))!)).toBe(404);
+    expect(httpStatusOf((await conn.send(modern('tools/call', { name: 5 })))!)).toBe(200);
+    expect(
+      httpStatusOf((await conn.send({ jsonrpc: '2.0', id: 1, method: 'x', params: 1 }))!),
+    ).toBe(400);
+  });
+
+  it.each([
+    ['an unknown method', legacy('tasks/list', {}), -32601],
+    ['a 2026-07-28-only method', legacy('server/discover', {}), -32601],
+    ['invalid params', legacy('resources/read', {}), -32602],
+    ['an unknown log level', legacy('logging/setLevel', { level: 'loud' }), -32602],
+  ])('answers %s in a 2025-11-25 session in-band, with HTTP 200', async (_what, req, code) => {
+    const { conn } = await legacyConnection();
+    const res = (await conn.send(req))!;
+    expect(res).toMatchObject({ id: req.id, error: { code } });
+    expect(httpStatusOf(res)).toBe(200);
+  });
+});
+
+describe('dispatch: responses from a legacy client', () => {
+  it.each([
+    ['error: null', { error: null }],
+    ['error: "x"', { error: 'x' }],
+    ['an error without a code', { error: { message: 'm' } }],
+    ['result: null', { result: null }],
+  ])('rejects the pending request promptly when the answer has %s', async (_what, answer) => {
+    const { server, conn } = await legacyConnection({ elicitation: {} });
+    let failure: unknown;
+    server.tool('ask', {}, async (_args, ctx) => {
+      try {
+        await ctx.ask({
+          x: {
+            method: 'elicitation/create',
+            params: { message: 'hi', requestedSchema: { type: 'object', properties: {} } },
+          },
+        });
+      } catch (error) {
+        failure = error;
+        throw error;
+      }
+      return 'answered';
+    });
+    const call = conn.send(legacy('tools/call', { name: 'ask' }));
+    await until(
+      () => conn.received.some((m) => 'method' in m && m.method === 'elicitation/create'),
+      'the server to ask',
+    );
+    const asked = conn.received.find(
+      (m): m is JSONRPCMessage & { id: string } =>
+        'method' in m && m.method === 'elicitation/create',
+    )!;
+    const reply = await conn.send({ jsonrpc: '2.0', id: asked.id, ...answer });
+    expect(reply).toMatchObject({ id: null, error: { code: -32600 } });
+    const result = await withTimeout(call, 1000, 'the tool call to end');
+    expect(result).toMatchObject({ result: { isError: true } });
+    expect(String(failure)).toMatch(/malformed/);
+  });
+
+  it('ignores a malformed answer that matches no pending request', async () => {
+    const { conn } = await legacyConnection();
+    const reply = await conn.send({ jsonrpc: '2.0', id: 'who', error: null });
+    expect(reply).toMatchObject({ id: null, error: { code: -32600 } });
+  });
+});
+
+describe('dispatch: server.close() and subscriptions/listen', () => {
+  it('ends a listen stream with its SubscriptionsListenResult', async () => {
+    const server = createServer({ name: 'd', version: '1' });
+    const conn = connectInMemory(server);
+    const req = modern('subscriptions/listen', { notifications: { toolsListChanged: true } });
+    const pending = conn.send(req);
+    await until(() => server.listen.size === 1, 'the listener to be added');
+    server.close();
+    expect(await withTimeout(pending, 1000, 'the listen result')).toMatchObject({
+      id: req.id,
+      result: { _meta: { 'io.modelcontextprotocol/subscriptionId': req.id } },
+    });
+  });
+
+  it('still sends nothing for a listen the client cancelled', async () => {
+    const server = createServer({ name: 'd', version: '1' });
+    const conn = connectInMemory(server);
+    const req = modern('subscriptions/listen', { notifications: { toolsListChanged: true } });
+    const pending = conn.send(req);
+    await until(() => server.listen.size === 1, 'the listener to be added');
+    await conn.send({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: req.id },
+    });
+    expect(await withTimeout(pending, 1000, 'the listen to end')).toBeUndefined();
+    server.close();
+  });
+});

@@ -1,0 +1,77 @@
+import { PassThrough, Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { modern } from '../../../test/helpers/messages.js';
+import { until } from '../../../test/helpers/sse.js';
+import { createServer } from '../../server/server.js';
+import { serveStdio } from './serve-stdio.js';
+
+function collect(output: PassThrough): () => Array<Record<string, unknown>> {
+  let text = '';
+  output.setEncoding('utf8');
+  output.on('data', (chunk: string) => (text += chunk));
+  return () =>
+    text
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+}
+
+describe('serveStdio', () => {
+  it('answers -32603 for a result that cannot be encoded, and serves the next request', async () => {
+    const server = createServer({ name: 's', version: '1' });
+    server.tool('bigint', {}, () => ({
+      content: [{ type: 'text', text: 'x' }],
+      structuredContent: { n: 10n },
+    }));
+    let deep: Record<string, unknown> = { leaf: 1 };
+    for (let i = 0; i < 20_000; i++) deep = { a: deep };
+    server.tool('deep', {}, () => ({ content: [{ type: 'text', text: 'x' }], _meta: deep }));
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const messages = collect(output);
+    const conn = serveStdio(server, { input, output });
+    const bad1 = modern('tools/call', { name: 'bigint' });
+    const bad2 = modern('tools/call', { name: 'deep' });
+    const next = modern('tools/list');
+    input.write(`${JSON.stringify(bad1)}\n${JSON.stringify(bad2)}\n${JSON.stringify(next)}\n`);
+    await until(() => messages().some((m) => m['id'] === next.id), 'the next answer');
+    const byId = (id: unknown) => messages().find((m) => m['id'] === id);
+    for (const id of [bad1.id, bad2.id]) {
+      expect(byId(id)).toMatchObject({
+        jsonrpc: '2.0',
+        id,
+        error: { code: -32603, message: expect.stringMatching(/could not be encoded/) },
+      });
+    }
+    expect(byId(next.id)).toMatchObject({ result: { tools: expect.any(Array) } });
+    input.end();
+    await conn.closed;
+  });
+
+  it('waits for one drain with reading paused when the client stops reading stdout', async () => {
+    const server = createServer({ name: 's', version: '1' });
+    const input = new PassThrough();
+    // A client that never reads: the first write never completes.
+    const output = new Writable({ highWaterMark: 16, write: () => undefined });
+    const warnings: Error[] = [];
+    const onWarning = (w: Error): void => void warnings.push(w);
+    process.on('warning', onWarning);
+    try {
+      serveStdio(server, { input, output });
+      input.write(
+        `${JSON.stringify(modern('subscriptions/listen', { notifications: { toolsListChanged: true } }))}\n`,
+      );
+      await until(() => server.listen.size === 1, 'the listener to be added');
+      for (let i = 0; i < 50; i++) {
+        server.notifyListChanged('tools');
+        await new Promise((r) => setImmediate(r));
+      }
+      expect(output.listenerCount('drain')).toBe(1);
+      expect(input.isPaused()).toBe(true);
+      expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+      server.close();
+    }
+  });
+});
