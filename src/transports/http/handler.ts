@@ -13,6 +13,8 @@ import type { HttpExchange, HttpResponder, SseSink } from './exchange.js';
 import { checkModernHeaders } from './header-check.js';
 import { createOriginGuard, type OriginGuard, type OriginGuardOptions } from './origin-guard.js';
 import { SessionTable, type LegacyHttpSession } from './sessions.js';
+import { jsonError } from './json-error.js';
+import { deleteSession, openSessionStream } from './legacy-stream.js';
 import { encodeWithinCap, type EncodedMessage } from '../oversize.js';
 import { JSON_HEADERS, SSE_HEADERS, sseEvent } from './sse.js';
 
@@ -38,21 +40,6 @@ export interface HttpOptions extends OriginGuardOptions {
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 type Body = Record<string, unknown>;
-
-function jsonError(
-  res: HttpResponder,
-  status: number,
-  code: number,
-  message: string,
-  id: JSONRPCResponse['id'] = null,
-  extraHeaders: Record<string, string> = {},
-): void {
-  res.send(
-    status,
-    { ...JSON_HEADERS, ...extraHeaders },
-    JSON.stringify(errorResponse(id, code, message)),
-  );
-}
 
 function idOf(body: unknown): JSONRPCResponse['id'] {
   const id = (body as Body | null)?.['id'];
@@ -378,67 +365,10 @@ export class HttpEndpoint {
   }
 
   private get(ex: HttpExchange, res: HttpResponder): void {
-    const id = ex.header('mcp-session-id');
-    if (id === undefined || this.options.legacy === false) {
-      return jsonError(
-        res,
-        405,
-        ERROR_CODES.INVALID_REQUEST,
-        'Method Not Allowed: 2026-07-28 uses POST only (GET streams belong to 2025-11-25 sessions)',
-        null,
-        { allow: 'POST' },
-      );
-    }
-    const session = this.sessions.get(id);
-    if (!session)
-      return jsonError(
-        res,
-        404,
-        ERROR_CODES.INVALID_REQUEST,
-        'Session not found: initialize again',
-      );
-    if (session.stream)
-      return jsonError(
-        res,
-        409,
-        ERROR_CODES.INVALID_REQUEST,
-        'Conflict: this session already has a GET stream',
-      );
-    const sink = res.stream(200, { ...SSE_HEADERS, 'mcp-session-id': id });
-    session.stream = sink;
-    sink.write(': stream open\n\n');
-    const every = this.options.keepAliveMs ?? 15_000;
-    const timer = every > 0 ? setInterval(() => sink.write(': keep-alive\n\n'), every) : undefined;
-    (timer as { unref?: () => void } | undefined)?.unref?.();
-    const done = (): void => {
-      if (timer) clearInterval(timer);
-      if (session.stream === sink) session.stream = undefined;
-      // A client that reopens its GET stream must not pile up close handlers on the session.
-      offClose();
-    };
-    const offClose = session.peer.onClose(() => {
-      done();
-      sink.end();
-    });
-    const signal = ex.signal;
-    if (signal.aborted) done();
-    else signal.addEventListener('abort', done, { once: true });
+    openSessionStream(this.sessions, this.options, ex, res);
   }
 
   private delete(ex: HttpExchange, res: HttpResponder): void {
-    const id = ex.header('mcp-session-id');
-    if (id === undefined || this.options.legacy === false) {
-      return jsonError(
-        res,
-        405,
-        ERROR_CODES.INVALID_REQUEST,
-        'Method Not Allowed: 2026-07-28 has no sessions to delete',
-        null,
-        { allow: 'POST' },
-      );
-    }
-    if (!this.sessions.delete(id))
-      return jsonError(res, 404, ERROR_CODES.INVALID_REQUEST, 'Session not found');
-    res.send(200, {});
+    deleteSession(this.sessions, this.options, ex, res);
   }
 }

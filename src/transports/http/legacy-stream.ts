@@ -1,0 +1,78 @@
+import { ERROR_CODES } from '../../protocol/error-codes.js';
+import type { HttpExchange, HttpResponder } from './exchange.js';
+import type { HttpOptions } from './handler.js';
+import { jsonError } from './json-error.js';
+import type { SessionTable } from './sessions.js';
+import { SSE_HEADERS } from './sse.js';
+
+/** GET with a session id: the 2025-11-25 standalone stream for server-initiated messages. */
+export function openSessionStream(
+  sessions: SessionTable,
+  options: HttpOptions,
+  ex: HttpExchange,
+  res: HttpResponder,
+): void {
+  const id = ex.header('mcp-session-id');
+  if (id === undefined || options.legacy === false) {
+    return jsonError(
+      res,
+      405,
+      ERROR_CODES.INVALID_REQUEST,
+      'Method Not Allowed: 2026-07-28 uses POST only (GET streams belong to 2025-11-25 sessions)',
+      null,
+      { allow: 'POST' },
+    );
+  }
+  const session = sessions.get(id);
+  if (!session)
+    return jsonError(res, 404, ERROR_CODES.INVALID_REQUEST, 'Session not found: initialize again');
+  if (session.stream)
+    return jsonError(
+      res,
+      409,
+      ERROR_CODES.INVALID_REQUEST,
+      'Conflict: this session already has a GET stream',
+    );
+  const sink = res.stream(200, { ...SSE_HEADERS, 'mcp-session-id': id });
+  session.stream = sink;
+  sink.write(': stream open\n\n');
+  const every = options.keepAliveMs ?? 15_000;
+  const timer = every > 0 ? setInterval(() => sink.write(': keep-alive\n\n'), every) : undefined;
+  (timer as { unref?: () => void } | undefined)?.unref?.();
+  const done = (): void => {
+    if (timer) clearInterval(timer);
+    if (session.stream === sink) session.stream = undefined;
+    // A client that reopens its GET stream must not pile up close handlers on the session.
+    offClose();
+  };
+  const offClose = session.peer.onClose(() => {
+    done();
+    sink.end();
+  });
+  const signal = ex.signal;
+  if (signal.aborted) done();
+  else signal.addEventListener('abort', done, { once: true });
+}
+
+/** DELETE with a session id: ends a 2025-11-25 session. */
+export function deleteSession(
+  sessions: SessionTable,
+  options: HttpOptions,
+  ex: HttpExchange,
+  res: HttpResponder,
+): void {
+  const id = ex.header('mcp-session-id');
+  if (id === undefined || options.legacy === false) {
+    return jsonError(
+      res,
+      405,
+      ERROR_CODES.INVALID_REQUEST,
+      'Method Not Allowed: 2026-07-28 has no sessions to delete',
+      null,
+      { allow: 'POST' },
+    );
+  }
+  if (!sessions.delete(id))
+    return jsonError(res, 404, ERROR_CODES.INVALID_REQUEST, 'Session not found');
+  res.send(200, {});
+}
