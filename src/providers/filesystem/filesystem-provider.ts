@@ -18,7 +18,7 @@ import {
   type ReadOutcome,
 } from './read-file.js';
 import { resolveInRoot, type Containment } from './resolve.js';
-import type { Visibility } from './paths.js';
+import { escapePath, type Visibility } from './paths.js';
 
 export interface FilesystemProviderOptions {
   /** The folder to serve. It becomes the URI root: `file:///notes/a.md` is `<root>/notes/a.md`. */
@@ -64,20 +64,6 @@ export type ContentsOutcome = ReadOutcome | { kind: 'refused'; reason: string };
 
 const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
 
-/**
- * Characters of a path that `{+path}` would pass through but that do not belong in a URI path:
- * the gen-delims other than `/` (RFC 3986 §2.2: `:` `?` `#` `[` `]` `@`), and `%` (a literal
- * percent sign, which would otherwise read as an escape). Encoded before the expansion, which
- * keeps `%XX` triplets as they are; the template's match decodes them back.
- */
-const ESCAPED_IN_PATH = /[%:?#[\]@]/g;
-
-function escapePath(relative: string): string {
-  return relative.replace(
-    ESCAPED_IN_PATH,
-    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`,
-  );
-}
 const WATCH_DEBOUNCE_MS = 100;
 
 /**

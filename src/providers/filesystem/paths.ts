@@ -34,3 +34,18 @@ export function isVisiblePath(relative: string, visibility: Visibility): boolean
     .split('/')
     .every((segment) => segment === '' || isVisibleName(segment, visibility));
 }
+
+/**
+ * Characters of a path that `{+path}` would pass through but that do not belong in a URI path:
+ * the gen-delims other than `/` (RFC 3986 §2.2: `:` `?` `#` `[` `]` `@`), and `%` (a literal
+ * percent sign, which would otherwise read as an escape). Encoded before the expansion, which
+ * keeps `%XX` triplets as they are; the template's match decodes them back.
+ */
+const ESCAPED_IN_PATH = /[%:?#[\]@]/g;
+
+export function escapePath(relative: string): string {
+  return relative.replace(
+    ESCAPED_IN_PATH,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`,
+  );
+}

@@ -5,6 +5,21 @@ import { jsonError } from './json-error.js';
 import type { SessionTable } from './sessions.js';
 import { SSE_HEADERS } from './sse.js';
 
+/** The session id of a GET or DELETE, or undefined after answering 405 (no sessions here). */
+function sessionIdOr405(
+  options: HttpOptions,
+  ex: HttpExchange,
+  res: HttpResponder,
+  why: string,
+): string | undefined {
+  const id = ex.header('mcp-session-id');
+  if (id !== undefined && options.legacy !== false) return id;
+  jsonError(res, 405, ERROR_CODES.INVALID_REQUEST, `Method Not Allowed: ${why}`, null, {
+    allow: 'POST',
+  });
+  return undefined;
+}
+
 /** GET with a session id: the 2025-11-25 standalone stream for server-initiated messages. */
 export function openSessionStream(
   sessions: SessionTable,
@@ -12,17 +27,13 @@ export function openSessionStream(
   ex: HttpExchange,
   res: HttpResponder,
 ): void {
-  const id = ex.header('mcp-session-id');
-  if (id === undefined || options.legacy === false) {
-    return jsonError(
-      res,
-      405,
-      ERROR_CODES.INVALID_REQUEST,
-      'Method Not Allowed: 2026-07-28 uses POST only (GET streams belong to 2025-11-25 sessions)',
-      null,
-      { allow: 'POST' },
-    );
-  }
+  const id = sessionIdOr405(
+    options,
+    ex,
+    res,
+    '2026-07-28 uses POST only (GET streams belong to 2025-11-25 sessions)',
+  );
+  if (id === undefined) return;
   const session = sessions.get(id);
   if (!session)
     return jsonError(res, 404, ERROR_CODES.INVALID_REQUEST, 'Session not found: initialize again');
@@ -61,17 +72,8 @@ export function deleteSession(
   ex: HttpExchange,
   res: HttpResponder,
 ): void {
-  const id = ex.header('mcp-session-id');
-  if (id === undefined || options.legacy === false) {
-    return jsonError(
-      res,
-      405,
-      ERROR_CODES.INVALID_REQUEST,
-      'Method Not Allowed: 2026-07-28 has no sessions to delete',
-      null,
-      { allow: 'POST' },
-    );
-  }
+  const id = sessionIdOr405(options, ex, res, '2026-07-28 has no sessions to delete');
+  if (id === undefined) return;
   if (!sessions.delete(id))
     return jsonError(res, 404, ERROR_CODES.INVALID_REQUEST, 'Session not found');
   res.send(200, {});
