@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { modern } from '../../test/helpers/messages.js';
+import { modern } from '../testing/messages.js';
 
 const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
 

@@ -1,19 +1,22 @@
+import type { McpKitErrorCode } from './codes.js';
+
 /**
- * A local error with a stable string code. It never crosses the wire as-is.
+ * A local error with a stable string code from `MCPKIT_ERROR_CODES`. It never crosses the wire
+ * as-is.
  *
  * @example
  * throw new McpKitError('REQUEST_TIMEOUT', 'tools/call "search" timed out after 30000 ms');
  */
 export class McpKitError extends Error {
-  override readonly name = 'McpKitError';
-  readonly code: string;
+  override readonly name: string = 'McpKitError';
+  readonly code: McpKitErrorCode;
 
-  constructor(code: string, message: string, options?: { cause?: unknown }) {
+  constructor(code: McpKitErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.code = code;
   }
 }
 
-export function isMcpKitError(value: unknown, code?: string): value is McpKitError {
+export function isMcpKitError(value: unknown, code?: McpKitErrorCode): value is McpKitError {
   return value instanceof McpKitError && (code === undefined || value.code === code);
 }

@@ -8,6 +8,8 @@ export {
   isModernVersion,
 } from './versions.js';
 export type { Era } from './versions.js';
+export { requestEra } from './era.js';
+export type { EraClues } from './era.js';
 export { META, MCPKIT_META_PREFIX } from './meta-keys.js';
 export { ERROR_CODES } from './error-codes.js';
 export type { ErrorCode } from './error-codes.js';
@@ -34,4 +36,40 @@ export type { Base64Problem } from './base64.js';
 export { uriProblem, isUri } from './uri-syntax.js';
 export { validateParams, validateClientResult, validateDef, warmValidators } from './validate.js';
 export type { ValidationIssue, ParamsValidator } from './validate.js';
-export type * from './types.js';
+export type {
+  Role,
+  LoggingLevel,
+  CacheScope,
+  ResultType,
+  MetaObject,
+  Icon,
+  Implementation,
+  Annotations,
+  TextContent,
+  ImageContent,
+  AudioContent,
+  Resource,
+  ResourceTemplate,
+  ResourceLink,
+  TextResourceContents,
+  BlobResourceContents,
+  ResourceContents,
+  EmbeddedResource,
+  ContentBlock,
+  ToolAnnotations,
+  Tool,
+  PromptArgument,
+  Prompt,
+  PromptMessage,
+  ServerCapabilities,
+  ClientCapabilities,
+  CallToolResult,
+  GetPromptResult,
+  ReadResourceResult,
+  CompleteResult,
+  SubscriptionFilter,
+  InputRequest,
+  InputRequests,
+  InputResponses,
+  InputRequiredResult,
+} from './types.js';

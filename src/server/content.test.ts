@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { connectInMemory } from '../transports/memory.js';
-import { modern, legacy, initializeRequest } from '../../test/helpers/messages.js';
+import { modern, legacy, initializeRequest } from '../testing/messages.js';
 import { MemoryLinkStore } from './link-store.js';
 import { createServer } from './server.js';
-import type { ServerOptions } from './types.js';
+import type { ServerOptions } from './options.js';
 
 const MiB = 1024 * 1024;
 

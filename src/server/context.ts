@@ -1,4 +1,3 @@
-import { ERROR_CODES } from '../protocol/error-codes.js';
 import type { RequestId, JSONRPCNotification } from '../protocol/jsonrpc.js';
 import { META } from '../protocol/meta-keys.js';
 import type {
@@ -17,44 +16,23 @@ import type {
 } from '../protocol/types.js';
 import type { Era } from '../protocol/versions.js';
 import { ProtocolError } from '../errors/protocol-error.js';
-import type { Cancellation } from './cancellation.js';
+import { missingCapability } from '../errors/wire-errors.js';
 import {
   attach,
   isAttachment,
   type Attachment,
   type AttachmentInput,
 } from '../content/attachment.js';
-import { assembleForResult, attachUri, unresolvedLinks, type ContentEnv } from './content-env.js';
-
-const LEVELS: readonly LoggingLevel[] = [
-  'debug',
-  'info',
-  'notice',
-  'warning',
-  'error',
-  'critical',
-  'alert',
-  'emergency',
-];
-
-export function levelRank(level: string | undefined): number {
-  return level === undefined ? -1 : LEVELS.indexOf(level as LoggingLevel);
-}
+import type { Cancellation } from './cancellation.js';
+import { InputRequiredSignal } from './input-required.js';
+import { levelRank } from './log-levels.js';
+import { assembleForResult, attachUri, type ContentEnv } from './result-assembly.js';
 
 const CAPABILITY_OF: Record<InputRequest['method'], 'elicitation' | 'sampling' | 'roots'> = {
   'elicitation/create': 'elicitation',
   'sampling/createMessage': 'sampling',
   'roots/list': 'roots',
 };
-
-/** Thrown inside a handler to end this round with an `InputRequiredResult`. */
-export class InputRequiredSignal {
-  constructor(
-    readonly inputRequests: InputRequests,
-    readonly answers: Record<string, unknown>,
-    readonly userState: unknown,
-  ) {}
-}
 
 /** How a context reaches the client; supplied by the server per request. */
 export interface ContextChannel {
@@ -80,7 +58,10 @@ export interface ContextInit {
   clientInfo: Implementation | undefined;
   meta: Record<string, unknown>;
   cancel: Cancellation;
-  content: () => ContentEnv;
+  /** The hard cap for this request's result, in bytes. */
+  capBytes: number;
+  /** Binds result assembly to this request; called once, on first use. */
+  content: (ctx: RequestContext) => ContentEnv;
   authInfo: unknown;
   inputResponses: InputResponses | undefined;
   answers: Record<string, unknown>;
@@ -101,8 +82,14 @@ export class RequestContext {
   readonly clientInfo: Implementation | undefined;
   /** The request's `_meta`. */
   readonly meta: Record<string, unknown>;
+  /**
+   * The hard cap, in bytes, for what this request's result may carry: the transport's message cap
+   * (stdio line, HTTP response) less room for the envelope, or `content.capBytes`. Read handlers
+   * use it to refuse a resource that cannot fit before reading it.
+   */
+  readonly capBytes: number;
   private readonly cancel: Cancellation;
-  private readonly makeContent: () => ContentEnv;
+  private readonly makeContent: (ctx: RequestContext) => ContentEnv;
   private contentEnv: ContentEnv | undefined;
   /** Whatever the transport authenticated (e.g. from an HTTP auth hook). */
   readonly authInfo: unknown;
@@ -121,6 +108,7 @@ export class RequestContext {
     this.clientCapabilities = init.clientCapabilities;
     this.clientInfo = init.clientInfo;
     this.meta = init.meta;
+    this.capBytes = init.capBytes;
     this.cancel = init.cancel;
     this.makeContent = init.content;
     this.authInfo = init.authInfo;
@@ -136,27 +124,8 @@ export class RequestContext {
   }
 
   private get env(): ContentEnv {
-    this.contentEnv ??= this.makeContent();
+    this.contentEnv ??= this.makeContent(this);
     return this.contentEnv;
-  }
-
-  /** @internal The links among `blocks` that no resource, template or artifact serves. */
-  unresolvedLinks(blocks: ReadonlyArray<ContentBlock>): Promise<string[]> {
-    return unresolvedLinks(this.env, blocks);
-  }
-
-  /**
-   * The hard cap, in bytes, for what this request's result may carry: the transport's message cap
-   * (stdio line, HTTP body) less room for the envelope, or `content.capBytes`. Read handlers use it
-   * to refuse a resource that cannot fit before reading it.
-   */
-  get capBytes(): number {
-    return this.env.capBytes;
-  }
-
-  /** @internal How strictly emitted links are checked. */
-  get linkCheck(): 'error' | 'warn' | 'off' {
-    return this.env.options.linkCheck ?? 'error';
   }
 
   /** State carried across MRTR rounds, signed by the server (modern era). */
@@ -198,11 +167,7 @@ export class RequestContext {
   /** Throws -32021 naming the capability when the client did not declare it. */
   requireCapability(name: 'elicitation' | 'sampling' | 'roots' | (string & {})): void {
     if (this.hasCapability(name)) return;
-    throw new ProtocolError(
-      ERROR_CODES.MISSING_REQUIRED_CLIENT_CAPABILITY,
-      `${this.method} needs the client capability "${name}", which this request did not declare`,
-      { requiredCapabilities: { [name]: {} } },
-    );
+    throw missingCapability(this.method, name);
   }
 
   /**
@@ -250,7 +215,7 @@ export class RequestContext {
    */
   attach(source: string | AttachmentInput, options: Partial<AttachmentInput> = {}): Attachment {
     return typeof source === 'string'
-      ? attachUri(this.env, this, source, options)
+      ? attachUri(this.env, source, options)
       : attach({ ...source, ...options });
   }
 
@@ -275,13 +240,11 @@ export class RequestContext {
     uri: string,
     fields: Partial<Omit<ResourceLink, 'type' | 'uri'>> = {},
   ): Promise<ResourceLink> {
-    const att = attachUri(this.env, this, uri, { mode: 'link' });
+    const att = attachUri(this.env, uri, { mode: 'link' });
     const { content } = await assembleForResult(this.env, [att]);
     const link = { ...(content[0] as ResourceLink), ...fields };
-    const bad = await unresolvedLinks(this.env, [link]);
-    if (bad.length > 0)
-      throw new ProtocolError(
-        ERROR_CODES.INTERNAL_ERROR,
+    if (!(await this.env.resolves(link.uri)))
+      throw ProtocolError.internal(
         `${this.method}: ${uri} is served by no resource, template or link-store entry`,
       );
     return link;

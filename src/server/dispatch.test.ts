@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { JSONRPCErrorResponse, JSONRPCMessage } from '../protocol/jsonrpc.js';
-import { initializeRequest, legacy, modern } from '../../test/helpers/messages.js';
-import { until, withTimeout } from '../../test/helpers/sse.js';
+import { initializeRequest, legacy, modern } from '../testing/messages.js';
+import { until, withTimeout } from '../testing/sse.js';
 import { connectInMemory } from '../transports/memory.js';
-import { httpStatusOf } from './dispatch.js';
 import { createServer } from './server.js';
 
 const PROTOTYPE_NAMES = ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf'];
@@ -18,7 +17,7 @@ async function legacyConnection(capabilities: Record<string, unknown> = {}) {
 }
 
 describe('dispatch: method names that exist on Object.prototype', () => {
-  it.each(PROTOTYPE_NAMES)('modern %s -> -32601 with HTTP 404', async (method) => {
+  it.each(PROTOTYPE_NAMES)('modern %s -> -32601', async (method) => {
     const server = createServer({ name: 'd', version: '1', onError: () => undefined });
     const req = modern(method);
     const res = (await connectInMemory(server).send(req)) as JSONRPCErrorResponse;
@@ -27,7 +26,6 @@ describe('dispatch: method names that exist on Object.prototype', () => {
       id: req.id,
       error: { code: -32601, message: `Method not found: ${method}`, data: { method } },
     });
-    expect(httpStatusOf(res)).toBe(404);
   });
 
   it.each(PROTOTYPE_NAMES)('legacy %s -> -32601', async (method) => {
@@ -38,29 +36,7 @@ describe('dispatch: method names that exist on Object.prototype', () => {
   });
 });
 
-describe('dispatch: HTTP statuses per era', () => {
-  it('maps modern errors to 404/400', async () => {
-    const server = createServer({ name: 'd', version: '1' });
-    const conn = connectInMemory(server);
-    expect(httpStatusOf((await conn.send(modern('nope/nope')))!)).toBe(404);
-    expect(httpStatusOf((await conn.send(modern('tools/call', { name: 5 })))!)).toBe(200);
-    expect(
-      httpStatusOf((await conn.send({ jsonrpc: '2.0', id: 1, method: 'x', params: 1 }))!),
-    ).toBe(400);
-  });
-
-  it.each([
-    ['an unknown method', legacy('tasks/list', {}), -32601],
-    ['a 2026-07-28-only method', legacy('server/discover', {}), -32601],
-    ['invalid params', legacy('resources/read', {}), -32602],
-    ['an unknown log level', legacy('logging/setLevel', { level: 'loud' }), -32602],
-  ])('answers %s in a 2025-11-25 session in-band, with HTTP 200', async (_what, req, code) => {
-    const { conn } = await legacyConnection();
-    const res = (await conn.send(req))!;
-    expect(res).toMatchObject({ id: req.id, error: { code } });
-    expect(httpStatusOf(res)).toBe(200);
-  });
-});
+// HTTP statuses per era moved to src/transports/http/status.test.ts, where the mapping lives.
 
 describe('dispatch: responses from a legacy client', () => {
   it.each([
@@ -114,7 +90,7 @@ describe('dispatch: server.close() and subscriptions/listen', () => {
     const conn = connectInMemory(server);
     const req = modern('subscriptions/listen', { notifications: { toolsListChanged: true } });
     const pending = conn.send(req);
-    await until(() => server.listen.size === 1, 'the listener to be added');
+    await until(() => server.listenerCount === 1, 'the listener to be added');
     server.close();
     expect(await withTimeout(pending, 1000, 'the listen result')).toMatchObject({
       id: req.id,
@@ -127,7 +103,7 @@ describe('dispatch: server.close() and subscriptions/listen', () => {
     const conn = connectInMemory(server);
     const req = modern('subscriptions/listen', { notifications: { toolsListChanged: true } });
     const pending = conn.send(req);
-    await until(() => server.listen.size === 1, 'the listener to be added');
+    await until(() => server.listenerCount === 1, 'the listener to be added');
     await conn.send({
       jsonrpc: '2.0',
       method: 'notifications/cancelled',

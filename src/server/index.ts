@@ -1,10 +1,13 @@
+/**
+ * `mcpkit/server`: what a server author uses. Transports use `mcpkit/server/transport`.
+ */
 export { McpServer, createServer } from './server.js';
+export type { Registered } from './server.js';
 export { RequestContext } from './context.js';
-export { Peer } from './peer.js';
-export type { LegacySession, PeerOptions, HandleExtra, TransportKind } from './peer.js';
-export { httpStatusOf } from './dispatch.js';
+export { isInputRequired } from './input-required.js';
+export { ENVELOPE_RESERVE_BYTES } from './options.js';
+export type { ServerOptions, ContentOptions, CacheHints } from './options.js';
 export type {
-  ServerOptions,
   ToolDefinition,
   ToolHandler,
   ToolReturn,
@@ -12,19 +15,18 @@ export type {
   ResourceTemplateDefinition,
   ReadHandler,
   ReadReturn,
+  PartialContents,
   PromptDefinition,
   PromptHandler,
   PromptReturn,
   CompleteHandler,
-  CacheHints,
   ListedResource,
   ResourceStat,
   StatHandler,
-  ContentOptions,
-} from './types.js';
+} from './definitions.js';
 export type { StandardSchemaLike, SchemaInput } from './tool-schema.js';
 export type { ListKind } from './registry.js';
-export { MemoryLinkStore, artifactUri, artifactKey, ARTIFACT_URI_PREFIX } from './link-store.js';
+export { MemoryLinkStore, ARTIFACT_URI_PREFIX } from './link-store.js';
 export type {
   LinkStore,
   StoredArtifact,

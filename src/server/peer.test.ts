@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { modern } from '../../test/helpers/messages.js';
-import { until, withTimeout } from '../../test/helpers/sse.js';
+import { modern } from '../testing/messages.js';
+import { until, withTimeout } from '../testing/sse.js';
 import { createServer } from './server.js';
 
 describe('Peer', () => {

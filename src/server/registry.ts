@@ -1,41 +1,4 @@
-import type { Prompt, Resource, ResourceTemplate, Tool } from '../protocol/types.js';
 import { McpKitError } from '../errors/mcpkit-error.js';
-import type { UriTemplate } from '../uri/index.js';
-import type { CompiledSchema } from './tool-schema.js';
-import type {
-  CacheHints,
-  CompleteHandler,
-  PromptHandler,
-  ReadHandler,
-  ResourceTemplateDefinition,
-  ToolHandler,
-} from './types.js';
-
-export interface ToolEntry {
-  tool: Tool;
-  input: CompiledSchema | undefined;
-  output: CompiledSchema | undefined;
-  handler: ToolHandler<never>;
-}
-
-export interface ResourceEntry {
-  resource: Resource;
-  cache: CacheHints;
-  read: ReadHandler;
-}
-
-export interface TemplateEntry {
-  template: ResourceTemplate;
-  parsed: UriTemplate;
-  definition: ResourceTemplateDefinition;
-  read: ReadHandler;
-}
-
-export interface PromptEntry {
-  prompt: Prompt;
-  complete: Record<string, CompleteHandler>;
-  handler: PromptHandler;
-}
 
 export type ListKind = 'tools' | 'prompts' | 'resources';
 
@@ -94,3 +57,6 @@ export class Registry<E, W = unknown> {
     this.onChange();
   }
 }
+
+/** The read side of a registry: what the engine may use. */
+export type RegistryView<E, W> = Pick<Registry<E, W>, 'get' | 'list' | 'wire' | 'size'>;

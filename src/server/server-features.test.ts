@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { connectInMemory } from '../transports/memory.js';
-import { initializeRequest, legacy, modern } from '../../test/helpers/messages.js';
+import { initializeRequest, legacy, modern } from '../testing/messages.js';
 import { createServer } from './server.js';
 
 const elicit = {
@@ -306,14 +306,39 @@ describe('cancellation and listen', () => {
         params: { uri: 'mem://a/child', ...tag },
       },
     ]);
-    expect(server.listen.size).toBe(1);
+    expect(server.listenerCount).toBe(1);
     await conn.send({
       jsonrpc: '2.0',
       method: 'notifications/cancelled',
       params: { requestId: listen.id },
     });
     expect(await pending).toBeUndefined();
-    expect(server.listen.size).toBe(0);
+    expect(server.listenerCount).toBe(0);
+  });
+
+  it('gives a legacy subscriber and a modern listener the same updates (one coverage rule)', async () => {
+    const server = createServer({ name: 's', version: '1' });
+    const modernConn = connectInMemory(server);
+    const listen = modern('subscriptions/listen', {
+      notifications: { resourceSubscriptions: ['mem://a'] },
+    });
+    const pending = modernConn.send(listen);
+    const legacyConn = connectInMemory(server);
+    await legacyConn.send(initializeRequest());
+    await legacyConn.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    await legacyConn.send(legacy('resources/subscribe', { uri: 'mem://a' }));
+    await new Promise((r) => setTimeout(r, 10));
+    const uris = ['mem://a', 'mem://a/b', 'mem://a#x', 'mem://a?v=2', 'mem://ab', 'mem://b'];
+    for (const uri of uris) server.notifyResourceUpdated(uri);
+    const updated = (received: Array<{ method?: string; params?: { uri?: unknown } }>) =>
+      received
+        .filter((m) => m.method === 'notifications/resources/updated')
+        .map((m) => m.params?.uri);
+    const covered = ['mem://a', 'mem://a/b', 'mem://a#x', 'mem://a?v=2'];
+    expect(updated(modernConn.received as never)).toEqual(covered);
+    expect(updated(legacyConn.received as never)).toEqual(covered);
+    server.close();
+    await pending;
   });
 
   it('ends listen streams with a result when the server closes', async () => {
@@ -322,7 +347,7 @@ describe('cancellation and listen', () => {
     const listen = modern('subscriptions/listen', { notifications: { toolsListChanged: true } });
     const pending = conn.send(listen);
     await new Promise((r) => setTimeout(r, 10));
-    server.listen.endAll();
+    server.close();
     expect(await pending).toMatchObject({
       id: listen.id,
       result: {

@@ -1,4 +1,4 @@
-import type { JSONRPCMessage } from '../protocol/jsonrpc.js';
+import type { JSONRPCMessage, RequestId } from '../protocol/jsonrpc.js';
 import type {
   Implementation,
   Prompt,
@@ -7,32 +7,28 @@ import type {
   ServerCapabilities,
   Tool,
 } from '../protocol/types.js';
-import { McpKitError } from '../errors/mcpkit-error.js';
-import { isTemplate, parseTemplate } from '../uri/index.js';
 import { isUri } from '../protocol/uri-syntax.js';
-import { dispatch } from './dispatch.js';
-import { ListenHub } from './listen.js';
-import { Peer, type PeerOptions } from './peer.js';
-import {
-  Registry,
-  type ListKind,
-  type PromptEntry,
-  type ResourceEntry,
-  type TemplateEntry,
-  type ToolEntry,
-} from './registry.js';
-import { RequestStateSigner } from './request-state.js';
-import { MemoryLinkStore, type LinkStore } from './link-store.js';
-import { compileSchema } from './tool-schema.js';
+import { McpKitError } from '../errors/mcpkit-error.js';
+import { coversUri } from '../uri/covers.js';
+import { isTemplate, parseTemplate } from '../uri/index.js';
+import type { ServerCore } from './core.js';
 import type {
   PromptDefinition,
   PromptHandler,
   ReadHandler,
   ResourceTemplateDefinition,
-  ServerOptions,
   ToolDefinition,
   ToolHandler,
-} from './types.js';
+} from './definitions.js';
+import { dispatch } from './dispatch.js';
+import type { PromptEntry, ResourceEntry, TemplateEntry, ToolEntry } from './entries.js';
+import { MemoryLinkStore, type LinkStore } from './link-store.js';
+import { ListenHub } from './listen-hub.js';
+import type { ServerOptions } from './options.js';
+import { Peer, type PeerOptions } from './peer.js';
+import { Registry, type ListKind } from './registry.js';
+import { RequestStateSigner } from './request-state.js';
+import { compileSchema } from './tool-schema.js';
 
 const DEFAULT_INPUT_SCHEMA = { type: 'object', additionalProperties: false } as const;
 
@@ -40,6 +36,14 @@ function without<T extends object, K extends string>(value: T, ...keys: K[]): Om
   const out = { ...value } as Record<string, unknown>;
   for (const key of keys) delete out[key];
   return out as Omit<T, K>;
+}
+
+/** What a server has registered, as its list methods show it. */
+export interface Registered {
+  tools: readonly Tool[];
+  prompts: readonly Prompt[];
+  resources: readonly Resource[];
+  resourceTemplates: readonly ResourceTemplate[];
 }
 
 /**
@@ -54,15 +58,18 @@ function without<T extends object, K extends string>(value: T, ...keys: K[]): Om
 export class McpServer {
   readonly info: Implementation;
   readonly options: ServerOptions;
-  readonly tools: Registry<ToolEntry, Tool>;
-  readonly resources: Registry<ResourceEntry, Resource>;
-  readonly templates: Registry<TemplateEntry, ResourceTemplate>;
-  readonly prompts: Registry<PromptEntry, Prompt>;
-  readonly listen = new ListenHub();
-  readonly signer: RequestStateSigner;
-  readonly peers = new Set<Peer>();
   /** Where ephemeral artifacts live so that links to them resolve. */
   readonly linkStore: LinkStore;
+  private readonly tools: Registry<ToolEntry, Tool>;
+  private readonly resources: Registry<ResourceEntry, Resource>;
+  private readonly templates: Registry<TemplateEntry, ResourceTemplate>;
+  private readonly prompts: Registry<PromptEntry, Prompt>;
+  private readonly listen = new ListenHub();
+  private readonly signer: RequestStateSigner;
+  private readonly peers = new Set<Peer>();
+  /** What the engine sees of this server (never the class itself). */
+  private readonly core: ServerCore;
+  private readonly handle: ReturnType<typeof dispatch>;
   private capabilityCache: ServerCapabilities | undefined;
 
   constructor(options: ServerOptions) {
@@ -98,6 +105,19 @@ export class McpServer {
       options.requestStateSecret,
       options.requestStateTtlMs ?? 600_000,
     );
+    this.core = {
+      info: this.info,
+      options,
+      tools: this.tools,
+      resources: this.resources,
+      templates: this.templates,
+      prompts: this.prompts,
+      listen: this.listen,
+      signer: this.signer,
+      linkStore: this.linkStore,
+      capabilities: () => this.capabilities(),
+    };
+    this.handle = dispatch(this.core);
   }
 
   /** Registers a tool; returns a function that removes it. */
@@ -177,9 +197,12 @@ export class McpServer {
     return caps;
   }
 
-  /** Creates the server side of a connection; transports call this once per connection. */
+  /**
+   * Creates the server side of a connection: for transports, which call it once per connection
+   * and feed the peer every decoded message (see `mcpkit/server/transport`).
+   */
   connect(options: PeerOptions): Peer {
-    const peer = new Peer(options, dispatch(this));
+    const peer = new Peer(options, this.handle);
     this.peers.add(peer);
     peer.onClose(() => this.peers.delete(peer));
     return peer;
@@ -200,13 +223,36 @@ export class McpServer {
     this.listen.resourceUpdated(uri);
     for (const peer of this.peers) {
       const subs = peer.session?.subscriptions;
-      if (
-        subs &&
-        [...subs].some((s) => s === uri || uri.startsWith(s.endsWith('/') ? s : `${s}/`))
-      ) {
+      if (subs && [...subs].some((s) => coversUri(s, uri))) {
         peer.send({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri } });
       }
     }
+  }
+
+  /** What is registered, as `tools/list`, `prompts/list`, `resources/list` (static) and `resources/templates/list` show it. */
+  registered(): Registered {
+    return {
+      tools: this.tools.wire(),
+      prompts: this.prompts.wire(),
+      resources: this.resources.wire(),
+      resourceTemplates: this.templates.wire(),
+    };
+  }
+
+  /** Open `subscriptions/listen` streams, across every connection. */
+  get listenerCount(): number {
+    return this.listen.size;
+  }
+
+  /** Open connections: stdio processes, HTTP sessions and each HTTP endpoint's stateless one. */
+  get connectionCount(): number {
+    return this.peers.size;
+  }
+
+  /** Whether a request with this id is being handled on any connection. */
+  isHandling(id: RequestId): boolean {
+    for (const peer of this.peers) if (peer.inflight.has(id)) return true;
+    return false;
   }
 
   /** Ends listen streams and closes every connection. */

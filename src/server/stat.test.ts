@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { connectInMemory } from '../transports/memory.js';
-import { modern } from '../../test/helpers/messages.js';
+import { modern } from '../testing/messages.js';
 import { createServer } from './server.js';
 
 const MiB = 1024 * 1024;

@@ -1,6 +1,6 @@
 import type { JSONRPCMessage, JSONRPCResponse } from '../protocol/jsonrpc.js';
-import type { HandleExtra } from '../server/peer.js';
-import type { McpServer } from '../server/server.js';
+import type { HandleExtra } from '../server/transport.js';
+import type { McpServer } from '../server/index.js';
 
 export interface MemoryConnection {
   /** Sends one message; resolves with the server's response (undefined for notifications). */

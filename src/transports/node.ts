@@ -7,9 +7,10 @@ import {
 import type { AddressInfo } from 'node:net';
 import { ERROR_CODES } from '../protocol/error-codes.js';
 import { errorResponse } from '../protocol/jsonrpc.js';
-import type { McpServer } from '../server/server.js';
+import type { McpServer } from '../server/index.js';
 import type { HttpExchange, HttpResponder, SseSink } from './http/exchange.js';
-import { HttpEndpoint, type HttpOptions } from './http/handler.js';
+import { HttpEndpoint } from './http/endpoint.js';
+import type { HttpOptions } from './http/options.js';
 import { LOOPBACK_HOSTS } from './http/origin-guard.js';
 
 /** What a request gets when the handler itself failed (a bug): still JSON-RPC, never empty. */

@@ -2,6 +2,7 @@ import { ERROR_CODES } from '../protocol/error-codes.js';
 import { isBase64 } from '../protocol/base64.js';
 import { errorResponse, type JSONRPCMessage } from '../protocol/jsonrpc.js';
 import { utf8Length } from '../content/wire-size.js';
+import { resultTooLarge } from '../errors/wire-errors.js';
 
 /** Base64 strings at least this long are written as their own parts, never copied into the JSON. */
 export const LARGE_PART_BYTES = 64 * 1024;
@@ -103,16 +104,35 @@ export function encodeWithinCap(
     report(`mcpkit: dropped a ${bytes}-byte ${what}: over the ${capBytes}-byte cap (${option})`);
     return undefined;
   }
-  const text = JSON.stringify(
-    errorResponse(
-      message.id,
-      ERROR_CODES.INTERNAL_ERROR,
-      `The result is ${bytes} bytes, over this transport's ${capBytes}-byte message cap (${option}). ` +
-        'Ask for a link instead of embedded content, read a smaller resource, or raise the cap on both sides.',
-      { bytes, limit: capBytes },
-    ),
+  const error = resultTooLarge(
+    `The result is ${bytes} bytes, over this transport's ${capBytes}-byte message cap (${option}). ` +
+      'Ask for a link instead of embedded content, read a smaller resource, or raise the cap on both sides.',
+    { bytes, limit: capBytes },
   );
+  const text = JSON.stringify(errorResponse(message.id, error.code, error.message, error.data));
   return { parts: [text], bytes: utf8Length(text) };
+}
+
+/**
+ * `encodeWithinCap` with a last line of defence, for transports: a response that still cannot
+ * be encoded is answered with -32603 rather than left unanswered; anything else is dropped.
+ */
+export function encodeForSend(
+  message: JSONRPCMessage,
+  capBytes: number,
+  option: string,
+  report: (text: string) => void,
+): EncodedMessage | undefined {
+  try {
+    return encodeWithinCap(message, capBytes, option, report);
+  } catch (error) {
+    report(`mcpkit: could not encode a message: ${String(error)}`);
+    if (!('result' in message || 'error' in message)) return undefined;
+    const text = JSON.stringify(
+      errorResponse(message.id, ERROR_CODES.INTERNAL_ERROR, 'The response could not be encoded'),
+    );
+    return { parts: [text], bytes: -1 };
+  }
 }
 
 /** The answer to a message JSON.stringify refused: -32603 for a response, nothing otherwise. */

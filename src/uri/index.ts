@@ -13,3 +13,4 @@ export type {
 } from './template.js';
 export { checkVariable, matchSafely, decodeComponent } from './guards.js';
 export type { VariableKind, CheckVariableOptions, SafeMatch } from './guards.js';
+export { coversUri } from './covers.js';

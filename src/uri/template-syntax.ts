@@ -1,5 +1,6 @@
 /** RFC 6570 template syntax: the operator table and a single-pass parser. */
 
+import { McpKitError } from '../errors/mcpkit-error.js';
 import { encodeValue, isHexCode } from './percent.js';
 
 /** An expression operator; `''` is simple string expansion. */
@@ -55,13 +56,16 @@ export interface TemplateExpression {
 export type TemplatePart = TemplateLiteral | TemplateExpression;
 
 /** Thrown by `parseTemplate` for a malformed template; `offset` points at the culprit. */
-export class TemplateSyntaxError extends Error {
-  override readonly name = 'TemplateSyntaxError';
+export class TemplateSyntaxError extends McpKitError {
+  override readonly name: string = 'TemplateSyntaxError';
   readonly template: string;
   readonly offset: number;
 
   constructor(reason: string, template: string, offset: number) {
-    super(`${reason} at offset ${offset} in URI template ${JSON.stringify(template)}`);
+    super(
+      'TEMPLATE_SYNTAX',
+      `${reason} at offset ${offset} in URI template ${JSON.stringify(template)}`,
+    );
     this.template = template;
     this.offset = offset;
   }

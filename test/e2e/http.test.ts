@@ -1,6 +1,6 @@
 /**
  * Streamable HTTP end to end over a real socket on 127.0.0.1: serveHttp in-process (so the test
- * can drive server.notifyListChanged and inspect server.listen), plus the built CLI as a child
+ * can drive server.notifyListChanged and inspect server.listenerCount), plus the built CLI as a child
  * process. Every bad request must get the right HTTP status, the right JSON-RPC code and a
  * message that names the problem, and must not disturb requests in flight.
  */
@@ -12,9 +12,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type McpServer } from '../../src/server/index.js';
 import { serveHttp, type RunningHttpServer } from '../../src/transports/node.js';
-import { initializeRequest, legacy, modern } from '../helpers/messages.js';
-import { SseReader, until, withTimeout } from '../helpers/sse.js';
-import { createE2eServer } from './e2e-server.js';
+import { initializeRequest, legacy, modern } from '../../src/testing/messages.js';
+import { SseReader, until, withTimeout } from '../../src/testing/sse.js';
+import { createE2eServer } from '../../src/testing/e2e-server.js';
 
 const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 const HAVE_DIST = existsSync(CLI);
@@ -675,7 +675,7 @@ describe('HTTP (serveHttp on 127.0.0.1, in-process)', () => {
     });
 
     it('subscriptions/listen: acknowledgement first, tagged list_changed, and closing the stream removes the listener', async () => {
-      const baseline = server.listen.size;
+      const baseline = server.listenerCount;
       const req = modern('subscriptions/listen', {
         notifications: { toolsListChanged: true, promptsListChanged: false },
       });
@@ -690,7 +690,7 @@ describe('HTTP (serveHttp on 127.0.0.1, in-process)', () => {
         method: 'notifications/subscriptions/acknowledged',
         params: { notifications: { toolsListChanged: true }, _meta: tag },
       });
-      expect(server.listen.size).toBe(baseline + 1);
+      expect(server.listenerCount).toBe(baseline + 1);
       server.notifyListChanged('prompts'); // not subscribed: must not arrive
       server.notifyListChanged('tools');
       expect(await events.next()).toEqual({
@@ -700,7 +700,7 @@ describe('HTTP (serveHttp on 127.0.0.1, in-process)', () => {
       });
       abort.abort();
       await until(
-        () => server.listen.size === baseline,
+        () => server.listenerCount === baseline,
         'the listener to be removed after the client closed the stream',
       );
     });
@@ -712,10 +712,7 @@ describe('HTTP (serveHttp on 127.0.0.1, in-process)', () => {
       const other = call('slow', { tag: 'http-stays', ms: 100 });
       const otherRes = post(other);
       // Hang up only once the victim is running in its handler.
-      await until(
-        () => [...server.peers].some((p) => p.inflight.has(victimReq.id)),
-        'the slow request to be in flight',
-      );
+      await until(() => server.isHandling(victimReq.id), 'the slow request to be in flight');
       gone.abort();
       await expect(victim).rejects.toThrow();
       await until(() => aborted.includes('http-gone'), 'the slow handler to see its abort signal');
@@ -730,10 +727,7 @@ describe('HTTP (serveHttp on 127.0.0.1, in-process)', () => {
     it('ignores notifications/cancelled over stateless HTTP: request ids of different clients collide', async () => {
       const req = call('slow', { tag: 'http-not-cancelled', ms: 300 });
       const pending = post(req);
-      await until(
-        () => [...server.peers].some((p) => p.inflight.has(req.id)),
-        'the slow request to be in flight',
-      );
+      await until(() => server.isHandling(req.id), 'the slow request to be in flight');
       const cancel = await post({
         jsonrpc: '2.0',
         method: 'notifications/cancelled',
@@ -752,10 +746,7 @@ describe('HTTP (serveHttp on 127.0.0.1, in-process)', () => {
       const gone = new AbortController();
       const req = call('late', { tag: 'late-look', ms: 300 });
       const pending = post(req, {}, { signal: gone.signal });
-      await until(
-        () => [...server.peers].some((p) => p.inflight.has(req.id)),
-        'the late request to be in flight',
-      );
+      await until(() => server.isHandling(req.id), 'the late request to be in flight');
       gone.abort();
       await expect(pending).rejects.toThrow();
       await until(() => late.has('late-look'), 'the late handler to look at its signal');

@@ -1,5 +1,5 @@
 /**
- * stdio end to end: a real child process (test/e2e/e2e-server.ts, and the built CLI) fed bad
+ * stdio end to end: a real child process (src/testing/e2e-server.ts, and the built CLI) fed bad
  * input. Every bad line must get a clear, specific error, and the process must keep serving,
  * keep stdout pure JSON-RPC, leave in-flight requests alone, and exit 0 at EOF.
  */
@@ -7,8 +7,8 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { initializeRequest, legacy, modern } from '../helpers/messages.js';
-import { until, withTimeout } from '../helpers/sse.js';
+import { initializeRequest, legacy, modern } from '../../src/testing/messages.js';
+import { until, withTimeout } from '../../src/testing/sse.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
@@ -132,7 +132,7 @@ const e2eServer = (...flags: string[]) =>
   new StdioProcess(process.execPath, [
     '--import',
     'tsx',
-    'test/e2e/e2e-server.ts',
+    'src/testing/e2e-server.ts',
     '--stdio',
     ...flags,
   ]);

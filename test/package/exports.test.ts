@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -10,37 +11,302 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
   type: string;
 };
 
-// The public surface, pinned: a change here is a change to the package's API.
+// The public surface, pinned name by name (values and types), sorted: any change to the
+// package's API shows up here as a diff.
 const EXPECTED: Record<string, string[]> = {
   './protocol': [
-    'LATEST_PROTOCOL_VERSION',
+    'Annotations',
+    'AudioContent',
+    'Base64Problem',
+    'BlobResourceContents',
+    'CacheScope',
+    'CallToolResult',
+    'Classified',
+    'ClientCapabilities',
+    'CompleteResult',
+    'ContentBlock',
     'ERROR_CODES',
+    'EmbeddedResource',
+    'Era',
+    'EraClues',
+    'ErrorCode',
+    'GetPromptResult',
+    'Icon',
+    'ImageContent',
+    'Implementation',
+    'InputRequest',
+    'InputRequests',
+    'InputRequiredResult',
+    'InputResponses',
+    'JSONRPCErrorObject',
+    'JSONRPCErrorResponse',
+    'JSONRPCMessage',
+    'JSONRPCNotification',
+    'JSONRPCRequest',
+    'JSONRPCResponse',
+    'JSONRPCResultResponse',
+    'LATEST_LEGACY_VERSION',
+    'LATEST_PROTOCOL_VERSION',
+    'LEGACY_VERSIONS',
+    'LoggingLevel',
+    'MCPKIT_META_PREFIX',
     'META',
+    'MODERN_VERSIONS',
+    'MetaObject',
+    'ParamsValidator',
+    'Prompt',
+    'PromptArgument',
+    'PromptMessage',
+    'ReadResourceResult',
+    'RequestId',
+    'Resource',
+    'ResourceContents',
+    'ResourceLink',
+    'ResourceTemplate',
+    'ResultType',
+    'Role',
+    'SUPPORTED_VERSIONS',
+    'ServerCapabilities',
+    'SubscriptionFilter',
+    'TextContent',
+    'TextResourceContents',
+    'Tool',
+    'ToolAnnotations',
+    'ValidationIssue',
+    'base64Length',
     'classify',
-    'validateParams',
+    'eraOf',
+    'errorResponse',
     'findBase64Problem',
+    'isBase64',
+    'isErrorResponse',
+    'isModernVersion',
     'isUri',
+    'notification',
+    'requestEra',
+    'resultResponse',
+    'uriProblem',
+    'validateClientResult',
+    'validateDef',
+    'validateParams',
+    'warmValidators',
   ],
-  './errors': ['ProtocolError', 'McpKitError', 'isProtocolError', 'isMcpKitError'],
+  './errors': [
+    'MCPKIT_ERROR_CODES',
+    'McpKitError',
+    'McpKitErrorCode',
+    'ProtocolError',
+    'headerMismatch',
+    'isMcpKitError',
+    'isProtocolError',
+    'missingCapability',
+    'resourceNotFound',
+    'resourceRefused',
+    'resultTooLarge',
+    'unsupportedVersion',
+  ],
   './content': [
-    'text',
-    'resourceLink',
-    'embeddedResource',
-    'attach',
-    'decide',
+    'AnnotationsInput',
+    'AssembleOptions',
+    'Attachment',
+    'AttachmentContent',
+    'AttachmentInput',
+    'BlockOptions',
+    'DEFAULT_BINARY_MIME',
+    'DEFAULT_BLOCK_BUDGET_BYTES',
+    'DEFAULT_RESULT_BUDGET_BYTES',
+    'DEFAULT_TEXT_MIME',
+    'Decision',
+    'DecisionReason',
+    'DecisionRecord',
+    'EncodeBase64StreamOptions',
+    'MimeSource',
+    'Policy',
+    'PolicyContext',
+    'PolicyInput',
+    'ResolveMimeTypeInput',
+    'ResourceLinkInput',
+    'annotations',
     'assembleBlocks',
-    'encodeBase64',
-    'resolveMimeType',
+    'assistantMessage',
+    'attach',
+    'audio',
+    'blobContents',
+    'blobWireSize',
     'contentWireSize',
+    'decide',
+    'decodeBase64',
+    'embeddedResource',
+    'encodeBase64',
+    'encodeBase64Stream',
+    'image',
+    'isAttachment',
+    'isIsoDateTime',
+    'isTextMimeType',
+    'jsonStringWireSize',
+    'looksLikeText',
+    'mimeFromName',
+    'parseContentBlock',
+    'parseContentBlockLenient',
+    'parseContentBlocks',
+    'parseResourceContents',
+    'parseResourceContentsLenient',
+    'repairBase64',
+    'resolveMimeType',
+    'resourceContentsWireSize',
+    'resourceLink',
+    'sniffMime',
+    'text',
+    'textContents',
+    'toolError',
+    'toolResult',
+    'userMessage',
+    'utf8Length',
   ],
-  './uri': ['parseTemplate', 'isTemplate', 'matchSafely', 'checkVariable'],
-  './server': ['createServer', 'McpServer', 'RequestContext', 'httpStatusOf'],
-  './stdio': ['serveStdio', 'LineDecoder', 'DEFAULT_MAX_LINE_BYTES'],
-  './http': ['createHttpHandler', 'HttpEndpoint', 'checkOrigin', 'DEFAULT_MAX_BODY_BYTES'],
-  './node': ['toNodeHandler', 'serveHttp'],
-  './memory': ['connectInMemory'],
-  './filesystem': ['serveFolder', 'createFilesystemProvider', 'FilesystemProvider', 'searchFiles'],
+  './uri': [
+    'CheckVariableOptions',
+    'MatchOptions',
+    'MatchedValues',
+    'Operator',
+    'SafeMatch',
+    'TemplateExpression',
+    'TemplateLiteral',
+    'TemplatePart',
+    'TemplateSyntaxError',
+    'TemplateValue',
+    'TemplateValues',
+    'UriTemplate',
+    'VarSpec',
+    'VariableKind',
+    'checkVariable',
+    'coversUri',
+    'decodeComponent',
+    'isTemplate',
+    'matchSafely',
+    'parseTemplate',
+  ],
+  './server': [
+    'ARTIFACT_URI_PREFIX',
+    'ArtifactLookup',
+    'CacheHints',
+    'CompleteHandler',
+    'ContentOptions',
+    'ENVELOPE_RESERVE_BYTES',
+    'LinkStore',
+    'ListKind',
+    'ListedResource',
+    'McpServer',
+    'MemoryLinkStore',
+    'MemoryLinkStoreOptions',
+    'PartialContents',
+    'PromptDefinition',
+    'PromptHandler',
+    'PromptReturn',
+    'ReadHandler',
+    'ReadReturn',
+    'Registered',
+    'RequestContext',
+    'ResourceDefinition',
+    'ResourceStat',
+    'ResourceTemplateDefinition',
+    'SchemaInput',
+    'ServerOptions',
+    'StandardSchemaLike',
+    'StatHandler',
+    'StoredArtifact',
+    'ToolDefinition',
+    'ToolHandler',
+    'ToolReturn',
+    'createServer',
+    'isInputRequired',
+  ],
+  './server/transport': ['HandleExtra', 'LegacySession', 'Peer', 'PeerOptions', 'TransportKind'],
+  './stdio': [
+    'DEFAULT_MAX_LINE_BYTES',
+    'LineDecoder',
+    'LineEvent',
+    'StdioConnection',
+    'StdioOptions',
+    'serveStdio',
+  ],
+  './http': [
+    'DEFAULT_MAX_BODY_BYTES',
+    'HttpEndpoint',
+    'HttpExchange',
+    'HttpOptions',
+    'HttpResponder',
+    'LOOPBACK_HOSTS',
+    'OriginGuard',
+    'OriginGuardOptions',
+    'SseSink',
+    'WebHandler',
+    'checkOrigin',
+    'createHttpHandler',
+    'createOriginGuard',
+    'decodeHeaderValue',
+  ],
+  './node': ['NodeHandler', 'RunningHttpServer', 'ServeHttpOptions', 'serveHttp', 'toNodeHandler'],
+  './memory': ['MemoryConnection', 'connectInMemory'],
+  './filesystem': [
+    'CacheStats',
+    'ContentsOutcome',
+    'FileContents',
+    'FileInfo',
+    'FilesystemProvider',
+    'FilesystemProviderOptions',
+    'IndexDiff',
+    'IndexProgress',
+    'IndexedFile',
+    'ProviderFs',
+    'ReadOutcome',
+    'SearchHit',
+    'SearchOptions',
+    'SearchResult',
+    'ServeFolderOptions',
+    'createFilesystemProvider',
+    'formatBytes',
+    'searchFiles',
+    'serveFolder',
+    'snippetAround',
+    'tooLarge',
+  ],
 };
+
+function sourceOf(subpath: string): string {
+  const target = pkg.exports[subpath] as string;
+  return join(root, target.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts'));
+}
+
+/** Every exported name (values and types) of each entry, as the type checker sees them. */
+function exportedNames(): Map<string, string[]> {
+  const subpaths = Object.keys(EXPECTED);
+  const program = ts.createProgram(subpaths.map(sourceOf), {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2022,
+    strict: true,
+    resolveJsonModule: true,
+    skipLibCheck: true,
+    noEmit: true,
+    types: ['node'],
+  });
+  const checker = program.getTypeChecker();
+  const out = new Map<string, string[]>();
+  for (const subpath of subpaths) {
+    const file = program.getSourceFile(sourceOf(subpath));
+    const symbol = file && checker.getSymbolAtLocation(file);
+    out.set(
+      subpath,
+      symbol
+        ? checker
+            .getExportsOfModule(symbol)
+            .map((s) => s.name)
+            .sort()
+        : [],
+    );
+  }
+  return out;
+}
 
 describe('package.json', () => {
   it('is one ESM package for Node >= 20 with a mcpkit bin', () => {
@@ -55,15 +321,25 @@ describe('package.json', () => {
     );
   });
 
-  it.each(Object.entries(EXPECTED))(
-    '%s maps to a source module with its public names',
-    async (subpath, names) => {
-      const target = pkg.exports[subpath] as string;
-      expect(target).toMatch(/^\.\/dist\/.+\.js$/);
-      const source = join(root, target.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts'));
-      expect(existsSync(source)).toBe(true);
-      const mod = (await import(source)) as Record<string, unknown>;
-      for (const name of names) expect(mod[name], `${subpath} exports ${name}`).toBeDefined();
+  it('pins the exact, sorted list of names each subpath exports', () => {
+    const actual = exportedNames();
+    for (const [subpath, names] of Object.entries(EXPECTED)) {
+      expect(existsSync(sourceOf(subpath)), `${subpath} has a source module`).toBe(true);
+      expect(actual.get(subpath), `${subpath} exports exactly these names`).toEqual(
+        [...names].sort(),
+      );
+    }
+  });
+
+  it.each(Object.keys(EXPECTED))(
+    '%s loads, and its runtime values are pinned names',
+    async (subpath) => {
+      expect(pkg.exports[subpath]).toMatch(/^\.\/dist\/.+\.js$/);
+      const mod = (await import(sourceOf(subpath))) as Record<string, unknown>;
+      const values = Object.keys(mod);
+      expect(values.length).toBeGreaterThan(0);
+      for (const name of values)
+        expect(EXPECTED[subpath], `${subpath} value ${name}`).toContain(name);
     },
   );
 });

@@ -1,15 +1,15 @@
 /** A folder served as MCP resources: `file:///{+path}` with a paged list, completion and safe reads. */
 import * as path from 'node:path';
 import { McpKitError } from '../../errors/mcpkit-error.js';
+import { resourceRefused } from '../../errors/wire-errors.js';
 import { mimeFromName } from '../../content/mime.js';
 import { utf8Length } from '../../content/wire-size.js';
 import { matchSafely, parseTemplate, type UriTemplate } from '../../uri/index.js';
-import type { McpServer } from '../../server/server.js';
-import type { ListedResource, ResourceStat } from '../../server/types.js';
+import type { ListedResource, McpServer, ResourceStat } from '../../server/index.js';
 import { ByteLruCache, type CacheStats } from './content-cache.js';
 import { FileIndex, type IndexDiff, type IndexedFile, type IndexProgress } from './file-index.js';
 import { FolderWatcher } from './folder-watcher.js';
-import { metaOf, refused, tooLarge } from './wire.js';
+import { metaOf, tooLarge } from './wire.js';
 import { nodeFs, type ProviderFs } from './fs-types.js';
 import {
   leastWireBytes,
@@ -290,7 +290,7 @@ export class FilesystemProvider {
           case 'missing':
             return undefined;
           case 'refused':
-            throw refused(uri, outcome.reason);
+            throw resourceRefused(uri, outcome.reason);
           case 'too-large':
             throw tooLarge(uri, outcome.size, outcome.wireBytes, ctx.capBytes);
           case 'ok': {

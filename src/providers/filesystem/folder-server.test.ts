@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectInMemory, type MemoryConnection } from '../../transports/memory.js';
-import { modern } from '../../../test/helpers/messages.js';
+import { modern } from '../../testing/messages.js';
 import { createServer } from '../../server/server.js';
 import { serveFolder } from './folder-server.js';
 import { nodeFs, type ProviderFs } from './fs-types.js';
@@ -351,9 +351,11 @@ describe('serveFolder options', () => {
   it('can leave out the tools and prompts', async () => {
     const server = createServer({ name: 'bare', version: '1' });
     serveFolder(server, { root: base, tools: false, prompts: false });
-    expect(server.tools.list()).toHaveLength(0);
-    expect(server.prompts.list()).toHaveLength(0);
-    expect(server.templates.list().map((t) => t.template.uriTemplate)).toEqual(['file:///{+path}']);
+    expect(server.registered().tools).toHaveLength(0);
+    expect(server.registered().prompts).toHaveLength(0);
+    expect(server.registered().resourceTemplates.map((t) => t.uriTemplate)).toEqual([
+      'file:///{+path}',
+    ]);
   });
 
   it('the provider is reachable for callers', () => {

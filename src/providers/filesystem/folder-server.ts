@@ -10,8 +10,7 @@ import { isTextMimeType } from '../../content/mime.js';
 import { utf8Length } from '../../content/wire-size.js';
 import { DEFAULT_BLOCK_BUDGET_BYTES, DEFAULT_RESULT_BUDGET_BYTES } from '../../content/policy.js';
 import { checkVariable } from '../../uri/index.js';
-import type { McpServer } from '../../server/server.js';
-import type { RequestContext } from '../../server/context.js';
+import type { McpServer, RequestContext } from '../../server/index.js';
 import {
   FilesystemProvider,
   type FileInfo,

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectInMemory, type MemoryConnection } from '../../transports/memory.js';
-import { initializeRequest, legacy, modern } from '../../../test/helpers/messages.js';
+import { initializeRequest, legacy, modern } from '../../testing/messages.js';
 import { createServer } from '../../server/server.js';
 import { createFilesystemProvider } from './filesystem-provider.js';
 import { nodeFs, type ProviderFs } from './fs-types.js';

@@ -1,7 +1,7 @@
 /** What a read of the folder answers on the wire besides the bytes: `_meta` and refusals. */
-import { ERROR_CODES } from '../../protocol/error-codes.js';
 import { MCPKIT_META_PREFIX } from '../../protocol/meta-keys.js';
-import { ProtocolError } from '../../errors/protocol-error.js';
+import type { ProtocolError } from '../../errors/protocol-error.js';
+import { resultTooLarge } from '../../errors/wire-errors.js';
 import { formatBytes } from './format.js';
 
 /** `_meta` of read contents: raw size and modification time. */
@@ -22,19 +22,11 @@ export function tooLarge(
   wireBytes: number,
   capBytes: number,
 ): ProtocolError {
-  return new ProtocolError(
-    ERROR_CODES.INTERNAL_ERROR,
+  return resultTooLarge(
     `${uri} is too large to return over this connection: ${formatBytes(size)} (${size} bytes), ` +
       `at least ${formatBytes(wireBytes)} on the wire, over the ${formatBytes(capBytes)} cap for one result. ` +
       'Use a transport with a larger message cap (mcpkit serve --max-line-bytes or --max-body-bytes), ' +
       'or ask for a link instead of the contents (tool "read" with mode "link").',
-    { uri, size, wireBytes, capBytes, reason: 'too-large' },
+    { uri, size, wireBytes, capBytes },
   );
-}
-
-/** A path that may not be read: -32602, as the template's own guards answer. */
-export function refused(uri: string, reason: string): ProtocolError {
-  return ProtocolError.invalidParams(`Refused resource URI ${JSON.stringify(uri)}: ${reason}`, {
-    uri,
-  });
 }

@@ -1,7 +1,6 @@
-import { ERROR_CODES } from '../../protocol/error-codes.js';
-import { META } from '../../protocol/meta-keys.js';
-import { ProtocolError } from '../../errors/protocol-error.js';
-import type { McpServer } from '../../server/server.js';
+import type { Tool } from '../../protocol/types.js';
+import type { ProtocolError } from '../../errors/protocol-error.js';
+import { headerMismatch as mismatch } from '../../errors/wire-errors.js';
 import type { HttpExchange } from './exchange.js';
 import { decodeHeaderValue, headerFormOf } from './header-values.js';
 
@@ -11,28 +10,32 @@ const NAME_FIELD: Record<string, 'name' | 'uri'> = {
   'resources/read': 'uri',
 };
 
-function mismatch(message: string, header: string): ProtocolError {
-  return new ProtocolError(ERROR_CODES.HEADER_MISMATCH, message, { header });
-}
-
 /**
- * Checks the 2026-07-28 request headers against the body: `Mcp-Method`, `Mcp-Name` and
- * `Mcp-Param-*`. Returns the -32020 error to answer with, if any.
+ * Checks the 2026-07-28 request headers against the body: `MCP-Protocol-Version` against
+ * `_meta`'s version, then `Mcp-Method`, `Mcp-Name` and `Mcp-Param-*`. Returns the -32020 error
+ * to answer with, if any. The engine calls it (through `checkEnvelope`) once the `_meta` keys
+ * are known to be there, before it checks the version itself.
  */
 export function checkModernHeaders(
   ex: HttpExchange,
-  server: McpServer,
   method: string,
   params: Record<string, unknown>,
+  version: string,
+  toolInputSchema: (name: string) => Tool['inputSchema'] | undefined,
 ): ProtocolError | undefined {
-  const meta = params['_meta'];
-  const bodyVersion =
-    typeof meta === 'object' && meta !== null
-      ? (meta as Record<string, unknown>)[META.protocolVersion]
-      : undefined;
-  // The version header is checked by the dispatcher (in the spec's order); a body without a
-  // version is the dispatcher's to refuse (-32602).
-  if (typeof bodyVersion !== 'string') return undefined;
+  const headerVersion = ex.header('mcp-protocol-version');
+  if (headerVersion === undefined) {
+    return mismatch(
+      'MCP-Protocol-Version header is required and must equal _meta protocolVersion',
+      'MCP-Protocol-Version',
+    );
+  }
+  if (headerVersion.trim() !== version) {
+    return mismatch(
+      `MCP-Protocol-Version header ${JSON.stringify(headerVersion)} does not match _meta protocolVersion ${JSON.stringify(version)}`,
+      'MCP-Protocol-Version',
+    );
+  }
   const headerMethod = ex.header('mcp-method');
   if (headerMethod === undefined) return mismatch('Mcp-Method header is required', 'Mcp-Method');
   if (headerMethod.trim() !== method) {
@@ -57,17 +60,18 @@ export function checkModernHeaders(
       );
     }
   }
-  if (method === 'tools/call') return checkParamHeaders(ex, server, params);
+  if (method === 'tools/call') {
+    return checkParamHeaders(ex, toolInputSchema(String(params['name'])), params);
+  }
   return undefined;
 }
 
 function checkParamHeaders(
   ex: HttpExchange,
-  server: McpServer,
+  inputSchema: Tool['inputSchema'] | undefined,
   params: Record<string, unknown>,
 ): ProtocolError | undefined {
-  const entry = server.tools.get(String(params['name']));
-  const properties = entry?.tool.inputSchema['properties'];
+  const properties = inputSchema?.['properties'];
   if (typeof properties !== 'object' || properties === null) return undefined;
   const args = (params['arguments'] ?? {}) as Record<string, unknown>;
   for (const [prop, schema] of Object.entries(properties as Record<string, unknown>)) {

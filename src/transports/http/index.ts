@@ -1,7 +1,8 @@
 export { createHttpHandler } from './web-handler.js';
 export type { WebHandler } from './web-handler.js';
-export { HttpEndpoint, DEFAULT_MAX_BODY_BYTES } from './handler.js';
-export type { HttpOptions } from './handler.js';
+export { HttpEndpoint } from './endpoint.js';
+export { DEFAULT_MAX_BODY_BYTES } from './options.js';
+export type { HttpOptions } from './options.js';
 export type { HttpExchange, HttpResponder, SseSink } from './exchange.js';
 export { checkOrigin, createOriginGuard, LOOPBACK_HOSTS } from './origin-guard.js';
 export type { OriginGuard, OriginGuardOptions } from './origin-guard.js';

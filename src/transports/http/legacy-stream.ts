@@ -1,9 +1,9 @@
 import { ERROR_CODES } from '../../protocol/error-codes.js';
 import type { HttpExchange, HttpResponder } from './exchange.js';
-import type { HttpOptions } from './handler.js';
+import type { HttpOptions } from './options.js';
 import { jsonError } from './json-error.js';
 import type { SessionTable } from './sessions.js';
-import { SSE_HEADERS } from './sse.js';
+import { SSE_HEADERS, startKeepAlive } from './sse.js';
 
 /** The session id of a GET or DELETE, or undefined after answering 405 (no sessions here). */
 function sessionIdOr405(
@@ -47,11 +47,9 @@ export function openSessionStream(
   const sink = res.stream(200, { ...SSE_HEADERS, 'mcp-session-id': id });
   session.stream = sink;
   sink.write(': stream open\n\n');
-  const every = options.keepAliveMs ?? 15_000;
-  const timer = every > 0 ? setInterval(() => sink.write(': keep-alive\n\n'), every) : undefined;
-  (timer as { unref?: () => void } | undefined)?.unref?.();
+  const stopKeepAlive = startKeepAlive(sink, options.keepAliveMs ?? 15_000);
   const done = (): void => {
-    if (timer) clearInterval(timer);
+    stopKeepAlive();
     if (session.stream === sink) session.stream = undefined;
     // A client that reopens its GET stream must not pile up close handlers on the session.
     offClose();

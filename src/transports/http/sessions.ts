@@ -1,6 +1,6 @@
 import type { JSONRPCMessage } from '../../protocol/jsonrpc.js';
-import type { Peer } from '../../server/peer.js';
-import type { McpServer } from '../../server/server.js';
+import type { Peer } from '../../server/transport.js';
+import type { McpServer } from '../../server/index.js';
 import type { SseSink } from './exchange.js';
 import { sseEvent } from './sse.js';
 

@@ -1,4 +1,5 @@
 import type { JSONRPCMessage } from '../../protocol/jsonrpc.js';
+import type { SseSink } from './exchange.js';
 
 /** One SSE event carrying a JSON-RPC message. */
 export function sseEvent(message: JSONRPCMessage): string {
@@ -14,3 +15,11 @@ export const SSE_HEADERS: Readonly<Record<string, string>> = {
 export const JSON_HEADERS: Readonly<Record<string, string>> = {
   'content-type': 'application/json',
 };
+
+/** Writes an SSE comment every `everyMs` so that proxies keep the stream open; returns the stop. */
+export function startKeepAlive(sink: SseSink, everyMs: number): () => void {
+  if (everyMs <= 0) return () => undefined;
+  const timer = setInterval(() => sink.write(': keep-alive\n\n'), everyMs);
+  (timer as { unref?: () => void }).unref?.();
+  return () => clearInterval(timer);
+}

@@ -1,7 +1,8 @@
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { initializeRequest, legacy, modern } from '../../../test/helpers/messages.js';
-import { SseReader, until } from '../../../test/helpers/sse.js';
-import { createE2eServer } from '../../../test/e2e/e2e-server.js';
+import { initializeRequest, legacy, modern } from '../../testing/messages.js';
+import { SseReader, until } from '../../testing/sse.js';
+import { createE2eServer } from '../../testing/e2e-server.js';
+import type { Peer } from '../../server/transport.js';
 import { createServer } from '../../server/server.js';
 import { createHttpHandler } from './web-handler.js';
 
@@ -231,7 +232,7 @@ describe('createHttpHandler (web-standard Request -> Response)', () => {
   ])(
     'subscriptions/listen streams acknowledged + list_changed, and ends when $how',
     async ({ end }) => {
-      const baseline = server.listen.size;
+      const baseline = server.listenerCount;
       const req = modern('subscriptions/listen', { notifications: { toolsListChanged: true } });
       const abort = new AbortController();
       const res = await post(req, {}, { signal: abort.signal });
@@ -242,7 +243,7 @@ describe('createHttpHandler (web-standard Request -> Response)', () => {
         method: 'notifications/subscriptions/acknowledged',
         params: { _meta: tag },
       });
-      expect(server.listen.size).toBe(baseline + 1);
+      expect(server.listenerCount).toBe(baseline + 1);
       server.notifyListChanged('tools');
       expect(await events.next()).toEqual({
         jsonrpc: '2.0',
@@ -250,7 +251,7 @@ describe('createHttpHandler (web-standard Request -> Response)', () => {
         params: { _meta: tag },
       });
       await end(events, abort);
-      await until(() => server.listen.size === baseline, 'the listener to be removed');
+      await until(() => server.listenerCount === baseline, 'the listener to be removed');
     },
   );
 
@@ -258,10 +259,7 @@ describe('createHttpHandler (web-standard Request -> Response)', () => {
     const req = call('slow', { tag: 'web-cancelled', ms: 5000 });
     const abort = new AbortController();
     const pending = post(req, {}, { signal: abort.signal });
-    await until(
-      () => [...server.peers].some((p) => p.inflight.has(req.id)),
-      'the slow call to be in flight',
-    );
+    await until(() => server.isHandling(req.id), 'the slow call to be in flight');
     abort.abort();
     await until(() => aborted.includes('web-cancelled'), 'the slow handler to see the abort');
     await pending.catch(() => undefined);
@@ -271,10 +269,7 @@ describe('createHttpHandler (web-standard Request -> Response)', () => {
     const req = call('late', { tag: 'web-late', ms: 200 });
     const abort = new AbortController();
     const pending = post(req, {}, { signal: abort.signal });
-    await until(
-      () => [...server.peers].some((p) => p.inflight.has(req.id)),
-      'the late call to be in flight',
-    );
+    await until(() => server.isHandling(req.id), 'the late call to be in flight');
     abort.abort();
     await until(() => late.has('web-late'), 'the late handler to look at its signal');
     expect(late.get('web-late')).toBe(true);
@@ -323,7 +318,7 @@ describe('createHttpHandler: sessions, errors and closing', () => {
   it('opens no session for an initialize notification (no id), and closes refused ones', async () => {
     const s = createServer({ name: 'w', version: '1' });
     const h = createHttpHandler(s, { maxSessions: 2 });
-    const baseline = s.peers.size;
+    const baseline = s.connectionCount;
     const { id: _id, ...notification } = initializeRequest();
     for (let i = 0; i < 5; i++) {
       const res = await postTo(h, notification, legacyHeaders);
@@ -332,21 +327,21 @@ describe('createHttpHandler: sessions, errors and closing', () => {
     const bad = await postTo(h, legacy('initialize', { protocolVersion: 5 }), legacyHeaders);
     expect(bad.status).toBe(200);
     expect(((await bad.json()) as RpcError).error.code).toBe(-32602);
-    expect(s.peers.size).toBe(baseline);
+    expect(s.connectionCount).toBe(baseline);
     h.close();
   });
 
   it('counts sessions being initialized against maxSessions', async () => {
     const s = createServer({ name: 'w', version: '1' });
     const h = createHttpHandler(s, { maxSessions: 2 });
-    const baseline = s.peers.size;
+    const baseline = s.connectionCount;
     const answers = await Promise.all(
       Array.from({ length: 6 }, () => postTo(h, initializeRequest(), legacyHeaders)),
     );
     expect(answers.map((r) => r.status).sort()).toEqual([200, 200, 503, 503, 503, 503]);
-    expect(s.peers.size).toBe(baseline + 2);
+    expect(s.connectionCount).toBe(baseline + 2);
     h.close(); // the sessions and the stateless peer
-    expect(s.peers.size).toBe(0);
+    expect(s.connectionCount).toBe(0);
   });
 
   it('answers JSON-RPC errors of a 2025-11-25 session with HTTP 200 (404 means: no such session)', async () => {
@@ -456,9 +451,17 @@ describe('createHttpHandler: sessions, errors and closing', () => {
   it('does not keep a close handler per GET stream a legacy client reopened', async () => {
     const s = createServer({ name: 'w', version: '1' });
     const h = createHttpHandler(s);
+    // Every connection after the handler's own stateless one is a session's.
+    const connect = s.connect.bind(s);
+    const peers: Peer[] = [];
+    s.connect = (options) => {
+      const p = connect(options);
+      peers.push(p);
+      return p;
+    };
     const init = await postTo(h, initializeRequest(), legacyHeaders);
     const session = init.headers.get('mcp-session-id')!;
-    const peer = [...s.peers].find((p) => p.session)!;
+    const peer = peers.find((p) => p.session)!;
     // Counts the close handlers registered and not yet removed.
     let registered = 0;
     const onClose = peer.onClose.bind(peer);
@@ -513,9 +516,9 @@ describe('createHttpHandler: sessions, errors and closing', () => {
         return events;
       }),
     );
-    expect(s.listen.size).toBe(3);
+    expect(s.listenerCount).toBe(3);
     h.close();
-    expect(s.listen.size).toBe(0);
+    expect(s.listenerCount).toBe(0);
     for (const events of readers) expect(await events.next(1000)).toBeUndefined();
   });
 

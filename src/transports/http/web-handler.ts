@@ -1,6 +1,7 @@
-import type { McpServer } from '../../server/server.js';
+import type { McpServer } from '../../server/index.js';
 import type { HttpExchange, HttpResponder, SseSink } from './exchange.js';
-import { HttpEndpoint, type HttpOptions } from './handler.js';
+import { HttpEndpoint } from './endpoint.js';
+import type { HttpOptions } from './options.js';
 
 const utf8 = new TextDecoder();
 

@@ -1,7 +1,7 @@
 import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { modern } from '../../../test/helpers/messages.js';
-import { until } from '../../../test/helpers/sse.js';
+import { modern } from '../../testing/messages.js';
+import { until } from '../../testing/sse.js';
 import { createServer } from '../../server/server.js';
 import { serveStdio } from './serve-stdio.js';
 
@@ -61,7 +61,7 @@ describe('serveStdio', () => {
       input.write(
         `${JSON.stringify(modern('subscriptions/listen', { notifications: { toolsListChanged: true } }))}\n`,
       );
-      await until(() => server.listen.size === 1, 'the listener to be added');
+      await until(() => server.listenerCount === 1, 'the listener to be added');
       for (let i = 0; i < 50; i++) {
         server.notifyListChanged('tools');
         await new Promise((r) => setImmediate(r));

@@ -1,9 +1,9 @@
 import type { Readable, Writable } from 'node:stream';
 import { ERROR_CODES } from '../../protocol/error-codes.js';
 import { errorResponse, type JSONRPCMessage } from '../../protocol/jsonrpc.js';
-import type { McpServer } from '../../server/server.js';
+import type { McpServer } from '../../server/index.js';
 import { LineDecoder, type LineEvent } from './line-decoder.js';
-import { encodeWithinCap, type EncodedMessage } from '../oversize.js';
+import { encodeForSend } from '../oversize.js';
 
 export interface StdioOptions {
   /** Largest accepted line in bytes (default 32 MiB); longer lines are discarded and answered with an error. */
@@ -72,19 +72,7 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Stdio
     process.stderr.write(`${text}\n`);
   };
   const write = (message: JSONRPCMessage): void => {
-    let encoded: EncodedMessage | undefined;
-    try {
-      encoded = encodeWithinCap(message, maxLineBytes, 'maxLineBytes', report);
-    } catch (error) {
-      // encodeWithinCap answers what JSON.stringify refuses; this is the last line of defence.
-      report(`mcpkit: could not encode a message for stdout: ${String(error)}`);
-      const id = 'id' in message && ('result' in message || 'error' in message) ? message.id : null;
-      if (id === null) return;
-      const text = JSON.stringify(
-        errorResponse(id, ERROR_CODES.INTERNAL_ERROR, 'The response could not be encoded'),
-      );
-      encoded = { parts: [text], bytes: -1 };
-    }
+    const encoded = encodeForSend(message, maxLineBytes, 'maxLineBytes', report);
     if (encoded === undefined) return;
     const { parts } = encoded;
     for (let i = 0; i < parts.length - 1; i++) queue.push(parts[i] as string);

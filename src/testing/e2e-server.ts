@@ -1,16 +1,18 @@
+// Test support only: not part of the mcpkit package (excluded from the build and not published).
 /**
- * The server the end-to-end tests drive: an echo tool, a slow tool that honours cancellation, a
- * tool that reports progress, a static resource, a resource template and a prompt.
+ * The fixture server the end-to-end tests (test/e2e) and src unit tests drive: an echo tool, a
+ * slow tool that honours cancellation, a tool that reports progress, a static resource, a resource
+ * template and a prompt.
  *
  * In-process: `createE2eServer()`. As a process (the README's pattern, no process.exit):
- *   node --import tsx test/e2e/e2e-server.ts --stdio [--max-line-bytes N]
+ *   node --import tsx src/testing/e2e-server.ts --stdio [--max-line-bytes N]
  * Logs go to stderr only; a slow call that gets cancelled logs `e2e: slow <tag> aborted`, a late
  * call logs `e2e: late <tag> aborted=<bool>`.
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createServer, type McpServer } from '../../src/server/index.js';
-import { serveStdio } from '../../src/transports/stdio/index.js';
+import { createServer, type McpServer } from '../server/index.js';
+import { serveStdio } from '../transports/stdio/index.js';
 
 export interface E2eHooks {
   /** Called when a `slow` call saw its signal abort (client cancel or stream closed). */

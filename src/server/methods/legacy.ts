@@ -3,23 +3,21 @@ import {
   resultResponse,
   type JSONRPCRequest,
   type JSONRPCResponse,
-} from '../protocol/jsonrpc.js';
-import type { ClientCapabilities, Implementation } from '../protocol/types.js';
-import { validateParams } from '../protocol/validate.js';
-import { LEGACY_VERSIONS, LATEST_LEGACY_VERSION, eraOf } from '../protocol/versions.js';
-import { ERROR_CODES } from '../protocol/error-codes.js';
-import { ProtocolError } from '../errors/protocol-error.js';
-import { levelRank } from './context.js';
-import type { LegacySession, Peer } from './peer.js';
-import type { McpServer } from './server.js';
+} from '../../protocol/jsonrpc.js';
+import type { ClientCapabilities, Implementation } from '../../protocol/types.js';
+import { validateParams } from '../../protocol/validate.js';
+import { LATEST_LEGACY_VERSION, eraOf } from '../../protocol/versions.js';
+import { ERROR_CODES } from '../../protocol/error-codes.js';
+import { ProtocolError } from '../../errors/protocol-error.js';
+import type { ServerCore } from '../core.js';
+import { levelRank } from '../log-levels.js';
+import type { LegacySession, Peer } from '../peer.js';
+import type { Params } from './types.js';
 
-type Params = Record<string, unknown>;
+/** A 2025-11-25 method with no 2026-07-28 counterpart: it only touches the session. */
+export type LegacyMethod = (params: Params, session: LegacySession) => Record<string, unknown>;
 
-/** 2025-11-25 methods with no 2026-07-28 counterpart; they only touch the session. */
-export const LEGACY_METHODS: Record<
-  string,
-  (params: Params, session: LegacySession) => Record<string, unknown>
-> = {
+export const LEGACY_METHODS: Record<string, LegacyMethod> = {
   ping: () => ({}),
   'logging/setLevel': (params, session) => {
     const level = params['level'] as string;
@@ -39,11 +37,7 @@ export const LEGACY_METHODS: Record<
 };
 
 /** The legacy handshake: negotiates a 2025-era version and opens the session. */
-export function initialize(
-  server: McpServer,
-  peer: Peer,
-  request: JSONRPCRequest,
-): JSONRPCResponse {
+export function initialize(core: ServerCore, peer: Peer, request: JSONRPCRequest): JSONRPCResponse {
   const params = request.params ?? {};
   const issue = validateParams('legacy', 'initialize', params);
   if (issue) {
@@ -64,12 +58,9 @@ export function initialize(
   };
   const result: Record<string, unknown> = {
     protocolVersion,
-    capabilities: server.capabilities(),
-    serverInfo: server.info,
+    capabilities: core.capabilities(),
+    serverInfo: core.info,
   };
-  if (server.options.instructions !== undefined)
-    result['instructions'] = server.options.instructions;
+  if (core.options.instructions !== undefined) result['instructions'] = core.options.instructions;
   return resultResponse(request.id, result);
 }
-
-export { LEGACY_VERSIONS };

@@ -1,9 +1,10 @@
 import type { JSONRPCMessage, RequestId } from '../protocol/jsonrpc.js';
 import { META } from '../protocol/meta-keys.js';
 import type { SubscriptionFilter } from '../protocol/types.js';
+import { coversUri } from '../uri/covers.js';
 import type { ListKind } from './registry.js';
 
-interface Listener {
+export interface Listener {
   id: RequestId;
   filter: SubscriptionFilter;
   notify: (message: JSONRPCMessage) => void;
@@ -18,14 +19,6 @@ const FILTER_KEY: Record<
   prompts: 'promptsListChanged',
   resources: 'resourcesListChanged',
 };
-
-/** Whether `uri` is the subscribed URI or one of its sub-resources. */
-export function coversUri(subscribed: string, uri: string): boolean {
-  if (uri === subscribed) return true;
-  if (!uri.startsWith(subscribed)) return false;
-  const next = uri.charCodeAt(subscribed.length);
-  return subscribed.endsWith('/') || next === 47 || next === 35;
-}
 
 /** Open `subscriptions/listen` streams (2026-07-28). */
 export class ListenHub {

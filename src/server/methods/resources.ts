@@ -1,19 +1,12 @@
-import { ERROR_CODES } from '../protocol/error-codes.js';
-import type { ResourceContents } from '../protocol/types.js';
-import type { Era } from '../protocol/versions.js';
-import { ProtocolError } from '../errors/protocol-error.js';
-import { matchSafely } from '../uri/index.js';
-import type { RequestContext } from './context.js';
-import type { McpServer } from './server.js';
-import type { PartialContents, ReadReturn } from './types.js';
-
-type Result = Record<string, unknown>;
-
-export function resourceNotFound(uri: string, era: Era, why = ''): ProtocolError {
-  const code =
-    era === 'legacy' ? ERROR_CODES.LEGACY_RESOURCE_NOT_FOUND : ERROR_CODES.INVALID_PARAMS;
-  return new ProtocolError(code, `Resource not found: ${uri}${why}`, { uri });
-}
+import type { Resource, ResourceContents } from '../../protocol/types.js';
+import { resourceNotFound, resourceRefused } from '../../errors/wire-errors.js';
+import type { RequestContext } from '../context.js';
+import type { ServerCore } from '../core.js';
+import type { PartialContents, ReadReturn } from '../definitions.js';
+import { lister } from './lists.js';
+import { matchTemplates } from './templates.js';
+import type { MethodSpec, Result } from './types.js';
+import { boundTarget } from './target.js';
 
 function normalizeContents(
   uri: string,
@@ -46,11 +39,11 @@ function withCache(result: Result, hints: { ttlMs?: number; cacheScope?: string 
  * their variables decoded and checked), then the link store. Throws not-found or refusals.
  */
 export async function readResource(
-  server: McpServer,
+  core: ServerCore,
   uri: string,
   ctx: RequestContext,
 ): Promise<Result> {
-  const entry = server.resources.get(uri);
+  const entry = core.resources.get(uri);
   if (entry) {
     const value = await entry.read(uri, {}, ctx);
     if (value === undefined) throw resourceNotFound(uri, ctx.era);
@@ -59,25 +52,17 @@ export async function readResource(
       entry.cache,
     );
   }
-  for (const t of server.templates.list()) {
-    const match = matchSafely(t.parsed, uri);
-    if (match === undefined) continue;
-    if (!match.ok) {
-      const which = match.variable ? ` (variable "${match.variable}")` : '';
-      throw ProtocolError.invalidParams(
-        `Refused resource URI ${JSON.stringify(uri)}${which}: ${match.problem}`,
-        { uri },
-      );
-    }
-    const value = await t.read(uri, match.variables, ctx);
+  for (const hit of matchTemplates(core, uri)) {
+    if ('refused' in hit) throw resourceRefused(uri, hit.refused, hit.variable);
+    const value = await hit.entry.read(uri, hit.variables, ctx);
     if (value === undefined) continue;
     return withCache(
-      { contents: normalizeContents(uri, value, t.template.mimeType) },
-      t.definition,
+      { contents: normalizeContents(uri, value, hit.entry.template.mimeType) },
+      hit.entry.definition,
     );
   }
-  if (server.linkStore.owns(uri)) {
-    const found = await server.linkStore.get(uri);
+  if (core.linkStore.owns(uri)) {
+    const found = await core.linkStore.get(uri);
     if ('found' in found) {
       const a = found.found;
       const contents =
@@ -100,12 +85,34 @@ export async function readResource(
   throw resourceNotFound(uri, ctx.era);
 }
 
-/** Whether a link to `uri` would resolve: a resource, a template that matches safely, or a live artifact. */
-export async function resolvesUri(server: McpServer, uri: string): Promise<boolean> {
-  if (server.resources.get(uri)) return true;
-  for (const t of server.templates.list()) {
-    if (matchSafely(t.parsed, uri)?.ok) return true;
+/** Static resources, then what each template's `list` reports. */
+async function allResources(core: ServerCore): Promise<readonly Resource[]> {
+  const templates = core.templates.list();
+  if (!templates.some((t) => t.definition.list)) return core.resources.wire();
+  const all: Resource[] = [...core.resources.wire()];
+  for (const t of templates) {
+    if (t.definition.list) all.push(...(await t.definition.list()));
   }
-  if (server.linkStore.owns(uri)) return 'found' in (await server.linkStore.get(uri));
-  return false;
+  return all;
 }
+
+export const resourceMethods: Record<string, MethodSpec> = {
+  'resources/list': {
+    cache: 'list',
+    run: lister('resources', 'resources/list', allResources, (r) => r.uri),
+  },
+  'resources/templates/list': {
+    cache: 'list',
+    run: lister(
+      'resourceTemplates',
+      'resources/templates/list',
+      (core) => core.templates.wire(),
+      (t) => t.uriTemplate,
+    ),
+  },
+  'resources/read': {
+    cache: 'read',
+    target: (p, auth) => boundTarget('resources/read', p['uri'], undefined, auth),
+    run: async (params, { server, ctx }) => readResource(server, params['uri'] as string, ctx),
+  },
+};

@@ -1,3 +1,4 @@
+// Test support only: not part of the mcpkit package (excluded from the build and not published).
 /** Reading Server-Sent Events from a web ReadableStream (fetch or web-handler responses) in tests. */
 
 export interface SseEvent {

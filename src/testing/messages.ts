@@ -1,3 +1,4 @@
+// Test support only: not part of the mcpkit package (excluded from the build and not published).
 /** Builders for raw JSON-RPC messages in tests. */
 export const MODERN = '2026-07-28';
 

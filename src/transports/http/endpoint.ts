@@ -1,43 +1,19 @@
 import { ERROR_CODES } from '../../protocol/error-codes.js';
-import {
-  errorResponse,
-  type JSONRPCMessage,
-  type JSONRPCResponse,
-} from '../../protocol/jsonrpc.js';
-import { META } from '../../protocol/meta-keys.js';
-import { eraOf } from '../../protocol/versions.js';
-import { httpStatusOf } from '../../server/dispatch.js';
-import type { Peer } from '../../server/peer.js';
-import type { McpServer } from '../../server/server.js';
+import { requestEra } from '../../protocol/era.js';
+import type { JSONRPCMessage, JSONRPCResponse } from '../../protocol/jsonrpc.js';
+import type { Era } from '../../protocol/versions.js';
+import type { McpServer } from '../../server/index.js';
+import type { Peer } from '../../server/transport.js';
+import { encodeForSend, type EncodedMessage } from '../oversize.js';
 import type { HttpExchange, HttpResponder, SseSink } from './exchange.js';
 import { checkModernHeaders } from './header-check.js';
-import { createOriginGuard, type OriginGuard, type OriginGuardOptions } from './origin-guard.js';
-import { SessionTable, type LegacyHttpSession } from './sessions.js';
 import { jsonError } from './json-error.js';
 import { deleteSession, openSessionStream } from './legacy-stream.js';
-import { encodeWithinCap, type EncodedMessage } from '../oversize.js';
-import { JSON_HEADERS, SSE_HEADERS, sseEvent } from './sse.js';
-
-export interface HttpOptions extends OriginGuardOptions {
-  /** Path served (default '/mcp'); null serves every path. */
-  path?: string | null;
-  /** Largest accepted request body in bytes (default 4 MiB); larger gets 413. */
-  maxBodyBytes?: number;
-  /** Host/Origin checks against DNS rebinding (default true). */
-  dnsRebindingProtection?: boolean;
-  /** Largest response sent, in bytes (default: maxBodyBytes); a larger result becomes a clear -32603 error. */
-  maxResponseBytes?: number;
-  /** Serve 2025-11-25 clients (initialize, sessions, GET stream) on the same endpoint (default true). */
-  legacy?: boolean;
-  /** Idle time after which a legacy session is dropped (default 30 minutes). */
-  sessionIdleMs?: number;
-  /** Most legacy sessions at once (default 10,000); beyond it `initialize` gets 503. */
-  maxSessions?: number;
-  /** Interval of SSE keep-alive comments (default 15 s; 0 disables). */
-  keepAliveMs?: number;
-}
-
-export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+import { DEFAULT_MAX_BODY_BYTES, maxResponseBytesOf, type HttpOptions } from './options.js';
+import { createOriginGuard, type OriginGuard } from './origin-guard.js';
+import { SessionTable, type LegacyHttpSession } from './sessions.js';
+import { JSON_HEADERS, SSE_HEADERS, sseEvent, startKeepAlive } from './sse.js';
+import { httpStatusFor } from './status.js';
 
 type Body = Record<string, unknown>;
 
@@ -57,12 +33,9 @@ export class HttpEndpoint {
   private readonly sessions: SessionTable;
   private readonly guard: OriginGuard | undefined;
 
-  constructor(
-    private readonly server: McpServer,
-    options: HttpOptions = {},
-  ) {
+  constructor(server: McpServer, options: HttpOptions = {}) {
     this.options = options;
-    const maxResponse = options.maxResponseBytes ?? options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    const maxResponse = maxResponseBytesOf(options);
     this.stateless = server.connect({
       transport: 'http',
       send: () => undefined,
@@ -167,12 +140,13 @@ export class HttpEndpoint {
     const route = this.route(ex, body);
     if ('status' in route)
       return jsonError(res, route.status, route.code, route.message, idOf(body));
-    const { session, isNew } = route;
-    if (!isNew || !session) return this.exchange(ex, res, body, route.peer, session, acceptsSse);
+    const { session, isNew, era } = route;
+    if (!isNew || !session)
+      return this.exchange(ex, res, body, route.peer, era, session, acceptsSse);
     // A new session is committed only when its initialize succeeds, and closed on every other path.
     let committed = false;
     try {
-      await this.exchange(ex, res, body, session.peer, session, acceptsSse, (response) => {
+      await this.exchange(ex, res, body, session.peer, era, session, acceptsSse, (response) => {
         if (response && 'result' in response) {
           this.sessions.commit(session);
           committed = true;
@@ -192,33 +166,20 @@ export class HttpEndpoint {
     res: HttpResponder,
     body: unknown,
     peer: Peer,
+    era: Era,
     session: LegacyHttpSession | undefined,
     acceptsSse: boolean,
     settled?: (response: JSONRPCResponse | undefined) => void,
   ): Promise<void> {
     const isRequest = typeof body === 'object' && body !== null && 'method' in body && 'id' in body;
-    const headerVersion = ex.header('mcp-protocol-version');
     if (!isRequest) {
-      const response = await peer.handle(body, { headerVersion: headerVersion ?? null });
+      const response = await peer.handle(body, { era });
       settled?.(response);
-      if (response) return this.reply(res, response, undefined, {});
+      if (response) return this.reply(res, response, era, undefined, {});
       return res.send(202, {});
     }
-    if (peer === this.stateless) {
-      const b = body as Body;
-      const mismatch = checkModernHeaders(
-        ex,
-        this.server,
-        String(b['method']),
-        (b['params'] ?? {}) as Body,
-      );
-      if (mismatch) {
-        return res.send(
-          400,
-          JSON_HEADERS,
-          JSON.stringify(errorResponse(idOf(body), mismatch.code, mismatch.message, mismatch.data)),
-        );
-      }
+    const b = body as Body;
+    if (era === 'modern') {
       // A listen stream can only be answered as SSE; without it the request would hang silently.
       if (b['method'] === 'subscriptions/listen' && !acceptsSse) {
         return jsonError(
@@ -232,7 +193,7 @@ export class HttpEndpoint {
     }
     const sessionHeaders: Record<string, string> = session ? { 'mcp-session-id': session.id } : {};
     let sink: SseSink | undefined;
-    let keepAlive: ReturnType<typeof setInterval> | undefined;
+    let stopKeepAlive: (() => void) | undefined;
     // Set once the request settled: what the handler sends later (work that outlived its
     // request) is dropped, with no SSE switch and no timer.
     let done = false;
@@ -249,11 +210,7 @@ export class HttpEndpoint {
       if (!sink) {
         if (!acceptsSse) return;
         sink = res.stream(200, { ...SSE_HEADERS, ...sessionHeaders });
-        const every = this.options.keepAliveMs ?? 15_000;
-        if (every > 0) {
-          keepAlive = setInterval(() => sink?.write(': keep-alive\n\n'), every);
-          (keepAlive as { unref?: () => void }).unref?.();
-        }
+        stopKeepAlive = startKeepAlive(sink, this.options.keepAliveMs ?? 15_000);
       }
       sink.write(event);
     };
@@ -262,19 +219,28 @@ export class HttpEndpoint {
       response = await peer.handle(body, {
         notify,
         signal: () => ex.signal,
-        headerVersion: headerVersion ?? null,
+        era,
+        checkEnvelope: (version, toolInputSchema) =>
+          checkModernHeaders(
+            ex,
+            String(b['method']),
+            (b['params'] ?? {}) as Body,
+            version,
+            toolInputSchema,
+          ),
       });
     } finally {
       done = true;
-      if (keepAlive) clearInterval(keepAlive);
+      stopKeepAlive?.();
     }
     settled?.(response);
-    this.reply(res, response, sink, sessionHeaders);
+    this.reply(res, response, era, sink, sessionHeaders);
   }
 
   private reply(
     res: HttpResponder,
     response: JSONRPCResponse | undefined,
+    era: Era,
     sink: SseSink | undefined,
     headers: Record<string, string>,
   ): void {
@@ -288,7 +254,7 @@ export class HttpEndpoint {
       sink.end();
     } else if (response) {
       res.send(
-        httpStatusOf(response),
+        httpStatusFor(response, era),
         { ...JSON_HEADERS, ...headers },
         this.encode(response).parts,
       );
@@ -299,18 +265,14 @@ export class HttpEndpoint {
 
   /** The response as JSON text; one that cannot be sent as it is becomes a -32603 error. */
   private encode(response: JSONRPCResponse): EncodedMessage {
-    const cap =
-      this.options.maxResponseBytes ?? this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-    try {
-      const encoded = encodeWithinCap(response, cap, 'maxResponseBytes', (t) => console.error(t));
-      if (encoded) return encoded;
-    } catch (error) {
-      console.error('mcpkit: could not encode a response', error);
-    }
-    const text = JSON.stringify(
-      errorResponse(response.id, ERROR_CODES.INTERNAL_ERROR, 'The response could not be encoded'),
+    const encoded = encodeForSend(
+      response,
+      maxResponseBytesOf(this.options),
+      'maxResponseBytes',
+      (t) => console.error(t),
     );
-    return { parts: [text], bytes: -1 };
+    // A response always encodes to something; the fallback only satisfies the type.
+    return encoded ?? { parts: [JSON.stringify(response)], bytes: -1 };
   }
 
   /** Picks the peer for a POST: stateless (2026-07-28), an existing legacy session, or a new one. */
@@ -318,17 +280,18 @@ export class HttpEndpoint {
     ex: HttpExchange,
     body: unknown,
   ):
-    | { peer: Peer; session?: LegacyHttpSession; isNew?: boolean }
+    | { peer: Peer; era: Era; session?: LegacyHttpSession; isNew?: boolean }
     | { status: number; code: number; message: string } {
-    const header = ex.header('mcp-protocol-version');
     const b = (typeof body === 'object' && body !== null ? body : {}) as Body;
-    const params = b['params'] as Body | undefined;
-    const meta = params?.['_meta'] as Body | undefined;
-    const modern =
-      (header !== undefined && eraOf(header.trim()) !== 'legacy') ||
-      (typeof meta === 'object' && meta !== null && META.protocolVersion in meta);
-    if (modern || Array.isArray(body)) return { peer: this.stateless };
     const sessionId = ex.header('mcp-session-id');
+    // The era is decided here, once, and handed to the engine with the message.
+    const era = requestEra({
+      method: String(b['method']),
+      params: b['params'],
+      headerVersion: ex.header('mcp-protocol-version'),
+      inSession: sessionId !== undefined,
+    });
+    if (era === 'modern' || Array.isArray(body)) return { peer: this.stateless, era: 'modern' };
     // Only a request (with an id) opens a session: an `initialize` notification gets no answer
     // to carry the session id, so its session could never be used nor committed.
     if (b['method'] === 'initialize' && sessionId === undefined && isRequestId(b['id'])) {
@@ -348,7 +311,7 @@ export class HttpEndpoint {
           code: ERROR_CODES.INTERNAL_ERROR,
           message: 'Too many sessions (maxSessions); try again later',
         };
-      return { peer: session.peer, session, isNew: true };
+      return { peer: session.peer, era, session, isNew: true };
     }
     if (sessionId !== undefined) {
       const session = this.sessions.get(sessionId);
@@ -358,10 +321,10 @@ export class HttpEndpoint {
           code: ERROR_CODES.INVALID_REQUEST,
           message: 'Session not found: initialize again',
         };
-      return { peer: session.peer, session };
+      return { peer: session.peer, era, session };
     }
-    // Neither era's markers: the stateless dispatcher explains what is missing.
-    return { peer: this.stateless };
+    // An initialize that is no request (a notification, a bad id): the engine explains.
+    return { peer: this.stateless, era };
   }
 
   private get(ex: HttpExchange, res: HttpResponder): void {

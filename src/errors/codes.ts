@@ -1,0 +1,44 @@
+/**
+ * Every local error code mcpkit throws, in one place: match on `error.code`, never on the message.
+ * Wire errors are `ProtocolError`s with a numeric JSON-RPC code instead (see `wire-errors.ts`).
+ */
+export const MCPKIT_ERROR_CODES = {
+  /** An attachment's loader returned nothing. */
+  ATTACHMENT_EMPTY: 'ATTACHMENT_EMPTY',
+  /** An attachment must be linked but has no URI and no link store to give it one. */
+  ATTACHMENT_NO_URI: 'ATTACHMENT_NO_URI',
+  /** Bytes larger than a blob may be (base64 would exceed the string limit or the cap). */
+  BLOB_TOO_LARGE: 'BLOB_TOO_LARGE',
+  /** A command line that cannot be run as given (the message says which flag and why). */
+  BAD_ARGUMENTS: 'BAD_ARGUMENTS',
+  /** A tool, prompt, resource or template of that name is already registered. */
+  DUPLICATE_REGISTRATION: 'DUPLICATE_REGISTRATION',
+  /** A content block or resource contents broke the spec's shape (the message names the field). */
+  INVALID_CONTENT: 'INVALID_CONTENT',
+  /** A base64 string that is not canonical (the message gives the offset of the first bad character). */
+  INVALID_BASE64: 'INVALID_BASE64',
+  /** A peer's answer to one of our requests was malformed or invalid. */
+  INVALID_RESPONSE: 'INVALID_RESPONSE',
+  /** A string that must be an absolute URI (RFC 3986) is not one. */
+  INVALID_URI: 'INVALID_URI',
+  /** A server could not listen on its address. */
+  LISTEN_FAILED: 'LISTEN_FAILED',
+  /** The connection closed before a request could be sent or answered. */
+  PEER_CLOSED: 'PEER_CLOSED',
+  /** A request was cancelled before its answer came. */
+  REQUEST_CANCELLED: 'REQUEST_CANCELLED',
+  /** A request got no answer in time. */
+  REQUEST_TIMEOUT: 'REQUEST_TIMEOUT',
+  /** A result cannot fit its cap even with every optional resource linked. */
+  RESULT_TOO_LARGE: 'RESULT_TOO_LARGE',
+  /** The folder to serve does not exist or is not a folder. */
+  ROOT_NOT_FOUND: 'ROOT_NOT_FOUND',
+  /** A JSON Schema does not compile. */
+  SCHEMA_INVALID: 'SCHEMA_INVALID',
+  /** A Standard Schema that cannot produce JSON Schema. */
+  SCHEMA_NOT_CONVERTIBLE: 'SCHEMA_NOT_CONVERTIBLE',
+  /** A URI template breaks RFC 6570 syntax. */
+  TEMPLATE_SYNTAX: 'TEMPLATE_SYNTAX',
+} as const;
+
+export type McpKitErrorCode = (typeof MCPKIT_ERROR_CODES)[keyof typeof MCPKIT_ERROR_CODES];

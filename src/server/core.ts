@@ -1,0 +1,32 @@
+import type {
+  Implementation,
+  Prompt,
+  Resource,
+  ResourceTemplate,
+  ServerCapabilities,
+  Tool,
+} from '../protocol/types.js';
+import type { PromptEntry, ResourceEntry, TemplateEntry, ToolEntry } from './entries.js';
+import type { LinkStore } from './link-store.js';
+import type { ListenHub } from './listen-hub.js';
+import type { ServerOptions } from './options.js';
+import type { RegistryView } from './registry.js';
+import type { RequestStateSigner } from './request-state.js';
+
+/**
+ * What the engine (dispatch, methods, reads, result assembly) needs of a server. `McpServer`
+ * builds one and keeps it private; the engine never sees the class, so no engine file depends
+ * on the author API.
+ */
+export interface ServerCore {
+  readonly info: Implementation;
+  readonly options: ServerOptions;
+  readonly tools: RegistryView<ToolEntry, Tool>;
+  readonly resources: RegistryView<ResourceEntry, Resource>;
+  readonly templates: RegistryView<TemplateEntry, ResourceTemplate>;
+  readonly prompts: RegistryView<PromptEntry, Prompt>;
+  readonly listen: ListenHub;
+  readonly signer: RequestStateSigner;
+  readonly linkStore: LinkStore;
+  capabilities(): ServerCapabilities;
+}

@@ -1,0 +1,70 @@
+import { ProtocolError } from '../../errors/protocol-error.js';
+import type { CompleteHandler } from '../definitions.js';
+import { matchTemplates } from './templates.js';
+import { own, type MethodEnv, type MethodSpec, type Params, type Result } from './types.js';
+
+/** At most this many values per answer (the spec's limit); `total`/`hasMore` tell the rest. */
+const MAX_VALUES = 100;
+
+async function complete(params: Params, { server }: MethodEnv): Promise<Result> {
+  const ref = params['ref'] as { type: string; name?: string; uri?: string };
+  // Echo only what identifies the ref: never the client's whole object.
+  const refData = {
+    ref: {
+      type: String(ref.type),
+      ...(ref.name !== undefined ? { name: String(ref.name) } : {}),
+      ...(ref.uri !== undefined ? { uri: String(ref.uri) } : {}),
+    },
+  };
+  const argument = params['argument'] as { name: string; value: string };
+  const context = {
+    arguments: ((params['context'] as Params | undefined)?.['arguments'] ?? {}) as Record<
+      string,
+      string
+    >,
+  };
+  let handler: CompleteHandler | undefined;
+  if (ref.type === 'ref/prompt') {
+    const entry = server.prompts.get(String(ref.name));
+    if (!entry)
+      throw ProtocolError.invalidParams(`Unknown prompt: ${JSON.stringify(ref.name)}`, refData);
+    handler = own(entry.complete, argument.name);
+  } else if (ref.type === 'ref/resource') {
+    const uri = String(ref.uri);
+    // The template itself, or the first template a concrete URI matches through the guards.
+    let entry = server.templates.get(uri);
+    if (!entry) {
+      for (const hit of matchTemplates(server, uri)) {
+        if (!('refused' in hit)) entry = hit.entry;
+        break;
+      }
+    }
+    if (!entry && !server.resources.get(uri)) {
+      throw ProtocolError.invalidParams(
+        `No resource or template matches ${JSON.stringify(uri)}`,
+        refData,
+      );
+    }
+    handler = entry?.definition.complete
+      ? own(entry.definition.complete, argument.name)
+      : undefined;
+  } else {
+    throw ProtocolError.invalidParams(
+      `params.ref.type must be "ref/prompt" or "ref/resource"`,
+      refData,
+    );
+  }
+  const raw = handler ? await handler(argument.value, context) : [];
+  const all = Array.isArray(raw) ? { values: raw } : raw;
+  const values = all.values.slice(0, MAX_VALUES);
+  const completion: Result = { values };
+  const total = all.total ?? (all.values.length > MAX_VALUES ? all.values.length : undefined);
+  if (total !== undefined) completion['total'] = total;
+  if (all.hasMore !== undefined || all.values.length > MAX_VALUES)
+    completion['hasMore'] = all.hasMore ?? true;
+  return { completion };
+}
+
+export const completionMethods: Record<string, MethodSpec> = {
+  'completion/complete': { run: complete },
+};

@@ -1,0 +1,29 @@
+import type { Era } from '../../protocol/versions.js';
+import type { ServerCore } from '../core.js';
+import { paginate } from '../pagination.js';
+import type { MethodEnv, Params, Result } from './types.js';
+
+export function pageSize(core: ServerCore): number {
+  return core.options.pageSize ?? 100;
+}
+
+/** A list method: one page of `items` under `field`, with the next page's cursor. */
+export function lister<T>(
+  field: string,
+  method: string,
+  items: (core: ServerCore, era: Era) => readonly T[] | Promise<readonly T[]>,
+  key: (item: T) => string,
+) {
+  return async (params: Params, { server, ctx }: MethodEnv): Promise<Result> => {
+    const page = paginate(
+      await items(server, ctx.era),
+      key,
+      params['cursor'] as string | undefined,
+      pageSize(server),
+      method,
+    );
+    return page.nextCursor
+      ? { [field]: page.items, nextCursor: page.nextCursor }
+      : { [field]: page.items };
+  };
+}

@@ -1,0 +1,49 @@
+import type { GetPromptResult } from '../../protocol/types.js';
+import { ProtocolError } from '../../errors/protocol-error.js';
+import { checkEmittedLinks } from './links.js';
+import { lister } from './lists.js';
+import { boundTarget } from './target.js';
+import type { MethodEnv, MethodSpec, Params, Result } from './types.js';
+
+async function getPrompt(params: Params, { server, ctx }: MethodEnv): Promise<Result> {
+  const name = params['name'] as string;
+  const entry = server.prompts.get(name);
+  if (!entry)
+    throw ProtocolError.invalidParams(`Unknown prompt: ${JSON.stringify(name)}`, { name });
+  const args = (params['arguments'] ?? {}) as Record<string, string>;
+  for (const arg of entry.prompt.arguments ?? []) {
+    if (arg.required && typeof args[arg.name] !== 'string') {
+      throw ProtocolError.invalidParams(
+        `prompts/get "${name}": argument "${arg.name}" is required`,
+        { name, argument: arg.name },
+      );
+    }
+  }
+  const value = await entry.handler(args, ctx);
+  const result: GetPromptResult =
+    typeof value === 'string'
+      ? { messages: [{ role: 'user', content: { type: 'text', text: value } }] }
+      : { ...value };
+  await checkEmittedLinks(
+    server,
+    result.messages.map((m) => m.content),
+    `prompt "${name}"`,
+  );
+  return result as unknown as Result;
+}
+
+export const promptMethods: Record<string, MethodSpec> = {
+  'prompts/list': {
+    cache: 'list',
+    run: lister(
+      'prompts',
+      'prompts/list',
+      (core) => core.prompts.wire(),
+      (p) => p.name,
+    ),
+  },
+  'prompts/get': {
+    target: (p, auth) => boundTarget('prompts/get', p['name'], p['arguments'], auth),
+    run: getPrompt,
+  },
+};

@@ -1,0 +1,93 @@
+import type { CallToolResult, Tool } from '../../protocol/types.js';
+import { ProtocolError } from '../../errors/protocol-error.js';
+import { toolError } from '../../content/messages.js';
+import { isInputRequired } from '../input-required.js';
+import { checkEmittedLinks } from './links.js';
+import { lister } from './lists.js';
+import { boundTarget } from './target.js';
+import type { MethodEnv, MethodSpec, Params, Result } from './types.js';
+
+async function callTool(params: Params, { server, ctx }: MethodEnv): Promise<Result> {
+  const name = params['name'] as string;
+  const entry = server.tools.get(name);
+  if (!entry) throw ProtocolError.invalidParams(`Unknown tool: ${JSON.stringify(name)}`, { name });
+  let args: unknown = params['arguments'] ?? {};
+  if (entry.input) {
+    const checked = await entry.input.check(args);
+    if (!checked.ok) {
+      return toolError(
+        `Invalid arguments for tool "${name}": ${checked.message}`,
+      ) as unknown as Result;
+    }
+    args = checked.value;
+  }
+  let value;
+  try {
+    value = await entry.handler(args as never, ctx);
+  } catch (error) {
+    if (error instanceof ProtocolError || isInputRequired(error)) throw error;
+    server.options.onError?.(error, `tools/call ${name}`);
+    return toolError(
+      `Tool "${name}" failed: ${error instanceof Error ? error.message : String(error)}`,
+    ) as unknown as Result;
+  }
+  const result: CallToolResult =
+    typeof value === 'string'
+      ? { content: [{ type: 'text', text: value }] }
+      : Array.isArray(value)
+        ? { content: value }
+        : { ...value };
+  if (entry.output && !result.isError) {
+    const checked =
+      result.structuredContent === undefined
+        ? undefined
+        : await entry.output.check(result.structuredContent);
+    if (!checked?.ok) {
+      const why = checked ? checked.message : 'structuredContent is missing';
+      throw ProtocolError.internal(`tool "${name}" broke its outputSchema: ${why}`);
+    }
+  }
+  const sc = result.structuredContent;
+  if (
+    ctx.era === 'legacy' &&
+    sc !== undefined &&
+    (typeof sc !== 'object' || sc === null || Array.isArray(sc))
+  ) {
+    // 2025-11-25 requires an object; the text content still carries the value.
+    delete result.structuredContent;
+  }
+  await checkEmittedLinks(server, result.content, `tool "${name}"`);
+  return result as unknown as Result;
+}
+
+const legacyToolCache = new WeakMap<readonly Tool[], Tool[]>();
+
+/** 2025-11-25 knows only object output schemas: other ones are left out of the listing. */
+function legacyTools(tools: readonly Tool[]): readonly Tool[] {
+  let out = legacyToolCache.get(tools);
+  if (!out) {
+    out = tools.map((t) => {
+      if (t.outputSchema === undefined || t.outputSchema['type'] === 'object') return t;
+      const { outputSchema: _dropped, ...rest } = t;
+      return rest;
+    });
+    legacyToolCache.set(tools, out);
+  }
+  return out;
+}
+
+export const toolMethods: Record<string, MethodSpec> = {
+  'tools/list': {
+    cache: 'list',
+    run: lister(
+      'tools',
+      'tools/list',
+      (core, era) => (era === 'legacy' ? legacyTools(core.tools.wire()) : core.tools.wire()),
+      (t) => t.name,
+    ),
+  },
+  'tools/call': {
+    target: (p, auth) => boundTarget('tools/call', p['name'], p['arguments'], auth),
+    run: callTool,
+  },
+};

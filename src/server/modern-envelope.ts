@@ -1,0 +1,81 @@
+/** The 2026-07-28 envelope around every request and result: `_meta` in, `resultType` and `_meta` out. */
+import { META } from '../protocol/meta-keys.js';
+import { isModernVersion, MODERN_VERSIONS } from '../protocol/versions.js';
+import { ProtocolError } from '../errors/protocol-error.js';
+import { unsupportedVersion } from '../errors/wire-errors.js';
+import type { ServerCore } from './core.js';
+
+type Result = Record<string, unknown>;
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The checks of a modern request's `_meta`, in the spec's order: missing keys (-32602), then
+ * the transport's own envelope such as HTTP headers (-32020, `checkTransport`), then the
+ * version (-32022).
+ */
+export function checkModernMeta(
+  meta: unknown,
+  method: string,
+  checkTransport: ((version: string) => ProtocolError | undefined) | undefined,
+): ProtocolError | undefined {
+  if (!isObject(meta)) {
+    return ProtocolError.invalidParams(
+      `${method}: params._meta is required (2026-07-28 requests carry protocolVersion and clientCapabilities there)`,
+      { field: 'params._meta' },
+    );
+  }
+  const version = meta[META.protocolVersion];
+  if (typeof version !== 'string') {
+    const field = `params._meta["${META.protocolVersion}"]`;
+    return ProtocolError.invalidParams(`${method}: ${field} is required and must be a string`, {
+      field,
+    });
+  }
+  if (!isObject(meta[META.clientCapabilities])) {
+    const field = `params._meta["${META.clientCapabilities}"]`;
+    return ProtocolError.invalidParams(
+      `${method}: ${field} is required and must be an object ({} for none)`,
+      { field },
+    );
+  }
+  const transportProblem = checkTransport?.(version);
+  if (transportProblem) return transportProblem;
+  if (!isModernVersion(version)) return unsupportedVersion(version, MODERN_VERSIONS);
+  return undefined;
+}
+
+/** Why a method is not served in 2026-07-28, when it is a known method of an older revision. */
+export function notModernWhy(method: string): string | undefined {
+  if (method === 'initialize') return '2026-07-28 has no initialize: send _meta with every request';
+  if (method === 'ping' || method === 'logging/setLevel') return 'removed in 2026-07-28';
+  if (method === 'resources/subscribe' || method === 'resources/unsubscribe')
+    return 'use subscriptions/listen';
+  return undefined;
+}
+
+/** Adds `ttlMs`/`cacheScope` where the handler left them out. */
+export function addCacheHints(core: ServerCore, result: Result, kind: 'list' | 'read'): void {
+  const defaults = kind === 'list' ? core.options.cache : core.options.readCache;
+  result['ttlMs'] ??= defaults?.ttlMs ?? 0;
+  result['cacheScope'] ??= defaults?.cacheScope ?? (kind === 'list' ? 'public' : 'private');
+}
+
+const serverMeta = new WeakMap<ServerCore, Record<string, unknown>>();
+
+/** `resultType` and `serverInfo` in `_meta`, on every modern result. */
+export function modernResult(core: ServerCore, result: Result): Result {
+  result['resultType'] ??= 'complete';
+  const meta = result['_meta'];
+  if (isObject(meta)) {
+    result['_meta'] = { ...meta, [META.serverInfo]: core.info };
+  } else {
+    // One shared, never-mutated object for the common case.
+    let shared = serverMeta.get(core);
+    if (!shared) serverMeta.set(core, (shared = Object.freeze({ [META.serverInfo]: core.info })));
+    result['_meta'] = shared;
+  }
+  return result;
+}

@@ -1,0 +1,77 @@
+/** How a server is configured: identity, paging, cache hints, secrets and content handling. */
+import type { DecisionRecord } from '../content/assemble.js';
+import type { Policy } from '../content/policy.js';
+import type { CacheScope, Icon } from '../protocol/types.js';
+import type { LinkStore } from './link-store.js';
+
+/** Cache hints for cacheable results (SEP-2549). */
+export interface CacheHints {
+  ttlMs?: number;
+  cacheScope?: CacheScope;
+}
+
+export interface ServerOptions {
+  name: string;
+  version: string;
+  title?: string;
+  description?: string;
+  websiteUrl?: string;
+  icons?: Icon[];
+  instructions?: string;
+  /** Page size of the four list methods (default 100). */
+  pageSize?: number;
+  /** Cache hints for discover and the list methods (default ttlMs 0, cacheScope 'public'). */
+  cache?: CacheHints;
+  /** Default cache hints of `resources/read` (default ttlMs 0, cacheScope 'private'). */
+  readCache?: CacheHints;
+  /** HMAC secret for `requestState`; set it when several instances serve one client. Default: random per process. */
+  requestStateSecret?: string | Uint8Array;
+  /** Lifetime of an MRTR `requestState` (default 10 minutes). */
+  requestStateTtlMs?: number;
+  /** Extra capabilities to advertise (merged with what the registries imply). */
+  capabilities?: Record<string, unknown>;
+  /** Where ephemeral artifacts are kept for links (default: in memory, 1 hour). */
+  linkStore?: LinkStore;
+  /** The embed-vs-link policy and the link guarantee. */
+  content?: ContentOptions;
+  /** Called with warnings such as unresolved links under linkCheck 'warn' (default: console.warn). */
+  onWarning?: (message: string) => void;
+  /** Called with errors thrown by handlers (default: console.error with the method). */
+  onError?: (error: unknown, method: string) => void;
+}
+
+/** How results embed or link resources, and how strictly links are checked. */
+export interface ContentOptions {
+  /** Soft cap for one embedded block on the wire (default 1 MiB). */
+  blockBudgetBytes?: number;
+  /** Soft cap for all blocks of one result on the wire (default 4 MiB). */
+  resultBudgetBytes?: number;
+  /** Hard cap for one result; default: the transport's message cap less 1 KiB of envelope. */
+  capBytes?: number;
+  /** Whether clients follow links with resources/read (default true). */
+  clientCanReadResources?: boolean;
+  /** Replaces the default embed-vs-link policy. */
+  policy?: Policy;
+  /** What to do when a result links to a URI nothing serves (default 'error'). */
+  linkCheck?: 'error' | 'warn' | 'off';
+  /** Adds each decision to the result's `_meta["dev.mcpkit/decisions"]` (default false). */
+  explain?: boolean;
+  /** Sees every embed-or-link decision with its reason (default: none). */
+  onDecision?: (record: DecisionRecord, method: string) => void;
+  /** Lifetime of artifacts put in the link store by results (default: the store's). */
+  artifactTtlMs?: number;
+}
+
+/** Room kept for the JSON-RPC envelope, `_meta` and the result's other fields under a transport's cap. */
+export const ENVELOPE_RESERVE_BYTES = 1024;
+
+/** The cap a transport without one of its own implies (32 MiB), before the envelope reserve. */
+export const DEFAULT_TRANSPORT_CAP_BYTES = 32 * 1024 * 1024;
+
+/** The hard cap for one result: `content.capBytes`, else the transport's cap less the envelope. */
+export function resultCapBytes(options: ServerOptions, transportCap: number | undefined): number {
+  return (
+    options.content?.capBytes ??
+    (transportCap ?? DEFAULT_TRANSPORT_CAP_BYTES) - ENVELOPE_RESERVE_BYTES
+  );
+}

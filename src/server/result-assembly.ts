@@ -1,0 +1,172 @@
+/**
+ * Result assembly for one request, pure: it sees the server only through a `ContentEnv`, which
+ * `content-env.ts` binds to a server and a request.
+ */
+import { assembleBlocks, type DecisionRecord } from '../content/assemble.js';
+import {
+  attach,
+  isAttachment,
+  type Attachment,
+  type AttachmentContent,
+  type AttachmentInput,
+} from '../content/attachment.js';
+import { repairBase64 } from '../content/blob.js';
+import { McpKitError } from '../errors/mcpkit-error.js';
+import { findBase64Problem } from '../protocol/base64.js';
+import { MCPKIT_META_PREFIX } from '../protocol/meta-keys.js';
+import type { ContentBlock, ResourceContents } from '../protocol/types.js';
+import type { ContentOptions } from './options.js';
+
+/** What one request's result assembly may ask of the server it runs in. */
+export interface ContentEnv {
+  readonly options: ContentOptions;
+  /** The hard cap for one result on the wire (see `RequestContext.capBytes`). */
+  readonly capBytes: number;
+  readonly method: string;
+  /** Reads a resource as `resources/read` would, for this request. */
+  read(uri: string): Promise<Record<string, unknown>>;
+  /** Whether a link to `uri` would resolve (the link guarantee). */
+  resolves(uri: string): Promise<boolean>;
+  describe(uri: string): { name: string; mimeType?: string; size?: number } | undefined;
+  /** Sizes a templated resource without reading it (the template's `stat`), if it can. */
+  stat(uri: string): Promise<{ size: number; mimeType?: string } | undefined>;
+  artifactUri(
+    content: { name: string; mimeType: string; text?: string; blob?: string; size: number },
+    keep: boolean,
+  ): Promise<string>;
+}
+
+function lastSegment(uri: string): string {
+  const path = uri.replace(/[?#].*$/, '').replace(/\/+$/, '');
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  try {
+    return decodeURIComponent(name) || uri;
+  } catch {
+    return name || uri;
+  }
+}
+
+function toContent(uri: string, contents: ResourceContents): AttachmentContent {
+  const mime = contents.mimeType !== undefined ? { mimeType: contents.mimeType } : {};
+  if ('text' in contents) return { text: contents.text, ...mime };
+  // What we emit is canonical base64: a reader's blob is repaired when it can be, else refused.
+  if (findBase64Problem(contents.blob) === undefined) return { blob: contents.blob, ...mime };
+  const repaired = repairBase64(contents.blob);
+  if (!repaired) {
+    const problem = findBase64Problem(contents.blob);
+    throw new McpKitError(
+      'INVALID_CONTENT',
+      `${uri}: the read handler returned a blob that is not base64 (${problem?.reason} at offset ${problem?.offset})`,
+    );
+  }
+  return { blob: repaired.base64, ...mime };
+}
+
+/** An attachment for a URI this server serves: read lazily, through the server's own read path. */
+export function attachUri(
+  env: ContentEnv,
+  uri: string,
+  extra: Partial<AttachmentInput> = {},
+): Attachment {
+  const known = env.describe(uri);
+  let loaded: Promise<AttachmentContent> | undefined;
+  const load = (): Promise<AttachmentContent> => {
+    loaded ??= env.read(uri).then((result) => {
+      const first = (result['contents'] as ResourceContents[] | undefined)?.[0];
+      if (!first) throw new McpKitError('ATTACHMENT_EMPTY', `${uri} has no contents`);
+      return toContent(uri, first);
+    });
+    return loaded;
+  };
+  return attach({
+    uri,
+    name: known?.name ?? lastSegment(uri),
+    ...(known?.mimeType !== undefined ? { mimeType: known.mimeType } : {}),
+    ...(known?.size !== undefined ? { size: known.size } : { stat: () => env.stat(uri) }),
+    load,
+    ...extra,
+  });
+}
+
+/** Assembles blocks and attachments for one result, checking every link it emits. */
+export async function assembleForResult(
+  env: ContentEnv,
+  items: ReadonlyArray<ContentBlock | Attachment>,
+  itemOverheadBytes = 0,
+): Promise<{ content: ContentBlock[]; meta?: Record<string, unknown> }> {
+  const o = env.options;
+  const decisions: DecisionRecord[] = [];
+  const { blocks } = await assembleBlocks(await withStatSizes(items), {
+    capBytes: env.capBytes,
+    ...(o.blockBudgetBytes !== undefined ? { blockBudgetBytes: o.blockBudgetBytes } : {}),
+    ...(o.resultBudgetBytes !== undefined ? { resultBudgetBytes: o.resultBudgetBytes } : {}),
+    ...(o.clientCanReadResources !== undefined
+      ? { clientCanReadResources: o.clientCanReadResources }
+      : {}),
+    ...(o.policy !== undefined ? { policy: o.policy } : {}),
+    artifactUri: env.artifactUri,
+    itemOverheadBytes,
+    onDecision: (record) => {
+      decisions.push(record);
+      if (o.onDecision) o.onDecision(record, env.method);
+      else if (debugging('policy')) console.error(describeDecision(env.method, record));
+    },
+  });
+  if (!o.explain) return { content: blocks };
+  const explained = decisions.map((d) => ({
+    uri: d.uri,
+    name: d.name,
+    kind: d.decision.kind,
+    reason: d.decision.reason,
+    detail: d.decision.detail,
+  }));
+  return { content: blocks, meta: { [`${MCPKIT_META_PREFIX}decisions`]: explained } };
+}
+
+/** Gives attachments that can `stat` their size, so that the policy can link them unread. */
+async function withStatSizes(
+  items: ReadonlyArray<ContentBlock | Attachment>,
+): Promise<ReadonlyArray<ContentBlock | Attachment>> {
+  if (!items.some((item) => isAttachment(item) && item.size === undefined && item.stat))
+    return items;
+  return Promise.all(
+    items.map(async (item) => {
+      if (!isAttachment(item) || item.size !== undefined || !item.stat || hasContent(item))
+        return item;
+      const found = await item.stat();
+      if (found === undefined) return item;
+      const mimeType = item.mimeType ?? found.mimeType;
+      return attach({ ...item, size: found.size, ...(mimeType !== undefined ? { mimeType } : {}) });
+    }),
+  );
+}
+
+function hasContent(item: Attachment): boolean {
+  return item.text !== undefined || item.bytes !== undefined || item.blob !== undefined;
+}
+
+/** Finds `resource_link` blocks that resolve nowhere; the link guarantee. */
+export async function unresolvedLinks(
+  env: ContentEnv,
+  blocks: ReadonlyArray<ContentBlock>,
+): Promise<string[]> {
+  const bad: string[] = [];
+  for (const block of blocks) {
+    if (block.type === 'resource_link' && !(await env.resolves(block.uri))) bad.push(block.uri);
+  }
+  return bad;
+}
+
+/** Whether MCPKIT_DEBUG names `topic` (comma-separated topics, or `*`). Read per call: tests set it. */
+export function debugging(topic: string): boolean {
+  const value = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process
+    ?.env?.['MCPKIT_DEBUG'];
+  if (!value) return false;
+  return value.split(',').some((t) => t.trim() === topic || t.trim() === '*');
+}
+
+/** One readable line per decision, for the debug log. */
+export function describeDecision(method: string, record: DecisionRecord): string {
+  const d = record.decision;
+  return `mcpkit policy: ${method} ${record.name}${record.uri ? ` <${record.uri}>` : ''} -> ${d.kind} (${d.reason}): ${d.detail}`;
+}

@@ -1,0 +1,12 @@
+/**
+ * `mcpkit/server/transport`: what a transport needs of a server, and nothing an author does.
+ * A transport calls `server.connect(options)` once per connection, hands every decoded message
+ * to `peer.handle(message, extra)`, writes the response it resolves with (if any), and calls
+ * `peer.close()` when the connection ends.
+ *
+ * @example
+ * const peer = server.connect({ transport: 'memory', send: (m) => out.push(m) });
+ * const response = await peer.handle(JSON.parse(line));
+ */
+export { Peer } from './peer.js';
+export type { HandleExtra, LegacySession, PeerOptions, TransportKind } from './peer.js';
