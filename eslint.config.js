@@ -1,25 +1,17 @@
 import tseslint from 'typescript-eslint';
+import { readFileSync } from 'node:fs';
 
-// Which top-level folder under src/ may import which (imports point down the layers only).
-// The same table as test/architecture/imports.test.ts, which also catches cycles; keep them in sync.
-// Same-folder imports are always allowed; cli may import anything, so it has no entry.
-const CORE_FOLDERS = ['protocol', 'errors', 'uri', 'content'];
-const IMPORT_MATRIX = {
-  protocol: [],
-  errors: ['protocol'],
-  uri: ['protocol', 'errors'],
-  content: ['protocol', 'errors', 'uri'],
-  server: CORE_FOLDERS,
-  client: CORE_FOLDERS,
-  host: [...CORE_FOLDERS, 'client'],
-  bus: CORE_FOLDERS,
-  providers: [...CORE_FOLDERS, 'server'],
-  transports: ['protocol', 'errors', 'content', 'server', 'client'],
-};
-const ALL_FOLDERS = [...Object.keys(IMPORT_MATRIX), 'cli', 'testing'];
+// The layer table shared with test/architecture/imports.test.ts (which also catches cycles).
+const LAYERS = JSON.parse(
+  readFileSync(new URL('./test/architecture/layers.json', import.meta.url), 'utf8'),
+);
+const IMPORT_MATRIX = Object.fromEntries(
+  Object.entries(LAYERS.matrix).filter(([, allowed]) => allowed !== 'anything'),
+);
+const ALL_FOLDERS = [...Object.keys(LAYERS.matrix), 'testing'];
 
 // The I/O-free core must not reach for Node built-ins; transports, providers and the CLI may.
-const IO_FREE = new Set(['protocol', 'errors', 'content', 'uri', 'server', 'client', 'host']);
+const IO_FREE = new Set(LAYERS.ioFree);
 const NODE_BUILTINS = [
   {
     group: ['node:*'],

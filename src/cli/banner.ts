@@ -1,5 +1,5 @@
 /** What `mcpkit serve` prints on start: where it listens, a stdio client configuration, the Inspector command. */
-import { formatBytes } from '../providers/filesystem/format.js';
+import { formatBytes } from '../providers/filesystem/index.js';
 
 export interface BannerInput {
   /** The served folder, absolute. */

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /** The mcpkit command line: argument parsing and output only; the work is done by the library. */
-import { isMcpKitError } from '../errors/mcpkit-error.js';
+import { isMcpKitError } from '../errors/index.js';
 import { parseServeArgs } from './args.js';
 import { packageVersion, runServe, UsageError } from './serve-command.js';
 import { USAGE } from './usage.js';

@@ -1,5 +1,5 @@
 /** Progress of indexing a folder, on stderr: only when it takes a while, throttled. */
-import type { IndexProgress } from '../providers/filesystem/file-index.js';
+import type { IndexProgress } from '../providers/filesystem/index.js';
 
 export interface ProgressOptions {
   write: (text: string) => void;

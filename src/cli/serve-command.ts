@@ -2,13 +2,12 @@
 import { readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { McpKitError } from '../errors/mcpkit-error.js';
-import { DEFAULT_BLOCK_BUDGET_BYTES, DEFAULT_RESULT_BUDGET_BYTES } from '../content/policy.js';
-import { serveFolder } from '../providers/filesystem/folder-server.js';
+import { McpKitError } from '../errors/index.js';
+import { DEFAULT_BLOCK_BUDGET_BYTES, DEFAULT_RESULT_BUDGET_BYTES } from '../content/index.js';
+import { serveFolder } from '../providers/filesystem/index.js';
 import { createServer, ENVELOPE_RESERVE_BYTES, type McpServer } from '../server/index.js';
 import { DEFAULT_MAX_LINE_BYTES, serveStdio } from '../transports/stdio/index.js';
-import { DEFAULT_MAX_BODY_BYTES } from '../transports/http/options.js';
-import { LOOPBACK_HOSTS } from '../transports/http/origin-guard.js';
+import { DEFAULT_MAX_BODY_BYTES, LOOPBACK_HOSTS } from '../transports/http/index.js';
 import { serveHttp } from '../transports/node.js';
 import type { ServeArgs } from './args.js';
 import { banner, type BannerInput } from './banner.js';

@@ -1,6 +1,5 @@
 /** What a server author registers: definitions and the handlers behind them. */
 import type {
-  Annotations,
   CallToolResult,
   ContentBlock,
   GetPromptResult,
@@ -35,16 +34,10 @@ export type ToolHandler<A = Record<string, unknown>> = (
   ctx: RequestContext,
 ) => ToolReturn | Promise<ToolReturn>;
 
-export interface ResourceDefinition extends CacheHints {
-  name: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
-  annotations?: Annotations;
+/** A resource's listing fields (the wire `Resource` without its URI) and its cache hints. */
+export interface ResourceDefinition extends Omit<Resource, 'uri'>, CacheHints {
   /** Raw size in bytes (static resources only). */
   size?: number;
-  icons?: Icon[];
-  _meta?: MetaObject;
 }
 
 /** What a read handler may return. `uri` may be left out: the requested URI is used. */

@@ -1,7 +1,7 @@
 /** How a server is configured: identity, paging, cache hints, secrets and content handling. */
 import type { DecisionRecord } from '../content/assemble.js';
 import type { Policy } from '../content/policy.js';
-import type { CacheScope, Icon } from '../protocol/types.js';
+import type { CacheScope, Implementation } from '../protocol/types.js';
 import type { LinkStore } from './link-store.js';
 
 /** Cache hints for cacheable results (SEP-2549). */
@@ -10,13 +10,8 @@ export interface CacheHints {
   cacheScope?: CacheScope;
 }
 
-export interface ServerOptions {
-  name: string;
-  version: string;
-  title?: string;
-  description?: string;
-  websiteUrl?: string;
-  icons?: Icon[];
+/** The server's identity (`serverInfo`: name, version, title, …) plus how it serves. */
+export interface ServerOptions extends Implementation {
   instructions?: string;
   /** Page size of the four list methods (default 100). */
   pageSize?: number;

@@ -13,22 +13,10 @@ import {
   type ImportMatrix,
 } from './import-graph.js';
 
-// Which top-level folder under src/ may import which. Imports point down the layers only.
-// eslint.config.js enforces the same table per folder; keep the two in sync.
-const CORE = ['protocol', 'errors', 'uri', 'content'];
-const MATRIX: ImportMatrix = {
-  protocol: [],
-  errors: ['protocol'],
-  uri: ['protocol', 'errors'],
-  content: ['protocol', 'errors', 'uri'],
-  server: CORE,
-  client: CORE,
-  host: [...CORE, 'client'],
-  bus: CORE,
-  providers: [...CORE, 'server'],
-  transports: ['protocol', 'errors', 'content', 'server', 'client'],
-  cli: 'anything',
-};
+import layers from './layers.json' with { type: 'json' };
+
+// Which top-level folder under src/ may import which; eslint.config.js reads the same file.
+const MATRIX = layers.matrix as ImportMatrix;
 
 const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
 
@@ -54,6 +42,17 @@ describe('src import architecture', () => {
         `${cycles.length} import cycle(s) in src/:\n\n${cycles.map(formatCycle).join('\n\n')}`,
       );
     }
+  });
+
+  it('reaches the server from outside only through its two entries', () => {
+    const entries = new Set(['server/index.ts', 'server/transport.ts']);
+    const reaching = graph.edges
+      .filter(({ from }) => isCheckedFile(from) && !from.startsWith('server/'))
+      .filter(({ to }) => to.startsWith('server/') && !entries.has(to))
+      .map(({ from, to }) => `src/${from} imports src/${to}`);
+    expect(reaching, 'use server/index.ts (authors) or server/transport.ts (transports)').toEqual(
+      [],
+    );
   });
 
   it('only imports across folders as the matrix allows', () => {

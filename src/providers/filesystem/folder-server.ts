@@ -5,7 +5,9 @@ import type { CallToolResult, PromptMessage, ResourceLink } from '../../protocol
 import { base64Length } from '../../protocol/base64.js';
 import { isMcpKitError } from '../../errors/mcpkit-error.js';
 import { ProtocolError, isProtocolError } from '../../errors/protocol-error.js';
+import { resultTooLarge } from '../../errors/wire-errors.js';
 import { resourceLink, text } from '../../content/builders.js';
+import { toolError } from '../../content/messages.js';
 import { isTextMimeType } from '../../content/mime.js';
 import { utf8Length } from '../../content/wire-size.js';
 import { DEFAULT_BLOCK_BUDGET_BYTES, DEFAULT_RESULT_BUDGET_BYTES } from '../../content/policy.js';
@@ -32,10 +34,6 @@ const SURVEY_LINKS = 20;
 /** Bytes a value takes on the wire as JSON. */
 function wireSize(value: unknown): number {
   return utf8Length(JSON.stringify(value));
-}
-
-function toolError(message: string): CallToolResult {
-  return { content: [text(message)], isError: true };
 }
 
 function linkOf(file: FileInfo, description?: string): ResourceLink {
@@ -279,8 +277,7 @@ function registerPrompts(server: McpServer, provider: FilesystemProvider): void 
         if (isProtocolError(error) && error.code !== ERROR_CODES.INTERNAL_ERROR) throw error;
         const wire =
           (isTextMimeType(stat.mimeType ?? '') ? stat.size : base64Length(stat.size)) + 2;
-        throw new ProtocolError(
-          ERROR_CODES.INTERNAL_ERROR,
+        throw resultTooLarge(
           `review-file: ${file} (${formatBytes(stat.size)}) cannot be embedded: with the review ` +
             `instructions it is too large for one prompt (the file alone takes at least ` +
             `${formatBytes(wire)} on the wire; ${budgets(server, ctx)}). Use the "read" tool or the ` +
@@ -291,7 +288,6 @@ function registerPrompts(server: McpServer, provider: FilesystemProvider): void 
             size: stat.size,
             wireBytes: wire,
             capBytes: ctx.capBytes,
-            reason: 'too-large',
           },
         );
       }

@@ -1,7 +1,8 @@
 import { ERROR_CODES } from '../../protocol/error-codes.js';
 import { requestEra } from '../../protocol/era.js';
 import type { JSONRPCMessage, JSONRPCResponse } from '../../protocol/jsonrpc.js';
-import type { Era } from '../../protocol/versions.js';
+import { MODERN_VERSIONS, type Era } from '../../protocol/versions.js';
+import { unsupportedVersion } from '../../errors/wire-errors.js';
 import type { McpServer } from '../../server/index.js';
 import type { Peer } from '../../server/transport.js';
 import { encodeForSend, type EncodedMessage } from '../oversize.js';
@@ -139,7 +140,7 @@ export class HttpEndpoint {
     }
     const route = this.route(ex, body);
     if ('status' in route)
-      return jsonError(res, route.status, route.code, route.message, idOf(body));
+      return jsonError(res, route.status, route.code, route.message, idOf(body), {}, route.data);
     const { session, isNew, era } = route;
     if (!isNew || !session)
       return this.exchange(ex, res, body, route.peer, era, session, acceptsSse);
@@ -281,7 +282,7 @@ export class HttpEndpoint {
     body: unknown,
   ):
     | { peer: Peer; era: Era; session?: LegacyHttpSession; isNew?: boolean }
-    | { status: number; code: number; message: string } {
+    | { status: number; code: number; message: string; data?: unknown } {
     const b = (typeof body === 'object' && body !== null ? body : {}) as Body;
     const sessionId = ex.header('mcp-session-id');
     // The era is decided here, once, and handed to the engine with the message.
@@ -296,12 +297,14 @@ export class HttpEndpoint {
     // to carry the session id, so its session could never be used nor committed.
     if (b['method'] === 'initialize' && sessionId === undefined && isRequestId(b['id'])) {
       if (this.options.legacy === false) {
-        return {
-          status: 400,
-          code: ERROR_CODES.UNSUPPORTED_PROTOCOL_VERSION,
-          message:
-            'This server speaks 2026-07-28 only; send _meta with every request instead of initialize',
-        };
+        const params = b['params'] as Body | undefined;
+        const requested = params?.['protocolVersion'];
+        const error = unsupportedVersion(
+          typeof requested === 'string' ? requested : String(requested),
+          MODERN_VERSIONS,
+          'This server speaks 2026-07-28 only; send _meta with every request instead of initialize',
+        );
+        return { status: 400, code: error.code, message: error.message, data: error.data };
       }
       // Reserves its place at once: sessions still initializing count against maxSessions.
       const session = this.sessions.create();

@@ -10,10 +10,11 @@ export function jsonError(
   message: string,
   id: JSONRPCResponse['id'] = null,
   extraHeaders: Record<string, string> = {},
+  data?: unknown,
 ): void {
   res.send(
     status,
     { ...JSON_HEADERS, ...extraHeaders },
-    JSON.stringify(errorResponse(id, code, message)),
+    JSON.stringify(errorResponse(id, code, message, data)),
   );
 }

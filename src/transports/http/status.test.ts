@@ -172,6 +172,29 @@ describe('HTTP status of 2025-11-25 answers', () => {
   });
 });
 
+describe('an endpoint with legacy: false', () => {
+  it('answers initialize with 400 and -32022 naming the versions, and GET with 405', async () => {
+    const server = createServer({ name: 'status', version: '1' });
+    const handle = createHttpHandler(server, { legacy: false });
+    const init = initializeRequest();
+    const r = await post(handle, init, {
+      'content-type': 'application/json',
+      accept: 'application/json',
+    });
+    expect(r.status).toBe(400);
+    expect(r.json).toMatchObject({
+      id: init.id,
+      error: { code: -32022, data: { supported: ['2026-07-28'], requested: '2025-11-25' } },
+    });
+    expect(server.connectionCount).toBe(1); // the endpoint's stateless connection only
+    const get = await handle(
+      new Request('http://127.0.0.1/mcp', { headers: { 'mcp-session-id': 'x' } }),
+    );
+    expect(get.status).toBe(405);
+    handle.close();
+  });
+});
+
 describe('httpStatusFor', () => {
   const error = (code: number, data?: unknown) => ({
     jsonrpc: '2.0' as const,
