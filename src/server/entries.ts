@@ -13,7 +13,7 @@ import type { CompiledSchema } from './tool-schema.js';
 
 export interface ToolEntry {
   tool: Tool;
-  input: CompiledSchema | undefined;
+  input: CompiledSchema;
   output: CompiledSchema | undefined;
   handler: ToolHandler<never>;
 }

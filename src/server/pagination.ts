@@ -45,7 +45,9 @@ export function paginate<T>(
       start = body.o;
     } else {
       const at = items.findIndex((item) => keyOf(item) === body.k);
-      start = at >= 0 ? at + 1 : Math.min(body.o, items.length);
+      // The last item served is gone: assume it was the one removed and resume where it stood,
+      // so that a removal repeats nothing and skips nothing.
+      start = at >= 0 ? at + 1 : Math.min(Math.max(body.o - 1, 0), items.length);
     }
   }
   const end = Math.min(start + pageSize, items.length);

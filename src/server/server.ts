@@ -28,9 +28,10 @@ import type { ServerOptions } from './options.js';
 import { Peer, type PeerOptions } from './peer.js';
 import { Registry, type ListKind } from './registry.js';
 import { RequestStateSigner } from './request-state.js';
-import { compileSchema } from './tool-schema.js';
+import { compileSchema, type CompiledSchema } from './tool-schema.js';
 
 const DEFAULT_INPUT_SCHEMA = { type: 'object', additionalProperties: false } as const;
+let defaultInput: CompiledSchema | undefined;
 
 function without<T extends object, K extends string>(value: T, ...keys: K[]): Omit<T, K> {
   const out = { ...value } as Record<string, unknown>;
@@ -126,16 +127,18 @@ export class McpServer {
     definition: ToolDefinition,
     handler: ToolHandler<A>,
   ): () => void {
+    // Without an input schema the tool takes no arguments, and says so: the advertised default
+    // is also the one enforced (compiled once for all such tools).
     const input = definition.input
       ? compileSchema(definition.input, `tool "${name}" input`)
-      : undefined;
+      : (defaultInput ??= compileSchema(DEFAULT_INPUT_SCHEMA, 'the default tool input'));
     const output = definition.output
       ? compileSchema(definition.output, `tool "${name}" output`)
       : undefined;
     const tool = {
       name,
       ...without(definition, 'input', 'output'),
-      inputSchema: input?.json ?? { ...DEFAULT_INPUT_SCHEMA },
+      inputSchema: definition.input ? input.json : { ...DEFAULT_INPUT_SCHEMA },
       ...(output ? { outputSchema: output.json } : {}),
     };
     return this.tools.add(name, { tool, input, output, handler: handler as ToolHandler<never> });

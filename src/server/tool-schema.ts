@@ -25,11 +25,16 @@ type StandardResult =
 
 export type SchemaInput = StandardSchemaLike | Record<string, unknown>;
 
+export type SchemaCheck = { ok: true; value: unknown } | { ok: false; message: string };
+
 /** A compiled schema: what to advertise and how to check a value. */
 export interface CompiledSchema {
   json: Record<string, unknown>;
-  /** Resolves to the (possibly transformed) value, or an error message naming the field. */
-  check: (value: unknown) => Promise<{ ok: true; value: unknown } | { ok: false; message: string }>;
+  /**
+   * The (possibly transformed) value, or an error message naming the field. Synchronous where the
+   * validator is (JSON Schema), so that checking adds no turn of the event loop before a handler.
+   */
+  check: (value: unknown) => SchemaCheck | Promise<SchemaCheck>;
 }
 
 let ajv: InstanceType<AjvClass> | undefined;
@@ -79,7 +84,7 @@ export function compileSchema(schema: SchemaInput, what: string): CompiledSchema
   }
   return {
     json: schema,
-    check: async (value) => {
+    check: (value) => {
       if (validate(value)) return { ok: true, value };
       const e = validate.errors?.[0];
       const at = e?.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : '';

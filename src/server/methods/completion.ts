@@ -60,8 +60,9 @@ async function complete(params: Params, { server }: MethodEnv): Promise<Result> 
   const completion: Result = { values };
   const total = all.total ?? (all.values.length > MAX_VALUES ? all.values.length : undefined);
   if (total !== undefined) completion['total'] = total;
-  if (all.hasMore !== undefined || all.values.length > MAX_VALUES)
-    completion['hasMore'] = all.hasMore ?? true;
+  // Values cut here are more values, whatever the handler said.
+  if (all.values.length > MAX_VALUES) completion['hasMore'] = true;
+  else if (all.hasMore !== undefined) completion['hasMore'] = all.hasMore;
   return { completion };
 }
 

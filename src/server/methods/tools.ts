@@ -12,15 +12,14 @@ async function callTool(params: Params, { server, ctx }: MethodEnv): Promise<Res
   const entry = server.tools.get(name);
   if (!entry) throw ProtocolError.invalidParams(`Unknown tool: ${JSON.stringify(name)}`, { name });
   let args: unknown = params['arguments'] ?? {};
-  if (entry.input) {
-    const checked = await entry.input.check(args);
-    if (!checked.ok) {
-      return toolError(
-        `Invalid arguments for tool "${name}": ${checked.message}`,
-      ) as unknown as Result;
-    }
-    args = checked.value;
+  let checked = entry.input.check(args);
+  if (checked instanceof Promise) checked = await checked;
+  if (!checked.ok) {
+    return toolError(
+      `Invalid arguments for tool "${name}": ${checked.message}`,
+    ) as unknown as Result;
   }
+  args = checked.value;
   let value;
   try {
     value = await entry.handler(args as never, ctx);
