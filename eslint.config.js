@@ -45,7 +45,10 @@ function matrixBlock(folder, allowed) {
   );
   const mayImport = allowed.length === 0 ? 'nothing' : allowed.join(', ');
   const patterns = [
-    { group, message: `src/${folder} may import: ${mayImport} (see eslint.config.js).` },
+    {
+      group,
+      message: `src/${folder} may import: ${mayImport} (the layer table: test/architecture/layers.json).`,
+    },
     ...(IO_FREE.has(folder) ? NODE_BUILTINS : []),
   ];
   return {

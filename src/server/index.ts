@@ -4,7 +4,7 @@
 export { McpServer, createServer } from './server.js';
 export type { Registered } from './server.js';
 export { RequestContext } from './context.js';
-export { isInputRequired } from './input-required.js';
+export { InputRequiredSignal, isInputRequired } from './input-required.js';
 export { ENVELOPE_RESERVE_BYTES } from './options.js';
 export type { ServerOptions, ContentOptions, CacheHints } from './options.js';
 export type {

@@ -63,14 +63,19 @@ interface Pending {
   timer: ReturnType<typeof setTimeout>;
 }
 
-/** The server's view of one connection: a stdio process, a legacy HTTP session, or stateless HTTP. */
+/**
+ * The server's view of one connection: a stdio process, a legacy HTTP session, or stateless HTTP.
+ * A transport uses `handle`, `onClose`, `close` and `isClosed`; members marked internal are the
+ * engine's.
+ */
 export class Peer {
   readonly transport: TransportKind;
   readonly maxMessageBytes: number | undefined;
   readonly cancelById: boolean;
   readonly send: (message: JSONRPCMessage) => void;
+  /** @internal The 2025-11-25 session, set by `initialize` (the engine's, not the transport's). */
   session: LegacySession | undefined;
-  /** In-flight requests by id, for `notifications/cancelled`. */
+  /** @internal In-flight requests by id, for `notifications/cancelled`. */
   readonly inflight = new Map<RequestId, Cancellation>();
   /** Every in-flight request, also those whose id another one reuses (stateless HTTP). */
   private readonly running = new Set<Cancellation>();
@@ -104,18 +109,19 @@ export class Peer {
     return this.closed;
   }
 
-  /** Tracks an in-flight request until `finish`, so that `close` aborts it. */
+  /** @internal Tracks an in-flight request until `finish`, so that `close` aborts it. */
   begin(id: RequestId, cancel: Cancellation): void {
     this.inflight.set(id, cancel);
     this.running.add(cancel);
   }
 
+  /** @internal */
   finish(id: RequestId, cancel: Cancellation): void {
     this.running.delete(cancel);
     if (this.inflight.get(id) === cancel) this.inflight.delete(id);
   }
 
-  /** Sends a request to a legacy client and waits for its answer. */
+  /** @internal Sends a request to a legacy client and waits for its answer. */
   request(
     method: string,
     params: Record<string, unknown>,
@@ -152,7 +158,7 @@ export class Peer {
     });
   }
 
-  /** Routes a client's response to the request we sent. Unknown ids are ignored; never throws. */
+  /** @internal Routes a client's response to the request we sent. Unknown ids are ignored; never throws. */
   receiveResponse(message: JSONRPCResponse): void {
     if (message.id === null) return;
     const id = message.id;
@@ -187,7 +193,7 @@ export class Peer {
     }
   }
 
-  /** Fails the request a malformed response answered (if it is ours), rather than wait for the timeout. */
+  /** @internal Fails the request a malformed response answered (if ours), rather than wait for its timeout. */
   receiveMalformedResponse(id: RequestId, reason: string): void {
     const entry = this.pending.get(id);
     if (!entry) return;

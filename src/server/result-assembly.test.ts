@@ -3,13 +3,8 @@ import type { DecisionRecord } from '../content/assemble.js';
 import { attach } from '../content/attachment.js';
 import { isMcpKitError } from '../errors/mcpkit-error.js';
 import { rejection } from '../testing/server-core.js';
-import {
-  assembleForResult,
-  attachUri,
-  debugging,
-  describeDecision,
-  type ContentEnv,
-} from './result-assembly.js';
+import { debugging, describeDecision } from './debug-log.js';
+import { assembleForResult, attachUri, type ContentEnv } from './result-assembly.js';
 
 type Known = { name: string; mimeType?: string; size?: number };
 

@@ -1,6 +1,6 @@
 /**
- * Result assembly for one request, pure: it sees the server only through a `ContentEnv`, which
- * `content-env.ts` binds to a server and a request.
+ * Result assembly for one request: it sees the server only through a `ContentEnv`, which
+ * `content-env.ts` binds to a server and a request. No I/O but the opt-in debug log.
  */
 import { assembleBlocks, type DecisionRecord } from '../content/assemble.js';
 import {
@@ -15,6 +15,7 @@ import { McpKitError } from '../errors/mcpkit-error.js';
 import { findBase64Problem } from '../protocol/base64.js';
 import { MCPKIT_META_PREFIX } from '../protocol/meta-keys.js';
 import type { ContentBlock, ResourceContents } from '../protocol/types.js';
+import { debugging, describeDecision } from './debug-log.js';
 import type { ContentOptions } from './options.js';
 
 /** What one request's result assembly may ask of the server it runs in. */
@@ -143,30 +144,4 @@ async function withStatSizes(
 
 function hasContent(item: Attachment): boolean {
   return item.text !== undefined || item.bytes !== undefined || item.blob !== undefined;
-}
-
-/** Finds `resource_link` blocks that resolve nowhere; the link guarantee. */
-export async function unresolvedLinks(
-  env: ContentEnv,
-  blocks: ReadonlyArray<ContentBlock>,
-): Promise<string[]> {
-  const bad: string[] = [];
-  for (const block of blocks) {
-    if (block.type === 'resource_link' && !(await env.resolves(block.uri))) bad.push(block.uri);
-  }
-  return bad;
-}
-
-/** Whether MCPKIT_DEBUG names `topic` (comma-separated topics, or `*`). Read per call: tests set it. */
-export function debugging(topic: string): boolean {
-  const value = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process
-    ?.env?.['MCPKIT_DEBUG'];
-  if (!value) return false;
-  return value.split(',').some((t) => t.trim() === topic || t.trim() === '*');
-}
-
-/** One readable line per decision, for the debug log. */
-export function describeDecision(method: string, record: DecisionRecord): string {
-  const d = record.decision;
-  return `mcpkit policy: ${method} ${record.name}${record.uri ? ` <${record.uri}>` : ''} -> ${d.kind} (${d.reason}): ${d.detail}`;
 }

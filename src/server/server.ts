@@ -232,14 +232,18 @@ export class McpServer {
     }
   }
 
-  /** What is registered, as `tools/list`, `prompts/list`, `resources/list` (static) and `resources/templates/list` show it. */
+  /**
+   * What is registered, as `tools/list`, `prompts/list`, `resources/list` (static resources) and
+   * `resources/templates/list` show it: a copy, for diagnostics and tests.
+   */
   registered(): Registered {
-    return {
+    // Copies: what clients are served must not change when the caller edits what it got.
+    return structuredClone({
       tools: this.tools.wire(),
       prompts: this.prompts.wire(),
       resources: this.resources.wire(),
       resourceTemplates: this.templates.wire(),
-    };
+    });
   }
 
   /** Open `subscriptions/listen` streams, across every connection. */

@@ -1,10 +1,11 @@
 /** The provider's view of its folder: a sorted, stat-only walk, refreshed on demand. */
-import type { Dirent } from 'node:fs';
+import type { Dirent, Stats } from 'node:fs';
 import * as path from 'node:path';
 import { mimeFromName } from '../../content/mime.js';
 import { errorCode, isUnreachable, withoutPath, type ProviderFs } from './fs-types.js';
 import { isInside, isVisibleName, isVisiblePath, toPosix, type Visibility } from './paths.js';
 import { sniffFile } from './read-file.js';
+import { canRead } from './resolve.js';
 
 /** One served file. */
 export interface IndexedFile {
@@ -47,6 +48,24 @@ export interface IndexDiff {
 
 const CONCURRENCY = 64;
 
+/** One version of a regular file, and its type; no type: it may not be served (unreadable). */
+interface Verdict {
+  ino: number;
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+  mimeType: string | undefined;
+}
+
+function sameVersion(v: Verdict, stats: Stats): boolean {
+  return (
+    v.ino === stats.ino &&
+    v.size === stats.size &&
+    v.mtimeMs === stats.mtimeMs &&
+    v.ctimeMs === stats.ctimeMs
+  );
+}
+
 function byPath(a: IndexedFile, b: IndexedFile): number {
   return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
 }
@@ -56,16 +75,19 @@ function byPath(a: IndexedFile, b: IndexedFile): number {
  * when their target is a visible regular file inside the root. Hidden and ignored names are
  * skipped. Entries are sorted by path (code-unit order), so pages of `resources/list` are stable.
  * The walk stops as soon as `maxFiles` files are listed: nothing beyond is stat'ed or sniffed.
- * MIME types come from extensions; only files with an unknown extension have their first bytes
- * sniffed (opened and checked like a read), and that result is kept, by path, size and mtime,
- * for the next walks: an unchanged file is never sniffed twice.
+ * A file this process may not read (permissions) is left out, so that the listing, search and
+ * completion never name a file that a read answers "not found" for ({@link canRead}: one
+ * `access` call). MIME types come from extensions; only files with an unknown extension have
+ * their first bytes sniffed (opened and checked like a read). Both verdicts are kept, by path
+ * and version (inode, size, mtime, ctime: a chmod moves the ctime), for the next walks: an
+ * unchanged file is never checked nor sniffed twice.
  */
 export class FileIndex {
   private entries: IndexedFile[] = [];
   private dirs: string[] = [];
   private byKey = new Map<string, IndexedFile>();
-  /** Sniffed types of the last walk's files with unknown extensions, by path. */
-  private sniffed = new Map<string, { size: number; mtimeMs: number; mimeType: string }>();
+  /** What the last walk learned of each regular file, by path. */
+  private known = new Map<string, Verdict>();
   private walking: Promise<IndexDiff> | undefined;
   /** When the last walk finished (ms since epoch), 0 before the first. */
   scannedAt = 0;
@@ -99,7 +121,7 @@ export class FileIndex {
     const found: IndexedFile[] = [];
     const dirs: string[] = [];
     const stack = [''];
-    const sniffed = new Map<string, { size: number; mtimeMs: number; mimeType: string }>();
+    const known = new Map<string, Verdict>();
     let directories = 0;
     let truncated = false;
     while (stack.length > 0 && !truncated) {
@@ -128,7 +150,7 @@ export class FileIndex {
         const take = Math.min(CONCURRENCY, maxFiles - found.length);
         const batch = candidates.slice(next, next + take);
         next += batch.length;
-        const entries = await Promise.all(batch.map((c) => this.entry(c.rel, c.link, sniffed)));
+        const entries = await Promise.all(batch.map((c) => this.entry(c.rel, c.link, known)));
         for (const file of entries) if (file) found.push(file);
       }
       if (found.length >= maxFiles && (next < candidates.length || stack.length > 0)) {
@@ -145,7 +167,7 @@ export class FileIndex {
     this.entries = found;
     this.dirs = dirs;
     this.byKey = new Map(found.map((f) => [f.path, f]));
-    this.sniffed = sniffed;
+    this.known = known;
     this.scannedAt = Date.now();
     return diff;
   }
@@ -153,7 +175,7 @@ export class FileIndex {
   private async entry(
     rel: string,
     isLink: boolean,
-    sniffed: Map<string, { size: number; mtimeMs: number; mimeType: string }>,
+    known: Map<string, Verdict>,
   ): Promise<IndexedFile | undefined> {
     const { fs, root, visibility, refuseHardLinks } = this.options;
     const absolute = path.join(root, ...rel.split('/'));
@@ -168,21 +190,26 @@ export class FileIndex {
       if (!stats.isFile()) return undefined;
       if (refuseHardLinks === true && stats.nlink > 1) return undefined;
       const { size, mtimeMs } = stats;
-      let mimeType = mimeFromName(rel);
-      if (mimeType === undefined) {
-        const known = this.sniffed.get(rel);
-        mimeType =
-          known !== undefined && known.size === size && known.mtimeMs === mtimeMs
-            ? known.mimeType
-            : await sniffFile(fs, real, {
-                root,
-                visibility,
-                refuseHardLinks: refuseHardLinks ?? false,
-              });
-        if (mimeType === undefined) return undefined;
-        sniffed.set(rel, { size, mtimeMs, mimeType });
+      const before = this.known.get(rel);
+      let verdict = before !== undefined && sameVersion(before, stats) ? before : undefined;
+      if (verdict === undefined) {
+        const readable = await canRead(fs, real);
+        const mimeType = readable
+          ? (mimeFromName(rel) ??
+            (await sniffFile(fs, real, {
+              root,
+              visibility,
+              refuseHardLinks: refuseHardLinks ?? false,
+            })))
+          : undefined;
+        // A sniff that could not open the file (moved meanwhile) is tried again next walk.
+        if (!readable || mimeType !== undefined)
+          verdict = { ino: stats.ino, size, mtimeMs, ctimeMs: stats.ctimeMs, mimeType };
       }
-      return { path: rel, size, mtimeMs, mimeType };
+      if (verdict === undefined) return undefined;
+      known.set(rel, verdict);
+      const { mimeType } = verdict;
+      return mimeType === undefined ? undefined : { path: rel, size, mtimeMs, mimeType };
     } catch (error) {
       const code = errorCode(error);
       if (isUnreachable(error) || code === 'ELOOP' || code === 'EPERM') return undefined;

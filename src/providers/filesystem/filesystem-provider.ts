@@ -9,15 +9,11 @@ import type { ListedResource, McpServer, ResourceStat } from '../../server/index
 import { ByteLruCache, type CacheStats } from './content-cache.js';
 import { FileIndex, type IndexDiff, type IndexedFile, type IndexProgress } from './file-index.js';
 import { FolderWatcher } from './folder-watcher.js';
-import { metaOf, tooLarge } from './wire.js';
+import { fileChanged, metaOf, tooLarge } from './wire.js';
 import { nodeFs, type ProviderFs } from './fs-types.js';
-import {
-  leastWireBytes,
-  readFileContents,
-  type FileContents,
-  type ReadOutcome,
-} from './read-file.js';
-import { resolveInRoot, type Containment } from './resolve.js';
+import { readContents, statFile, type ContentsOutcome } from './file-reader.js';
+import type { FileContents, ReadControl } from './read-file.js';
+import type { Containment } from './resolve.js';
 import { escapePath, type Visibility } from './paths.js';
 
 export interface FilesystemProviderOptions {
@@ -60,8 +56,6 @@ export interface FileInfo extends IndexedFile {
   readonly uri: string;
 }
 
-export type ContentsOutcome = ReadOutcome | { kind: 'refused'; reason: string };
-
 const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
 
 const WATCH_DEBOUNCE_MS = 100;
@@ -70,8 +64,10 @@ const WATCH_DEBOUNCE_MS = 100;
  * Serves a folder as resources. Reads resolve the path under the root, follow symlinks only to
  * targets that stay inside it, and serve regular files only; anything else is refused with
  * -32602 before a byte is read. A file whose contents cannot fit the request's result cap is
- * refused with -32603 from its size alone. Encoded contents of unchanged files are cached
- * (keyed by real path, size and mtime, bounded in bytes).
+ * refused with -32603 from its size alone; one that kept changing while it was read, with -32603
+ * `reason: 'changed'` (never bytes mixed from two versions). A file this process may not read is
+ * neither listed, searched nor completed, and reads exactly as a missing one. Encoded contents
+ * of unchanged files are cached (keyed by real path, size, mtime and ctime, bounded in bytes).
  *
  * @example
  * const provider = createFilesystemProvider({ root: './docs' });
@@ -208,50 +204,29 @@ export class FilesystemProvider {
     return { values: all.slice(0, 100), total: all.length, hasMore: all.length > 100 };
   }
 
-  /** Size and type of a file without reading it; undefined when it is missing, hidden or refused. */
+  /**
+   * Size and type of a file without reading it; undefined when a read would not serve it
+   * (missing, hidden, refused, or unreadable: never told apart).
+   */
   async stat(relative: string): Promise<ResourceStat | undefined> {
-    const within = await this.containment();
-    const resolved = await resolveInRoot(this.fs, within.root, relative, this.visibility, within);
-    if (resolved.kind !== 'file') return undefined;
+    const stats = await statFile(this.fs, await this.containment(), relative);
+    if (!stats) return undefined;
     const mimeType = this.index?.get(relative)?.mimeType ?? mimeFromName(relative);
-    return mimeType === undefined
-      ? { size: resolved.stats.size }
-      : { size: resolved.stats.size, mimeType };
+    return mimeType === undefined ? { size: stats.size } : { size: stats.size, mimeType };
   }
 
   /**
-   * The encoded contents of a file, from the cache when its size and mtime did not change.
-   * `limitBytes` bounds the wire size of the text or blob: a file over it is not read.
+   * The encoded contents of a file, from the cache when it did not change. `limitBytes` bounds
+   * the wire size of the text or blob: a file over it is not read. `control` bounds a read
+   * further (a search's budget: raw bytes, a checkpoint between the steps of a large read).
    */
   async contents(
     relative: string,
     limitBytes = Number.POSITIVE_INFINITY,
+    control: ReadControl = {},
   ): Promise<ContentsOutcome> {
     const within = await this.containment();
-    const resolved = await resolveInRoot(this.fs, within.root, relative, this.visibility, within);
-    if (resolved.kind !== 'file') return resolved;
-    const { real, stats } = resolved;
-    const ext = path.extname(relative);
-    const cached = this.cache.get(cacheKey(real, stats.size, stats.mtimeMs, ext));
-    if (cached) {
-      return cached.wireBytes > limitBytes
-        ? {
-            kind: 'too-large',
-            size: cached.size,
-            wireBytes: cached.wireBytes,
-            mtimeMs: cached.mtimeMs,
-          }
-        : { kind: 'ok', contents: cached };
-    }
-    const least = leastWireBytes(relative, stats.size);
-    if (least > limitBytes)
-      return { kind: 'too-large', size: stats.size, wireBytes: least, mtimeMs: stats.mtimeMs };
-    const outcome = await readFileContents(this.fs, real, relative, limitBytes, within);
-    if (outcome.kind === 'ok') {
-      const c = outcome.contents;
-      this.cache.set(cacheKey(real, c.size, c.mtimeMs, ext), c, c.wireBytes);
-    }
-    return outcome;
+    return readContents(this.fs, within, this.cache, relative, limitBytes, control);
   }
 
   /** Hits, misses and bytes of the contents cache. */
@@ -293,6 +268,8 @@ export class FilesystemProvider {
             throw resourceRefused(uri, outcome.reason);
           case 'too-large':
             throw tooLarge(uri, outcome.size, outcome.wireBytes, ctx.capBytes);
+          case 'changed':
+            throw fileChanged(uri, outcome.attempts);
           case 'ok': {
             const c = outcome.contents;
             const body = c.text !== undefined ? { text: c.text } : { blob: c.blob as string };
@@ -375,10 +352,6 @@ export class FilesystemProvider {
     }, WATCH_DEBOUNCE_MS);
     this.debounce.unref?.();
   }
-}
-
-function cacheKey(real: string, size: number, mtimeMs: number, ext: string): string {
-  return `${real}\0${size}\0${mtimeMs}\0${ext}`;
 }
 
 /** Creates a filesystem provider; call `register(server)` and `ready()`. */

@@ -12,6 +12,12 @@ export interface ProviderFs {
   readdir(path: string, options: { withFileTypes: true }): Promise<Dirent[]>;
   open(path: string, flags: number): Promise<FileHandle>;
   /**
+   * Rejects when this process may not read `path` (`access(2)` with R_OK). The listing asks it
+   * of every new or changed file, so that nothing is listed that a read would answer "not
+   * found" for. Without it, readability is learned by opening (and closing) the file.
+   */
+  access?(path: string): Promise<void>;
+  /**
    * Where an open file descriptor really is, as the kernel names it (Linux:
    * `/proc/self/fd/<fd>`); undefined when that cannot be told. Without it, an opened file is
    * checked by resolving its path again and comparing device and inode.
@@ -34,19 +40,30 @@ export const nodeFs: ProviderFs = {
   stat: (p) => fsp.stat(p),
   readdir: (p, options) => fsp.readdir(p, options),
   open: (p, flags) => fsp.open(p, flags),
+  access: (p) => fsp.access(p, fsp.constants.R_OK),
   fdPath: procFdPath,
 };
 
-/** Reads `length` bytes at `position` (fewer at the end of the file) into one buffer. */
+/** Most bytes one `read` call asks for: a large file is read in steps, with a check in between. */
+export const READ_CHUNK_BYTES = 1024 * 1024;
+
+/**
+ * Reads `length` bytes at `position` (fewer at the end of the file) into one buffer, at most
+ * {@link READ_CHUNK_BYTES} per call. `checkpoint` runs between calls and may throw to stop a
+ * long read (a search out of time): the caller closes the handle.
+ */
 export async function readRange(
   handle: FileHandle,
   position: number,
   length: number,
+  checkpoint?: () => void,
 ): Promise<Buffer> {
   const buffer = Buffer.allocUnsafe(length);
   let filled = 0;
   while (filled < length) {
-    const { bytesRead } = await handle.read(buffer, filled, length - filled, position + filled);
+    if (filled > 0) checkpoint?.();
+    const step = Math.min(length - filled, READ_CHUNK_BYTES);
+    const { bytesRead } = await handle.read(buffer, filled, step, position + filled);
     if (bytesRead === 0) break;
     filled += bytesRead;
   }

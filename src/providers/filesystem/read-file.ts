@@ -1,4 +1,6 @@
 /** Reads one regular file as MCP text or blob contents, guarding the size before the bytes. */
+import type { Stats } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { base64Length } from '../../protocol/base64.js';
 import { encodeBase64 } from '../../content/blob.js';
 import {
@@ -30,7 +32,9 @@ export type ReadOutcome =
   | { kind: 'ok'; contents: FileContents }
   | { kind: 'missing' }
   | { kind: 'refused'; reason: string }
-  | { kind: 'too-large'; size: number; wireBytes: number; mtimeMs: number };
+  | { kind: 'too-large'; size: number; wireBytes: number; mtimeMs: number }
+  /** The file kept changing while it was read, `attempts` times in a row. */
+  | { kind: 'changed'; attempts: number };
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -73,6 +77,20 @@ export async function sniffFile(
   }
 }
 
+/** How a read may be bounded besides its wire limit (a search's budget). */
+export interface ReadControl {
+  /** Runs between the steps of a large read; throws to stop it (the handle is closed). */
+  checkpoint?: () => void;
+  /** Most raw bytes to read: a larger file is "too-large" from its size, unread. */
+  maxSize?: number;
+}
+
+/** How many times one read tries a file that changes under it before answering "changed". */
+export const READ_ATTEMPTS = 3;
+
+/** One attempt saw the file change: its bytes may mix versions and are dropped. */
+const CHANGED = Symbol('changed');
+
 /**
  * Reads `real` (a path already resolved inside the root) as text when its type is textual and its
  * bytes are valid UTF-8, else as a base64 blob. The open is checked against `within` before a
@@ -80,6 +98,11 @@ export async function sniffFile(
  * `limit` is the most wire bytes the text or blob string may take: a file over it is refused from
  * its size alone, before its bytes are read. The raw bytes exist once, and are dropped as soon as
  * they are encoded.
+ *
+ * A file written while it is read (truncated and rewritten in place) could give bytes no version
+ * of it ever held. So the descriptor is stat'ed before and after the bytes are read: a short read,
+ * or a size, mtime or ctime that moved, drops the bytes and reads again, up to
+ * {@link READ_ATTEMPTS} times; then the answer is "changed", never the mixed bytes.
  */
 export async function readFileContents(
   fs: ProviderFs,
@@ -87,49 +110,69 @@ export async function readFileContents(
   name: string,
   limit: number,
   within: Containment,
+  control: ReadControl = {},
 ): Promise<ReadOutcome> {
   const opened = await openInRoot(fs, real, within);
   if (opened.kind !== 'open') return opened;
-  const { handle, stats } = opened;
+  const { handle } = opened;
   try {
-    const size = stats.size;
-    const mtimeMs = stats.mtimeMs;
-    let head: Buffer | undefined;
-    const byName = mimeFromName(name);
-    const sniffed =
-      byName === undefined
-        ? await sniffMime((head = await readRange(handle, 0, Math.min(size, SNIFF_SAMPLE))))
-        : undefined;
-    const mimeType = byName ?? sniffed ?? DEFAULT_BINARY_MIME;
-    const textual =
-      isTextMimeType(mimeType) || (byName === undefined && sniffed === DEFAULT_TEXT_MIME);
-    // Text costs at least one byte per byte on the wire; a blob exactly 4 per 3.
-    const least = (textual ? size : base64Length(size)) + 2;
-    if (least > limit) return { kind: 'too-large', size, wireBytes: least, mtimeMs };
-    const bytes =
-      head !== undefined && head.length === size ? head : await readRange(handle, 0, size);
-    head = undefined;
-    const text = textual ? decodeUtf8(bytes) : undefined;
-    if (text !== undefined) {
-      const wireBytes = jsonStringWireSize(text);
-      if (wireBytes > limit) return { kind: 'too-large', size: bytes.length, wireBytes, mtimeMs };
-      return { kind: 'ok', contents: { mimeType, text, size: bytes.length, mtimeMs, wireBytes } };
+    let stats = opened.stats;
+    for (let attempt = 1; ; attempt++) {
+      const outcome = await readOnce(handle, stats, name, limit, control);
+      if (outcome !== CHANGED) return outcome;
+      if (attempt >= READ_ATTEMPTS) return { kind: 'changed', attempts: attempt };
+      stats = await handle.stat();
     }
-    // Declared text that is not UTF-8 keeps its type; sniffed "text" that is not, is just bytes.
-    const blobType = byName ?? (sniffed === DEFAULT_TEXT_MIME ? DEFAULT_BINARY_MIME : mimeType);
-    const wireBytes = base64Length(bytes.length) + 2;
-    if (wireBytes > limit) return { kind: 'too-large', size: bytes.length, wireBytes, mtimeMs };
-    return {
-      kind: 'ok',
-      contents: {
-        mimeType: blobType,
-        blob: encodeBase64(bytes),
-        size: bytes.length,
-        mtimeMs,
-        wireBytes,
-      },
-    };
   } finally {
     await handle.close();
   }
+}
+
+function sameVersion(a: Stats, b: Stats): boolean {
+  return a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs;
+}
+
+/** One read of the open file whose descriptor stat'ed as `before`. */
+async function readOnce(
+  handle: FileHandle,
+  before: Stats,
+  name: string,
+  limit: number,
+  control: ReadControl,
+): Promise<ReadOutcome | typeof CHANGED> {
+  const { size, mtimeMs } = before;
+  if (size > (control.maxSize ?? Number.POSITIVE_INFINITY))
+    return { kind: 'too-large', size, wireBytes: leastWireBytes(name, size), mtimeMs };
+  let head: Buffer | undefined;
+  const byName = mimeFromName(name);
+  const sniffed =
+    byName === undefined
+      ? await sniffMime((head = await readRange(handle, 0, Math.min(size, SNIFF_SAMPLE))))
+      : undefined;
+  const mimeType = byName ?? sniffed ?? DEFAULT_BINARY_MIME;
+  const textual =
+    isTextMimeType(mimeType) || (byName === undefined && sniffed === DEFAULT_TEXT_MIME);
+  // Text costs at least one byte per byte on the wire; a blob exactly 4 per 3.
+  const least = (textual ? size : base64Length(size)) + 2;
+  if (least > limit) return { kind: 'too-large', size, wireBytes: least, mtimeMs };
+  const bytes =
+    head !== undefined && head.length === size
+      ? head
+      : await readRange(handle, 0, size, control.checkpoint);
+  head = undefined;
+  if (bytes.length !== size || !sameVersion(before, await handle.stat())) return CHANGED;
+  const text = textual ? decodeUtf8(bytes) : undefined;
+  if (text !== undefined) {
+    const wireBytes = jsonStringWireSize(text);
+    if (wireBytes > limit) return { kind: 'too-large', size, wireBytes, mtimeMs };
+    return { kind: 'ok', contents: { mimeType, text, size, mtimeMs, wireBytes } };
+  }
+  // Declared text that is not UTF-8 keeps its type; sniffed "text" that is not, is just bytes.
+  const blobType = byName ?? (sniffed === DEFAULT_TEXT_MIME ? DEFAULT_BINARY_MIME : mimeType);
+  const wireBytes = base64Length(size) + 2;
+  if (wireBytes > limit) return { kind: 'too-large', size, wireBytes, mtimeMs };
+  return {
+    kind: 'ok',
+    contents: { mimeType: blobType, blob: encodeBase64(bytes), size, mtimeMs, wireBytes },
+  };
 }

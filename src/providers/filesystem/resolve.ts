@@ -86,6 +86,33 @@ export async function resolveInRoot(
 export const OPEN_FLAGS =
   constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 
+/**
+ * Whether an open failed because the file may not be served from here (answered "not found"):
+ * unreachable, a permission denied, ELOOP (the last component became a symlink after the check;
+ * never followed), ENXIO (a device or socket that cannot be opened so), EPERM (not ours to open).
+ */
+function cannotOpen(error: unknown): boolean {
+  const code = errorCode(error);
+  return isUnreachable(error) || code === 'ELOOP' || code === 'ENXIO' || code === 'EPERM';
+}
+
+/**
+ * Whether this process may read the file at `real`: `fs.access` when the seam has it (one call,
+ * nothing opened), else an open and a close. The listing asks it, so that it never lists a file
+ * that a read would answer "not found" for (mode 600 of another owner, an ACL, a mandatory
+ * access control): an unreadable file is left out everywhere, and reads as missing.
+ */
+export async function canRead(fs: ProviderFs, real: string): Promise<boolean> {
+  try {
+    if (fs.access) await fs.access(real);
+    else await (await fs.open(real, OPEN_FLAGS)).close();
+    return true;
+  } catch (error) {
+    if (cannotOpen(error)) return false;
+    throw withoutPath(error, 'cannot check the file');
+  }
+}
+
 export type Opened =
   | { kind: 'open'; handle: FileHandle; stats: Stats }
   | { kind: 'missing' }
@@ -113,11 +140,7 @@ export async function openInRoot(
   try {
     handle = await fs.open(real, OPEN_FLAGS);
   } catch (error) {
-    // ELOOP: the last component became a symlink after the check; never follow it.
-    // ENXIO: a device or socket that cannot be opened so; EPERM: not ours to open.
-    const code = errorCode(error);
-    if (isUnreachable(error) || code === 'ELOOP' || code === 'ENXIO' || code === 'EPERM')
-      return MISSING;
+    if (cannotOpen(error)) return MISSING;
     throw withoutPath(error, 'cannot open the file');
   }
   let opened: Opened | undefined;

@@ -2,13 +2,35 @@
 import { isTextMimeType } from '../../content/mime.js';
 import type { FileInfo, FilesystemProvider } from './filesystem-provider.js';
 
-export interface SearchOptions {
+/**
+ * What one search may cost; it stops at the first budget spent and returns what it found, with
+ * `stopped` saying which. Defaults: {@link SEARCH_DEFAULTS}.
+ */
+export interface SearchLimits {
+  /** Most files the scan looks at, in path order, name matches first (default 20,000). */
+  maxFiles?: number;
+  /** Most bytes of file text looked at, read from disk or taken from the cache (default 64 MiB). */
+  maxBytes?: number;
+  /**
+   * Most milliseconds one search takes once the listing is fresh; checked between files and
+   * between the steps of a large read (default 5,000).
+   */
+  timeoutMs?: number;
+}
+
+export interface SearchOptions extends SearchLimits {
   /** Most hits returned (default 10). */
   limit?: number;
   /** Larger text files are matched by name only (default 8 MiB). */
   maxFileBytes?: number;
   signal?: AbortSignal;
 }
+
+export const SEARCH_DEFAULTS = {
+  maxFiles: 20_000,
+  maxBytes: 64 * 1024 * 1024,
+  timeoutMs: 5_000,
+} as const satisfies Required<SearchLimits>;
 
 export interface SearchHit {
   file: FileInfo;
@@ -20,14 +42,34 @@ export interface SearchHit {
   line?: number;
 }
 
+/** A budget of {@link SearchLimits} that ran out, and its value. */
+export interface SearchStop {
+  budget: keyof SearchLimits;
+  limit: number;
+}
+
 export interface SearchResult {
   hits: SearchHit[];
-  /** Files whose name or text was looked at. */
+  /** Files the scan looked at (their name, and their text when it is text). */
   scanned: number;
   /** Files served in all. */
   total: number;
+  /** Bytes of file text looked at. */
+  bytes: number;
   /** The scan stopped at the limit: more files may match. */
   truncated: boolean;
+  /**
+   * The scan stopped early because a budget ran out: files after the `scanned` first were not
+   * looked at (names are all matched; those found are still returned, as name matches).
+   */
+  stopped?: SearchStop;
+}
+
+/** Thrown by a budget check to end the scan; caught by {@link searchFiles}, never escapes it. */
+class BudgetSpent extends Error {
+  constructor(readonly stop: SearchStop) {
+    super(`search budget ${stop.budget} spent`);
+  }
 }
 
 const SNIPPET_SIDE = 60;
@@ -52,8 +94,9 @@ function lineAt(text: string, index: number): number {
 
 /**
  * Finds files whose path or text contains `query` (case-insensitive). Name matches come first,
- * then content matches, each in path order; the scan stops once `limit` hits are found.
- * Text is read through the provider (its guards and its cache).
+ * then content matches, each in path order; the scan stops once `limit` hits are found, or once
+ * a budget of {@link SearchLimits} is spent (checked before each file, and between the steps of
+ * a large read). Text is read through the provider (its guards and its cache).
  */
 export async function searchFiles(
   provider: FilesystemProvider,
@@ -62,17 +105,39 @@ export async function searchFiles(
 ): Promise<SearchResult> {
   const limit = options.limit ?? 10;
   const maxFileBytes = options.maxFileBytes ?? 8 * 1024 * 1024;
+  const maxFiles = options.maxFiles ?? SEARCH_DEFAULTS.maxFiles;
+  const maxBytes = options.maxBytes ?? SEARCH_DEFAULTS.maxBytes;
+  const timeoutMs = options.timeoutMs ?? SEARCH_DEFAULTS.timeoutMs;
   const pattern = new RegExp(escapeRegExp(query), 'iu');
   const files = await provider.files();
+  // The clock starts once the listing is fresh: a walk of a stale listing is the listing's cost
+  // (bounded by the provider's maxFiles, shared with list requests), not this search's.
+  const deadline = Date.now() + timeoutMs;
   const byName = files.filter((f) => pattern.test(f.path));
   const named = new Set(byName.map((f) => f.path));
   const hits: SearchHit[] = [];
   let scanned = 0;
+  let bytes = 0;
+  let stopped: SearchStop | undefined;
+  // A client's cancellation throws its own reason; a spent budget throws BudgetSpent.
+  const checkpoint = (): void => {
+    options.signal?.throwIfAborted();
+    if (Date.now() >= deadline) throw new BudgetSpent({ budget: 'timeoutMs', limit: timeoutMs });
+  };
   const look = async (file: FileInfo): Promise<{ snippet: string; line: number } | undefined> => {
+    if (scanned >= maxFiles) throw new BudgetSpent({ budget: 'maxFiles', limit: maxFiles });
+    checkpoint();
+    scanned++;
     if (!isTextMimeType(file.mimeType) || file.size > maxFileBytes || file.size === 0)
       return undefined;
-    const outcome = await provider.contents(file.path, maxFileBytes * 6 + 2);
+    const left = maxBytes - bytes;
+    if (file.size > left) throw new BudgetSpent({ budget: 'maxBytes', limit: maxBytes });
+    const outcome = await provider.contents(file.path, Number.POSITIVE_INFINITY, {
+      checkpoint,
+      maxSize: Math.min(maxFileBytes, left),
+    });
     if (outcome.kind !== 'ok' || outcome.contents.text === undefined) return undefined;
+    bytes += outcome.contents.size;
     const text = outcome.contents.text;
     const found = pattern.exec(text);
     if (!found) return undefined;
@@ -81,24 +146,33 @@ export async function searchFiles(
       line: lineAt(text, found.index),
     };
   };
+  const scan = async (file: FileInfo): Promise<{ snippet: string; line: number } | undefined> => {
+    if (stopped !== undefined) return undefined;
+    try {
+      return await look(file);
+    } catch (error) {
+      if (!(error instanceof BudgetSpent)) throw error;
+      stopped = error.stop;
+      return undefined;
+    }
+  };
   for (const file of byName) {
     if (hits.length >= limit) break;
-    options.signal?.throwIfAborted();
-    scanned++;
-    const inText = await look(file);
+    const inText = await scan(file);
     hits.push(inText ? { file, where: 'name+content', ...inText } : { file, where: 'name' });
   }
   let truncated = byName.length > hits.length;
   for (const file of files) {
+    if (stopped !== undefined) break;
     if (named.has(file.path)) continue;
     if (hits.length >= limit) {
       truncated = true;
       break;
     }
-    options.signal?.throwIfAborted();
-    scanned++;
-    const inText = await look(file);
+    const inText = await scan(file);
     if (inText) hits.push({ file, where: 'content', ...inText });
   }
-  return { hits, scanned, total: files.length, truncated };
+  const result: SearchResult = { hits, scanned, total: files.length, bytes, truncated };
+  if (stopped !== undefined) result.stopped = stopped;
+  return result;
 }

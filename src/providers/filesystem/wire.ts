@@ -1,6 +1,7 @@
 /** What a read of the folder answers on the wire besides the bytes: `_meta` and refusals. */
 import { MCPKIT_META_PREFIX } from '../../protocol/meta-keys.js';
-import type { ProtocolError } from '../../errors/protocol-error.js';
+import { ERROR_CODES } from '../../protocol/error-codes.js';
+import { ProtocolError } from '../../errors/protocol-error.js';
 import { resultTooLarge } from '../../errors/wire-errors.js';
 import { formatBytes } from './format.js';
 
@@ -29,4 +30,22 @@ export function tooLarge(
       'or ask for a link instead of the contents (tool "read" with mode "link").',
     { uri, size, wireBytes, capBytes },
   );
+}
+
+/**
+ * A file that kept changing while it was read (each attempt saw its size, mtime or ctime move, or
+ * read short): -32603, so that no bytes mixed from two versions are ever returned.
+ */
+export function fileChanged(uri: string, attempts: number): ProtocolError {
+  return new ProtocolError(
+    ERROR_CODES.INTERNAL_ERROR,
+    `${uri} kept changing while it was read (${attempts} attempts); ` +
+      'try again once it is no longer being written.',
+    { uri, reason: 'changed', attempts },
+  );
+}
+
+/** Every search slot stayed taken while a search waited for one: -32603 with `reason: 'busy'`. */
+export function searchBusy(message: string, concurrency: number): ProtocolError {
+  return new ProtocolError(ERROR_CODES.INTERNAL_ERROR, message, { reason: 'busy', concurrency });
 }

@@ -1,4 +1,5 @@
 import { ProtocolError } from '../../errors/protocol-error.js';
+import { resourceRefused } from '../../errors/wire-errors.js';
 import type { CompleteHandler } from '../definitions.js';
 import { matchTemplates } from './templates.js';
 import { own, type MethodEnv, type MethodSpec, type Params, type Result } from './types.js';
@@ -35,7 +36,9 @@ async function complete(params: Params, { server }: MethodEnv): Promise<Result> 
     let entry = server.templates.get(uri);
     if (!entry) {
       for (const hit of matchTemplates(server, uri)) {
-        if (!('refused' in hit)) entry = hit.entry;
+        // Refused as a read of it would be: the same message, the same code.
+        if ('refused' in hit) throw resourceRefused(uri, hit.refused, hit.variable);
+        entry = hit.entry;
         break;
       }
     }

@@ -7,7 +7,6 @@ import {
 import type { ClientCapabilities, Implementation } from '../../protocol/types.js';
 import { validateParams } from '../../protocol/validate.js';
 import { LATEST_LEGACY_VERSION, eraOf } from '../../protocol/versions.js';
-import { ERROR_CODES } from '../../protocol/error-codes.js';
 import { ProtocolError } from '../../errors/protocol-error.js';
 import type { ServerCore } from '../core.js';
 import { levelRank } from '../log-levels.js';
@@ -41,9 +40,10 @@ export function initialize(core: ServerCore, peer: Peer, request: JSONRPCRequest
   const params = request.params ?? {};
   const issue = validateParams('legacy', 'initialize', params);
   if (issue) {
-    return errorResponse(request.id, ERROR_CODES.INVALID_PARAMS, `initialize: ${issue.message}`, {
+    const error = ProtocolError.invalidParams(`initialize: ${issue.message}`, {
       field: issue.field,
     });
+    return errorResponse(request.id, error.code, error.message, error.data);
   }
   const requested = params['protocolVersion'] as string;
   // Answer with the requested version when we speak it in this era, else our newest legacy one.

@@ -11,8 +11,8 @@ const NAME_FIELD: Record<string, 'name' | 'uri'> = {
 };
 
 /**
- * Checks the 2026-07-28 request headers against the body: `MCP-Protocol-Version` against
- * `_meta`'s version, then `Mcp-Method`, `Mcp-Name` and `Mcp-Param-*`. Returns the -32020 error
+ * Checks the 2026-07-28 request headers against the body: `Mcp-Method`, `Mcp-Name` and
+ * `Mcp-Param-*`, then `MCP-Protocol-Version` against `_meta`'s version. Returns the -32020 error
  * to answer with, if any. The engine calls it (through `checkEnvelope`) once the `_meta` keys
  * are known to be there, before it checks the version itself.
  */
@@ -23,19 +23,6 @@ export function checkModernHeaders(
   version: string,
   toolInputSchema: (name: string) => Tool['inputSchema'] | undefined,
 ): ProtocolError | undefined {
-  const headerVersion = ex.header('mcp-protocol-version');
-  if (headerVersion === undefined) {
-    return mismatch(
-      'MCP-Protocol-Version header is required and must equal _meta protocolVersion',
-      'MCP-Protocol-Version',
-    );
-  }
-  if (headerVersion.trim() !== version) {
-    return mismatch(
-      `MCP-Protocol-Version header ${JSON.stringify(headerVersion)} does not match _meta protocolVersion ${JSON.stringify(version)}`,
-      'MCP-Protocol-Version',
-    );
-  }
   const headerMethod = ex.header('mcp-method');
   if (headerMethod === undefined) return mismatch('Mcp-Method header is required', 'Mcp-Method');
   if (headerMethod.trim() !== method) {
@@ -61,7 +48,21 @@ export function checkModernHeaders(
     }
   }
   if (method === 'tools/call') {
-    return checkParamHeaders(ex, toolInputSchema(String(params['name'])), params);
+    const problem = checkParamHeaders(ex, toolInputSchema(String(params['name'])), params);
+    if (problem) return problem;
+  }
+  const headerVersion = ex.header('mcp-protocol-version');
+  if (headerVersion === undefined) {
+    return mismatch(
+      'MCP-Protocol-Version header is required and must equal _meta protocolVersion',
+      'MCP-Protocol-Version',
+    );
+  }
+  if (headerVersion.trim() !== version) {
+    return mismatch(
+      `MCP-Protocol-Version header ${JSON.stringify(headerVersion)} does not match _meta protocolVersion ${JSON.stringify(version)}`,
+      'MCP-Protocol-Version',
+    );
   }
   return undefined;
 }

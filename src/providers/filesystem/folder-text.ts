@@ -1,0 +1,107 @@
+/** What the folder's tools and prompts share: links, wording, path checks, the gated search. */
+import type { ResourceLink } from '../../protocol/types.js';
+import { resourceLink } from '../../content/builders.js';
+import { DEFAULT_BLOCK_BUDGET_BYTES, DEFAULT_RESULT_BUDGET_BYTES } from '../../content/policy.js';
+import { checkVariable } from '../../uri/index.js';
+import type { McpServer, RequestContext } from '../../server/index.js';
+import type { FileInfo, FilesystemProvider } from './filesystem-provider.js';
+import { formatBytes } from './format.js';
+import { SearchGate } from './search-gate.js';
+import {
+  searchFiles,
+  type SearchHit,
+  type SearchLimits,
+  type SearchResult,
+  type SearchStop,
+} from './search.js';
+
+export function linkOf(file: FileInfo, description?: string): ResourceLink {
+  return resourceLink({
+    uri: file.uri,
+    name: file.path,
+    mimeType: file.mimeType,
+    size: file.size,
+    annotations: { lastModified: new Date(file.mtimeMs).toISOString() },
+    ...(description !== undefined ? { description } : {}),
+  });
+}
+
+/** Where the query was found, for a link's description. */
+export function describeHit(hit: SearchHit): string {
+  const at = hit.line !== undefined ? `line ${hit.line}: ${hit.snippet ?? ''}` : '';
+  if (hit.where === 'content') return at;
+  if (hit.where === 'name+content') return `name matches; ${at}`;
+  return `name matches (${hit.file.mimeType}, ${formatBytes(hit.file.size)})`;
+}
+
+/** Checks a path argument as the template would, before it goes anywhere near a URI. */
+export function pathProblem(value: string): string | undefined {
+  return value === '' ? 'the path is empty' : checkVariable('path', value, 'reserved');
+}
+
+export function budgets(server: McpServer, ctx: RequestContext): string {
+  const c = server.options.content ?? {};
+  const block = formatBytes(c.blockBudgetBytes ?? DEFAULT_BLOCK_BUDGET_BYTES);
+  const result = formatBytes(c.resultBudgetBytes ?? DEFAULT_RESULT_BUDGET_BYTES);
+  return `embed budgets: ${block} per block, ${result} per result; transport cap ${formatBytes(ctx.capBytes)}`;
+}
+
+function spent(stop: SearchStop): string {
+  if (stop.budget === 'timeoutMs') return `its time budget of ${stop.limit} ms ran out`;
+  if (stop.budget === 'maxBytes') return `it read its budget of ${formatBytes(stop.limit)} of text`;
+  return `it looked at its budget of ${stop.limit} files`;
+}
+
+/** One sentence saying that (and why) a search stopped early, or '' when it did not. */
+export function stopNote(found: SearchResult): string {
+  if (!found.stopped) return '';
+  return (
+    ` The search stopped early: ${spent(found.stopped)} after looking at ${found.scanned} of ` +
+    `${found.total} files, so files it did not look at may match too (every name was matched). ` +
+    'Use more specific words to find more.'
+  );
+}
+
+/** Limits of the folder's searches: each one's budget, and how many run at once. */
+export interface FolderSearchOptions extends SearchLimits {
+  /** Most searches at once, the tool's and the survey prompt's together (default 4). */
+  concurrency?: number;
+  /** How long a search beyond `concurrency` waits for one to finish before it is answered "busy" (default 2,000 ms). */
+  waitMs?: number;
+}
+
+/** A search through the gate: its result, or the sentence saying the server is busy. */
+export type GatedSearch = (
+  query: string,
+  limit: number,
+  signal: AbortSignal,
+) => Promise<SearchResult | { busy: string; concurrency: number }>;
+
+export function gatedSearch(
+  provider: FilesystemProvider,
+  options: FolderSearchOptions = {},
+): GatedSearch {
+  const gate = new SearchGate(options);
+  const { maxFiles, maxBytes, timeoutMs } = options;
+  const limits: SearchLimits = {
+    ...(maxFiles !== undefined ? { maxFiles } : {}),
+    ...(maxBytes !== undefined ? { maxBytes } : {}),
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+  };
+  return async (query, limit, signal) => {
+    const release = await gate.acquire(signal);
+    if (!release) {
+      const n = gate.concurrency;
+      const waited = gate.waitMs > 0 ? ` and none finished within ${gate.waitMs} ms` : '';
+      const busy =
+        `The server is busy: ${n} search${n === 1 ? ' is' : 'es are'} running (its limit)${waited}. ` +
+        'Try again in a moment.';
+      return { busy, concurrency: gate.concurrency };
+    }
+    try {
+      return await searchFiles(provider, query, { ...limits, limit, signal });
+    } finally {
+      release();
+    }
+  };
+}
