@@ -1,17 +1,20 @@
 /** Argument parsing of `mcpkit serve`: pure, table-driven, one clear message per mistake. */
+import { parseValue, VALUE_OPTIONS, type ValueKey } from './serve-options.js';
+import { looksLikeAddress, parseHostPort } from './values.js';
+
+export { parseDuration, parseHostPort, parseSize } from './values.js';
+export { MIN_MESSAGE_CAP_BYTES } from './serve-options.js';
 
 export type ServeTransport = { kind: 'stdio' } | { kind: 'http'; host: string; port: number };
 
-export interface ServeArgs {
+/**
+ * The parsed command line. Every value option (bytes, counts, milliseconds; see
+ * `serve-options.ts`) is a number, absent when not given: the library's default then holds.
+ */
+export interface ServeArgs extends Partial<Record<ValueKey, number>> {
   /** The folder to serve; undefined: the example folder shipped with mcpkit. */
   dir?: string;
   transport: ServeTransport;
-  blockBudgetBytes?: number;
-  resultBudgetBytes?: number;
-  pageSize?: number;
-  maxLineBytes?: number;
-  maxBodyBytes?: number;
-  cacheBytes?: number;
   allowHosts: string[];
   legacy: boolean;
   quiet: boolean;
@@ -26,101 +29,6 @@ export type ParsedServeArgs =
 export const DEFAULT_HTTP_HOST = '127.0.0.1';
 export const DEFAULT_HTTP_PORT = 3333;
 
-const UNITS: Record<string, number> = {
-  '': 1,
-  b: 1,
-  k: 1024,
-  kib: 1024,
-  kb: 1000,
-  m: 1024 ** 2,
-  mib: 1024 ** 2,
-  mb: 1000 ** 2,
-  g: 1024 ** 3,
-  gib: 1024 ** 3,
-  gb: 1000 ** 3,
-};
-
-/**
- * Parses a byte size: a number with an optional unit, case-insensitive. `k`, `kib`, `m`, `mib`,
- * `g`, `gib` are powers of 1024; `kb`, `mb`, `gb` powers of 1000. Undefined when invalid.
- *
- * @example
- * parseSize('512k'); // 524288
- * parseSize('1.5m'); // 1572864
- */
-export function parseSize(text: string): number | undefined {
-  const m = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(text.trim());
-  if (!m) return undefined;
-  const unit = UNITS[(m[2] ?? '').toLowerCase()];
-  if (unit === undefined) return undefined;
-  const bytes = Math.floor(Number(m[1]) * unit);
-  return Number.isSafeInteger(bytes) ? bytes : undefined;
-}
-
-/** Parses `port`, `host:port` or `[v6]:port`; undefined when invalid. */
-export function parseHostPort(text: string): { host: string; port: number } | undefined {
-  const m = /^(?:(\[[0-9a-fA-F:.]+\]|[^\s:/\\[\]]+):)?(\d{1,5})$/.exec(text);
-  if (!m) return undefined;
-  const port = Number(m[2]);
-  if (port > 65535) return undefined;
-  const host = m[1] === undefined ? DEFAULT_HTTP_HOST : m[1].replace(/^\[|\]$/g, '');
-  return { host, port };
-}
-
-/** Whether an argument after `--http` is meant as its address (not a folder named like a word). */
-function looksLikeAddress(arg: string): boolean {
-  return /^\d+$/.test(arg) || /^(\[[^\]]*\]|[^\s:/\\]+):\d*$/.test(arg);
-}
-
-type ValueKey =
-  | 'blockBudgetBytes'
-  | 'resultBudgetBytes'
-  | 'pageSize'
-  | 'maxLineBytes'
-  | 'maxBodyBytes'
-  | 'cacheBytes';
-
-interface ValueOption {
-  key: ValueKey;
-  min: number;
-  kind: 'size' | 'count';
-  /** Only meaningful with this transport. */
-  only?: 'stdio' | 'http';
-  /** Why the minimum is what it is, for the error message. */
-  why?: string;
-}
-
-/**
- * The smallest message cap: 1 KiB of it is kept for the envelope, and the rest must hold a
- * result (the tools list alone is over 1 KiB).
- */
-export const MIN_MESSAGE_CAP_BYTES = 64 * 1024;
-
-const CAP_WHY = '1k of it is kept for the message envelope and results need the rest';
-
-const VALUE_OPTIONS: Record<string, ValueOption> = {
-  '--block-budget': { key: 'blockBudgetBytes', min: 1, kind: 'size' },
-  '--result-budget': { key: 'resultBudgetBytes', min: 1, kind: 'size' },
-  '--page-size': { key: 'pageSize', min: 1, kind: 'count' },
-  '--max-line-bytes': {
-    key: 'maxLineBytes',
-    min: MIN_MESSAGE_CAP_BYTES,
-    kind: 'size',
-    only: 'stdio',
-    why: CAP_WHY,
-  },
-  '--max-body-bytes': {
-    key: 'maxBodyBytes',
-    min: MIN_MESSAGE_CAP_BYTES,
-    kind: 'size',
-    only: 'http',
-    why: CAP_WHY,
-  },
-  '--cache-bytes': { key: 'cacheBytes', min: 0, kind: 'size' },
-};
-
-const MAX_PAGE_SIZE = 10_000;
-
 const FLAGS = new Set([
   '--help',
   '-h',
@@ -131,25 +39,6 @@ const FLAGS = new Set([
   '--no-watch',
   '--no-hard-links',
 ]);
-
-function parseValue(name: string, option: ValueOption, raw: string): number | string {
-  if (option.kind === 'count') {
-    const n = /^\d+$/.test(raw) ? Number(raw) : NaN;
-    if (!Number.isSafeInteger(n) || n < option.min || n > MAX_PAGE_SIZE) {
-      return `${name} expects a whole number from ${option.min} to ${MAX_PAGE_SIZE}, got ${JSON.stringify(raw)}`;
-    }
-    return n;
-  }
-  const bytes = parseSize(raw);
-  if (bytes === undefined)
-    return `${name} expects a size such as 65536, 512k, 1m or 4mib, got ${JSON.stringify(raw)}`;
-  if (bytes < option.min) {
-    const min =
-      option.min >= 1024 ? `${option.min / 1024}k (${option.min} bytes)` : `${option.min} bytes`;
-    return `${name} must be at least ${min}${option.why ? `: ${option.why}` : ''}, got ${JSON.stringify(raw)}`;
-  }
-  return bytes;
-}
 
 /**
  * Why `--allow-host` cannot take `raw`, or undefined. The Host guard compares host names without

@@ -66,8 +66,34 @@ function stdioArgs(args: ServeArgs, dir: string): string[] {
   if (args.pageSize !== undefined) out.push('--page-size', String(args.pageSize));
   if (args.cacheBytes !== undefined) out.push('--cache-bytes', String(args.cacheBytes));
   if (args.maxLineBytes !== undefined) out.push('--max-line-bytes', String(args.maxLineBytes));
+  // The limits that mean the same on stdio: the pasted configuration keeps them.
+  for (const [flag, value] of [
+    ['--max-depth', args.maxDepth],
+    ['--max-listen-queue-bytes', args.maxListenQueueBytes],
+    ['--search-max-files', args.searchMaxFiles],
+    ['--search-max-bytes', args.searchMaxBytes],
+    [
+      '--search-timeout',
+      args.searchTimeoutMs === undefined ? undefined : `${args.searchTimeoutMs}ms`,
+    ],
+    ['--search-concurrency', args.searchConcurrency],
+  ] as const) {
+    if (value !== undefined) out.push(flag, String(value));
+  }
   if (!args.watch) out.push('--no-watch');
   if (args.refuseHardLinks) out.push('--no-hard-links');
+  return out;
+}
+
+/** The entries whose value is given (options are exact: an absent one keeps its default). */
+function defined<T extends Record<string, number | undefined>>(
+  values: T,
+): { [K in keyof T]?: number } {
+  const out: { [K in keyof T]?: number } = {};
+  for (const key of Object.keys(values) as Array<keyof T>) {
+    const value = values[key];
+    if (value !== undefined) out[key] = value;
+  }
   return out;
 }
 
@@ -91,6 +117,7 @@ function createFolderServer(args: ServeArgs, dir: string): McpServer {
       'Call "search" to find files by name or text, and "read" to get one: small files come embedded, large ones as links ' +
       'to read with resources/read. The prompt "survey" gives an overview of a topic; "review-file" reviews one file.',
     ...(args.pageSize !== undefined ? { pageSize: args.pageSize } : {}),
+    ...defined({ maxDepth: args.maxDepth, maxListenQueueBytes: args.maxListenQueueBytes }),
     content: {
       ...(args.blockBudgetBytes !== undefined ? { blockBudgetBytes: args.blockBudgetBytes } : {}),
       ...(args.resultBudgetBytes !== undefined
@@ -122,6 +149,12 @@ export async function runServe(
     watch: args.watch,
     refuseHardLinks: args.refuseHardLinks,
     ...(args.cacheBytes !== undefined ? { cacheBytes: args.cacheBytes } : {}),
+    search: defined({
+      maxFiles: args.searchMaxFiles,
+      maxBytes: args.searchMaxBytes,
+      timeoutMs: args.searchTimeoutMs,
+      concurrency: args.searchConcurrency,
+    }),
     ...(args.quiet
       ? {}
       : { onProgress: (p: Parameters<typeof progress.update>[0]) => progress.update(p) }),
@@ -145,7 +178,10 @@ export async function runServe(
       io.stderr.write(
         `${banner({ ...info, transport: { kind: 'stdio', capBytes: maxLineBytes - ENVELOPE_RESERVE_BYTES } })}\n`,
       );
-    const connection = serveStdio(server, { maxLineBytes });
+    const connection = serveStdio(server, {
+      maxLineBytes,
+      ...defined({ maxInFlight: args.maxInFlight, maxQueuedBytes: args.maxQueuedBytes }),
+    });
     const done = connection.closed.then(() => {
       provider.close();
       return 0;
@@ -177,6 +213,13 @@ export async function runServe(
       port,
       maxBodyBytes,
       legacy: args.legacy,
+      ...defined({
+        bodyTimeoutMs: args.bodyTimeoutMs,
+        headerTimeoutMs: args.headerTimeoutMs,
+        maxBodyTotalBytes: args.maxBodyTotalBytes,
+        maxSessions: args.maxSessions,
+        sessionIdleMs: args.sessionIdleMs,
+      }),
       ...(allowedHosts ? { allowedHosts } : {}),
     });
   } catch (error) {

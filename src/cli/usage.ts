@@ -31,12 +31,39 @@ Limits:
   --page-size N           items per page of resources/list and the other lists (default 100)
   --cache-bytes BYTES     memory for the encoded contents of unchanged files (default 64m;
                           0 turns the cache off)
+  --max-depth N           deepest nesting of objects and arrays below a request's params; a
+                          deeper request gets -32602 naming the limit, unread (default 64)
+  --max-listen-queue-bytes BYTES
+                          what one subscriptions/listen stream may queue while its client does
+                          not read (repeated updates are coalesced); past it the stream is
+                          ended with an error and a log line (default 4m)
+
+Search (the "search" tool and the "survey" prompt):
+  --search-max-files N    files one search looks at before it stops and says so (default 20000)
+  --search-max-bytes BYTES  text one search reads before it stops and says so (default 64m)
+  --search-timeout TIME   time one search may take before it stops and says so (default 5s)
+  --search-concurrency N  searches at once; another waits up to 2s, then is told the server is
+                          busy (default 4)
+
+stdio only:
+  --max-in-flight N       requests handled at once; later ones wait, unread while the queue is
+                          full (default 64)
+  --max-queued-bytes BYTES  unsent answers (or waiting requests) past which stdin is not read
+                          until the client reads stdout (default 16m)
 
 HTTP only:
   --allow-host HOST       accept this name in Host and Origin as well as the loopback names
                           (DNS-rebinding protection); a name without port (any port matches),
                           an IPv6 address in brackets; repeat for several
   --no-legacy             serve 2026-07-28 only: no initialize, no sessions, no GET stream
+  --body-timeout TIME     a request body that sends nothing for this long gets 408 (default 10s)
+  --header-timeout TIME   most time to receive a request's headers (default 15s)
+  --max-body-total-bytes BYTES
+                          request bodies held at once, over all connections; beyond it a new
+                          body gets 503 with retry-after, unread (default 64m)
+  --max-sessions N        2025-11-25 sessions at once; when full, the least recently used idle
+                          one is closed for a new one (default 10000)
+  --session-idle TIME     an idle 2025-11-25 session is closed after this long (default 30m)
 
 Files:
   --no-hard-links         refuse files with more than one hard link (by default a hard link is
@@ -49,6 +76,7 @@ Other:
 
 BYTES is a number of bytes, or a number with a unit (case-insensitive): k or kib = 1024,
 m or mib = 1024^2, g or gib = 1024^3; kb = 1000, mb = 1000^2, gb = 1000^3. E.g. 512k, 1.5m.
+TIME is a number with a unit: ms, s, m or h (a bare number is seconds). E.g. 500ms, 10s, 2m.
 
 Exit status: 0 after a clean stop (SIGINT or SIGTERM, or the end of stdin with --stdio),
 1 when the server cannot start (e.g. the port is taken), 2 for bad arguments.

@@ -1,6 +1,8 @@
 import { base64Length } from '../protocol/base64.js';
 import type { ContentBlock, EmbeddedResource, ResourceLink } from '../protocol/types.js';
+import { MCPKIT_ERROR_CODES } from '../errors/codes.js';
 import { McpKitError } from '../errors/mcpkit-error.js';
+import { TOO_LARGE_REASON } from '../errors/wire-errors.js';
 import { isAttachment, type Attachment, type AttachmentContent } from './attachment.js';
 import { decodeBase64, encodeBase64 } from './blob.js';
 import {
@@ -298,11 +300,9 @@ function headBytes(blob: string): Uint8Array {
 
 /** Whether a reader refused content for its size (a provider's too-large error). */
 function isTooLarge(error: unknown): boolean {
-  const data = (error as { data?: { reason?: unknown } } | null)?.data;
-  return (
-    data?.reason === 'too-large' ||
-    (error as { code?: unknown } | null)?.code === 'RESULT_TOO_LARGE'
-  );
+  // By shape, not class: a provider may throw from another copy of this package.
+  const e = error as { code?: unknown; data?: { reason?: unknown } } | null;
+  return e?.data?.reason === TOO_LARGE_REASON || e?.code === MCPKIT_ERROR_CODES.RESULT_TOO_LARGE;
 }
 
 function flags(att: Attachment) {

@@ -28,15 +28,15 @@ export function headerMismatch(message: string, header: string): ProtocolError {
   return new ProtocolError(ERROR_CODES.HEADER_MISMATCH, message, { header });
 }
 
-/** `-32022` with the versions we speak and the one asked for. */
+/** `-32022` with the versions we speak and the one asked for (left out when it was not a string). */
 export function unsupportedVersion(
-  requested: string,
+  requested: string | undefined,
   supported: readonly string[],
   message = `Unsupported protocol version ${JSON.stringify(requested)}; supported: ${supported.join(', ')}`,
 ): ProtocolError {
   return new ProtocolError(ERROR_CODES.UNSUPPORTED_PROTOCOL_VERSION, message, {
     supported: [...supported],
-    requested,
+    ...(requested !== undefined ? { requested } : {}),
   });
 }
 
@@ -49,10 +49,27 @@ export function missingCapability(method: string, capability: string): ProtocolE
   );
 }
 
+/** `data.reason` of a too-large error: what content's assembler looks for to link instead. */
+export const TOO_LARGE_REASON = 'too-large';
+
 /**
  * `-32603` for content too large for this connection's cap for one message: the request is
  * valid, this server cannot answer it here. `data` carries the sizes and `reason: 'too-large'`.
  */
 export function resultTooLarge(message: string, data: Record<string, unknown>): ProtocolError {
-  return new ProtocolError(ERROR_CODES.INTERNAL_ERROR, message, { ...data, reason: 'too-large' });
+  return new ProtocolError(ERROR_CODES.INTERNAL_ERROR, message, {
+    ...data,
+    reason: TOO_LARGE_REASON,
+  });
+}
+
+/**
+ * `-32602` for a message nested deeper than the server takes (`ServerOptions.maxDepth`), refused
+ * before anything recursive walks it. `data` carries the limit and `reason: 'too-deep'` (HTTP 400).
+ */
+export function tooDeep(limit: number, where = 'params'): ProtocolError {
+  return ProtocolError.invalidParams(
+    `The message nests objects or arrays more than ${limit} levels below ${where} (maxDepth ${limit}); flatten it, or raise maxDepth on the server`,
+    { limit, reason: 'too-deep' },
+  );
 }

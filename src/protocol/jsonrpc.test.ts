@@ -56,6 +56,29 @@ describe('classify', () => {
     }
   });
 
+  it.each([
+    ['2^64 + 1 (parsed as 18446744073709552000)', '18446744073709551617'],
+    ['2^53, where a neighbour already reads the same', '9007199254740992'],
+    ['a negative one', '-9007199254740993'],
+    ['an exponent', '1e300'],
+  ])('refuses an integer id that is not a safe integer: %s', (_what, raw) => {
+    const request = JSON.parse(`{"jsonrpc":"2.0","id":${raw},"method":"tools/list"}`) as unknown;
+    const c = classify(request);
+    expect(c).toMatchObject({ kind: 'invalid', id: null });
+    if (c.kind === 'invalid') {
+      expect(c.reason).toContain(String(Number.MAX_SAFE_INTEGER));
+      expect(c.reason).toContain('Number.MAX_SAFE_INTEGER');
+    }
+    const response = JSON.parse(`{"jsonrpc":"2.0","id":${raw},"result":{}}`) as unknown;
+    expect(classify(response)).toMatchObject({ kind: 'invalid', id: null });
+  });
+
+  it('takes the largest and smallest safe integers as ids', () => {
+    for (const id of [Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER, 0]) {
+      expect(classify({ jsonrpc: '2.0', id, method: 'x' }).kind).toBe('request');
+    }
+  });
+
   it('accepts a response whose error has data, and an error response with a null id', () => {
     expect(classify({ jsonrpc: '2.0', id: 1, error: { code: -1, message: 'x', data: 1 } })).toEqual(
       expect.objectContaining({ kind: 'response' }),

@@ -52,8 +52,22 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function isRequestId(value: unknown): value is RequestId {
-  return typeof value === 'string' || (typeof value === 'number' && Number.isInteger(value));
+/**
+ * A string, or an integer JSON.parse kept exactly. Past Number.MAX_SAFE_INTEGER a parsed integer
+ * may already be another number (18446744073709551617 reads as 18446744073709552000): echoing it
+ * would answer an id the client never sent, so such ids are refused instead.
+ */
+export function isRequestId(value: unknown): value is RequestId {
+  return typeof value === 'string' || (typeof value === 'number' && Number.isSafeInteger(value));
+}
+
+const UNSAFE_ID = `field "id" must be a string or an integer from ${Number.MIN_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER} (Number.MAX_SAFE_INTEGER): larger integers lose precision; send such ids as strings`;
+
+/** Why `value` (present and not null) is not a request id. */
+function idProblem(value: unknown): string {
+  return typeof value === 'number' && Number.isInteger(value)
+    ? UNSAFE_ID
+    : 'field "id" must be a string or an integer';
 }
 
 /** Why a response envelope is malformed: exactly one of an object `result` or a valid `error`. */
@@ -91,7 +105,7 @@ export function classify(value: unknown): Classified {
   if (method === undefined) {
     if ('result' in value || 'error' in value) {
       if (rawId !== null && !isRequestId(rawId)) {
-        return { kind: 'invalid', id: null, reason: 'field "id" must be a string or an integer' };
+        return { kind: 'invalid', id: null, reason: idProblem(rawId) };
       }
       const problem = responseProblem(value);
       if (problem === undefined) {
@@ -115,7 +129,7 @@ export function classify(value: unknown): Classified {
     return { kind: 'notification', message: value as unknown as JSONRPCNotification };
   }
   if (!isRequestId(rawId)) {
-    return { kind: 'invalid', id: null, reason: 'field "id" must be a string or an integer' };
+    return { kind: 'invalid', id: null, reason: idProblem(rawId) };
   }
   return { kind: 'request', message: value as unknown as JSONRPCRequest };
 }

@@ -1,3 +1,4 @@
+import { DEFAULT_MAX_DEPTH, nestsDeeperThan } from '../protocol/depth.js';
 import { requestEra } from '../protocol/era.js';
 import {
   classify,
@@ -13,6 +14,7 @@ import type { ClientCapabilities, Implementation } from '../protocol/types.js';
 import { validateParams } from '../protocol/validate.js';
 import type { Era } from '../protocol/versions.js';
 import { ProtocolError } from '../errors/protocol-error.js';
+import { tooDeep } from '../errors/wire-errors.js';
 import { Cancellation } from './cancellation.js';
 import { createContentEnv } from './content-env.js';
 import { RequestContext } from './context.js';
@@ -40,14 +42,34 @@ function fail(id: RequestId | null, error: ProtocolError): JSONRPCResponse {
   return errorResponse(id, error.code, error.message, error.data);
 }
 
+/** What a handler threw that no one answered for: reported, and answered -32603. */
+function internalError(core: ServerCore, id: RequestId, method: string, error: unknown) {
+  if (core.options.onError) core.options.onError(error, method);
+  else console.error(`mcpkit: ${method} failed:`, error);
+  return fail(id, ProtocolError.internal(`Internal error while handling ${method}`));
+}
+
+/** `ServerOptions.maxDepth`, checked once when the server is built. */
+function maxDepthOf(core: ServerCore): number {
+  const limit = core.options.maxDepth ?? DEFAULT_MAX_DEPTH;
+  if (!Number.isInteger(limit) || limit < 1) {
+    throw new RangeError(`maxDepth must be a positive integer, got ${String(limit)}`);
+  }
+  return limit;
+}
+
 /** Builds the message handler a server's peers share. */
 export function dispatch(core: ServerCore) {
+  const maxDepth = maxDepthOf(core);
   return async (
     peer: Peer,
     raw: unknown,
     extra: HandleExtra,
   ): Promise<JSONRPCResponse | undefined> => {
     const c = classify(raw);
+    // Depth is measured here, before anything recursive (validators, canonicalJson, handlers).
+    const tooDeepAt =
+      c.kind === 'request' || c.kind === 'response' ? deepField(c.message, maxDepth) : undefined;
     switch (c.kind) {
       case 'invalid':
         if (c.responseTo !== undefined) {
@@ -57,24 +79,48 @@ export function dispatch(core: ServerCore) {
         }
         return fail(c.id, ProtocolError.invalidRequest(`Invalid request: ${c.reason}`));
       case 'response':
+        if (tooDeepAt !== undefined && c.message.id !== null) {
+          const why = `it nests more than ${maxDepth} levels below ${tooDeepAt} (maxDepth)`;
+          peer.receiveMalformedResponse(c.message.id, why);
+          return fail(null, ProtocolError.invalidRequest(`Invalid response: ${why}`));
+        }
         peer.receiveResponse(c.message);
         return undefined;
       case 'notification':
         onNotification(peer, c.message);
         return undefined;
       case 'request': {
-        // Transports with headers classify at their edge; elsewhere the peer is the edge.
-        const era =
-          extra.era ??
-          requestEra({
-            method: c.message.method,
-            params: c.message.params,
-            inSession: peer.session !== undefined,
-          });
-        return onRequest(core, peer, c.message, extra, era);
+        const { id, method } = c.message;
+        if (tooDeepAt !== undefined) return fail(id, tooDeep(maxDepth, tooDeepAt));
+        try {
+          // Transports with headers classify at their edge; elsewhere the peer is the edge.
+          const era =
+            extra.era ??
+            requestEra({
+              method,
+              params: c.message.params,
+              inSession: peer.session !== undefined,
+            });
+          return await onRequest(core, peer, c.message, extra, era);
+        } catch (error) {
+          // Whatever fails outside the handler still answers this id (never a silent request).
+          if (error instanceof ProtocolError) return fail(id, error);
+          return internalError(core, id, method, error);
+        }
       }
     }
   };
+}
+
+/** The field of a message nested deeper than `limit` (`params`, `result`, `error`), if any. */
+function deepField(
+  message: { params?: unknown; result?: unknown; error?: unknown },
+  limit: number,
+): string | undefined {
+  for (const field of ['params', 'result', 'error'] as const) {
+    if (nestsDeeperThan(message[field], limit)) return field;
+  }
+  return undefined;
 }
 
 function onNotification(peer: Peer, message: JSONRPCNotification): void {
@@ -195,7 +241,8 @@ async function onRequest(
     });
     let result: Record<string, unknown>;
     try {
-      result = await spec.run(params, { server: core, ctx, notify });
+      const flow = extra.notify ? extra.flow : peer.flow;
+      result = await spec.run(params, { server: core, ctx, notify, flow });
     } catch (error) {
       if (!isInputRequired(error) || target === undefined || era === 'legacy') throw error;
       const requestState = await core.signer.sign(target, {
@@ -223,9 +270,7 @@ async function onRequest(
     if (method === 'subscriptions/listen') core.listen.takeEndedByServer(notify, id);
     if (cancel.aborted) return undefined;
     if (error instanceof ProtocolError) return fail(id, error);
-    if (core.options.onError) core.options.onError(error, method);
-    else console.error(`mcpkit: ${method} failed:`, error);
-    return fail(id, ProtocolError.internal(`Internal error while handling ${method}`));
+    return internalError(core, id, method, error);
   } finally {
     peer.finish(id, cancel);
   }

@@ -29,8 +29,24 @@ export interface ServerOptions extends Implementation {
   linkStore?: LinkStore;
   /** The embed-vs-link policy and the link guarantee. */
   content?: ContentOptions;
+  /**
+   * Most bytes one `subscriptions/listen` stream may queue for a client that stopped reading
+   * (default 4 MiB): the frames held while its transport is congested (one per URI or list, not
+   * per change) plus what the transport buffered. Past it the stream ends with an error and a
+   * warning. A server option, not a transport one: the listen engine holds the queue for every
+   * transport that reports backpressure (HTTP, stdio).
+   */
+  maxListenQueueBytes?: number;
   /** Called with warnings such as unresolved links under linkCheck 'warn' (default: console.warn). */
   onWarning?: (message: string) => void;
+  /**
+   * Deepest nesting of objects and arrays a request's `params` may have (default 64): an object
+   * or array directly in `params` is level 1 (`_meta`, `arguments`), one inside it level 2, and
+   * so on; scalars add no level (`_meta.clientCapabilities.experimental` is level 3). Deeper
+   * requests are answered -32602 (`data.reason: 'too-deep'`, HTTP 400) before anything recursive
+   * (schema validation, handlers) sees them; a client's response, below its `result`, likewise.
+   */
+  maxDepth?: number;
   /** Called with errors thrown by handlers (default: console.error with the method). */
   onError?: (error: unknown, method: string) => void;
 }
@@ -62,6 +78,9 @@ export const ENVELOPE_RESERVE_BYTES = 1024;
 
 /** The cap a transport without one of its own implies (32 MiB), before the envelope reserve. */
 export const DEFAULT_TRANSPORT_CAP_BYTES = 32 * 1024 * 1024;
+
+/** What a listen stream may queue for a client that is not reading (`maxListenQueueBytes`). */
+export const DEFAULT_MAX_LISTEN_QUEUE_BYTES = 4 * 1024 * 1024;
 
 /** The hard cap for one result: `content.capBytes`, else the transport's cap less the envelope. */
 export function resultCapBytes(options: ServerOptions, transportCap: number | undefined): number {

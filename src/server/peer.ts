@@ -1,5 +1,6 @@
 import { ProtocolError } from '../errors/protocol-error.js';
 import type { Cancellation } from './cancellation.js';
+import type { ChannelFlow } from './channel-flow.js';
 import { McpKitError } from '../errors/mcpkit-error.js';
 import type { JSONRPCMessage, JSONRPCResponse, RequestId } from '../protocol/jsonrpc.js';
 import { validateClientResult } from '../protocol/validate.js';
@@ -31,12 +32,16 @@ export interface PeerOptions {
   maxMessageBytes?: number;
   /** Time a legacy client gets to answer a server-to-client request (default 60 s). */
   requestTimeoutMs?: number;
+  /** The backpressure of `send`'s channel (stdout), so that listen streams hold rather than pile up. */
+  flow?: ChannelFlow;
 }
 
 /** Per-message extras a transport supplies. */
 export interface HandleExtra {
   /** Where this request's notifications go (an SSE stream); default: the peer's `send`. */
   notify?: (message: JSONRPCMessage) => void;
+  /** The backpressure of `notify`'s channel, when the transport can tell (an SSE sink). */
+  flow?: ChannelFlow;
   /** Aborted when the client goes away (HTTP stream closed); a getter keeps it lazy. */
   signal?: AbortSignal | (() => AbortSignal);
   /**
@@ -73,6 +78,8 @@ export class Peer {
   readonly maxMessageBytes: number | undefined;
   readonly cancelById: boolean;
   readonly send: (message: JSONRPCMessage) => void;
+  /** The backpressure of `send`'s channel. */
+  readonly flow: ChannelFlow | undefined;
   /** @internal The 2025-11-25 session, set by `initialize` (the engine's, not the transport's). */
   session: LegacySession | undefined;
   /** @internal In-flight requests by id, for `notifications/cancelled`. */
@@ -97,6 +104,7 @@ export class Peer {
     this.maxMessageBytes = options.maxMessageBytes;
     this.cancelById = options.cancelById ?? true;
     this.send = options.send;
+    this.flow = options.flow;
     this.requestTimeoutMs = options.requestTimeoutMs ?? 60_000;
   }
 

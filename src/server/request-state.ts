@@ -27,18 +27,67 @@ async function digest(target: string): Promise<string> {
   return bytesToBase64Url(new Uint8Array(await crypto.subtle.digest('SHA-256', utf8(target))));
 }
 
+/** One open object or array while canonicalJson writes it: its sorted keys (objects) and cursor. */
+interface Open {
+  container: Record<string, unknown> | unknown[];
+  keys: string[] | undefined;
+  at: number;
+}
+
 /**
  * JSON with object keys sorted, so that the same arguments give the same text whatever order a
- * client sends them in.
+ * client sends them in. Iterative, with an explicit stack: its input (tool arguments, auth info)
+ * may nest as deep as the caller let it. A cycle throws a TypeError as JSON.stringify does, or
+ * with `onCycle: 'mark'` is written as "[cycle]" (for auth info, which is not the client's JSON).
  */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
-    const record = value as Record<string, unknown>;
-    const keys = Object.keys(record).sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(record[k])}`).join(',')}}`;
+export function canonicalJson(value: unknown, onCycle: 'throw' | 'mark' = 'throw'): string {
+  const out: string[] = [];
+  const stack: Open[] = [];
+  const onPath = new Set<object>();
+  let next: unknown = value;
+  for (;;) {
+    // As JSON.stringify does: a Date (or anything with toJSON) stands for what it returns.
+    if (typeof (next as { toJSON?: unknown } | null)?.toJSON === 'function')
+      next = (next as { toJSON: () => unknown }).toJSON();
+    if (typeof next === 'object' && next !== null && onPath.has(next)) {
+      if (onCycle === 'throw') throw new TypeError('canonicalJson: cannot serialize a cycle');
+      out.push('"[cycle]"');
+    } else if (typeof next === 'object' && next !== null) {
+      onPath.add(next);
+      const isArray = Array.isArray(next);
+      out.push(isArray ? '[' : '{');
+      stack.push({
+        container: next as Record<string, unknown>,
+        keys: isArray ? undefined : Object.keys(next).sort(),
+        at: 0,
+      });
+    } else {
+      out.push(JSON.stringify(next) ?? 'null');
+    }
+    // Close what is complete, then move to the next member of the innermost open container.
+    for (;;) {
+      const top = stack[stack.length - 1];
+      if (top === undefined) return out.join('');
+      const { container, keys } = top;
+      const size = keys ? keys.length : (container as unknown[]).length;
+      if (top.at === size) {
+        out.push(keys ? '}' : ']');
+        onPath.delete(container);
+        stack.pop();
+        continue;
+      }
+      if (top.at > 0) out.push(',');
+      if (keys) {
+        const key = keys[top.at] as string;
+        out.push(`${JSON.stringify(key)}:`);
+        next = (container as Record<string, unknown>)[key];
+      } else {
+        next = (container as unknown[])[top.at];
+      }
+      top.at++;
+      break;
+    }
   }
-  return JSON.stringify(value) ?? 'null';
 }
 
 /** Signs and verifies `requestState` with HMAC-SHA-256 (Web Crypto). */

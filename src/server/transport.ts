@@ -10,3 +10,4 @@
  */
 export { Peer } from './peer.js';
 export type { HandleExtra, LegacySession, PeerOptions, TransportKind } from './peer.js';
+export type { ChannelFlow } from './channel-flow.js';

@@ -1,51 +1,79 @@
 import {
   createServer as createHttpServer,
+  maxHeaderSize as nodeMaxHeaderSize,
   type IncomingMessage,
   type Server,
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { ERROR_CODES } from '../protocol/error-codes.js';
 import { errorResponse } from '../protocol/jsonrpc.js';
 import type { McpServer } from '../server/index.js';
+import { BodyTally, TIMED_OUT, type BodyLimits, type BodyOutcome } from './http/body-limits.js';
+import { clientErrorResponse, type RequestHeadLimits } from './http/client-error.js';
 import type { HttpExchange, HttpResponder, SseSink } from './http/exchange.js';
 import { HttpEndpoint } from './http/endpoint.js';
 import type { HttpOptions } from './http/options.js';
 import { LOOPBACK_HOSTS } from './http/origin-guard.js';
+import { DROPPED_SINK } from './http/sse.js';
 
 /** What a request gets when the handler itself failed (a bug): still JSON-RPC, never empty. */
 const INTERNAL_ERROR_BODY = JSON.stringify(
   errorResponse(null, ERROR_CODES.INTERNAL_ERROR, 'Internal error: the HTTP handler failed'),
 );
 
-function readBody(req: IncomingMessage, limit: number): Promise<string | 'too-large'> {
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) {
+/**
+ * Reads a request body within `limits` (see http/body-limits.ts). Its share of the budget is
+ * released on every way out: end, refusal, stall, error, or the client going away.
+ */
+function readBody(req: IncomingMessage, limits: BodyLimits): Promise<BodyOutcome> {
+  const tally = new BodyTally(limits);
+  const refused = tally.declare(req.headers['content-length']);
+  if (refused) {
+    tally.release();
+    // Discarded as it arrives, never buffered; the answer closes the connection.
     req.resume();
-    return Promise.resolve('too-large');
+    return Promise.resolve(refused);
   }
   return new Promise((resolve, reject) => {
-    const parts: Buffer[] = [];
-    let size = 0;
-    let over = false;
-    req.on('data', (chunk: Buffer) => {
-      if (over) return;
-      size += chunk.length;
-      if (size > limit) {
-        over = true;
-        parts.length = 0;
-        resolve('too-large');
-        return;
-      }
+    let parts: Buffer[] = [];
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const stop = (): void => {
+      tally.release();
+      clearTimeout(timer);
+      parts = [];
+      req.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
+      // What still arrives is discarded, not buffered.
+      req.resume();
+    };
+    const refuse = (why: BodyOutcome): void => {
+      stop();
+      resolve(why);
+    };
+    const onData = (chunk: Buffer): void => {
+      const over = tally.add(chunk.length);
+      if (over) return refuse(over);
       parts.push(chunk);
-    });
-    req.on('end', () => {
-      if (!over)
-        resolve(
-          (parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts, size)).toString('utf8'),
-        );
-    });
-    req.on('error', reject);
+      timer?.refresh();
+    };
+    const onEnd = (): void => {
+      const text = (parts.length === 1 ? parts[0]! : Buffer.concat(parts, tally.bytes)).toString(
+        'utf8',
+      );
+      stop();
+      resolve(text);
+    };
+    const onError = (error: Error): void => {
+      stop();
+      reject(error);
+    };
+    const onClose = (): void => onError(new Error('the client went away before its body ended'));
+    req.on('data', onData).once('end', onEnd).once('error', onError).once('close', onClose);
+    if (limits.idleMs > 0) {
+      timer = setTimeout(() => refuse(TIMED_OUT), limits.idleMs);
+      timer.unref();
+    }
   });
 }
 
@@ -53,6 +81,8 @@ export interface NodeHandler {
   (req: IncomingMessage, res: ServerResponse): void;
   /** Closes legacy sessions and open streams. */
   close(): void;
+  /** Bytes held now by request bodies being read (at most maxBodyTotalBytes). */
+  readonly bufferedBodyBytes: number;
 }
 
 /** One request: the exchange and the responder in one object, methods on the prototype. */
@@ -76,8 +106,8 @@ class NodeExchange implements HttpExchange, HttpResponder {
     return Array.isArray(v) ? v.join(', ') : v;
   }
 
-  body(limit: number): Promise<string | 'too-large'> {
-    return readBody(this.req, limit);
+  body(limits: BodyLimits): Promise<BodyOutcome> {
+    return readBody(this.req, limits);
   }
 
   get signal(): AbortSignal {
@@ -116,15 +146,25 @@ class NodeExchange implements HttpExchange, HttpResponder {
   stream(status: number, headers: Record<string, string>): SseSink {
     const res = this.res;
     // Answered already: writeHead again would throw ERR_HTTP_HEADERS_SENT into the caller.
-    if (res.headersSent) return { write: () => undefined, end: () => undefined };
+    if (res.headersSent) return DROPPED_SINK;
     res.writeHead(status, headers);
     res.flushHeaders();
+    // Backpressure is the response's own: write() past its high-water mark returns false and
+    // sets writableNeedDrain until 'drain' (never set once the client is gone).
     return {
-      write: (chunk) => {
-        if (!res.writableEnded) res.write(chunk);
-      },
+      write: (chunk) => res.writableEnded || res.write(chunk),
       end: () => {
         if (!res.writableEnded) res.end();
+      },
+      get congested() {
+        return res.writableNeedDrain;
+      },
+      get bufferedBytes() {
+        return res.writableLength;
+      },
+      onDrain: (cb) => {
+        if (res.writableNeedDrain) res.once('drain', cb);
+        else cb();
       },
     };
   }
@@ -132,10 +172,14 @@ class NodeExchange implements HttpExchange, HttpResponder {
 
 /**
  * A node:http request listener serving MCP over Streamable HTTP, without building fetch
- * Request/Response objects on the hot path.
+ * Request/Response objects on the hot path. It bounds request bodies (maxBodyBytes,
+ * bodyTimeoutMs, maxBodyTotalBytes); what comes before the body is the server's to bound. With
+ * your own server, set `headersTimeout` (serveHttp: 15 s, node: 60 s) and mind `maxHeaderSize`
+ * (node: 16 KiB, which also bounds a URI read over HTTP); serveHttp also answers what node's
+ * parser refuses (431, 408, 400) with a JSON-RPC body, where a bare server sends none.
  *
  * @example
- * http.createServer(toNodeHandler(server)).listen(3333, '127.0.0.1');
+ * http.createServer({ headersTimeout: 15_000 }, toNodeHandler(server)).listen(3333, '127.0.0.1');
  */
 export function toNodeHandler(server: McpServer, options: HttpOptions = {}): NodeHandler {
   const endpoint = new HttpEndpoint(server, options);
@@ -155,7 +199,9 @@ export function toNodeHandler(server: McpServer, options: HttpOptions = {}): Nod
       ex.send(500, { 'content-type': 'application/json' }, INTERNAL_ERROR_BODY);
     });
   };
-  return Object.assign(handler, { close: () => endpoint.close() });
+  const node = Object.assign(handler, { close: () => endpoint.close() });
+  Object.defineProperty(node, 'bufferedBodyBytes', { get: () => endpoint.bufferedBodyBytes });
+  return node as NodeHandler;
 }
 
 export interface ServeHttpOptions extends HttpOptions {
@@ -163,6 +209,44 @@ export interface ServeHttpOptions extends HttpOptions {
   host?: string;
   /** Default 3333; 0 picks a free port. */
   port?: number;
+  /**
+   * Time the request line and headers may take (default 15 s; 0: none), as node's
+   * `headersTimeout`; beyond it 408. The whole request keeps node's `requestTimeout` (300 s).
+   */
+  headerTimeoutMs?: number;
+  /**
+   * Most bytes of request line and headers (default node's `maxHeaderSize`, 16 KiB); beyond it
+   * 431. It also bounds the URIs readable over HTTP: resources/read repeats its URI in Mcp-Name.
+   */
+  maxHeaderBytes?: number;
+}
+
+export const DEFAULT_HEADER_TIMEOUT_MS = 15_000;
+const NODE_REQUEST_TIMEOUT_MS = 300_000;
+/** How long a refused connection stays open for its client to read the answer. */
+const LINGER_MS = 1000;
+
+/**
+ * Answers what node's HTTP parser refused (headers too large or too slow, malformed requests)
+ * with a JSON-RPC error body rather than a bare status line, where the socket can take one.
+ */
+function answerClientError(
+  error: NodeJS.ErrnoException,
+  socket: Duplex,
+  limits: RequestHeadLimits,
+): void {
+  // The parser reports again what arrives after the answer: nothing more to do then.
+  if (socket.writableEnded || socket.destroyed) return;
+  // Node's own rule: write only when no response of this connection has started.
+  const inFlight = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (error.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  socket.end(clientErrorResponse(error.code, limits));
+  const linger = setTimeout(() => socket.destroy(), LINGER_MS);
+  linger.unref();
+  socket.once('close', () => clearTimeout(linger));
 }
 
 export interface RunningHttpServer {
@@ -188,8 +272,30 @@ export async function serveHttp(
       options.allowedHosts ??
       (LOOPBACK_HOSTS.includes(host) ? LOOPBACK_HOSTS : [...LOOPBACK_HOSTS, host]),
   });
-  const http = createHttpServer(handler);
+  const headerTimeoutMs = options.headerTimeoutMs ?? DEFAULT_HEADER_TIMEOUT_MS;
+  const limits: RequestHeadLimits = {
+    maxHeaderBytes: options.maxHeaderBytes ?? nodeMaxHeaderSize,
+    headerTimeoutMs,
+    // Node refuses a headersTimeout above requestTimeout.
+    requestTimeoutMs: Math.max(NODE_REQUEST_TIMEOUT_MS, headerTimeoutMs),
+  };
+  const http = createHttpServer(
+    {
+      maxHeaderSize: limits.maxHeaderBytes,
+      headersTimeout: headerTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      // Node checks both timeouts on this interval (default 30 s, longer than headerTimeoutMs).
+      connectionsCheckingInterval:
+        headerTimeoutMs > 0
+          ? Math.min(30_000, Math.max(10, Math.ceil(headerTimeoutMs / 4)))
+          : 30_000,
+    },
+    handler,
+  );
   http.keepAliveTimeout = 65_000;
+  http.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) =>
+    answerClientError(error, socket, limits),
+  );
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(options.port ?? 3333, host, () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { encodeMessage, encodeWithinCap, LARGE_PART_BYTES } from './oversize.js';
+import { encodeForSend, encodeMessage, encodeWithinCap, LARGE_PART_BYTES } from './oversize.js';
 
 const big = Buffer.alloc(LARGE_PART_BYTES * 2, 7).toString('base64');
 
@@ -72,5 +72,41 @@ describe('encodeWithinCap', () => {
     expect(
       JSON.parse(encodeWithinCap(m, size - 1, 'cap', () => {})?.parts.join('') ?? ''),
     ).toMatchObject({ error: { code: -32603 } });
+  });
+});
+
+describe('encodeForSend', () => {
+  it('answers an over-cap response with id null too, with -32603 naming the cap', () => {
+    const over = {
+      jsonrpc: '2.0' as const,
+      id: null,
+      error: { code: -32600, message: 'x'.repeat(500) },
+    };
+    const reports: string[] = [];
+    const encoded = encodeForSend(over, 200, 'maxResponseBytes', (t) => reports.push(t));
+    expect(encoded).toBeDefined();
+    const answer = JSON.parse((encoded?.parts ?? []).join('')) as {
+      id: unknown;
+      error: { code: number; data: unknown };
+    };
+    expect(answer).toMatchObject({
+      id: null,
+      error: { code: -32603, data: { limit: 200, reason: 'too-large' } },
+    });
+  });
+
+  it('answers a response JSON cannot encode with -32603, and drops such a notification', () => {
+    const cyclic: Record<string, unknown> = {};
+    cyclic['self'] = cyclic;
+    const reports: string[] = [];
+    const response = { jsonrpc: '2.0' as const, id: 4, result: cyclic };
+    const encoded = encodeForSend(response, 1 << 20, 'maxLineBytes', (t) => reports.push(t));
+    expect(JSON.parse((encoded?.parts ?? []).join(''))).toMatchObject({
+      id: 4,
+      error: { code: -32603 },
+    });
+    const note = { jsonrpc: '2.0' as const, method: 'notifications/message', params: cyclic };
+    expect(encodeForSend(note, 1 << 20, 'maxLineBytes', (t) => reports.push(t))).toBeUndefined();
+    expect(reports.length).toBe(2);
   });
 });

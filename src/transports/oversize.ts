@@ -99,7 +99,9 @@ export function encodeWithinCap(
   if (encoded.bytes < 0 && LARGE_PART_BYTES <= capBytes) return encoded;
   const bytes = sizeOf(encoded);
   if (bytes <= capBytes) return encoded;
-  if (!('id' in message) || message.id === null || !('result' in message || 'error' in message)) {
+  // Any response is answered, an id-less one too (with id null): only notifications and requests
+  // are dropped.
+  if (!('result' in message || 'error' in message)) {
     const what = 'method' in message ? message.method : 'message';
     report(`mcpkit: dropped a ${bytes}-byte ${what}: over the ${capBytes}-byte cap (${option})`);
     return undefined;

@@ -9,12 +9,15 @@ import { existsSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type McpServer } from '../../src/server/index.js';
 import { serveHttp, type RunningHttpServer } from '../../src/transports/node.js';
 import { initializeRequest, legacy, modern } from '../../src/testing/messages.js';
 import { SseReader, until, withTimeout } from '../../src/testing/sse.js';
 import { createE2eServer } from '../../src/testing/e2e-server.js';
+import { coreOf } from '../../src/testing/server-core.js';
 
 const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 const HAVE_DIST = existsSync(CLI);
@@ -175,6 +178,22 @@ describe('HTTP (serveHttp on 127.0.0.1, in-process)', () => {
         message: /Content-Type must be application\/json/,
         id: null,
       },
+      ...[
+        'application/json-patch+json',
+        'application/json;charset=utf-16',
+        'application/json; charset=iso-8859-1',
+        'application/json; charset=utf-8; version=2',
+        'application/jsonx',
+        'text/json',
+      ].map((type) => ({
+        name: `Content-Type ${type}`,
+        body: modern('tools/list'),
+        patch: { 'content-type': type },
+        status: 415,
+        code: -32600,
+        message: /Content-Type must be application\/json \(optionally with charset=utf-8\); got "/,
+        id: null,
+      })),
       {
         name: 'an Accept listing neither JSON nor SSE',
         body: modern('tools/list'),
@@ -394,6 +413,32 @@ describe('HTTP (serveHttp on 127.0.0.1, in-process)', () => {
       const res = await post(next);
       expect(res.status).toBe(200);
       expect(textOf(await res.json())).toBe('after a dead client');
+    });
+
+    it.each([
+      'application/json',
+      'Application/JSON',
+      'application/json;charset=utf-8',
+      'application/json ; Charset = "UTF-8"',
+    ])('accepts Content-Type %j', async (type) => {
+      const req = call('echo', { text: type });
+      const res = await post(req, { 'content-type': type });
+      expect(res.status).toBe(200);
+      expect(textOf(await res.json())).toBe(type);
+    });
+
+    it('answers a resources/read whose URI passes the 16 KiB header limit with a JSON 431 that says why', async () => {
+      const uri = `mem://hello/${'x'.repeat(17 * 1024)}`;
+      const req = modern('resources/read', { uri });
+      const res = await post(req);
+      expect(res.status).toBe(431);
+      const json = await errorOf(res);
+      expect(json.error.code).toBe(-32600);
+      expect(json.error.message).toContain('16384 bytes (maxHeaderBytes)');
+      expect(json.error.message).toMatch(/cannot be read over HTTP: use stdio, or shorter URIs/);
+      // The server goes on serving.
+      const ok = await post(call('echo', { text: 'after 431' }));
+      expect(textOf(await ok.json())).toBe('after 431');
     });
 
     it('answers a notification with 202 and an empty body', async () => {
@@ -968,4 +1013,141 @@ describe('HTTP: the built CLI (`mcpkit serve --http 127.0.0.1:0`)', () => {
       expect(await withTimeout(exited, 10_000, 'the CLI to exit on SIGTERM')).toBe(0);
     },
   );
+});
+
+describe('HTTP (serveHttp): listen streams whose client stops reading', () => {
+  const LIMIT = 256 * 1024;
+  let server: McpServer;
+  let running: RunningHttpServer;
+  const warnings: string[] = [];
+  /** Every response this server made, weakly: those of gone clients must be collectable. */
+  const responses: Array<WeakRef<object>> = [];
+  const post = poster(() => running.url);
+  const hub = () => coreOf(server).listen;
+  const filter = { notifications: { resourceSubscriptions: ['mem://big/'] } };
+  // Long URIs fill the socket buffers in fewer notifications.
+  const big = (i: number) => `mem://big/${i}/${'p'.repeat(2000)}`;
+  const turn = () => new Promise((r) => setTimeout(() => setImmediate(r), 1));
+
+  beforeAll(async () => {
+    server = createServer({
+      name: 'slow-readers',
+      version: '1',
+      maxListenQueueBytes: LIMIT,
+      onWarning: (m) => warnings.push(m),
+    });
+    running = await serveHttp(server, { port: 0 });
+    running.http.on('request', (_req, res) => responses.push(new WeakRef(res)));
+  });
+  afterAll(async () => {
+    await running?.close();
+  });
+
+  /** A listen stream over a raw socket that never reads its response. */
+  async function stuckListen(): Promise<{ socket: ReturnType<typeof connect>; id: unknown }> {
+    const req = modern('subscriptions/listen', filter);
+    const body = JSON.stringify(req);
+    const socket = connect(running.port, '127.0.0.1');
+    await new Promise((r) => socket.once('connect', r));
+    socket.pause();
+    const head = Object.entries({
+      host: `127.0.0.1:${running.port}`,
+      ...headersFor(req),
+      'content-length': String(Buffer.byteLength(body)),
+    }).map(([k, v]) => `${k}: ${v}\r\n`);
+    socket.write(`POST /mcp HTTP/1.1\r\n${head.join('')}\r\n${body}`);
+    await until(() => server.listenerCount === 1, 'the listen stream to open');
+    return { socket, id: req.id };
+  }
+
+  /**
+   * Sends distinct updates until the stream still holds frames after a turn of the event loop:
+   * the client's buffers are full (a burst alone holds frames until the socket drains).
+   */
+  async function congest(from: number, send = (uri: string) => server.notifyResourceUpdated(uri)) {
+    let i = from;
+    while (i < from + 20_000) {
+      send(big(i++));
+      if (i % 50 !== 0) continue;
+      await turn();
+      if (hub().queued.frames > 0) break;
+    }
+    expect(hub().queued.frames, 'the stream to hold frames').toBeGreaterThan(0);
+    return i;
+  }
+
+  it('holds a repeated URI once, and ends the stream past maxListenQueueBytes with a warning', async () => {
+    const { socket, id } = await stuckListen();
+    let i = await congest(0);
+    const held = hub().queued;
+    server.notifyResourceUpdated(big(i - 1)); // held already, not yet written
+    expect(hub().queued).toEqual(held);
+    let most = 0;
+    for (let n = 0; n < 10_000 && server.listenerCount === 1; n++, i++) {
+      server.notifyResourceUpdated(big(i));
+      most = Math.max(most, hub().queued.maxQueuedBytes);
+      if (n % 20 === 0) await turn(); // room for a drain, would the client read
+    }
+    expect(server.listenerCount).toBe(0);
+    expect(most).toBeGreaterThan(LIMIT / 2);
+    expect(most).toBeLessThanOrEqual(LIMIT);
+    expect(warnings).toContainEqual(
+      expect.stringMatching(
+        new RegExp(`ended subscriptions/listen ${id}: .*maxListenQueueBytes \\(${LIMIT}\\)`),
+      ),
+    );
+    expect(hub().queued).toEqual({ frames: 0, heldBytes: 0, maxQueuedBytes: 0 });
+    socket.destroy();
+  });
+
+  it('forgets a stuck stream whose client went away: no listener, nothing held or buffered', async () => {
+    const { socket } = await stuckListen();
+    await congest(100_000);
+    socket.destroy();
+    await until(() => server.listenerCount === 0, 'the listener to be removed');
+    expect(hub().queued).toEqual({ frames: 0, heldBytes: 0, maxQueuedBytes: 0 });
+    // Nothing keeps a gone client's response (and what it buffered) alive.
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    await until(() => {
+      gc();
+      return responses.every((r) => r.deref() === undefined);
+    }, 'the responses of gone clients to be collected');
+  });
+
+  it('a client that reads late still gets every distinct update, in order', async () => {
+    const req = modern('subscriptions/listen', filter);
+    const abort = new AbortController();
+    const res = await post(req, {}, { signal: abort.signal });
+    const events = new SseReader(res.body);
+    expect(await events.next()).toMatchObject({
+      method: 'notifications/subscriptions/acknowledged',
+    });
+    const sent: string[] = [];
+    const send = (uri: string) => {
+      sent.push(uri);
+      server.notifyResourceUpdated(uri);
+    };
+    const i = await congest(200_000, send);
+    // Repeats of held and of written URIs, and new ones: well under the limit.
+    for (let k = 0; k < 20; k++) {
+      send(big(i - 1));
+      send(big(200_000 + k));
+      send(big(i + k));
+    }
+    expect(hub().queued.frames).toBeGreaterThan(20);
+    const distinct = [...new Set(sent)];
+    const firsts: string[] = [];
+    while (firsts.length < distinct.length) {
+      const m = (await events.next()) as { params?: { uri?: string } } | undefined;
+      const uri = m?.params?.uri;
+      if (uri === undefined) break;
+      if (!firsts.includes(uri)) firsts.push(uri);
+    }
+    expect(firsts).toEqual(distinct);
+    expect(server.listenerCount).toBe(1);
+    expect(hub().queued.frames).toBe(0);
+    abort.abort();
+    await until(() => server.listenerCount === 0, 'the listener to be removed');
+  });
 });

@@ -437,6 +437,74 @@ describe('stdio: bad input on a live process', () => {
   });
 });
 
+describe('stdio: hostile nesting and ids on a live process (defaults: maxDepth 64)', () => {
+  let p: StdioProcess;
+  beforeAll(async () => {
+    p = e2eServer();
+    await p.ready();
+  });
+  afterAll(() => p.kill());
+
+  /** `message` as one line, its "__deep__" placeholder replaced by `levels` nested arrays. */
+  const deepLine = (message: object, levels: number): string =>
+    JSON.stringify(message).replace('"__deep__"', `${'['.repeat(levels)}${']'.repeat(levels)}`);
+  const nest = (levels: number): unknown =>
+    Array.from({ length: levels }).reduce<unknown>((inner) => ({ a: inner }), 'leaf');
+  const tooDeep = (id: unknown) => ({
+    jsonrpc: '2.0',
+    id,
+    error: {
+      code: -32602,
+      message: expect.stringContaining('more than 64 levels below params (maxDepth 64)'),
+      data: { limit: 64, reason: 'too-deep' },
+    },
+  });
+
+  it.each([
+    [
+      '_meta.clientCapabilities.experimental',
+      () => modern('tools/list', {}, { experimental: '__deep__' }),
+    ],
+    ['tool arguments', () => call('echo', { text: 'deep', deep: '__deep__' })],
+  ])(
+    'answers 100,000-deep %s with -32602 and the id, then serves the next line',
+    async (_what, build) => {
+      const deep = build();
+      const next = call('echo', { text: 'after the deep line' });
+      p.write(`${deepLine(deep, 100_000)}\n${JSON.stringify(next)}\n`);
+      expect(await p.response(deep.id)).toEqual(tooDeep(deep.id));
+      expect(textOf(await p.response(next.id))).toBe('after the deep line');
+      expect(p.stderr).not.toMatch(/RangeError|unexpected stdio/);
+    },
+  );
+
+  it('serves 64 levels below params and refuses 65 (arguments is level 1)', async () => {
+    const ok = call('echo', { text: 'sixty-four', deep: nest(63) });
+    const refused = call('echo', { text: 'sixty-five', deep: nest(64) });
+    p.send(ok, refused);
+    expect(textOf(await p.response(ok.id))).toBe('sixty-four');
+    expect(await p.response(refused.id)).toEqual(tooDeep(refused.id));
+  });
+
+  it('refuses an integer id past Number.MAX_SAFE_INTEGER with -32600 and id null', async () => {
+    const mark = p.mark();
+    const safe = call('echo', { text: 'largest safe id' });
+    const body = JSON.stringify({ ...call('echo', { text: 'unsafe id' }), id: 0 });
+    p.write(`${body.replace('"id":0', '"id":18446744073709551617')}\n`);
+    p.write(`${JSON.stringify({ ...safe, id: Number.MAX_SAFE_INTEGER })}\n`);
+    expect(textOf(await p.response(Number.MAX_SAFE_INTEGER))).toBe('largest safe id');
+    const errors = p.since(mark).filter((m) => 'error' in m) as unknown as ErrorMessage[];
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ id: null, error: { code: -32600 } });
+    expect(errors[0]!.error.message).toContain(String(Number.MAX_SAFE_INTEGER));
+    expect(errors[0]!.error.message).toContain('Number.MAX_SAFE_INTEGER');
+    // Nothing came back with the rounded id.
+    expect(p.lines.some((line) => line.includes('18446744073709552000'))).toBe(false);
+    expect(await p.end()).toEqual({ code: 0, signal: null });
+    expectOnlyJsonRpc(p.stdout);
+  });
+});
+
 describe('stdio: EOF edge cases', () => {
   it('answers a last request that has no trailing newline, then exits 0', async () => {
     const p = procs.noNewline;

@@ -221,7 +221,14 @@ const EXPECTED: Record<string, string[]> = {
     'createServer',
     'isInputRequired',
   ],
-  './server/transport': ['HandleExtra', 'LegacySession', 'Peer', 'PeerOptions', 'TransportKind'],
+  './server/transport': [
+    'ChannelFlow',
+    'HandleExtra',
+    'LegacySession',
+    'Peer',
+    'PeerOptions',
+    'TransportKind',
+  ],
   './stdio': [
     'DEFAULT_MAX_LINE_BYTES',
     'LineDecoder',
@@ -246,7 +253,14 @@ const EXPECTED: Record<string, string[]> = {
     'createOriginGuard',
     'decodeHeaderValue',
   ],
-  './node': ['NodeHandler', 'RunningHttpServer', 'ServeHttpOptions', 'serveHttp', 'toNodeHandler'],
+  './node': [
+    'DEFAULT_HEADER_TIMEOUT_MS',
+    'NodeHandler',
+    'RunningHttpServer',
+    'ServeHttpOptions',
+    'serveHttp',
+    'toNodeHandler',
+  ],
   './memory': ['MemoryConnection', 'connectInMemory'],
   './filesystem': [
     'CacheStats',

@@ -10,11 +10,8 @@ export function boundTarget(
   args: unknown,
   authInfo: unknown,
 ): string {
-  let caller: string;
-  try {
-    caller = canonicalJson(authInfo ?? null);
-  } catch {
-    caller = String(authInfo); // cyclic: auth info should be plain data
-  }
+  // Auth info is whatever an auth hook made: a cycle is marked, not fatal, so that two cyclic
+  // callers still get different targets.
+  const caller = canonicalJson(authInfo ?? null, 'mark');
   return `${method}\n${String(target)}\n${canonicalJson(args ?? {})}\n${caller}`;
 }

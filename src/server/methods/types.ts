@@ -1,4 +1,5 @@
 import type { JSONRPCMessage } from '../../protocol/jsonrpc.js';
+import type { ChannelFlow } from '../channel-flow.js';
 import type { RequestContext } from '../context.js';
 import type { ServerCore } from '../core.js';
 
@@ -10,6 +11,8 @@ export interface MethodEnv {
   server: ServerCore;
   ctx: RequestContext;
   notify: (message: JSONRPCMessage) => void;
+  /** The backpressure of `notify`'s channel, when the transport reports it. */
+  flow?: ChannelFlow | undefined;
 }
 
 /** One entry of the method table. */

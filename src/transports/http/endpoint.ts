@@ -1,17 +1,31 @@
 import { ERROR_CODES } from '../../protocol/error-codes.js';
-import { requestEra } from '../../protocol/era.js';
-import type { JSONRPCMessage, JSONRPCResponse } from '../../protocol/jsonrpc.js';
-import { MODERN_VERSIONS, type Era } from '../../protocol/versions.js';
-import { unsupportedVersion } from '../../errors/wire-errors.js';
+import { META } from '../../protocol/meta-keys.js';
+import {
+  classify,
+  errorResponse,
+  isRequestId,
+  type JSONRPCMessage,
+  type JSONRPCResponse,
+} from '../../protocol/jsonrpc.js';
+import type { Era } from '../../protocol/versions.js';
 import type { McpServer } from '../../server/index.js';
 import type { Peer } from '../../server/transport.js';
 import { encodeForSend, type EncodedMessage } from '../oversize.js';
+import { BodyBudget, type BodyLimits } from './body-limits.js';
 import type { HttpExchange, HttpResponder, SseSink } from './exchange.js';
 import { checkModernHeaders } from './header-check.js';
 import { jsonError } from './json-error.js';
 import { deleteSession, openSessionStream } from './legacy-stream.js';
-import { DEFAULT_MAX_BODY_BYTES, maxResponseBytesOf, type HttpOptions } from './options.js';
+import {
+  DEFAULT_BODY_TIMEOUT_MS,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_BODY_TOTAL_BYTES,
+  maxResponseBytesOf,
+  type HttpOptions,
+} from './options.js';
 import { createOriginGuard, type OriginGuard } from './origin-guard.js';
+import { acceptsContentType, readBodyOrRefuse } from './request-body.js';
+import { routePost, type Route } from './route.js';
 import { SessionTable, type LegacyHttpSession } from './sessions.js';
 import { JSON_HEADERS, SSE_HEADERS, sseEvent, startKeepAlive } from './sse.js';
 import { httpStatusFor } from './status.js';
@@ -20,11 +34,7 @@ type Body = Record<string, unknown>;
 
 function idOf(body: unknown): JSONRPCResponse['id'] {
   const id = (body as Body | null)?.['id'];
-  return typeof id === 'string' || typeof id === 'number' ? id : null;
-}
-
-function isRequestId(id: unknown): boolean {
-  return typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id));
+  return isRequestId(id) ? id : null;
 }
 
 /** The transport-independent Streamable HTTP logic, shared by the web and node adapters. */
@@ -33,9 +43,16 @@ export class HttpEndpoint {
   private readonly stateless: Peer;
   private readonly sessions: SessionTable;
   private readonly guard: OriginGuard | undefined;
+  /** One budget for every body this endpoint reads at once. */
+  private readonly bodyLimits: BodyLimits;
 
   constructor(server: McpServer, options: HttpOptions = {}) {
     this.options = options;
+    this.bodyLimits = {
+      maxBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+      idleMs: options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
+      budget: new BodyBudget(options.maxBodyTotalBytes ?? DEFAULT_MAX_BODY_TOTAL_BYTES),
+    };
     const maxResponse = maxResponseBytesOf(options);
     this.stateless = server.connect({
       transport: 'http',
@@ -85,6 +102,11 @@ export class HttpEndpoint {
     }
   }
 
+  /** Bytes held now by request bodies being read (bounded by maxBodyTotalBytes). */
+  get bufferedBodyBytes(): number {
+    return this.bodyLimits.budget.used;
+  }
+
   /** Closes legacy sessions and their streams. */
   close(): void {
     this.sessions.closeAll();
@@ -92,15 +114,7 @@ export class HttpEndpoint {
   }
 
   private async post(ex: HttpExchange, res: HttpResponder): Promise<void> {
-    const type = ex.header('content-type');
-    if (!type || !/^application\/json\b/i.test(type.trim())) {
-      return jsonError(
-        res,
-        415,
-        ERROR_CODES.INVALID_REQUEST,
-        'Unsupported Media Type: Content-Type must be application/json',
-      );
-    }
+    if (!acceptsContentType(ex, res)) return;
     const accept = (ex.header('accept') ?? '*/*').toLowerCase();
     const acceptsJson =
       accept.includes('application/json') ||
@@ -115,18 +129,8 @@ export class HttpEndpoint {
         'Not Acceptable: Accept must list application/json and text/event-stream',
       );
     }
-    const limit = this.options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-    const raw = await ex.body(limit);
-    if (raw === 'too-large') {
-      return jsonError(
-        res,
-        413,
-        ERROR_CODES.INVALID_REQUEST,
-        `Payload Too Large: the body exceeds ${limit} bytes (maxBodyBytes)`,
-        null,
-        { connection: 'close' },
-      );
-    }
+    const raw = await readBodyOrRefuse(ex, res, this.bodyLimits);
+    if (raw === undefined) return;
     let body: unknown;
     try {
       body = JSON.parse(raw);
@@ -142,8 +146,11 @@ export class HttpEndpoint {
     if ('status' in route)
       return jsonError(res, route.status, route.code, route.message, idOf(body), {}, route.data);
     const { session, isNew, era } = route;
-    if (!isNew || !session)
-      return this.exchange(ex, res, body, route.peer, era, session, acceptsSse);
+    if (!session) return this.exchange(ex, res, body, route.peer, era, undefined, acceptsSse);
+    if (!isNew)
+      return this.sessions.busyWhile(session, () =>
+        this.exchange(ex, res, body, session.peer, era, session, acceptsSse),
+      );
     // A new session is committed only when its initialize succeeds, and closed on every other path.
     let committed = false;
     try {
@@ -176,13 +183,36 @@ export class HttpEndpoint {
     if (!isRequest) {
       const response = await peer.handle(body, { era });
       settled?.(response);
-      if (response) return this.reply(res, response, era, undefined, {});
+      if (response) return this.reply(res, body, response, era, undefined, {});
       return res.send(202, {});
     }
     const b = body as Body;
     if (era === 'modern') {
       // A listen stream can only be answered as SSE; without it the request would hang silently.
       if (b['method'] === 'subscriptions/listen' && !acceptsSse) {
+        // Headers that disagree with the body are reported first, as for any other request.
+        const meta = (b['params'] as Body | undefined)?.['_meta'] as Body | undefined;
+        const version = meta?.[META.protocolVersion];
+        const mismatch =
+          typeof version === 'string'
+            ? checkModernHeaders(
+                ex,
+                'subscriptions/listen',
+                (b['params'] ?? {}) as Body,
+                version,
+                () => undefined,
+              )
+            : undefined;
+        if (mismatch)
+          return jsonError(
+            res,
+            400,
+            mismatch.code,
+            mismatch.message,
+            idOf(body),
+            {},
+            mismatch.data,
+          );
         return jsonError(
           res,
           406,
@@ -219,6 +249,21 @@ export class HttpEndpoint {
     try {
       response = await peer.handle(body, {
         notify,
+        // A listen stream holds (and coalesces) its frames while the sink is congested, and is
+        // cut past maxListenQueueBytes; the sink exists once the stream's first frame is sent.
+        ...(b['method'] === 'subscriptions/listen'
+          ? {
+              flow: {
+                get congested() {
+                  return sink?.congested ?? false;
+                },
+                get bufferedBytes() {
+                  return sink?.bufferedBytes ?? 0;
+                },
+                onDrain: (cb: () => void) => (sink ? sink.onDrain(cb) : cb()),
+              },
+            }
+          : {}),
         signal: () => ex.signal,
         era,
         checkEnvelope: (version, toolInputSchema) =>
@@ -235,11 +280,12 @@ export class HttpEndpoint {
       stopKeepAlive?.();
     }
     settled?.(response);
-    this.reply(res, response, era, sink, sessionHeaders);
+    this.reply(res, body, response, era, sink, sessionHeaders);
   }
 
   private reply(
     res: HttpResponder,
+    body: unknown,
     response: JSONRPCResponse | undefined,
     era: Era,
     sink: SseSink | undefined,
@@ -255,7 +301,7 @@ export class HttpEndpoint {
       sink.end();
     } else if (response) {
       res.send(
-        httpStatusFor(response, era),
+        httpStatusFor(response, era, !('error' in response) || classify(body).kind !== 'invalid'),
         { ...JSON_HEADERS, ...headers },
         this.encode(response).parts,
       );
@@ -272,62 +318,27 @@ export class HttpEndpoint {
       'maxResponseBytes',
       (t) => console.error(t),
     );
-    // A response always encodes to something; the fallback only satisfies the type.
-    return encoded ?? { parts: [JSON.stringify(response)], bytes: -1 };
+    // encodeForSend answers every response (a -32603 in its place when it cannot be sent as it
+    // is); `undefined` is only ever for notifications, which never come here.
+    return (
+      encoded ?? {
+        parts: [
+          JSON.stringify(
+            errorResponse(
+              response.id,
+              ERROR_CODES.INTERNAL_ERROR,
+              'The response could not be encoded',
+            ),
+          ),
+        ],
+        bytes: -1,
+      }
+    );
   }
 
   /** Picks the peer for a POST: stateless (2026-07-28), an existing legacy session, or a new one. */
-  private route(
-    ex: HttpExchange,
-    body: unknown,
-  ):
-    | { peer: Peer; era: Era; session?: LegacyHttpSession; isNew?: boolean }
-    | { status: number; code: number; message: string; data?: unknown } {
-    const b = (typeof body === 'object' && body !== null ? body : {}) as Body;
-    const sessionId = ex.header('mcp-session-id');
-    // The era is decided here, once, and handed to the engine with the message.
-    const era = requestEra({
-      method: String(b['method']),
-      params: b['params'],
-      headerVersion: ex.header('mcp-protocol-version'),
-      inSession: sessionId !== undefined,
-    });
-    if (era === 'modern' || Array.isArray(body)) return { peer: this.stateless, era: 'modern' };
-    // Only a request (with an id) opens a session: an `initialize` notification gets no answer
-    // to carry the session id, so its session could never be used nor committed.
-    if (b['method'] === 'initialize' && sessionId === undefined && isRequestId(b['id'])) {
-      if (this.options.legacy === false) {
-        const params = b['params'] as Body | undefined;
-        const requested = params?.['protocolVersion'];
-        const error = unsupportedVersion(
-          typeof requested === 'string' ? requested : String(requested),
-          MODERN_VERSIONS,
-          'This server speaks 2026-07-28 only; send _meta with every request instead of initialize',
-        );
-        return { status: 400, code: error.code, message: error.message, data: error.data };
-      }
-      // Reserves its place at once: sessions still initializing count against maxSessions.
-      const session = this.sessions.create();
-      if (!session)
-        return {
-          status: 503,
-          code: ERROR_CODES.INTERNAL_ERROR,
-          message: 'Too many sessions (maxSessions); try again later',
-        };
-      return { peer: session.peer, era, session, isNew: true };
-    }
-    if (sessionId !== undefined) {
-      const session = this.sessions.get(sessionId);
-      if (!session)
-        return {
-          status: 404,
-          code: ERROR_CODES.INVALID_REQUEST,
-          message: 'Session not found: initialize again',
-        };
-      return { peer: session.peer, era, session };
-    }
-    // An initialize that is no request (a notification, a bad id): the engine explains.
-    return { peer: this.stateless, era };
+  private route(ex: HttpExchange, body: unknown): Route {
+    return routePost(ex, body, this.stateless, this.sessions, this.options.legacy !== false);
   }
 
   private get(ex: HttpExchange, res: HttpResponder): void {

@@ -1,3 +1,5 @@
+import type { BodyLimits, BodyOutcome } from './body-limits.js';
+
 /** The little an HTTP handler needs from a runtime; the web and node adapters implement it. */
 export interface HttpExchange {
   readonly method: string;
@@ -5,15 +7,30 @@ export interface HttpExchange {
   readonly path: string;
   /** A header value by lower-case name (several values joined with ", "). */
   header(name: string): string | undefined;
-  /** Reads the body as UTF-8 text; resolves 'too-large' as soon as it passes `limit` bytes. */
-  body(limit: number): Promise<string | 'too-large'>;
+  /**
+   * Reads the body as UTF-8 text within `limits` (see body-limits.ts): 'too-large' as soon as it
+   * passes maxBytes, 'busy' when the endpoint's budget has no room for it, 'timeout' when it
+   * stalls. Its share of the budget is released whenever reading stops, however it stops.
+   */
+  body(limits: BodyLimits): Promise<BodyOutcome>;
   /** Aborted when the client goes away. */
   readonly signal: AbortSignal;
 }
 
+/**
+ * An SSE response body. Writes never block: past its high-water mark a sink buffers and says
+ * so, and listen streams (which see the sink as their channel's flow) hold frames until it drains.
+ */
 export interface SseSink {
-  write(chunk: string): void;
+  /** Writes a chunk; false once the client is not keeping up (the chunk is buffered), as Writable.write. */
+  write(chunk: string): boolean;
   end(): void;
+  /** True from a write that returned false until the buffer drained. */
+  readonly congested: boolean;
+  /** Bytes written and not yet taken by the client. */
+  readonly bufferedBytes: number;
+  /** Calls `cb` once the sink is no longer congested (at once when it is not). */
+  onDrain(cb: () => void): void;
 }
 
 export interface HttpResponder {

@@ -51,6 +51,8 @@ export function openSessionStream(
   const done = (): void => {
     stopKeepAlive();
     if (session.stream === sink) session.stream = undefined;
+    // Idle from now on: its eviction order counts from here, not from when the stream opened.
+    sessions.touch(session);
     // A client that reopens its GET stream must not pile up close handlers on the session.
     offClose();
   };

@@ -10,10 +10,22 @@ export interface LegacyHttpSession {
   peer: Peer;
   stream: SseSink | undefined;
   lastSeen: number;
+  /** Its POSTs being answered now. */
+  busy: number;
 }
 
-/** The table of legacy HTTP sessions, bounded in count and idle time. */
+/** Idle: nothing of the client's is open on it, so dropping it interrupts nothing. */
+function isIdle(session: LegacyHttpSession): boolean {
+  return session.stream === undefined && session.busy === 0;
+}
+
+/**
+ * The table of legacy HTTP sessions, bounded in count and idle time. 2025-11-25 clients often
+ * never DELETE their session, so a full table evicts the least recently used idle session rather
+ * than refusing every new client until the idle sweep (sessionIdleMs) catches up.
+ */
 export class SessionTable {
+  /** Committed sessions, least recently used first (`touch` moves one to the end). */
   private readonly sessions = new Map<string, LegacyHttpSession>();
   /** Sessions whose `initialize` is being answered: they count against maxSessions too. */
   private readonly opening = new Set<LegacyHttpSession>();
@@ -27,16 +39,18 @@ export class SessionTable {
   ) {}
 
   /**
-   * Reserves a place and makes a peer for a new session, or undefined when maxSessions are open
-   * or opening. Then exactly one of `commit` (once `initialize` succeeded) or `discard`.
+   * Reserves a place and makes a peer for a new session, evicting the least recently used idle
+   * one when maxSessions are open or opening; undefined when none can go (all busy, streaming or
+   * initializing). Then exactly one of `commit` (once `initialize` succeeded) or `discard`.
    */
   create(): LegacyHttpSession | undefined {
-    if (this.full) return undefined;
+    if (this.full && !this.evictOne()) return undefined;
     const session: LegacyHttpSession = {
       id: crypto.randomUUID(),
       peer: undefined as unknown as Peer,
       stream: undefined,
       lastSeen: Date.now(),
+      busy: 0,
     };
     session.peer = this.server.connect({
       transport: 'http',
@@ -57,6 +71,7 @@ export class SessionTable {
       session.peer.close();
       return;
     }
+    session.lastSeen = Date.now();
     this.sessions.set(session.id, session);
     if (!this.sweeper) {
       this.sweeper = setInterval(() => this.sweep(), Math.min(this.idleMs, 60_000));
@@ -72,8 +87,27 @@ export class SessionTable {
 
   get(id: string): LegacyHttpSession | undefined {
     const session = this.sessions.get(id);
-    if (session) session.lastSeen = Date.now();
+    if (session) this.touch(session);
     return session;
+  }
+
+  /** Marks a session used now: the most recently used, last to be evicted. */
+  touch(session: LegacyHttpSession): void {
+    if (this.sessions.get(session.id) !== session) return;
+    session.lastSeen = Date.now();
+    this.sessions.delete(session.id);
+    this.sessions.set(session.id, session);
+  }
+
+  /** Runs one of the session's requests; meanwhile the session is not idle. */
+  async busyWhile<T>(session: LegacyHttpSession, run: () => Promise<T>): Promise<T> {
+    session.busy++;
+    try {
+      return await run();
+    } finally {
+      session.busy--;
+      this.touch(session);
+    }
   }
 
   delete(id: string): boolean {
@@ -96,10 +130,18 @@ export class SessionTable {
     this.sweeper = undefined;
   }
 
+  /** Drops the least recently used idle session; false when there is none. */
+  private evictOne(): boolean {
+    for (const s of this.sessions.values()) {
+      if (isIdle(s)) return this.delete(s.id);
+    }
+    return false;
+  }
+
   private sweep(): void {
     const cutoff = Date.now() - this.idleMs;
     for (const s of [...this.sessions.values()]) {
-      if (s.lastSeen < cutoff && !s.stream) this.delete(s.id);
+      if (s.lastSeen < cutoff && isIdle(s)) this.delete(s.id);
     }
   }
 }

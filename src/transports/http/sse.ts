@@ -16,10 +16,25 @@ export const JSON_HEADERS: Readonly<Record<string, string>> = {
   'content-type': 'application/json',
 };
 
-/** Writes an SSE comment every `everyMs` so that proxies keep the stream open; returns the stop. */
+/** What `stream()` returns once the response was answered: writes go nowhere. */
+export const DROPPED_SINK: SseSink = {
+  write: () => true,
+  end: () => undefined,
+  congested: false,
+  bufferedBytes: 0,
+  onDrain: (cb) => cb(),
+};
+
+/**
+ * Writes an SSE comment every `everyMs` so that proxies keep the stream open; returns the stop.
+ * Skipped while the sink is congested: a client that is not reading needs no keep-alive, and
+ * each one would grow the buffer.
+ */
 export function startKeepAlive(sink: SseSink, everyMs: number): () => void {
   if (everyMs <= 0) return () => undefined;
-  const timer = setInterval(() => sink.write(': keep-alive\n\n'), everyMs);
+  const timer = setInterval(() => {
+    if (!sink.congested) sink.write(': keep-alive\n\n');
+  }, everyMs);
   (timer as { unref?: () => void }).unref?.();
   return () => clearInterval(timer);
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ProtocolError } from '../../errors/protocol-error.js';
 import { createServer } from '../../server/server.js';
 import { initializeRequest, legacy, modern } from '../../testing/messages.js';
 import { httpStatusFor } from './status.js';
@@ -172,6 +173,54 @@ describe('HTTP status of 2025-11-25 answers', () => {
   });
 });
 
+describe('HTTP status inside a 2025-11-25 session', () => {
+  const headers = { 'content-type': 'application/json', accept: 'application/json' };
+
+  async function session() {
+    const server = createServer({ name: 'status', version: '1', onError: () => undefined });
+    server.tool('refuse', {}, () => {
+      throw ProtocolError.invalidRequest('not like this');
+    });
+    const handle = createHttpHandler(server);
+    const init = await post(handle, initializeRequest(), headers);
+    const id = init.response.headers.get('mcp-session-id') as string;
+    return { handle, headers: { ...headers, 'mcp-session-id': id } };
+  }
+
+  it('answers a -32600 a handler threw in-band, with 200', async () => {
+    const { handle, headers: h } = await session();
+    const r = await post(handle, legacy('tools/call', { name: 'refuse' }), h);
+    expect(r.json).toMatchObject({ error: { code: -32600, message: 'not like this' } });
+    expect(r.status).toBe(200);
+    handle.close();
+  });
+
+  it('answers a message that is no valid JSON-RPC with 400', async () => {
+    const { handle, headers: h } = await session();
+    const r = await post(handle, { jsonrpc: '1.0', id: 3, method: 'tools/list' }, h);
+    expect(r.json).toMatchObject({ error: { code: -32600 } });
+    expect(r.status).toBe(400);
+    handle.close();
+  });
+});
+
+describe('subscriptions/listen without text/event-stream', () => {
+  it('reports mismatched headers (-32020, 400) before the missing SSE (406)', async () => {
+    const { handle } = setup();
+    const listen = modern('subscriptions/listen', { notifications: {} });
+    const json = { 'content-type': 'application/json', accept: 'application/json' };
+    const wrong = await post(handle, listen, {
+      ...modernHeaders(listen, { 'mcp-method': 'tools/list' }),
+      ...json,
+    });
+    expect(wrong.status).toBe(400);
+    expect(wrong.json).toMatchObject({ error: { code: -32020, data: { header: 'Mcp-Method' } } });
+    const right = await post(handle, listen, { ...modernHeaders(listen), ...json });
+    expect(right.status).toBe(406);
+    handle.close();
+  });
+});
+
 describe('an endpoint with legacy: false', () => {
   it('answers initialize with 400 and -32022 naming the versions, and GET with 405', async () => {
     const server = createServer({ name: 'status', version: '1' });
@@ -204,8 +253,8 @@ describe('httpStatusFor', () => {
 
   it.each([
     ['a result', { jsonrpc: '2.0' as const, id: 1, result: {} }, 200, 200],
-    ['-32700', error(-32700), 400, 400],
-    ['-32600', error(-32600), 400, 400],
+    ['-32700', error(-32700), 400, 200],
+    ['-32600', error(-32600), 400, 200],
     ['-32601', error(-32601), 404, 200],
     ['-32020', error(-32020), 400, 200],
     ['-32021', error(-32021), 400, 200],
@@ -218,5 +267,10 @@ describe('httpStatusFor', () => {
   ])('%s: modern %i, legacy %i', (_what, response, modernStatus, legacyStatus) => {
     expect(httpStatusFor(response, 'modern')).toBe(modernStatus);
     expect(httpStatusFor(response, 'legacy')).toBe(legacyStatus);
+  });
+
+  it('answers 400 in both eras for a message that is no valid JSON-RPC', () => {
+    expect(httpStatusFor(error(-32600), 'legacy', false)).toBe(400);
+    expect(httpStatusFor(error(-32600), 'modern', false)).toBe(400);
   });
 });

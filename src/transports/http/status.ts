@@ -6,14 +6,17 @@ import type { Era } from '../../protocol/versions.js';
  * The HTTP status of a JSON-RPC response, from its error code and the request's era.
  * 2025-11-25 carries JSON-RPC errors in-band (200; there a 404 means "no such session");
  * 2026-07-28 answers an unknown method with 404 and a request it cannot take as sent (bad
- * `_meta`, headers, version or capabilities) with 400. A message that is not a valid request at
- * all is 400 in both eras.
+ * `_meta`, headers, version or capabilities) with 400. A message that is not valid JSON-RPC
+ * at all (`wellFormed` false: the engine's classify refused it) is 400 in both eras.
  */
-export function httpStatusFor(response: JSONRPCResponse, era: Era): number {
+export function httpStatusFor(response: JSONRPCResponse, era: Era, wellFormed = true): number {
   if (!('error' in response)) return 200;
   const { code, data } = response.error;
-  if (code === ERROR_CODES.PARSE_ERROR || code === ERROR_CODES.INVALID_REQUEST) return 400;
+  if (!wellFormed) return 400;
+  // Nested past maxDepth: refused unread, as sent, in both eras (wire-errors `tooDeep`).
+  if ((data as { reason?: unknown } | null | undefined)?.reason === 'too-deep') return 400;
   if (era === 'legacy') return 200;
+  if (code === ERROR_CODES.PARSE_ERROR || code === ERROR_CODES.INVALID_REQUEST) return 400;
   switch (code) {
     case ERROR_CODES.METHOD_NOT_FOUND:
       return 404;

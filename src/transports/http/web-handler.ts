@@ -2,39 +2,82 @@ import type { McpServer } from '../../server/index.js';
 import type { HttpExchange, HttpResponder, SseSink } from './exchange.js';
 import { HttpEndpoint } from './endpoint.js';
 import type { HttpOptions } from './options.js';
+import { DROPPED_SINK } from './sse.js';
+import { readWebBody } from './web-body.js';
 
-const utf8 = new TextDecoder();
+/** Bytes an SSE body holds for its reader before it reports congestion (as node's default). */
+const SSE_HIGH_WATER_BYTES = 16 * 1024;
 
-async function readLimited(request: Request, limit: number): Promise<string | 'too-large'> {
-  const declared = Number(request.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > limit) return 'too-large';
-  if (!request.body) return '';
-  const reader = request.body.getReader();
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.length;
-    if (size > limit) {
-      await reader.cancel();
-      return 'too-large';
-    }
-    parts.push(value);
-  }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return utf8.decode(out);
+const encoder = new TextEncoder();
+
+/**
+ * An SSE body and its sink. Backpressure is the stream's: congested while its queue holds the
+ * high-water mark (desiredSize <= 0), drained when the reader pulls again.
+ */
+function webSseStream(onCancel: () => void): { body: ReadableStream<Uint8Array>; sink: SseSink } {
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  let open = true;
+  let drainers: Array<() => void> | undefined;
+  let unpark: (() => void) | undefined;
+  const body = new ReadableStream<Uint8Array>(
+    {
+      start: (c) => {
+        controller = c;
+      },
+      // Parked (left pending) while nobody waits for a drain: the stream then calls pull no more,
+      // so a reading client costs no promise per chunk. A congested write unparks it, and the
+      // next pull, once the reader made room, is the drain.
+      pull: () => {
+        const waiting = drainers;
+        if (!waiting) return new Promise<void>((resolve) => (unpark = resolve));
+        drainers = undefined;
+        for (const cb of waiting) cb();
+        return undefined;
+      },
+      cancel: () => {
+        open = false;
+        drainers = undefined;
+        onCancel();
+      },
+    },
+    { highWaterMark: SSE_HIGH_WATER_BYTES, size: (chunk) => chunk.byteLength },
+  );
+  const congested = (): boolean => open && (controller.desiredSize ?? 1) <= 0;
+  const sink: SseSink = {
+    write: (chunk) => {
+      if (!open) return true;
+      controller.enqueue(encoder.encode(chunk));
+      return !congested();
+    },
+    end: () => {
+      if (!open) return;
+      open = false;
+      drainers = undefined;
+      controller.close();
+    },
+    get congested() {
+      return congested();
+    },
+    get bufferedBytes() {
+      return open ? SSE_HIGH_WATER_BYTES - (controller.desiredSize ?? SSE_HIGH_WATER_BYTES) : 0;
+    },
+    onDrain: (cb) => {
+      if (!congested()) return cb();
+      (drainers ??= []).push(cb);
+      const wake = unpark;
+      unpark = undefined;
+      wake?.();
+    },
+  };
+  return { body, sink };
 }
 
 export interface WebHandler {
   (request: Request): Promise<Response>;
   /** Closes legacy sessions and open streams. */
   close(): void;
+  /** Bytes held now by request bodies being read (at most maxBodyTotalBytes). */
+  readonly bufferedBodyBytes: number;
 }
 
 /**
@@ -47,7 +90,6 @@ export interface WebHandler {
  */
 export function createHttpHandler(server: McpServer, options: HttpOptions = {}): WebHandler {
   const endpoint = new HttpEndpoint(server, options);
-  const encoder = new TextEncoder();
   const handler = (request: Request): Promise<Response> =>
     new Promise<Response>((resolve, reject) => {
       const url = new URL(request.url);
@@ -59,7 +101,7 @@ export function createHttpHandler(server: McpServer, options: HttpOptions = {}):
         method: request.method,
         path: url.pathname,
         header: (name) => request.headers.get(name) ?? undefined,
-        body: (limit) => readLimited(request, limit),
+        body: (limits) => readWebBody(request, limits),
         get signal() {
           if (!gone) {
             const c = new AbortController();
@@ -82,31 +124,14 @@ export function createHttpHandler(server: McpServer, options: HttpOptions = {}):
           );
         },
         stream: (status, headers): SseSink => {
-          if (responded) return { write: () => undefined, end: () => undefined };
+          if (responded) return DROPPED_SINK;
           responded = true;
-          let controller!: ReadableStreamDefaultController<Uint8Array>;
-          let open = true;
-          const stream = new ReadableStream<Uint8Array>({
-            start: (c) => {
-              controller = c;
-            },
-            cancel: () => {
-              open = false;
-              cancelled = true;
-              gone?.abort();
-            },
+          const { body, sink } = webSseStream(() => {
+            cancelled = true;
+            gone?.abort();
           });
-          resolve(new Response(stream, { status, headers }));
-          return {
-            write: (chunk) => {
-              if (open) controller.enqueue(encoder.encode(chunk));
-            },
-            end: () => {
-              if (!open) return;
-              open = false;
-              controller.close();
-            },
-          };
+          resolve(new Response(body, { status, headers }));
+          return sink;
         },
       };
       endpoint.handle(ex, res).catch((error: unknown) => {
@@ -117,5 +142,7 @@ export function createHttpHandler(server: McpServer, options: HttpOptions = {}):
         reject(error);
       });
     });
-  return Object.assign(handler, { close: () => endpoint.close() });
+  const web = Object.assign(handler, { close: () => endpoint.close() });
+  Object.defineProperty(web, 'bufferedBodyBytes', { get: () => endpoint.bufferedBodyBytes });
+  return web as WebHandler;
 }

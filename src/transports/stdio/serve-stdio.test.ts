@@ -1,5 +1,5 @@
 import { PassThrough, Writable } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { modern } from '../../testing/messages.js';
 import { until } from '../../testing/sse.js';
 import { createServer } from '../../server/server.js';
@@ -48,7 +48,7 @@ describe('serveStdio', () => {
     await conn.closed;
   });
 
-  it('waits for one drain with reading paused when the client stops reading stdout', async () => {
+  it('pauses reading, with no listener per write, when the client stops reading stdout', async () => {
     const server = createServer({ name: 's', version: '1' });
     const input = new PassThrough();
     // A client that never reads: the first write never completes.
@@ -57,7 +57,7 @@ describe('serveStdio', () => {
     const onWarning = (w: Error): void => void warnings.push(w);
     process.on('warning', onWarning);
     try {
-      serveStdio(server, { input, output });
+      serveStdio(server, { input, output, maxQueuedBytes: 1024 });
       input.write(
         `${JSON.stringify(modern('subscriptions/listen', { notifications: { toolsListChanged: true } }))}\n`,
       );
@@ -66,12 +66,45 @@ describe('serveStdio', () => {
         server.notifyListChanged('tools');
         await new Promise((r) => setImmediate(r));
       }
-      expect(output.listenerCount('drain')).toBe(1);
+      // What stdout has not taken is counted by write callbacks: no 'drain' listener at all.
+      expect(output.listenerCount('drain')).toBe(0);
       expect(input.isPaused()).toBe(true);
       expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([]);
     } finally {
       process.off('warning', onWarning);
       server.close();
+    }
+  });
+
+  it('answers a request whose handling failed unexpectedly (the client never waits forever)', async () => {
+    const server = createServer({ name: 's', version: '1' });
+    const connect = server.connect.bind(server);
+    server.connect = (options) => {
+      const peer = connect(options);
+      peer.handle = () => Promise.reject(new RangeError('Maximum call stack size exceeded'));
+      return peer;
+    };
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const input = new PassThrough();
+      const output = new PassThrough();
+      const messages = collect(output);
+      const conn = serveStdio(server, { input, output });
+      const request = modern('tools/list');
+      input.write(`{"jsonrpc":"2.0","method":"notifications/initialized"}\n`);
+      input.write(`${JSON.stringify(request)}\n`);
+      await until(() => messages().length > 0, 'an answer');
+      input.end();
+      await conn.closed;
+      expect(messages()).toEqual([
+        { jsonrpc: '2.0', id: request.id, error: { code: -32603, message: 'Internal error' } },
+      ]);
+      expect(logged).toHaveBeenCalledWith(
+        'mcpkit: unexpected stdio dispatch failure',
+        expect.any(RangeError),
+      );
+    } finally {
+      logged.mockRestore();
     }
   });
 });

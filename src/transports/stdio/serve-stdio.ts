@@ -1,14 +1,34 @@
 import type { Readable, Writable } from 'node:stream';
 import { ERROR_CODES } from '../../protocol/error-codes.js';
-import { errorResponse, type JSONRPCMessage } from '../../protocol/jsonrpc.js';
+import {
+  errorResponse,
+  isRequestId,
+  type JSONRPCMessage,
+  type RequestId,
+} from '../../protocol/jsonrpc.js';
 import type { McpServer } from '../../server/index.js';
 import { LineDecoder, type LineEvent } from './line-decoder.js';
+import { OutputQueue } from './output-queue.js';
+import { WaitingRequests } from './waiting-requests.js';
+import { stdioListenFlow } from './listen-flow.js';
 import { encodeForSend } from '../oversize.js';
 
 export interface StdioOptions {
   /** Largest accepted line in bytes (default 32 MiB); longer lines are discarded and answered with an error. */
   maxLineBytes?: number;
-  /** At EOF, how long in-flight requests may still finish and answer (default 5000 ms). */
+  /**
+   * Requests handled at once (default 64; open `subscriptions/listen` streams do not count).
+   * Further requests wait, read but not started; responses and notifications (cancellations)
+   * are still taken at once.
+   */
+  maxInFlight?: number;
+  /**
+   * High-water mark in bytes of each of two queues (default 16 MiB): answers stdout has not
+   * taken yet, and requests read but waiting for `maxInFlight`. Past it on either, stdin is not
+   * read (and, for answers, no waiting request starts) until it drains below again.
+   */
+  maxQueuedBytes?: number;
+  /** At EOF, how long in-flight (and waiting) requests may still finish and answer (default 5000 ms). */
   drainMs?: number;
   /** Defaults to process.stdin / process.stdout. */
   input?: Readable;
@@ -23,9 +43,21 @@ export interface StdioConnection {
 }
 
 export const DEFAULT_MAX_LINE_BYTES = 32 * 1024 * 1024;
+export const DEFAULT_MAX_IN_FLIGHT = 64;
+export const DEFAULT_MAX_QUEUED_BYTES = 16 * 1024 * 1024;
+
+function positiveInteger(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw new RangeError(`serveStdio: ${name} must be a positive integer, got ${String(value)}`);
+  }
+  return value;
+}
 
 /**
  * Serves an MCP server over stdio: one JSON-RPC message per line, stdout for protocol messages only.
+ * Memory stays bounded when the client pipelines without reading: at most `maxInFlight` requests
+ * run, and stdin is paused while either queue is past `maxQueuedBytes`.
  *
  * @example
  * await serveStdio(server).closed; // returns at EOF
@@ -33,41 +65,34 @@ export const DEFAULT_MAX_LINE_BYTES = 32 * 1024 * 1024;
 export function serveStdio(server: McpServer, options: StdioOptions = {}): StdioConnection {
   const input = options.input ?? process.stdin;
   const output = options.output ?? process.stdout;
-  const maxLineBytes = options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
+  const maxLineBytes = positiveInteger(
+    'maxLineBytes',
+    options.maxLineBytes,
+    DEFAULT_MAX_LINE_BYTES,
+  );
+  const maxInFlight = positiveInteger('maxInFlight', options.maxInFlight, DEFAULT_MAX_IN_FLIGHT);
+  const maxQueuedBytes = positiveInteger(
+    'maxQueuedBytes',
+    options.maxQueuedBytes,
+    DEFAULT_MAX_QUEUED_BYTES,
+  );
   const decoder = new LineDecoder(maxLineBytes);
   const listens = new Set<string | number>();
+  // `pending`: every message being handled (EOF waits for them); `running`: the requests among
+  // them that count against maxInFlight.
   let pending = 0;
+  let running = 0;
+  const waiting = new WaitingRequests();
+  let paused = false;
   let ending = false;
   let isClosed = false;
 
-  // Answers produced in the same turn of the event loop go out in one write.
-  let queue: string[] = [];
-  let flushing = false;
-  // Backpressure: one 'drain' listener at most, and no reading until it fired.
-  let waitingForDrain = false;
-  const onDrain = (): void => {
-    waitingForDrain = false;
-    if (!isClosed) input.resume();
-  };
-  const flush = (): void => {
-    flushing = false;
-    if (queue.length === 0 || !output.writable) return;
-    const pieces = queue;
-    queue = [];
-    // Corked: Node hands all pieces to one writev, with no joined copy of the batch.
-    output.cork();
-    let ok = true;
-    for (const piece of pieces) ok = output.write(piece) && ok;
-    output.uncork();
-    // Backpressure: stop reading requests until the client reads our answers.
-    if (!ok) {
-      input.pause();
-      if (!waitingForDrain) {
-        waitingForDrain = true;
-        output.once('drain', onDrain);
-      }
-    }
-  };
+  // Listen streams hold (and coalesce) their frames while stdout is behind: see listen-flow.ts.
+  const listenFlow = stdioListenFlow(() => out.bytes);
+  const out = new OutputQueue(output, () => {
+    admitWaiting();
+    listenFlow.written();
+  });
   const report = (text: string): void => {
     process.stderr.write(`${text}\n`);
   };
@@ -75,14 +100,76 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Stdio
     const encoded = encodeForSend(message, maxLineBytes, 'maxLineBytes', report);
     if (encoded === undefined) return;
     const { parts } = encoded;
-    for (let i = 0; i < parts.length - 1; i++) queue.push(parts[i] as string);
-    queue.push(`${parts[parts.length - 1] as string}\n`);
-    if (!flushing) {
-      flushing = true;
-      setImmediate(flush);
+    let bytes = encoded.bytes;
+    if (bytes < 0) bytes = parts.reduce((sum, part) => sum + part.length, 0);
+    out.push([...parts.slice(0, -1), `${parts[parts.length - 1] as string}\n`], bytes + 1);
+    // Notifications come without a request: past the mark they too stop reading.
+    updateFlow();
+  };
+  const peer = server.connect({
+    transport: 'stdio',
+    send: write,
+    flow: listenFlow,
+    maxMessageBytes: maxLineBytes,
+  });
+
+  // Reading follows both queues: paused past the mark on either, resumed once both are below.
+  const updateFlow = (): void => {
+    const over = out.bytes > maxQueuedBytes || waiting.bytes > maxQueuedBytes;
+    if (over && !paused) {
+      paused = true;
+      input.pause();
+    } else if (!over && paused && !isClosed) {
+      paused = false;
+      input.resume();
     }
   };
-  const peer = server.connect({ transport: 'stdio', send: write, maxMessageBytes: maxLineBytes });
+  const canStart = (): boolean => running < maxInFlight && out.bytes <= maxQueuedBytes;
+
+  const start = (message: unknown): void => {
+    const listenId = listenIdOf(message);
+    if (listenId !== undefined) listens.add(listenId);
+    // A listen stream lives as long as its subscription: it never holds other requests back.
+    const counted = listenId === undefined && requestIdOf(message) !== undefined;
+    pending++;
+    if (counted) running++;
+    peer
+      .handle(message)
+      .then(
+        (response) => {
+          if (response) write(response);
+        },
+        (error: unknown) => {
+          console.error('mcpkit: unexpected stdio dispatch failure', error);
+          // A request is answered whatever went wrong: the client must not wait forever.
+          const id = requestIdOf(message);
+          if (id !== undefined) {
+            write(errorResponse(id, ERROR_CODES.INTERNAL_ERROR, 'Internal error'));
+          }
+        },
+      )
+      .finally(() => {
+        if (listenId !== undefined) listens.delete(listenId);
+        pending--;
+        if (counted) running--;
+        admitWaiting();
+      })
+      .catch((error: unknown) => {
+        // Nothing above may take the process down (an unhandled rejection would).
+        console.error('mcpkit: unexpected stdio failure', error);
+      });
+  };
+
+  // Starts waiting requests while there is room, in the order they came.
+  const admitWaiting = (): void => {
+    if (isClosed) return;
+    while (waiting.size > 0 && canStart()) {
+      const text = waiting.shift();
+      if (text !== undefined) start(JSON.parse(text));
+    }
+    updateFlow();
+    if (ending && pending === 0 && waiting.size === 0) close();
+  };
 
   const onEvent = (event: LineEvent): void => {
     if (event.kind === 'overflow') {
@@ -105,27 +192,16 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Stdio
       );
       return;
     }
-    const listenId = listenIdOf(message);
-    if (listenId !== undefined) listens.add(listenId);
-    pending++;
-    peer
-      .handle(message)
-      .then(
-        (response) => {
-          if (response) write(response);
-        },
-        (error: unknown) => {
-          console.error('mcpkit: unexpected stdio dispatch failure', error);
-        },
-      )
-      .finally(() => {
-        if (listenId !== undefined) listens.delete(listenId);
-        if (--pending === 0 && ending) close();
-      })
-      .catch((error: unknown) => {
-        // Nothing above may take the process down (an unhandled rejection would).
-        console.error('mcpkit: unexpected stdio failure', error);
-      });
+    const id = requestIdOf(message);
+    if (id !== undefined && (waiting.size > 0 || !canStart())) {
+      waiting.push(id, event.text);
+      updateFlow();
+      return;
+    }
+    // A cancellation can overtake the request it names: it then never starts.
+    const cancelled = cancelledIdOf(message);
+    if (cancelled !== undefined && waiting.cancel(cancelled)) updateFlow();
+    start(message);
   };
 
   let resolveClosed!: () => void;
@@ -133,23 +209,23 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Stdio
   const onData = (chunk: Buffer | string): void => {
     decoder.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk, onEvent);
   };
-  // EOF: let in-flight requests answer (listen streams end now), then close.
+  // EOF: let in-flight and waiting requests answer (listen streams end now), then close.
   const finish = (): void => {
     if (ending) return;
     ending = true;
     decoder.end(onEvent);
     for (const id of listens) peer.inflight.get(id)?.abort();
-    if (pending === 0) close();
+    if (pending === 0 && waiting.size === 0) close();
     else setTimeout(close, options.drainMs ?? 5000).unref();
   };
   const close = (): void => {
     if (isClosed) return;
     isClosed = true;
-    flush();
+    waiting.clear();
+    out.flush();
     input.off('data', onData);
     input.off('end', finish);
     input.off('close', finish);
-    output.off('drain', onDrain);
     peer.close();
     resolveClosed();
   };
@@ -158,6 +234,22 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Stdio
   input.once('close', finish);
   output.on('error', () => close());
   return { closed, close };
+}
+
+/** The id of a request (a message with a method and a valid id), else undefined. */
+function requestIdOf(message: unknown): RequestId | undefined {
+  if (typeof message !== 'object' || message === null) return undefined;
+  const m = message as { method?: unknown; id?: unknown };
+  return typeof m.method === 'string' && isRequestId(m.id) ? m.id : undefined;
+}
+
+/** The request a `notifications/cancelled` names, else undefined. */
+function cancelledIdOf(message: unknown): RequestId | undefined {
+  if (typeof message !== 'object' || message === null) return undefined;
+  const m = message as { method?: unknown; id?: unknown; params?: { requestId?: unknown } };
+  if (m.method !== 'notifications/cancelled' || 'id' in m) return undefined;
+  const id = m.params?.requestId;
+  return isRequestId(id) ? id : undefined;
 }
 
 function listenIdOf(message: unknown): string | number | undefined {

@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { parseServeArgs } from './args.js';
+import { DEFAULT_MAX_DEPTH } from '../protocol/depth.js';
+import { GATE_DEFAULTS } from '../providers/filesystem/search-gate.js';
+import { SEARCH_DEFAULTS } from '../providers/filesystem/search.js';
+import { DEFAULT_MAX_LISTEN_QUEUE_BYTES } from '../server/options.js';
+import {
+  DEFAULT_BODY_TIMEOUT_MS,
+  DEFAULT_MAX_BODY_TOTAL_BYTES,
+} from '../transports/http/options.js';
+import { DEFAULT_HEADER_TIMEOUT_MS } from '../transports/node.js';
+import {
+  DEFAULT_MAX_IN_FLIGHT,
+  DEFAULT_MAX_QUEUED_BYTES,
+} from '../transports/stdio/serve-stdio.js';
+import { VALUE_OPTIONS } from './serve-options.js';
+import { USAGE } from './usage.js';
+import { parseDuration } from './values.js';
+
+describe('parseDuration', () => {
+  it.each([
+    ['10s', 10_000],
+    ['10', 10_000],
+    ['250ms', 250],
+    ['250MS', 250],
+    ['1.5m', 90_000],
+    ['2h', 7_200_000],
+    [' 3s ', 3000],
+  ])('%j -> %i ms', (text, ms) => {
+    expect(parseDuration(text)).toBe(ms);
+  });
+
+  it.each(['', 's', '-1s', '10 days', '1e3s', '10sec', 'NaN'])('%j is invalid', (text) => {
+    expect(parseDuration(text)).toBeUndefined();
+  });
+});
+
+describe('serve limits on the command line', () => {
+  it.each<[string[], Record<string, unknown>]>([
+    [['--max-depth', '128'], { maxDepth: 128 }],
+    [['--stdio', '--max-in-flight', '16'], { maxInFlight: 16 }],
+    [['--stdio', '--max-queued-bytes', '8m'], { maxQueuedBytes: 8 * 1024 ** 2 }],
+    [['--max-listen-queue-bytes', '1m'], { maxListenQueueBytes: 1024 ** 2 }],
+    [
+      ['--body-timeout', '5s', '--header-timeout=20s'],
+      { bodyTimeoutMs: 5000, headerTimeoutMs: 20_000 },
+    ],
+    [['--max-body-total-bytes', '128m'], { maxBodyTotalBytes: 128 * 1024 ** 2 }],
+    [
+      ['--max-sessions', '50000', '--session-idle', '10m'],
+      { maxSessions: 50_000, sessionIdleMs: 600_000 },
+    ],
+    [
+      ['--search-max-files', '1000', '--search-max-bytes', '16m', '--search-timeout', '2s'],
+      { searchMaxFiles: 1000, searchMaxBytes: 16 * 1024 ** 2, searchTimeoutMs: 2000 },
+    ],
+    [['--search-concurrency', '2'], { searchConcurrency: 2 }],
+  ])('%j', (argv, expected) => {
+    const parsed = parseServeArgs(argv);
+    expect(parsed.kind).toBe('ok');
+    if (parsed.kind === 'ok') expect(parsed.args).toMatchObject(expected);
+  });
+
+  it.each<[string[], RegExp]>([
+    [['--max-depth', '4'], /^--max-depth expects a whole number from 8 to 10000, got "4"$/],
+    [['--max-in-flight', '8'], /^--max-in-flight applies to --stdio only$/],
+    [['--stdio', '--max-sessions', '5'], /^--max-sessions applies to --http only$/],
+    [['--stdio', '--body-timeout', '5s'], /^--body-timeout applies to --http only$/],
+    [
+      ['--body-timeout', 'soon'],
+      /^--body-timeout expects a duration such as 10s, 500ms, 2m or 1h, got "soon"$/,
+    ],
+    [['--body-timeout', '10ms'], /^--body-timeout must be from 100ms to 86400s, got "10ms"$/],
+    [['--session-idle', '2d'], /^--session-idle expects a duration/],
+    [['--search-concurrency', '0'], /^--search-concurrency expects a whole number from 1 to 1000/],
+    [['--max-listen-queue-bytes', '10'], /^--max-listen-queue-bytes must be at least 1k/],
+  ])('%j -> error', (argv, message) => {
+    const parsed = parseServeArgs(argv);
+    expect(parsed).toMatchObject({ kind: 'error' });
+    if (parsed.kind === 'error') expect(parsed.message).toMatch(message);
+  });
+});
+
+describe('--help names the library defaults', () => {
+  /** The help text of one option: its line and the indented lines after it. */
+  function helpOf(flag: string): string {
+    const at = USAGE.indexOf(`  ${flag} `);
+    expect(at, `--help lists ${flag}`).toBeGreaterThanOrEqual(0);
+    const rest = USAGE.slice(at + 2);
+    const next = rest.slice(1).search(/\n {2}-|\n\n/);
+    return next < 0 ? rest : rest.slice(0, next + 1);
+  }
+  const MIB = 1024 * 1024;
+
+  it.each<[string, string, number, number]>([
+    ['--max-depth', '64', DEFAULT_MAX_DEPTH, 64],
+    ['--max-listen-queue-bytes', '4m', DEFAULT_MAX_LISTEN_QUEUE_BYTES, 4 * MIB],
+    ['--search-max-files', '20000', SEARCH_DEFAULTS.maxFiles, 20_000],
+    ['--search-max-bytes', '64m', SEARCH_DEFAULTS.maxBytes, 64 * MIB],
+    ['--search-timeout', '5s', SEARCH_DEFAULTS.timeoutMs, 5000],
+    ['--search-concurrency', '4', GATE_DEFAULTS.concurrency, 4],
+    ['--max-in-flight', '64', DEFAULT_MAX_IN_FLIGHT, 64],
+    ['--max-queued-bytes', '16m', DEFAULT_MAX_QUEUED_BYTES, 16 * MIB],
+    ['--body-timeout', '10s', DEFAULT_BODY_TIMEOUT_MS, 10_000],
+    ['--header-timeout', '15s', DEFAULT_HEADER_TIMEOUT_MS, 15_000],
+    ['--max-body-total-bytes', '64m', DEFAULT_MAX_BODY_TOTAL_BYTES, 64 * MIB],
+  ])('%s: (default %s)', (flag, shown, constant, value) => {
+    expect(constant).toBe(value);
+    expect(helpOf(flag).replace(/\s+/g, ' ')).toContain(`(default ${shown})`);
+  });
+
+  it('lists every value option', () => {
+    for (const flag of Object.keys(VALUE_OPTIONS)) helpOf(flag);
+  });
+});

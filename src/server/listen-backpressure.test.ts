@@ -1,0 +1,220 @@
+import { describe, expect, it } from 'vitest';
+import { ProtocolError } from '../errors/protocol-error.js';
+import type { JSONRPCMessage, RequestId } from '../protocol/jsonrpc.js';
+import type { SubscriptionFilter } from '../protocol/types.js';
+import { modern } from '../testing/messages.js';
+import { testServer } from '../testing/server-core.js';
+import { until, withTimeout } from '../testing/sse.js';
+import { ListenHub, type ChannelFlow, type Listener } from './listen-hub.js';
+
+/** A channel that congests after `room` frames and drains when told, as an SSE sink does. */
+class FakeChannel implements ChannelFlow {
+  congested = false;
+  bufferedBytes = 0;
+  readonly sent: JSONRPCMessage[] = [];
+  private drains: Array<() => void> = [];
+  readonly notify: Listener['notify'];
+
+  constructor(private room: number) {
+    this.notify = (message: JSONRPCMessage) => {
+      this.sent.push(message);
+      this.bufferedBytes += JSON.stringify(message).length;
+      if (--this.room <= 0) this.congested = true;
+    };
+  }
+
+  onDrain(cb: () => void): void {
+    this.drains.push(cb);
+  }
+
+  get waiting(): number {
+    return this.drains.length;
+  }
+
+  /** The client took everything: room for `room` more frames. */
+  drain(room: number): void {
+    this.room = room;
+    this.bufferedBytes = 0;
+    this.congested = false;
+    for (const cb of this.drains.splice(0)) cb();
+  }
+
+  /** What was sent, as URIs (`updated`) or `list:<kind>`. */
+  keys(): string[] {
+    return this.sent.map((m) => {
+      const { method, params } = m as { method: string; params: { uri?: string } };
+      return params.uri ?? `list:${method.split('/')[1]}`;
+    });
+  }
+}
+
+function listen(
+  hub: ListenHub,
+  channel: FakeChannel,
+  options: Partial<Listener> & { filter?: SubscriptionFilter } = {},
+) {
+  const ended: Array<ProtocolError | undefined> = [];
+  const warnings: string[] = [];
+  const id: RequestId = options.id ?? 'L';
+  const remove: () => void = hub.add({
+    id,
+    filter: options.filter ?? { resourceSubscriptions: ['mem://r/'], toolsListChanged: true },
+    notify: channel.notify,
+    flow: channel,
+    end: (error) => {
+      ended.push(error);
+      remove();
+    },
+    warn: (m) => warnings.push(m),
+    ...(options.maxQueueBytes !== undefined ? { maxQueueBytes: options.maxQueueBytes } : {}),
+  });
+  return { ended, warnings, remove };
+}
+
+describe('ListenHub backpressure', () => {
+  it('writes straight through while the channel keeps up, holding nothing', () => {
+    const hub = new ListenHub();
+    const channel = new FakeChannel(Infinity);
+    listen(hub, channel);
+    for (let i = 0; i < 100; i++) hub.resourceUpdated(`mem://r/${i % 10}`);
+    expect(channel.sent).toHaveLength(100);
+    expect(hub.queued.frames).toBe(0);
+    expect(channel.waiting).toBe(0);
+  });
+
+  it('holds frames while congested, each URI and list once, and sends them in order on drain', () => {
+    const hub = new ListenHub();
+    const channel = new FakeChannel(2);
+    listen(hub, channel);
+    hub.resourceUpdated('mem://r/a'); // written
+    hub.resourceUpdated('mem://r/b'); // written; the channel is now congested
+    expect(channel.waiting).toBe(1);
+    hub.resourceUpdated('mem://r/a'); // held (a was written, this is a new change)
+    hub.resourceUpdated('mem://r/c');
+    hub.listChanged('tools');
+    const before = hub.queued;
+    hub.resourceUpdated('mem://r/a');
+    hub.resourceUpdated('mem://r/c');
+    hub.listChanged('tools');
+    expect(hub.queued.frames).toBe(3);
+    expect(hub.queued.heldBytes).toBe(before.heldBytes);
+    expect(channel.waiting).toBe(1);
+
+    channel.drain(Infinity);
+    expect(channel.keys()).toEqual([
+      'mem://r/a',
+      'mem://r/b',
+      'mem://r/a',
+      'mem://r/c',
+      'list:tools',
+    ]);
+    expect(hub.queued).toMatchObject({ frames: 0, heldBytes: 0 });
+    hub.resourceUpdated('mem://r/d'); // straight through again
+    expect(channel.keys().at(-1)).toBe('mem://r/d');
+  });
+
+  it('stops draining when the channel congests again, and resumes on the next drain', () => {
+    const hub = new ListenHub();
+    const channel = new FakeChannel(1);
+    listen(hub, channel);
+    for (let i = 0; i < 6; i++) hub.resourceUpdated(`mem://r/${i}`);
+    expect(channel.sent).toHaveLength(1);
+    channel.drain(2);
+    expect(channel.keys()).toEqual(['mem://r/0', 'mem://r/1', 'mem://r/2']);
+    expect(hub.queued.frames).toBe(3);
+    hub.resourceUpdated('mem://r/1'); // written already: held again
+    channel.drain(Infinity);
+    expect(channel.keys()).toEqual([0, 1, 2, 3, 4, 5, 1].map((i) => `mem://r/${i}`));
+  });
+
+  it('cuts a stream whose queue passes maxQueueBytes: an error, a warning naming it, nothing kept', () => {
+    const hub = new ListenHub();
+    const channel = new FakeChannel(1);
+    const { ended, warnings } = listen(hub, channel, { id: 'slow-1', maxQueueBytes: 2000 });
+    const bounds: number[] = [];
+    for (let i = 0; i < 1000 && hub.size === 1; i++) {
+      hub.resourceUpdated(`mem://r/${i}`);
+      bounds.push(hub.queued.maxQueuedBytes);
+    }
+    expect(hub.size).toBe(0);
+    expect(Math.max(...bounds)).toBeLessThanOrEqual(2000);
+    expect(bounds.length).toBeLessThan(40);
+    expect(ended).toHaveLength(1);
+    expect(ended[0]).toBeInstanceOf(ProtocolError);
+    expect(ended[0]).toMatchObject({ code: -32603, data: { maxListenQueueBytes: 2000 } });
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/subscriptions\/listen "slow-1".*maxListenQueueBytes \(2000\)/);
+    expect(hub.queued).toEqual({ frames: 0, heldBytes: 0, maxQueuedBytes: 0 });
+    const sent = channel.sent.length;
+    channel.drain(Infinity); // a drain after the cut writes nothing
+    expect(channel.sent).toHaveLength(sent);
+  });
+
+  it('counts what the channel buffered against the limit', () => {
+    const hub = new ListenHub();
+    const channel = new FakeChannel(1);
+    const { ended } = listen(hub, channel, { maxQueueBytes: 5000 });
+    hub.resourceUpdated('mem://r/first');
+    channel.bufferedBytes = 4990;
+    hub.resourceUpdated('mem://r/second');
+    expect(ended).toHaveLength(1);
+  });
+
+  it('drops what a removed stream held; its drain writes nothing', () => {
+    const hub = new ListenHub();
+    const channel = new FakeChannel(1);
+    const { remove, ended } = listen(hub, channel);
+    for (let i = 0; i < 5; i++) hub.resourceUpdated(`mem://r/${i}`);
+    expect(hub.queued.frames).toBe(4);
+    remove();
+    expect(hub.queued.frames).toBe(0);
+    channel.drain(Infinity);
+    expect(channel.sent).toHaveLength(1);
+    expect(ended).toEqual([]);
+  });
+
+  it('keeps streams on one shared channel apart (stdio)', () => {
+    const hub = new ListenHub();
+    const channel = new FakeChannel(1);
+    listen(hub, channel, { id: 'a' });
+    listen(hub, channel, { id: 'b' });
+    hub.resourceUpdated('mem://r/x'); // a writes and congests; b holds
+    hub.resourceUpdated('mem://r/x');
+    expect(hub.queued.frames).toBe(2);
+    channel.drain(Infinity);
+    const ids = channel.sent.map(
+      (m) => (m as unknown as { params: { _meta: Record<string, unknown> } }).params._meta,
+    );
+    expect(ids.map((meta) => Object.values(meta)[0])).toEqual(['a', 'b', 'a', 'b']);
+  });
+});
+
+describe('subscriptions/listen cut for falling behind', () => {
+  it('answers -32603, logs through onWarning, and the listener is gone', async () => {
+    const warnings: string[] = [];
+    const { server } = testServer({
+      maxListenQueueBytes: 1500,
+      onWarning: (m) => warnings.push(m),
+    });
+    const peer = server.connect({ transport: 'memory', send: () => undefined });
+    const channel = new FakeChannel(2); // the acknowledgement and one update, then congested
+    const req = modern('subscriptions/listen', {
+      notifications: { resourceSubscriptions: ['mem://r/'] },
+    });
+    const pending = peer.handle(req, { notify: channel.notify, flow: channel });
+    await until(() => server.listenerCount === 1, 'the listener to be added');
+    for (let i = 0; i < 1000 && server.listenerCount === 1; i++) {
+      server.notifyResourceUpdated(`mem://r/${i}`);
+    }
+    expect(await withTimeout(pending, 1000, 'the listen answer')).toMatchObject({
+      id: req.id,
+      error: { code: -32603, data: { maxListenQueueBytes: 1500 } },
+    });
+    expect(server.listenerCount).toBe(0);
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        new RegExp(`ended subscriptions/listen ${JSON.stringify(req.id)}.*\\(1500\\)`),
+      ),
+    ]);
+  });
+});

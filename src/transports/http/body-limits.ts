@@ -1,0 +1,106 @@
+/**
+ * Bounds on reading request bodies, shared by the node and web adapters: a cap per body
+ * (maxBodyBytes), a cap on the bytes all bodies being read hold at once (maxBodyTotalBytes), and
+ * a timeout for a body that stops making progress (bodyTimeoutMs). Without the last two, clients
+ * that send all but the last byte of a large body and stall keep that memory until the runtime's
+ * own request timeout (Node: 300 s), and enough of them exhaust it.
+ */
+
+/** Why a body was not read. An object, so that no body text can pass for one. */
+export interface BodyRefusal {
+  refused: 'too-large' | 'timeout' | 'busy';
+}
+
+/** What reading a body resolves with: its text, or why it was not read. */
+export type BodyOutcome = string | BodyRefusal;
+
+export interface BodyLimits {
+  /** The largest body in bytes (maxBodyBytes). */
+  maxBytes: number;
+  /** A body that sends nothing for this long resolves 'timeout' (bodyTimeoutMs; 0: never). */
+  idleMs: number;
+  /** The endpoint's budget for bytes held by bodies being read. */
+  budget: BodyBudget;
+}
+
+export const TOO_LARGE: BodyRefusal = Object.freeze({ refused: 'too-large' });
+export const BUSY: BodyRefusal = Object.freeze({ refused: 'busy' });
+export const TIMED_OUT: BodyRefusal = Object.freeze({ refused: 'timeout' });
+
+/** Bytes held by request bodies being read, across the requests of one endpoint. */
+export class BodyBudget {
+  private held = 0;
+
+  constructor(readonly capBytes: number) {}
+
+  get used(): number {
+    return this.held;
+  }
+
+  /** Takes `bytes` if they fit under the cap. */
+  take(bytes: number): boolean {
+    if (this.held + bytes > this.capBytes) return false;
+    this.held += bytes;
+    return true;
+  }
+
+  give(bytes: number): void {
+    this.held -= bytes;
+  }
+}
+
+/**
+ * One body's share of the budget. The declared Content-Length is reserved up front, so a body
+ * that would not fit is refused before any of it is buffered; a body without a length (chunked)
+ * reserves as its bytes arrive. `release` is idempotent: call it whenever reading stops (end,
+ * error, abort, timeout, refusal).
+ */
+export class BodyTally {
+  private reserved = 0;
+  private size = 0;
+  private released = false;
+
+  constructor(private readonly limits: BodyLimits) {}
+
+  /** Checks the declared length: undefined to go on reading, or why not to. */
+  declare(contentLength: string | null | undefined): BodyRefusal | undefined {
+    if (contentLength === null || contentLength === undefined || contentLength === '')
+      return undefined;
+    const declared = Number(contentLength);
+    if (!Number.isFinite(declared) || declared < 0) return undefined;
+    if (declared > this.limits.maxBytes) return TOO_LARGE;
+    return this.grow(declared) ? undefined : BUSY;
+  }
+
+  /** Counts `bytes` more: undefined to keep them, or why not (then release). */
+  add(bytes: number): BodyRefusal | undefined {
+    this.size += bytes;
+    if (this.size > this.limits.maxBytes) return TOO_LARGE;
+    return this.grow(this.size) ? undefined : BUSY;
+  }
+
+  /** The bytes kept so far. */
+  get bytes(): number {
+    return this.size;
+  }
+
+  release(): void {
+    if (this.released) return;
+    this.released = true;
+    this.limits.budget.give(this.reserved);
+    this.reserved = 0;
+  }
+
+  private grow(to: number): boolean {
+    if (this.released) return false;
+    if (to <= this.reserved) return true;
+    if (!this.limits.budget.take(to - this.reserved)) return false;
+    this.reserved = to;
+    return true;
+  }
+}
+
+/** Seconds a client refused for the budget should wait: by then every stalled body timed out. */
+export function retryAfterSeconds(idleMs: number): string {
+  return String(Math.max(1, Math.ceil(idleMs / 1000)));
+}

@@ -1,0 +1,67 @@
+import { ERROR_CODES } from '../../protocol/error-codes.js';
+import { retryAfterSeconds, type BodyLimits } from './body-limits.js';
+import { ACCEPTED_CONTENT_TYPE, isJsonContentType } from './content-type.js';
+import type { HttpExchange, HttpResponder } from './exchange.js';
+import { jsonError } from './json-error.js';
+
+/** Whether a POST's Content-Type is one the endpoint reads; answers 415 when it is not. */
+export function acceptsContentType(ex: HttpExchange, res: HttpResponder): boolean {
+  const type = ex.header('content-type');
+  if (isJsonContentType(type)) return true;
+  const got = type === undefined ? 'none was sent' : `got ${JSON.stringify(type.slice(0, 200))}`;
+  jsonError(
+    res,
+    415,
+    ERROR_CODES.INVALID_REQUEST,
+    `Unsupported Media Type: Content-Type must be ${ACCEPTED_CONTENT_TYPE}; ${got}`,
+  );
+  return false;
+}
+
+/**
+ * The body's text, or undefined after answering why it was not read: 413 (too large), 408 (it
+ * stalled) or 503 (the bodies being read already hold maxBodyTotalBytes). Each of these closes
+ * the connection: the rest of that body is not worth reading.
+ */
+export async function readBodyOrRefuse(
+  ex: HttpExchange,
+  res: HttpResponder,
+  limits: BodyLimits,
+): Promise<string | undefined> {
+  const raw = await ex.body(limits);
+  if (typeof raw === 'string') return raw;
+  const close = { connection: 'close' };
+  switch (raw.refused) {
+    case 'too-large':
+      jsonError(
+        res,
+        413,
+        ERROR_CODES.INVALID_REQUEST,
+        `Payload Too Large: the body exceeds ${limits.maxBytes} bytes (maxBodyBytes)`,
+        null,
+        close,
+      );
+      return undefined;
+    case 'timeout':
+      jsonError(
+        res,
+        408,
+        ERROR_CODES.INVALID_REQUEST,
+        `Request Timeout: the body sent nothing for ${limits.idleMs} ms (bodyTimeoutMs)`,
+        null,
+        close,
+      );
+      return undefined;
+    case 'busy':
+      jsonError(
+        res,
+        503,
+        ERROR_CODES.INTERNAL_ERROR,
+        `Service Unavailable: the request bodies being read would pass ${limits.budget.capBytes} ` +
+          'bytes in all (maxBodyTotalBytes); retry later',
+        null,
+        { ...close, 'retry-after': retryAfterSeconds(limits.idleMs) },
+      );
+      return undefined;
+  }
+}

@@ -1,0 +1,39 @@
+/** What stdout may hold before listen streams hold their frames instead (64 KiB). */
+export const LISTEN_MARK_BYTES = 64 * 1024;
+
+/**
+ * The backpressure listen streams see on stdio (the `flow` of its notify channel): congested
+ * while stdout holds more than `mark` bytes, drained when a write brings it back under. The
+ * engine then holds each stream's frames, coalesced, up to `maxListenQueueBytes`.
+ */
+export interface StdioListenFlow {
+  readonly congested: boolean;
+  /** 0: stdout is shared with every answer, so only a stream's own held frames count against its limit. */
+  readonly bufferedBytes: number;
+  onDrain(cb: () => void): void;
+  /** Call when stdout took a batch. */
+  written(): void;
+}
+
+export function stdioListenFlow(
+  queuedBytes: () => number,
+  mark = LISTEN_MARK_BYTES,
+): StdioListenFlow {
+  let drainers: Array<() => void> = [];
+  return {
+    get congested() {
+      return queuedBytes() > mark;
+    },
+    bufferedBytes: 0,
+    onDrain(cb) {
+      if (queuedBytes() <= mark) cb();
+      else drainers.push(cb);
+    },
+    written() {
+      if (drainers.length === 0 || queuedBytes() > mark) return;
+      const waiting = drainers;
+      drainers = [];
+      for (const cb of waiting) cb();
+    },
+  };
+}
