@@ -242,7 +242,7 @@ async function onRequest(
     let result: Record<string, unknown>;
     try {
       const flow = extra.notify ? extra.flow : peer.flow;
-      result = await spec.run(params, { server: core, ctx, notify, flow });
+      result = await spec.run(params, { core, ctx, notify, flow });
     } catch (error) {
       if (!isInputRequired(error) || target === undefined || era === 'legacy') throw error;
       const requestState = await core.signer.sign(target, {

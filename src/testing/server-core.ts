@@ -75,7 +75,7 @@ export function testEnv(
     sent.push(message);
     options.notify?.(message);
   };
-  return { server: core, ctx: testContext(core, { ...options, notify }), notify, sent };
+  return { core, ctx: testContext(core, { ...options, notify }), notify, sent };
 }
 
 /** A fresh 2025-11-25 session, as `initialize` opens one. */

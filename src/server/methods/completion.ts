@@ -7,7 +7,7 @@ import { own, type MethodEnv, type MethodSpec, type Params, type Result } from '
 /** At most this many values per answer (the spec's limit); `total`/`hasMore` tell the rest. */
 const MAX_VALUES = 100;
 
-async function complete(params: Params, { server }: MethodEnv): Promise<Result> {
+async function complete(params: Params, { core }: MethodEnv): Promise<Result> {
   const ref = params['ref'] as { type: string; name?: string; uri?: string };
   // Echo only what identifies the ref: never the client's whole object.
   const refData = {
@@ -26,23 +26,23 @@ async function complete(params: Params, { server }: MethodEnv): Promise<Result> 
   };
   let handler: CompleteHandler | undefined;
   if (ref.type === 'ref/prompt') {
-    const entry = server.prompts.get(String(ref.name));
+    const entry = core.prompts.get(String(ref.name));
     if (!entry)
       throw ProtocolError.invalidParams(`Unknown prompt: ${JSON.stringify(ref.name)}`, refData);
     handler = own(entry.complete, argument.name);
   } else if (ref.type === 'ref/resource') {
     const uri = String(ref.uri);
     // The template itself, or the first template a concrete URI matches through the guards.
-    let entry = server.templates.get(uri);
+    let entry = core.templates.get(uri);
     if (!entry) {
-      for (const hit of matchTemplates(server, uri)) {
+      for (const hit of matchTemplates(core, uri)) {
         // Refused as a read of it would be: the same message, the same code.
         if ('refused' in hit) throw resourceRefused(uri, hit.refused, hit.variable);
         entry = hit.entry;
         break;
       }
     }
-    if (!entry && !server.resources.get(uri)) {
+    if (!entry && !core.resources.get(uri)) {
       throw ProtocolError.invalidParams(
         `No resource or template matches ${JSON.stringify(uri)}`,
         refData,

@@ -3,14 +3,15 @@ import type { MethodSpec, Result } from './types.js';
 
 export const discoverMethods: Record<string, MethodSpec> = {
   'server/discover': {
+    modernOnly: true,
     cache: 'list',
-    run: async (_params, { server }) => {
+    run: async (_params, { core }) => {
       const result: Result = {
         supportedVersions: [...MODERN_VERSIONS],
-        capabilities: server.capabilities(),
+        capabilities: core.capabilities(),
       };
-      if (server.options.instructions !== undefined)
-        result['instructions'] = server.options.instructions;
+      if (core.options.instructions !== undefined)
+        result['instructions'] = core.options.instructions;
       return result;
     },
   },

@@ -10,19 +10,19 @@ import type { MethodEnv, MethodSpec, Params, Result } from './types.js';
  * the client cancels or goes away, or the server ends it; the hub sends the notifications. A
  * stream the hub cut for falling behind (maxListenQueueBytes) answers with the hub's error.
  */
-async function listen(params: Params, { server, ctx, notify, flow }: MethodEnv): Promise<Result> {
+async function listen(params: Params, { core, ctx, notify, flow }: MethodEnv): Promise<Result> {
   const id = ctx.requestId;
-  const filter = server.listen.honoured((params['notifications'] ?? {}) as SubscriptionFilter, {
+  const filter = core.listen.honoured((params['notifications'] ?? {}) as SubscriptionFilter, {
     resourceSubscriptions: true,
   });
   notify(frame('notifications/subscriptions/acknowledged', id, { notifications: filter }));
-  const { maxListenQueueBytes, onWarning } = server.options;
+  const { maxListenQueueBytes, onWarning } = core.options;
   const cut = await new Promise<ProtocolError | undefined>((resolve) => {
     const done = (error?: ProtocolError): void => {
       remove();
       resolve(error);
     };
-    const remove = server.listen.add({
+    const remove = core.listen.add({
       id,
       filter,
       notify,
@@ -39,5 +39,5 @@ async function listen(params: Params, { server, ctx, notify, flow }: MethodEnv):
 }
 
 export const listenMethods: Record<string, MethodSpec> = {
-  'subscriptions/listen': { run: listen },
+  'subscriptions/listen': { modernOnly: true, run: listen },
 };

@@ -14,12 +14,12 @@ export function lister<T>(
   items: (core: ServerCore, era: Era) => readonly T[] | Promise<readonly T[]>,
   key: (item: T) => string,
 ) {
-  return async (params: Params, { server, ctx }: MethodEnv): Promise<Result> => {
+  return async (params: Params, { core, ctx }: MethodEnv): Promise<Result> => {
     const page = paginate(
-      await items(server, ctx.era),
+      await items(core, ctx.era),
       key,
       params['cursor'] as string | undefined,
-      pageSize(server),
+      pageSize(core),
       method,
     );
     return page.nextCursor

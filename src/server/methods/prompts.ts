@@ -5,9 +5,9 @@ import { lister } from './lists.js';
 import { boundTarget } from './target.js';
 import type { MethodEnv, MethodSpec, Params, Result } from './types.js';
 
-async function getPrompt(params: Params, { server, ctx }: MethodEnv): Promise<Result> {
+async function getPrompt(params: Params, { core, ctx }: MethodEnv): Promise<Result> {
   const name = params['name'] as string;
-  const entry = server.prompts.get(name);
+  const entry = core.prompts.get(name);
   if (!entry)
     throw ProtocolError.invalidParams(`Unknown prompt: ${JSON.stringify(name)}`, { name });
   const args = (params['arguments'] ?? {}) as Record<string, string>;
@@ -25,7 +25,7 @@ async function getPrompt(params: Params, { server, ctx }: MethodEnv): Promise<Re
       ? { messages: [{ role: 'user', content: { type: 'text', text: value } }] }
       : { ...value };
   await checkEmittedLinks(
-    server,
+    core,
     result.messages.map((m) => m.content),
     `prompt "${name}"`,
   );

@@ -113,6 +113,6 @@ export const resourceMethods: Record<string, MethodSpec> = {
   'resources/read': {
     cache: 'read',
     target: (p, auth) => boundTarget('resources/read', p['uri'], undefined, auth),
-    run: async (params, { server, ctx }) => readResource(server, params['uri'] as string, ctx),
+    run: async (params, { core, ctx }) => readResource(core, params['uri'] as string, ctx),
   },
 };

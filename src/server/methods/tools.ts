@@ -7,9 +7,9 @@ import { lister } from './lists.js';
 import { boundTarget } from './target.js';
 import type { MethodEnv, MethodSpec, Params, Result } from './types.js';
 
-async function callTool(params: Params, { server, ctx }: MethodEnv): Promise<Result> {
+async function callTool(params: Params, { core, ctx }: MethodEnv): Promise<Result> {
   const name = params['name'] as string;
-  const entry = server.tools.get(name);
+  const entry = core.tools.get(name);
   if (!entry) throw ProtocolError.invalidParams(`Unknown tool: ${JSON.stringify(name)}`, { name });
   let args: unknown = params['arguments'] ?? {};
   let checked = entry.input.check(args);
@@ -25,7 +25,7 @@ async function callTool(params: Params, { server, ctx }: MethodEnv): Promise<Res
     value = await entry.handler(args as never, ctx);
   } catch (error) {
     if (error instanceof ProtocolError || isInputRequired(error)) throw error;
-    server.options.onError?.(error, `tools/call ${name}`);
+    core.options.onError?.(error, `tools/call ${name}`);
     return toolError(
       `Tool "${name}" failed: ${error instanceof Error ? error.message : String(error)}`,
     ) as unknown as Result;
@@ -55,7 +55,7 @@ async function callTool(params: Params, { server, ctx }: MethodEnv): Promise<Res
     // 2025-11-25 requires an object; the text content still carries the value.
     delete result.structuredContent;
   }
-  await checkEmittedLinks(server, result.content, `tool "${name}"`);
+  await checkEmittedLinks(core, result.content, `tool "${name}"`);
   return result as unknown as Result;
 }
 

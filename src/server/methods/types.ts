@@ -6,9 +6,9 @@ import type { ServerCore } from '../core.js';
 export type Params = Record<string, unknown>;
 export type Result = Record<string, unknown>;
 
-/** What a method runs with: the server's core, the request's context, and its notify channel. */
+/** What a method runs with: the server's core (never the McpServer class), the request's context, and its notify channel. */
 export interface MethodEnv {
-  server: ServerCore;
+  core: ServerCore;
   ctx: RequestContext;
   notify: (message: JSONRPCMessage) => void;
   /** The backpressure of `notify`'s channel, when the transport reports it. */
@@ -17,6 +17,8 @@ export interface MethodEnv {
 
 /** One entry of the method table. */
 export interface MethodSpec {
+  /** A 2026-07-28 method that 2025-11-25 does not have: a legacy session gets -32601. */
+  modernOnly?: boolean;
   /** Adds `ttlMs`/`cacheScope` (modern era): 'list' from server options, 'read' per resource. */
   cache?: 'list' | 'read';
   /**
