@@ -9,5 +9,6 @@
  * const response = await peer.handle(JSON.parse(line));
  */
 export { Peer } from './peer.js';
+export { DEFAULT_MAX_LISTEN_QUEUE_BYTES } from './options.js';
 export type { HandleExtra, LegacySession, PeerOptions, TransportKind } from './peer.js';
 export type { ChannelFlow } from './channel-flow.js';

@@ -223,6 +223,7 @@ const EXPECTED: Record<string, string[]> = {
   ],
   './server/transport': [
     'ChannelFlow',
+    'DEFAULT_MAX_LISTEN_QUEUE_BYTES',
     'HandleExtra',
     'LegacySession',
     'Peer',

@@ -1,5 +1,5 @@
 import type { JSONRPCMessage } from '../../protocol/jsonrpc.js';
-import type { Peer } from '../../server/transport.js';
+import { DEFAULT_MAX_LISTEN_QUEUE_BYTES, type Peer } from '../../server/transport.js';
 import type { McpServer } from '../../server/index.js';
 import type { SseSink } from './exchange.js';
 import { sseEvent } from './sse.js';
@@ -39,6 +39,26 @@ export class SessionTable {
   ) {}
 
   /**
+   * Writes to a session's GET stream. A client that stops reading would make the stream buffer
+   * without bound: past `maxListenQueueBytes` it is ended (the client may open it again).
+   */
+  private sendOnStream(session: LegacyHttpSession, message: JSONRPCMessage): void {
+    const stream = session.stream;
+    if (!stream) return;
+    const limit = this.server.options.maxListenQueueBytes ?? DEFAULT_MAX_LISTEN_QUEUE_BYTES;
+    if (stream.congested && stream.bufferedBytes > limit) {
+      const warn = this.server.options.onWarning ?? ((m: string) => console.warn(m));
+      warn(
+        `mcpkit: ended the GET stream of session ${session.id}: its client is not reading and ${stream.bufferedBytes} bytes are queued, more than maxListenQueueBytes (${limit})`,
+      );
+      session.stream = undefined;
+      stream.end();
+      return;
+    }
+    stream.write(sseEvent(message));
+  }
+
+  /**
    * Reserves a place and makes a peer for a new session, evicting the least recently used idle
    * one when maxSessions are open or opening; undefined when none can go (all busy, streaming or
    * initializing). Then exactly one of `commit` (once `initialize` succeeded) or `discard`.
@@ -55,7 +75,7 @@ export class SessionTable {
     session.peer = this.server.connect({
       transport: 'http',
       maxMessageBytes: this.maxMessageBytes,
-      send: (message: JSONRPCMessage) => session.stream?.write(sseEvent(message)),
+      send: (message: JSONRPCMessage) => this.sendOnStream(session, message),
     });
     this.opening.add(session);
     return session;
