@@ -9,6 +9,10 @@ export interface ChannelFlow {
   readonly congested: boolean;
   /** Bytes written to the channel and not yet taken by the client. */
   readonly bufferedBytes: number;
-  /** Calls `cb` once, when the channel is no longer congested. */
+  /**
+   * Calls `cb` once, on a later turn of the event loop, when the channel is no longer congested
+   * (soon, when it is not): never synchronously, so that a stream that drains in rounds lets
+   * other requests in between.
+   */
   onDrain(cb: () => void): void;
 }

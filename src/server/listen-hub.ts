@@ -44,6 +44,9 @@ const KIND_OF = new Map<symbol, ListKind>(
   Object.entries(KIND_KEY).map(([kind, key]) => [key, kind as ListKind]),
 );
 
+/** Frames one drain writes before it lets other work in. */
+const DRAIN_ROUND = 64;
+
 /** A frame to send: a resource URI (`updated`) or a list kind's key (`list_changed`). */
 type FrameKey = string | symbol;
 
@@ -111,17 +114,24 @@ class ListenStream {
     flow.onDrain((this.drainer ??= () => this.drain()));
   }
 
-  /** Writes what it holds, in order, until the channel is congested again. */
+  /**
+   * Writes what it holds, in order, until the channel is congested again or a round of
+   * DRAIN_ROUND frames is written: then the next round comes on a later turn (onDrain), so that
+   * many streams catching up do not keep other requests waiting.
+   */
   private drain(): void {
     const held = this.held;
     if (this.closed || !held || !this.flow) return;
+    let written = 0;
     for (const key of held) {
       held.delete(key);
       this.bytes -= this.sizeOf(key);
       this.listener.notify(this.frameOf(key));
-      if (this.flow.congested) {
-        this.flow.onDrain(this.drainer as () => void);
-        return;
+      if (this.flow.congested || ++written >= DRAIN_ROUND) {
+        if (held.size > 0 || this.flow.congested) {
+          this.flow.onDrain(this.drainer as () => void);
+          return;
+        }
       }
     }
     this.held = undefined;

@@ -162,9 +162,10 @@ class NodeExchange implements HttpExchange, HttpResponder {
       get bufferedBytes() {
         return res.writableLength;
       },
+      // A later turn, never inside 'drain': a stream draining in rounds lets other I/O in.
       onDrain: (cb) => {
-        if (res.writableNeedDrain) res.once('drain', cb);
-        else cb();
+        if (res.writableNeedDrain) res.once('drain', () => setImmediate(cb));
+        else setImmediate(cb);
       },
     };
   }

@@ -260,7 +260,7 @@ export class HttpEndpoint {
                 get bufferedBytes() {
                   return sink?.bufferedBytes ?? 0;
                 },
-                onDrain: (cb: () => void) => (sink ? sink.onDrain(cb) : cb()),
+                onDrain: (cb: () => void) => (sink ? sink.onDrain(cb) : void setTimeout(cb, 0)),
               },
             }
           : {}),

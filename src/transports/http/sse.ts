@@ -22,7 +22,7 @@ export const DROPPED_SINK: SseSink = {
   end: () => undefined,
   congested: false,
   bufferedBytes: 0,
-  onDrain: (cb) => cb(),
+  onDrain: (cb) => void setTimeout(cb, 0),
 };
 
 /**

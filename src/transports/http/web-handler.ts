@@ -31,7 +31,10 @@ function webSseStream(onCancel: () => void): { body: ReadableStream<Uint8Array>;
         const waiting = drainers;
         if (!waiting) return new Promise<void>((resolve) => (unpark = resolve));
         drainers = undefined;
-        for (const cb of waiting) cb();
+        // A later turn, never inside pull: a stream draining in rounds lets other work in.
+        setTimeout(() => {
+          for (const cb of waiting) cb();
+        }, 0);
         return undefined;
       },
       cancel: () => {
@@ -62,7 +65,7 @@ function webSseStream(onCancel: () => void): { body: ReadableStream<Uint8Array>;
       return open ? SSE_HIGH_WATER_BYTES - (controller.desiredSize ?? SSE_HIGH_WATER_BYTES) : 0;
     },
     onDrain: (cb) => {
-      if (!congested()) return cb();
+      if (!congested()) return void setTimeout(cb, 0);
       (drainers ??= []).push(cb);
       const wake = unpark;
       unpark = undefined;

@@ -26,14 +26,17 @@ export function stdioListenFlow(
     },
     bufferedBytes: 0,
     onDrain(cb) {
-      if (queuedBytes() <= mark) cb();
+      if (queuedBytes() <= mark) setImmediate(cb);
       else drainers.push(cb);
     },
     written() {
       if (drainers.length === 0 || queuedBytes() > mark) return;
       const waiting = drainers;
       drainers = [];
-      for (const cb of waiting) cb();
+      // A later turn: stdout's callback is no place to write the next round.
+      setImmediate(() => {
+        for (const cb of waiting) cb();
+      });
     },
   };
 }
