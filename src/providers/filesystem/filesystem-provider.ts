@@ -43,6 +43,12 @@ export interface FilesystemProviderOptions {
    * inside the folder to a file outside it is served like any file, unless this is set.
    */
   refuseHardLinks?: boolean;
+  /**
+   * A file modified less than this long ago is still being written: a read waits until it has
+   * been quiet this long, then reads it (default 100 ms; 0 reads at once). Writers that write a
+   * temporary file and rename it are always read whole.
+   */
+  settleMs?: number;
   /** Sees the progress of every walk of the folder. */
   onProgress?: (progress: IndexProgress) => void;
   /** Sees non-fatal problems (a watch that failed, a listing that was cut). */
@@ -104,7 +110,8 @@ export class FilesystemProvider {
     }
     this.uriTemplate = `${prefix}{+path}`;
     this.template = parseTemplate(this.uriTemplate);
-    this.fs = options.fs ?? nodeFs;
+    const fs = options.fs ?? nodeFs;
+    this.fs = options.settleMs === undefined ? fs : { ...fs, settleMs: options.settleMs };
     this.visibility = {
       hidden: options.hidden ?? false,
       ignore: new Set(options.ignore ?? ['node_modules']),

@@ -23,6 +23,17 @@ export interface ProviderFs {
    * checked by resolving its path again and comparing device and inode.
    */
   fdPath?(fd: number): Promise<string | undefined>;
+  /**
+   * How long (ms) a file must have gone unmodified before its bytes are served: a file whose
+   * mtime or ctime is more recent is still being written (truncated, not yet rewritten), so a
+   * read waits until it has been quiet that long and serves it only if it did not change
+   * meanwhile. Default 100 (`DEFAULT_SETTLE_MS`); 0 turns the rule off.
+   */
+  settleMs?: number;
+  /** The wall clock in ms since the epoch, compared with file times (default `Date.now`). */
+  now?(): number;
+  /** Waits `ms` (default a timer); tests advance a fake clock instead. */
+  sleep?(ms: number): Promise<void>;
 }
 
 /** The kernel's path of an open descriptor on Linux, or undefined (no /proc, another platform). */

@@ -1,6 +1,7 @@
 /** Reads one regular file as MCP text or blob contents, guarding the size before the bytes. */
 import type { Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
+import { setTimeout as delay } from 'node:timers/promises';
 import { base64Length } from '../../protocol/base64.js';
 import { encodeBase64 } from '../../content/blob.js';
 import {
@@ -92,6 +93,28 @@ export const READ_ATTEMPTS = 3;
 const CHANGED = Symbol('changed');
 
 /**
+ * How long a file must have been quiet before it is served, unless `ProviderFs.settleMs` says.
+ * A writer descheduled between its truncate and its write for longer still is not told apart
+ * from a file that is really that short: 50 ms was seen to be passed on a loaded 2-core machine.
+ */
+export const DEFAULT_SETTLE_MS = 100;
+
+interface Settle {
+  readonly ms: number;
+  readonly now: () => number;
+  readonly sleep: (ms: number) => Promise<void>;
+}
+
+function settleOf(fs: ProviderFs): Settle {
+  const ms = fs.settleMs ?? DEFAULT_SETTLE_MS;
+  return {
+    ms: Number.isFinite(ms) && ms > 0 ? ms : 0,
+    now: fs.now ?? Date.now,
+    sleep: fs.sleep ?? ((wait) => delay(wait)),
+  };
+}
+
+/**
  * Reads `real` (a path already resolved inside the root) as text when its type is textual and its
  * bytes are valid UTF-8, else as a base64 blob. The open is checked against `within` before a
  * byte is read ({@link openInRoot}): a file swapped or moved out of the root meanwhile is refused.
@@ -103,6 +126,12 @@ const CHANGED = Symbol('changed');
  * of it ever held. So the descriptor is stat'ed before and after the bytes are read: a short read,
  * or a size, mtime or ctime that moved, drops the bytes and reads again, up to
  * {@link READ_ATTEMPTS} times; then the answer is "changed", never the mixed bytes.
+ *
+ * Both stats agree while a writer that truncated the file has not yet (or not fully) written it
+ * again: an empty file or a prefix, states it really passed through. So a file whose mtime or
+ * ctime is within `settleMs` ({@link DEFAULT_SETTLE_MS}) of now is first left to settle: one
+ * timer until it has been quiet that long, one more fstat, and an attempt that saw it change
+ * meanwhile counts as a changed one. A file modified earlier costs no timer and no syscall.
  */
 export async function readFileContents(
   fs: ProviderFs,
@@ -116,12 +145,17 @@ export async function readFileContents(
   if (opened.kind !== 'open') return opened;
   const { handle } = opened;
   try {
+    const settle = settleOf(fs);
     let stats = opened.stats;
     for (let attempt = 1; ; attempt++) {
-      const outcome = await readOnce(handle, stats, name, limit, control);
-      if (outcome !== CHANGED) return outcome;
+      // Stats it changed to while it settled: this attempt saw it change, without a read.
+      const moved = await unsettled(handle, stats, settle, control);
+      if (moved === undefined) {
+        const outcome = await readOnce(handle, stats, name, limit, control);
+        if (outcome !== CHANGED) return outcome;
+      }
       if (attempt >= READ_ATTEMPTS) return { kind: 'changed', attempts: attempt };
-      stats = await handle.stat();
+      stats = moved ?? (await handle.stat());
     }
   } finally {
     await handle.close();
@@ -130,6 +164,26 @@ export async function readFileContents(
 
 function sameVersion(a: Stats, b: Stats): boolean {
   return a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs;
+}
+
+/**
+ * Undefined when the file that stat'ed as `before` may be read now: modified over `settle.ms`
+ * ago (no timer, no syscall), or quiet since, for the rest of that time. Else what it stat'ed as
+ * after the wait. A time in the future (clock skew) waits `settle.ms`, never longer.
+ */
+async function unsettled(
+  handle: FileHandle,
+  before: Stats,
+  settle: Settle,
+  control: ReadControl,
+): Promise<Stats | undefined> {
+  if (settle.ms === 0) return undefined;
+  const age = settle.now() - Math.max(before.mtimeMs, before.ctimeMs);
+  if (age >= settle.ms) return undefined;
+  await settle.sleep(Math.min(settle.ms - age, settle.ms));
+  control.checkpoint?.();
+  const after = await handle.stat();
+  return sameVersion(before, after) ? undefined : after;
 }
 
 /** One read of the open file whose descriptor stat'ed as `before`. */
