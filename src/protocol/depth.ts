@@ -12,15 +12,17 @@ export const DEFAULT_MAX_DEPTH = 64;
  * 0; an object or array directly inside it is level 1, one inside that level 2, and so on.
  * Scalars add no level: `{ a: { b: 1 } }` has one level below it, `{ a: [[1]] }` two.
  *
- * Iterative (never recursive) and stops at the first level past `limit`, so that neither depth
- * nor a cycle (possible in memory, never from JSON) can make it overflow or loop: the work is at
- * most one visit per value, and the stack holds at most `limit + 1` frames.
+ * Stops at the first level past `limit`, so that neither depth nor a cycle (possible in memory,
+ * never from JSON) can make it overflow or loop: it recurses at most `limit` frames deep (an
+ * explicit stack for limits above 512), and visits each value at most once.
  *
  * @example
  * nestsDeeperThan({ a: { b: {} } }, 1); // true: {} is level 2
  */
 export function nestsDeeperThan(root: unknown, limit: number): boolean {
   if (typeof root !== 'object' || root === null) return false;
+  // Recursion as deep as the limit allows is safe and allocates nothing: the common case.
+  if (limit <= RECURSION_SAFE_LIMIT) return deeper(root, 0, limit);
   // Frame i lists the children of a container at level i; `next[i]` is the one to visit next.
   const frames: unknown[][] = [childrenOf(root)];
   const next: number[] = [0];
@@ -40,6 +42,29 @@ export function nestsDeeperThan(root: unknown, limit: number): boolean {
     if (frames.length > limit) return true;
     frames.push(childrenOf(child));
     next.push(0);
+  }
+  return false;
+}
+
+/** Limits up to which `deeper` may recurse (a frame per level, far from any stack limit). */
+const RECURSION_SAFE_LIMIT = 512;
+
+/** Whether a container at `level` holds one past `limit`; recursion bounded by `limit`. */
+function deeper(container: object, level: number, limit: number): boolean {
+  if (Array.isArray(container)) {
+    for (const child of container) {
+      if (typeof child === 'object' && child !== null) {
+        if (level + 1 > limit || deeper(child, level + 1, limit)) return true;
+      }
+    }
+    return false;
+  }
+  for (const key in container) {
+    if (!Object.hasOwn(container, key)) continue;
+    const child = (container as Record<string, unknown>)[key];
+    if (typeof child === 'object' && child !== null) {
+      if (level + 1 > limit || deeper(child, level + 1, limit)) return true;
+    }
   }
   return false;
 }

@@ -41,6 +41,9 @@ interface Open {
  * with `onCycle: 'mark'` is written as "[cycle]" (for auth info, which is not the client's JSON).
  */
 export function canonicalJson(value: unknown, onCycle: 'throw' | 'mark' = 'throw'): string {
+  // Most targets bind no arguments and no auth info: no stack for those.
+  if (typeof value !== 'object' || value === null) return JSON.stringify(value) ?? 'null';
+  if (isEmptyPlain(value)) return Array.isArray(value) ? '[]' : '{}';
   const out: string[] = [];
   const stack: Open[] = [];
   const onPath = new Set<object>();
@@ -88,6 +91,13 @@ export function canonicalJson(value: unknown, onCycle: 'throw' | 'mark' = 'throw
       break;
     }
   }
+}
+
+function isEmptyPlain(value: object): boolean {
+  if (Array.isArray(value)) return value.length === 0;
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return false;
+  for (const _ in value) return false;
+  return true;
 }
 
 /** Signs and verifies `requestState` with HMAC-SHA-256 (Web Crypto). */

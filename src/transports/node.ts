@@ -10,7 +10,13 @@ import type { Duplex } from 'node:stream';
 import { ERROR_CODES } from '../protocol/error-codes.js';
 import { errorResponse } from '../protocol/jsonrpc.js';
 import type { McpServer } from '../server/index.js';
-import { BodyTally, TIMED_OUT, type BodyLimits, type BodyOutcome } from './http/body-limits.js';
+import {
+  BodyTally,
+  StallWatch,
+  TIMED_OUT,
+  type BodyLimits,
+  type BodyOutcome,
+} from './http/body-limits.js';
 import { clientErrorResponse, type RequestHeadLimits } from './http/client-error.js';
 import type { HttpExchange, HttpResponder, SseSink } from './http/exchange.js';
 import { HttpEndpoint } from './http/endpoint.js';
@@ -36,46 +42,49 @@ function readBody(req: IncomingMessage, limits: BodyLimits): Promise<BodyOutcome
     req.resume();
     return Promise.resolve(refused);
   }
+  const stalls = (limits.stalls ??= new StallWatch(limits.idleMs));
   return new Promise((resolve, reject) => {
     let parts: Buffer[] = [];
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const stop = (): void => {
+    let settled = false;
+    // Settles once; whatever still arrives afterwards is discarded, not buffered.
+    const settle = (outcome: BodyOutcome | Error | typeof DONE): void => {
+      if (settled) return;
+      settled = true;
       tally.release();
-      clearTimeout(timer);
+      watched.stop();
+      const text =
+        outcome === DONE
+          ? (parts.length === 1
+              ? (parts[0] as Buffer)
+              : Buffer.concat(parts, tally.bytes)
+            ).toString('utf8')
+          : undefined;
       parts = [];
-      req.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
-      // What still arrives is discarded, not buffered.
+      if (text !== undefined) return resolve(text);
       req.resume();
+      if (outcome instanceof Error) reject(outcome);
+      else if (outcome !== DONE) resolve(outcome);
     };
-    const refuse = (why: BodyOutcome): void => {
-      stop();
-      resolve(why);
-    };
-    const onData = (chunk: Buffer): void => {
+    const watched = stalls.watch(() => settle(TIMED_OUT));
+    req.on('data', (chunk: Buffer) => {
+      if (settled) return;
       const over = tally.add(chunk.length);
-      if (over) return refuse(over);
+      if (over) return settle(over);
       parts.push(chunk);
-      timer?.refresh();
-    };
-    const onEnd = (): void => {
-      const text = (parts.length === 1 ? parts[0]! : Buffer.concat(parts, tally.bytes)).toString(
-        'utf8',
-      );
-      stop();
-      resolve(text);
-    };
-    const onError = (error: Error): void => {
-      stop();
-      reject(error);
-    };
-    const onClose = (): void => onError(new Error('the client went away before its body ended'));
-    req.on('data', onData).once('end', onEnd).once('error', onError).once('close', onClose);
-    if (limits.idleMs > 0) {
-      timer = setTimeout(() => refuse(TIMED_OUT), limits.idleMs);
-      timer.unref();
-    }
+      stalls.progress(watched);
+    });
+    req.once('end', () => settle(DONE));
+    req.once('error', (error: Error) => settle(error));
+    // 'close' follows every request; only before the end is it the client going away (and an
+    // Error, with its stack, is made only then).
+    req.once('close', () => {
+      if (!settled) settle(new Error('the client went away before its body ended'));
+    });
   });
 }
+
+/** What `settle` gets when the body ended: its text is then the answer. */
+const DONE = Symbol('body ended');
 
 export interface NodeHandler {
   (req: IncomingMessage, res: ServerResponse): void;

@@ -6,6 +6,10 @@
  * own request timeout (Node: 300 s), and enough of them exhaust it.
  */
 
+import { StallWatch } from './stall-watch.js';
+
+export { StallWatch };
+
 /** Why a body was not read. An object, so that no body text can pass for one. */
 export interface BodyRefusal {
   refused: 'too-large' | 'timeout' | 'busy';
@@ -21,6 +25,8 @@ export interface BodyLimits {
   idleMs: number;
   /** The endpoint's budget for bytes held by bodies being read. */
   budget: BodyBudget;
+  /** The endpoint's one timer for stalled bodies (made from `idleMs` when absent). */
+  stalls?: StallWatch;
 }
 
 export const TOO_LARGE: BodyRefusal = Object.freeze({ refused: 'too-large' });

@@ -12,6 +12,7 @@ const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** Whether `value` is `application/json` with no parameter but `charset=utf-8` (any case). */
 export function isJsonContentType(value: string | undefined): boolean {
   if (value === undefined) return false;
+  if (value === 'application/json') return true; // what nearly every client sends
   // media-type = type "/" subtype *( OWS ";" OWS [ parameter ] ), RFC 9110 §8.3.1 and §5.6.6.
   const [type, ...params] = value.split(';');
   if (type?.trim().toLowerCase() !== 'application/json') return false;

@@ -11,7 +11,7 @@ import type { Era } from '../../protocol/versions.js';
 import type { McpServer } from '../../server/index.js';
 import type { Peer } from '../../server/transport.js';
 import { encodeForSend, type EncodedMessage } from '../oversize.js';
-import { BodyBudget, type BodyLimits } from './body-limits.js';
+import { BodyBudget, StallWatch, type BodyLimits } from './body-limits.js';
 import type { HttpExchange, HttpResponder, SseSink } from './exchange.js';
 import { checkModernHeaders } from './header-check.js';
 import { jsonError } from './json-error.js';
@@ -53,6 +53,7 @@ export class HttpEndpoint {
       idleMs: options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
       budget: new BodyBudget(options.maxBodyTotalBytes ?? DEFAULT_MAX_BODY_TOTAL_BYTES),
     };
+    this.bodyLimits.stalls = new StallWatch(this.bodyLimits.idleMs);
     const maxResponse = maxResponseBytesOf(options);
     this.stateless = server.connect({
       transport: 'http',

@@ -1,0 +1,61 @@
+/**
+ * One timer for every body an endpoint is reading, instead of one per request: a body whose
+ * last progress is older than `idleMs` is told so within `idleMs / 2` more. Each body only sets
+ * a number when bytes arrive, so a request that is read at once costs no timer at all.
+ */
+export class StallWatch {
+  private readonly watched = new Set<Watched>();
+  private timer: ReturnType<typeof setInterval> | undefined;
+  /** Ticks of `idleMs / 2`; a body that saw none for two ticks has stalled. */
+  private tick = 0;
+
+  constructor(private readonly idleMs: number) {}
+
+  /** Watches one body; `onStall` runs once if it makes no progress for `idleMs`. */
+  watch(onStall: () => void): Watched {
+    const entry: Watched = { seen: this.tick, onStall, stop: () => this.unwatch(entry) };
+    if (this.idleMs <= 0) return entry;
+    this.watched.add(entry);
+    if (!this.timer) {
+      this.timer = setInterval(() => this.sweep(), Math.max(1, Math.floor(this.idleMs / 2)));
+      (this.timer as { unref?: () => void }).unref?.();
+    }
+    return entry;
+  }
+
+  /** Marks progress: call when bytes arrive. */
+  progress(entry: Watched): void {
+    entry.seen = this.tick;
+  }
+
+  get size(): number {
+    return this.watched.size;
+  }
+
+  private unwatch(entry: Watched): void {
+    this.watched.delete(entry);
+  }
+
+  private sweep(): void {
+    // Stopped by a sweep that finds nothing, not by the last body: under load the set empties
+    // and fills again between requests, and a timer per request is what this avoids.
+    if (this.watched.size === 0 && this.timer) {
+      clearInterval(this.timer);
+      this.timer = undefined;
+      return;
+    }
+    this.tick++;
+    for (const entry of [...this.watched]) {
+      if (this.tick - entry.seen >= 2) {
+        entry.stop();
+        entry.onStall();
+      }
+    }
+  }
+}
+
+export interface Watched {
+  seen: number;
+  onStall: () => void;
+  stop: () => void;
+}
