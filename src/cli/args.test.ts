@@ -8,6 +8,7 @@ const DEFAULTS: ServeArgs = {
   quiet: false,
   watch: true,
   refuseHardLinks: false,
+  idleGc: true,
 };
 
 describe('parseSize', () => {
@@ -91,6 +92,7 @@ describe('parseServeArgs', () => {
     ],
     [['--no-legacy', '--quiet', '--no-watch'], { legacy: false, quiet: true, watch: false }],
     [['--no-hard-links'], { refuseHardLinks: true }],
+    [['--no-idle-gc'], { idleGc: false }],
     [
       ['--stdio', '--max-line-bytes', '64k'],
       { transport: { kind: 'stdio' }, maxLineBytes: 64 * 1024 },

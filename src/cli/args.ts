@@ -21,6 +21,8 @@ export interface ServeArgs extends Partial<Record<ValueKey, number>> {
   watch: boolean;
   /** Refuse files with more than one hard link (`--no-hard-links`). */
   refuseHardLinks: boolean;
+  /** Give memory back with one full collection when idle after a burst (`--no-idle-gc`: off). */
+  idleGc: boolean;
 }
 
 export type ParsedServeArgs =
@@ -38,6 +40,7 @@ const FLAGS = new Set([
   '-q',
   '--no-watch',
   '--no-hard-links',
+  '--no-idle-gc',
 ]);
 
 /**
@@ -73,6 +76,7 @@ export function parseServeArgs(argv: readonly string[]): ParsedServeArgs {
     quiet: false,
     watch: true,
     refuseHardLinks: false,
+    idleGc: true,
   };
   const error = (message: string): ParsedServeArgs => ({ kind: 'error', message });
   const used = new Set<string>();
@@ -109,10 +113,12 @@ export function parseServeArgs(argv: readonly string[]): ParsedServeArgs {
       case '-q':
       case '--no-watch':
       case '--no-hard-links':
+      case '--no-idle-gc':
         used.add(name);
         if (name === '--no-legacy') args.legacy = false;
         else if (name === '--no-watch') args.watch = false;
         else if (name === '--no-hard-links') args.refuseHardLinks = true;
+        else if (name === '--no-idle-gc') args.idleGc = false;
         else args.quiet = true;
         continue;
       case '--http': {

@@ -83,6 +83,8 @@ describe('mcpkit (process)', () => {
       '--cache-bytes',
       '--no-watch',
       '--no-hard-links',
+      '--no-idle-gc',
+      '--max-depth',
       '512k',
     ]) {
       expect(stdout).toContain(option);

@@ -11,6 +11,7 @@ import { DEFAULT_MAX_BODY_BYTES, LOOPBACK_HOSTS } from '../transports/http/index
 import { serveHttp } from '../transports/node.js';
 import type { ServeArgs } from './args.js';
 import { banner, type BannerInput } from './banner.js';
+import { startIdleCompaction } from './idle-compaction.js';
 import { createProgressReporter } from './progress.js';
 
 /** What the command writes to, and how this process was started (for the printed configuration). */
@@ -82,6 +83,7 @@ function stdioArgs(args: ServeArgs, dir: string): string[] {
   }
   if (!args.watch) out.push('--no-watch');
   if (args.refuseHardLinks) out.push('--no-hard-links');
+  if (!args.idleGc) out.push('--no-idle-gc');
   return out;
 }
 
@@ -161,6 +163,7 @@ export async function runServe(
     onWarning: warn,
   });
   await provider.ready();
+  const stopCompaction = args.idleGc ? startIdleCompaction() : () => undefined;
   const files = await provider.files();
   const self = selfCommand(io);
   const info: Omit<BannerInput, 'transport'> = {
@@ -183,12 +186,14 @@ export async function runServe(
       ...defined({ maxInFlight: args.maxInFlight, maxQueuedBytes: args.maxQueuedBytes }),
     });
     const done = connection.closed.then(() => {
+      stopCompaction();
       provider.close();
       return 0;
     });
     return {
       done,
       stop: async () => {
+        stopCompaction();
         connection.close();
         provider.close();
       },
@@ -223,6 +228,7 @@ export async function runServe(
       ...(allowedHosts ? { allowedHosts } : {}),
     });
   } catch (error) {
+    stopCompaction();
     provider.close();
     const code = (error as { code?: string }).code;
     const why =
@@ -244,6 +250,7 @@ export async function runServe(
   return {
     done,
     stop: async () => {
+      stopCompaction();
       provider.close();
       await http.close();
       resolveDone(0);

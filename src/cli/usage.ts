@@ -71,6 +71,8 @@ Files:
 
 Other:
   --no-watch              do not watch DIR: the listing is refreshed when older than 2 s
+  --no-idle-gc            do not give memory back when idle (by default, once the server is idle
+                          after a burst and its heap grew by 16m, one full collection runs)
   --quiet, -q             no banner and no progress (over HTTP the URL is still printed)
   --help, -h              this help
 

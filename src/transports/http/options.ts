@@ -11,7 +11,10 @@ export interface HttpOptions extends OriginGuardOptions {
    * maxBodyBytes). A body that would pass it gets 503 with `retry-after`, and is not buffered.
    */
   maxBodyTotalBytes?: number;
-  /** A request body that sends nothing for this long gets 408 and is dropped (default 10 s; 0: never). */
+  /**
+   * A request body that sends nothing for this long gets 408 and is dropped (default 10 s; 0:
+   * never). Checked every half of it: a stalled body is dropped within 1.5 times this.
+   */
   bodyTimeoutMs?: number;
   /** Host/Origin checks against DNS rebinding (default true). */
   dnsRebindingProtection?: boolean;
