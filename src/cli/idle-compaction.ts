@@ -13,7 +13,7 @@ export interface IdleCompactionOptions {
   everyMs?: number;
   /** Idle means the event loop was busy less than this share of the last look (default 2%). */
   idleUtilization?: number;
-  /** Collect only when the heap grew this much since the last collection (default 16 MiB). */
+  /** Collect only when heap and external memory grew this much since the last collection (default 16 MiB). */
   minGrowthBytes?: number;
   /** Seams for tests. */
   utilization?: () => number;
@@ -41,7 +41,13 @@ function utilizationSinceLast(): () => number {
 /** Starts looking; returns the function that stops. */
 export function startIdleCompaction(options: IdleCompactionOptions = {}): () => void {
   const utilization = options.utilization ?? utilizationSinceLast();
-  const heapUsed = options.heapUsed ?? (() => process.memoryUsage().heapUsed);
+  // External memory counts too: request bodies and encoded files are Buffers off the heap.
+  const heapUsed =
+    options.heapUsed ??
+    (() => {
+      const m = process.memoryUsage();
+      return m.heapUsed + m.external;
+    });
   const collect = options.collect ?? v8Collect();
   const idle = options.idleUtilization ?? 0.02;
   const growth = options.minGrowthBytes ?? 16 * 1024 * 1024;

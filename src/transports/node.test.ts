@@ -175,6 +175,32 @@ describe('toNodeHandler: stalled request bodies are bounded in time and in total
   });
 });
 
+describe('toNodeHandler: a large declared body', () => {
+  it('is read whole (one buffer of its length) and answered exactly', async () => {
+    const server = createE2eServer();
+    const running = await serveHttp(server, { port: 0, maxBodyBytes: 4 * 1024 * 1024 });
+    try {
+      const text = 'é'.repeat(300 * 1024); // 600 KiB of UTF-8, split across many socket reads
+      const body = modern('tools/call', { name: 'echo', arguments: { text } });
+      const response = await fetch(running.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json',
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': 'tools/call',
+          'mcp-name': 'echo',
+        },
+        body: JSON.stringify(body),
+      });
+      const json = (await response.json()) as { result: { content: Array<{ text: string }> } };
+      expect(json.result.content[0]?.text).toBe(text);
+    } finally {
+      await running.close();
+    }
+  });
+});
+
 describe('serveHttp: what node refuses before the handler is answered as JSON-RPC', () => {
   let server: McpServer;
   let running: RunningHttpServer;

@@ -43,6 +43,11 @@ function readBody(req: IncomingMessage, limits: BodyLimits): Promise<BodyOutcome
     return Promise.resolve(refused);
   }
   const stalls = (limits.stalls ??= new StallWatch(limits.idleMs));
+  // A large declared body is copied into one buffer of its size: the socket's 64 KiB chunks
+  // are then short-lived, and memory held by stalled bodies goes back when they end.
+  const declared = Number(req.headers['content-length']);
+  let whole = declared >= ONE_BUFFER_BYTES ? Buffer.allocUnsafeSlow(declared) : undefined;
+  let filled = 0;
   return new Promise((resolve, reject) => {
     let parts: Buffer[] = [];
     let settled = false;
@@ -53,13 +58,16 @@ function readBody(req: IncomingMessage, limits: BodyLimits): Promise<BodyOutcome
       tally.release();
       watched.stop();
       const text =
-        outcome === DONE
-          ? (parts.length === 1
-              ? (parts[0] as Buffer)
-              : Buffer.concat(parts, tally.bytes)
-            ).toString('utf8')
-          : undefined;
+        outcome !== DONE
+          ? undefined
+          : whole
+            ? whole.toString('utf8', 0, filled)
+            : (parts.length === 1
+                ? (parts[0] as Buffer)
+                : Buffer.concat(parts, tally.bytes)
+              ).toString('utf8');
       parts = [];
+      whole = undefined;
       if (text !== undefined) return resolve(text);
       req.resume();
       if (outcome instanceof Error) reject(outcome);
@@ -70,7 +78,15 @@ function readBody(req: IncomingMessage, limits: BodyLimits): Promise<BodyOutcome
       if (settled) return;
       const over = tally.add(chunk.length);
       if (over) return settle(over);
-      parts.push(chunk);
+      if (whole && filled + chunk.length <= whole.length) {
+        chunk.copy(whole, filled);
+        filled += chunk.length;
+      } else {
+        // More than declared (no conforming client sends it): keep everything, in order.
+        if (whole) parts = [whole.subarray(0, filled)];
+        whole = undefined;
+        parts.push(chunk);
+      }
       stalls.progress(watched);
     });
     req.once('end', () => settle(DONE));
@@ -82,6 +98,9 @@ function readBody(req: IncomingMessage, limits: BodyLimits): Promise<BodyOutcome
     });
   });
 }
+
+/** Declared bodies at least this large are read into one buffer (see readBody). */
+const ONE_BUFFER_BYTES = 256 * 1024;
 
 /** What `settle` gets when the body ended: its text is then the answer. */
 const DONE = Symbol('body ended');
