@@ -63,10 +63,7 @@ async function overHttp(ctx) {
   const server = await ctx.http(dir, { '--max-depth': 64 });
   const tally = ctx.tally();
   const probe = ctx.probe(server, tally);
-  await probe.warm();
-  const before = await ctx.baseline(server);
-  ctx.loadStarts();
-  probe.start();
+  const before = await ctx.startLoad(server, probe);
   const agent = clientAgent(2);
   ctx.defer(() => agent.destroy());
   const list = requests();

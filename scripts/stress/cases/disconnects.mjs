@@ -66,10 +66,7 @@ export async function run(ctx) {
   const server = await ctx.http(dir);
   const tally = ctx.tally();
   const probe = ctx.probe(server, tally);
-  await probe.warm();
-  const before = await ctx.baseline(server);
-  ctx.loadStarts();
-  probe.start();
+  const before = await ctx.startLoad(server, probe);
   let failures = 0;
   const made = await pool({ workers: WORKERS, count: ROUNDS, ms: 30_000 }, (i) =>
     hangUp(server.url, VARIANTS[i % VARIANTS.length]).catch(() => failures++),

@@ -62,10 +62,7 @@ export async function run(ctx) {
   const server = await ctx.http(dir, { '--max-sessions': MAX_SESSIONS, '--session-idle': '10m' });
   const tally = ctx.tally();
   const probe = ctx.probe(server, tally);
-  await probe.warm();
-  const before = await ctx.baseline(server);
-  ctx.loadStarts();
-  probe.start();
+  const before = await ctx.startLoad(server, probe);
   const agent = clientAgent(WORKERS);
   ctx.defer(() => agent.destroy());
   const ids = new Set();

@@ -23,6 +23,17 @@ export function createContext() {
     },
     /** Call when the hostile load starts: the lag reported is from then on. */
     loadStarts: () => lag.reset(),
+    /**
+     * The usual start of a case: the probe warmed up, the baseline taken, then the load and the
+     * probe's timing begin. Resolves with the baseline RSS.
+     */
+    async startLoad(server, probe) {
+      await probe.warm();
+      const before = await this.baseline(server);
+      this.loadStarts();
+      probe.start();
+      return before;
+    },
     /** The case's figure, with this process's worst event-loop lag so far in the notes. */
     figure: (args) =>
       figure({ ...args, lagMs: lag.max / 1e6, heapBefore: heapBefore.get(args.server) ?? null }),
