@@ -147,6 +147,9 @@ export async function readFileContents(
   try {
     const settle = settleOf(fs);
     let stats = opened.stats;
+    // Whether every change seen so far made the file longer: an appended log, never quiet
+    // enough to settle, whose every state is a prefix of the next.
+    let growing = settle.ms > 0;
     for (let attempt = 1; ; attempt++) {
       // Stats it changed to while it settled: this attempt saw it change, without a read.
       const moved = await unsettled(handle, stats, settle, control);
@@ -154,8 +157,17 @@ export async function readFileContents(
         const outcome = await readOnce(handle, stats, name, limit, control);
         if (outcome !== CHANGED) return outcome;
       }
-      if (attempt >= READ_ATTEMPTS) return { kind: 'changed', attempts: attempt };
-      stats = moved ?? (await handle.stat());
+      const next = moved ?? (await handle.stat());
+      if (next.size <= stats.size) growing = false;
+      if (attempt >= READ_ATTEMPTS) {
+        // A file that only grew is read as it stands, if it stands still for the read.
+        if (growing) {
+          const outcome = await readOnce(handle, next, name, limit, control);
+          if (outcome !== CHANGED) return outcome;
+        }
+        return { kind: 'changed', attempts: attempt };
+      }
+      stats = next;
     }
   } finally {
     await handle.close();

@@ -139,6 +139,21 @@ describe('settle: a file modified just now is left to settle before it is served
     expect(seen.sleeps).toEqual([DEFAULT_SETTLE_MS]);
   });
 
+  it('a log appended during every settle window is served as it stands once the attempts are spent', async () => {
+    let text = 'line 0\n';
+    const { fs, seen } = fakeClockFs({
+      during: async (n) => {
+        text += `line ${n}\n`;
+        seen.clock = (await put(text)) + 1;
+      },
+    });
+    const provider = await providerOn(fs);
+    seen.clock = (await put(text)) + 1;
+    expect(textOf(await provider.contents('log.txt'))).toBe(text);
+    expect(seen.sleeps).toHaveLength(3);
+    expect(text).toContain('line 3');
+  });
+
   it('keeps changing during every settle window: -32603 "changed" after the attempts; no byte read, nothing cached', async () => {
     const { fs, seen } = fakeClockFs({
       during: async (n) => {

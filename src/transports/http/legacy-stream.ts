@@ -51,15 +51,19 @@ export function openSessionStream(
   const done = (): void => {
     stopKeepAlive();
     if (session.stream === sink) session.stream = undefined;
+    if (session.endStream === end) session.endStream = undefined;
     // Idle from now on: its eviction order counts from here, not from when the stream opened.
     sessions.touch(session);
     // A client that reopens its GET stream must not pile up close handlers on the session.
     offClose();
   };
-  const offClose = session.peer.onClose(() => {
+  const end = (): void => {
     done();
     sink.end();
-  });
+  };
+  // How the session table ends this stream (a client that stopped reading): with its cleanup.
+  session.endStream = end;
+  const offClose = session.peer.onClose(end);
   const signal = ex.signal;
   if (signal.aborted) done();
   else signal.addEventListener('abort', done, { once: true });

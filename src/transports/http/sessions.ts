@@ -9,6 +9,8 @@ export interface LegacyHttpSession {
   id: string;
   peer: Peer;
   stream: SseSink | undefined;
+  /** Ends the GET stream with its cleanup (set while one is open). */
+  endStream?: (() => void) | undefined;
   lastSeen: number;
   /** Its POSTs being answered now. */
   busy: number;
@@ -51,8 +53,12 @@ export class SessionTable {
       warn(
         `mcpkit: ended the GET stream of session ${session.id}: its client is not reading and ${stream.bufferedBytes} bytes are queued, more than maxListenQueueBytes (${limit})`,
       );
+      // Ended with its own cleanup (keep-alive, close handler); the session counts as used now,
+      // so that its client can open the stream again.
       session.stream = undefined;
-      stream.end();
+      this.touch(session);
+      if (session.endStream) session.endStream();
+      else stream.end();
       return;
     }
     stream.write(sseEvent(message));

@@ -1,12 +1,12 @@
 /**
  * One timer for every body an endpoint is reading, instead of one per request: a body whose
- * last progress is older than `idleMs` is told so within `idleMs / 2` more. Each body only sets
+ * last progress is older than `idleMs` is told so within `idleMs / 2` more (never sooner). Each body only sets
  * a number when bytes arrive, so a request that is read at once costs no timer at all.
  */
 export class StallWatch {
   private readonly watched = new Set<Watched>();
   private timer: ReturnType<typeof setInterval> | undefined;
-  /** Ticks of `idleMs / 2`; a body that saw none for two ticks has stalled. */
+  /** Ticks of `idleMs / 2`; a body that saw none for three has stalled (idleMs to 1.5x). */
   private tick = 0;
 
   constructor(private readonly idleMs: number) {}
@@ -46,7 +46,8 @@ export class StallWatch {
     }
     this.tick++;
     for (const entry of [...this.watched]) {
-      if (this.tick - entry.seen >= 2) {
+      // Three ticks: progress just before a tick still gets the whole idleMs (at most 1.5x).
+      if (this.tick - entry.seen >= 3) {
         entry.stop();
         entry.onStall();
       }
