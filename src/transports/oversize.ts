@@ -1,6 +1,6 @@
 import { ERROR_CODES } from '../protocol/error-codes.js';
 import { isBase64 } from '../protocol/base64.js';
-import { errorResponse, type JSONRPCMessage } from '../protocol/jsonrpc.js';
+import { errorResponse, type JSONRPCMessage, type JSONRPCResponse } from '../protocol/jsonrpc.js';
 import { utf8Length } from '../content/wire-size.js';
 import { resultTooLarge } from '../errors/wire-errors.js';
 
@@ -126,15 +126,34 @@ export function encodeForSend(
   report: (text: string) => void,
 ): EncodedMessage | undefined {
   try {
-    return encodeWithinCap(message, capBytes, option, report);
+    const encoded = encodeWithinCap(message, capBytes, option, report);
+    if (encoded || !isResponse(message)) return encoded;
   } catch (error) {
     report(`mcpkit: could not encode a message: ${String(error)}`);
-    if (!('result' in message || 'error' in message)) return undefined;
-    const text = JSON.stringify(
-      errorResponse(message.id, ERROR_CODES.INTERNAL_ERROR, 'The response could not be encoded'),
-    );
-    return { parts: [text], bytes: -1 };
+    if (!isResponse(message)) return undefined;
   }
+  return cannotEncode(message.id);
+}
+
+/** `encodeForSend` for a response, which always gets an answer. */
+export function encodeResponse(
+  response: JSONRPCResponse,
+  capBytes: number,
+  option: string,
+  report: (text: string) => void,
+): EncodedMessage {
+  return encodeForSend(response, capBytes, option, report) ?? cannotEncode(response.id);
+}
+
+function isResponse(message: JSONRPCMessage): message is JSONRPCResponse {
+  return 'result' in message || 'error' in message;
+}
+
+function cannotEncode(id: JSONRPCResponse['id']): EncodedMessage {
+  const text = JSON.stringify(
+    errorResponse(id, ERROR_CODES.INTERNAL_ERROR, 'The response could not be encoded'),
+  );
+  return { parts: [text], bytes: -1 };
 }
 
 /** The answer to a message JSON.stringify refused: -32603 for a response, nothing otherwise. */

@@ -2,7 +2,6 @@ import { ERROR_CODES } from '../../protocol/error-codes.js';
 import { META } from '../../protocol/meta-keys.js';
 import {
   classify,
-  errorResponse,
   isRequestId,
   type JSONRPCMessage,
   type JSONRPCResponse,
@@ -10,7 +9,7 @@ import {
 import type { Era } from '../../protocol/versions.js';
 import type { McpServer } from '../../server/index.js';
 import type { Peer } from '../../server/transport.js';
-import { encodeForSend, type EncodedMessage } from '../oversize.js';
+import { encodeResponse, type EncodedMessage } from '../oversize.js';
 import { BodyBudget, StallWatch, type BodyLimits } from './body-limits.js';
 import type { HttpExchange, HttpResponder, SseSink } from './exchange.js';
 import { checkModernHeaders } from './header-check.js';
@@ -313,27 +312,8 @@ export class HttpEndpoint {
 
   /** The response as JSON text; one that cannot be sent as it is becomes a -32603 error. */
   private encode(response: JSONRPCResponse): EncodedMessage {
-    const encoded = encodeForSend(
-      response,
-      maxResponseBytesOf(this.options),
-      'maxResponseBytes',
-      (t) => console.error(t),
-    );
-    // encodeForSend answers every response (a -32603 in its place when it cannot be sent as it
-    // is); `undefined` is only ever for notifications, which never come here.
-    return (
-      encoded ?? {
-        parts: [
-          JSON.stringify(
-            errorResponse(
-              response.id,
-              ERROR_CODES.INTERNAL_ERROR,
-              'The response could not be encoded',
-            ),
-          ),
-        ],
-        bytes: -1,
-      }
+    return encodeResponse(response, maxResponseBytesOf(this.options), 'maxResponseBytes', (t) =>
+      console.error(t),
     );
   }
 
