@@ -1,5 +1,6 @@
-// mcpkit benchmark: bare node vs official SDK v2 vs mcpkit, same 1 KiB resources/read (2026-07-28).
-// Usage: node bench/run.mjs [--only http|stdio] [--duration s] [--warmup s] [--connections c]
+// mcpkit benchmark: bare node vs official SDK v2 vs mcpkit, same 1 KiB resources/read (2026-07-28),
+// and the memory of large resources (mcpkit serve vs the SDK: a 4 MiB file, a 1 GiB one in parts).
+// Usage: node bench/run.mjs [--only http|stdio|large] [--duration s] [--warmup s] [--connections c]
 //          [--n count] [--window inflight] [--repeat rounds] [--targets bare,sdk,mcpkit]
 // Each option can also come from the environment: BENCH_DURATION, BENCH_N, BENCH_ONLY, ...
 // Targets are measured in interleaved rounds (bare, sdk, mcpkit, bare, ...) and each keeps its
@@ -8,8 +9,9 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { stopAll } from './lib/children.mjs';
 import { startHttpTarget } from './lib/http-case.mjs';
+import { LARGE, runLargeCase } from './lib/large-case.mjs';
 import { startStdioTarget } from './lib/stdio-case.mjs';
-import { ratios, table, verdict } from './lib/report.mjs';
+import { largeTable, largeVerdicts, ratios, table, verdict } from './lib/report.mjs';
 
 const DEFAULTS = {
   duration: 6, // HTTP seconds per target, split over the rounds
@@ -37,7 +39,8 @@ function options(argv) {
     opts[key] = Number(opts[key]);
     if (!(opts[key] > 0)) throw new Error(`--${key} must be a positive number`);
   }
-  if (!['', 'http', 'stdio'].includes(opts.only)) throw new Error('--only must be http or stdio');
+  if (!['', 'http', 'stdio', 'large'].includes(opts.only))
+    throw new Error('--only must be http, stdio or large');
   opts.targets = String(opts.targets).split(',').filter(Boolean);
   opts.warmupN = Math.min(opts.n, 5000);
   return opts;
@@ -141,10 +144,18 @@ async function main() {
     if (opts.only && opts.only !== name) continue;
     results.cases[name] = await runCase(name, opts);
   }
+  if (!opts.only || opts.only === 'large') {
+    const gone = missing('cli/main.js', 'providers/filesystem/index.js');
+    const large = await runLargeCase(opts, gone);
+    large.verdicts = largeVerdicts(large, LARGE);
+    results.cases.large = large;
+  }
   results.loadavgEnd = os.loadavg()[0];
   console.log('');
   for (const c of Object.values(results.cases)) {
-    console.log(table(c.title, c.targets, c.ratios, c.verdict) + '\n');
+    const block =
+      c.kind === 'large' ? largeTable(c, LARGE) : table(c.title, c.targets, c.ratios, c.verdict);
+    console.log(block + '\n');
   }
   const dir = new URL('results/', import.meta.url);
   mkdirSync(dir, { recursive: true });

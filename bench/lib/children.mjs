@@ -6,9 +6,12 @@ import { fileURLToPath } from 'node:url';
 const live = new Set();
 const SERVERS = new URL('../servers/', import.meta.url);
 
-/** Spawns `node bench/servers/<file>`; stderr is kept (last 4 KiB) for error messages. */
-export function startChild(file) {
-  const child = spawn(process.execPath, [fileURLToPath(new URL(file, SERVERS))], {
+/**
+ * Spawns `node bench/servers/<file> ...args` (`file` may also be a URL of any script, such as
+ * the CLI); stderr is kept (last 4 KiB) for error messages.
+ */
+export function startChild(file, args = []) {
+  const child = spawn(process.execPath, [fileURLToPath(new URL(file, SERVERS)), ...args], {
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   child.stderrTail = '';
@@ -20,9 +23,19 @@ export function startChild(file) {
   return child;
 }
 
+/** The port of a server's first line: a port, or a URL (as `mcpkit serve` prints it). */
+function portOf(line) {
+  if (/^\d+$/.test(line)) return Number(line);
+  try {
+    return Number(new URL(line).port);
+  } catch {
+    return NaN;
+  }
+}
+
 /** Starts an HTTP server child and resolves with its port (the first line it prints). */
-export function startHttpChild(file, timeoutMs = 10_000) {
-  const child = startChild(file);
+export function startHttpChild(file, timeoutMs = 10_000, args = []) {
+  const child = startChild(file, args);
   return new Promise((resolve, reject) => {
     let out = '';
     const onExit = (code, sig) => fail(`exited early (code ${code}, signal ${sig})`);
@@ -41,7 +54,7 @@ export function startHttpChild(file, timeoutMs = 10_000) {
       if (nl < 0) return;
       child.stdout.off('data', onData);
       child.stdout.resume(); // keep draining whatever else it prints
-      const port = Number(out.slice(0, nl).trim());
+      const port = portOf(out.slice(0, nl).trim());
       if (!Number.isInteger(port) || port <= 0)
         return fail(`printed ${JSON.stringify(out.slice(0, nl))}, not a port`);
       clearTimeout(timer);

@@ -17,7 +17,8 @@ export const RESULT = {
   _meta: { 'io.modelcontextprotocol/serverInfo': SERVER_INFO },
 };
 
-const META = {
+/** The `_meta` of every modern request. */
+export const META = {
   'io.modelcontextprotocol/protocolVersion': VERSION,
   'io.modelcontextprotocol/clientCapabilities': {},
   'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },

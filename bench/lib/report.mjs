@@ -44,3 +44,58 @@ export function table(title, targets, r, verdictLine) {
   const ratioLine = `req/s ratios: mcpkit/bare ${show('mcpkit/bare')}   mcpkit/sdk ${show('mcpkit/sdk')}   sdk/bare ${show('sdk/bare')}`;
   return [title, ...rows, ratioLine, `verdict: ${verdictLine}`].join('\n');
 }
+
+const mib = (bytes) => bytes / (1024 * 1024);
+
+/** The verdict lines of the large-resources case: the burst's peak, then the walk's. */
+export function largeVerdicts(c, goals) {
+  const m = c.targets.mcpkit;
+  const sdk = c.targets.sdk;
+  const beside = sdk?.overIdle === undefined ? '' : `; SDK +${num(mib(sdk.overIdle), 1)} MiB`;
+  const burstWant = `target: mcpkit <= ${mib(goals.peakGoal)} MiB over idle`;
+  const burst =
+    !m || m.skipped
+      ? `NOT MEASURED: mcpkit skipped (${m?.skipped ?? 'not selected'}); ${burstWant}`
+      : m.error
+        ? `FAIL: mcpkit did not run correctly; ${burstWant}`
+        : `${m.overIdle <= goals.peakGoal ? 'PASS' : 'FAIL'}: mcpkit peak RSS +${num(mib(m.overIdle), 1)} MiB over idle (${burstWant})${beside}`;
+  const w = c.walk;
+  const walkWant = `target: RSS never more than ${mib(goals.walkGoal)} MiB over idle`;
+  const walk = !w
+    ? `NOT MEASURED: no walk (mcpkit not selected or not built); ${walkWant}`
+    : w.error
+      ? `FAIL: the walk did not complete; ${walkWant}`
+      : `${w.overIdle <= goals.walkGoal ? 'PASS' : 'FAIL'}: 1 GiB walk RSS at most +${num(mib(w.overIdle), 1)} MiB over idle (${walkWant}), ${num(w.seconds, 1)} s`;
+  return [burst, walk];
+}
+
+/** The printable block of the large-resources case. */
+export function largeTable(c, goals) {
+  const rows = [
+    `${'target'.padEnd(8)}${'idle RSS MiB'.padStart(14)}${'peak over idle MiB'.padStart(20)}   each burst: MiB over idle, seconds`,
+  ];
+  for (const [name, t] of Object.entries(c.targets)) {
+    if (name === 'mcpkit walk') continue;
+    if (t.skipped) rows.push(`${name.padEnd(8)}  skipped: ${t.skipped}`);
+    else if (t.error) rows.push(`${name.padEnd(8)}  FAILED: ${t.error.split('\n')[0]}`);
+    else {
+      const rounds = t.rounds
+        .map((r) => `+${num(mib(r.overIdle), 1)} in ${num(r.seconds, 2)} s`)
+        .join(', ');
+      const peak = `+${num(mib(t.overIdle), 1)}`;
+      rows.push(
+        `${name.padEnd(8)}${num(mib(t.idleRss), 1).padStart(14)}${peak.padStart(20)}   ${rounds}`,
+      );
+    }
+  }
+  const w = c.walk;
+  if (w && !w.error) {
+    rows.push(
+      `1 GiB walk (mcpkit): ${w.parts} parts of ${num(mib(w.partBytes), 2)} MiB in ${num(w.seconds, 1)} s ` +
+        `(${num(1024 / w.seconds, 0)} MiB/s, client checks included); idle RSS ${num(mib(w.idleRss), 1)} MiB, ` +
+        `peak +${num(mib(w.overIdle), 1)} MiB over idle (peaks from ${w.peakFrom})`,
+    );
+  } else if (w?.error) rows.push(`1 GiB walk (mcpkit): FAILED: ${w.error.split('\n')[0]}`);
+  const verdicts = largeVerdicts(c, goals).map((v) => `verdict: ${v}`);
+  return [c.title, ...rows, ...verdicts].join('\n');
+}

@@ -85,7 +85,13 @@ describe('parseServeArgs', () => {
       { transport: { kind: 'stdio' }, maxLineBytes: 64 * 1024 ** 2 },
     ],
     [['--max-body-bytes', '16m'], { maxBodyBytes: 16 * 1024 ** 2 }],
+    [['--max-response-bytes', '64m'], { maxResponseBytes: 64 * 1024 ** 2 }],
+    [
+      ['--stdio', '--max-response-bytes', '65536'],
+      { transport: { kind: 'stdio' }, maxResponseBytes: 65536 },
+    ],
     [['--cache-bytes', '0'], { cacheBytes: 0 }],
+    [['--part-bytes', '256k'], { partBytes: 256 * 1024 }],
     [
       ['--allow-host', 'a.example', '--allow-host=b.example'],
       { allowHosts: ['a.example', 'b.example'] },
@@ -134,6 +140,9 @@ describe('parseServeArgs', () => {
     ],
     // 1024 used to be accepted, and left a cap of 0 bytes for results.
     [['--max-body-bytes', '1024'], /^--max-body-bytes must be at least 64k \(65536 bytes\)/],
+    [['--max-response-bytes', '65535'], /^--max-response-bytes must be at least 64k/],
+    [['--part-bytes', '1000'], /^--part-bytes must be at least 1k \(1024 bytes\)/],
+    [['--stdio', '--max-response-bytes', 'lots'], /^--max-response-bytes expects a size/],
     [['--stdio', '--max-line-bytes', '1k'], /^--max-line-bytes must be at least 64k/],
     [['--stdio', '--max-line-bytes', '65535'], /^--max-line-bytes must be at least 64k/],
     // The Host guard compares names without their port: name:port could never match.

@@ -22,7 +22,9 @@ describe('banner', () => {
       transport: {
         kind: 'http',
         url: 'http://127.0.0.1:3333/mcp',
-        capBytes: 4 * 1024 * 1024 - 1024,
+        inboundBytes: 4 * 1024 * 1024,
+        outboundBytes: 32 * 1024 * 1024,
+        capBytes: 32 * 1024 * 1024 - 1024,
         legacy: true,
       },
     });
@@ -31,6 +33,10 @@ describe('banner', () => {
       'Listening on http://127.0.0.1:3333/mcp (Streamable HTTP: 2026-07-28, and 2025-11-25 sessions)',
     );
     expect(text).toContain('embed up to 1.0 MiB per file and 4.0 MiB per result');
+    expect(text).toContain(
+      'caps       out: 32.0 MiB per message, what the client can take (--max-response-bytes); in: 4.0 MiB per request body (--max-body-bytes)',
+    );
+    expect(text).toContain('file:///{+path}{?offset,length,version}');
     expect(text).toContain(
       'npx @modelcontextprotocol/inspector --transport http --server-url http://127.0.0.1:3333/mcp',
     );
@@ -41,11 +47,19 @@ describe('banner', () => {
   });
 
   it('points the Inspector at the stdio command, quoted for a shell', () => {
-    expect(inspectorCommand({ ...base, transport: { kind: 'stdio', capBytes: 1 } })).toBe(
+    const stdio = {
+      kind: 'stdio' as const,
+      inboundBytes: 32 * 1024 * 1024,
+      outboundBytes: 10 * 1024 * 1024,
+      capBytes: 10 * 1024 * 1024 - 1025,
+    };
+    expect(inspectorCommand({ ...base, transport: stdio })).toBe(
       "npx @modelcontextprotocol/inspector -- /usr/bin/node /opt/mcpkit/dist/cli/main.js serve '/srv/my docs' --stdio",
     );
-    expect(banner({ ...base, transport: { kind: 'stdio', capBytes: 1 } })).toContain(
-      'Serving over stdio',
+    const text = banner({ ...base, transport: stdio });
+    expect(text).toContain('Serving over stdio');
+    expect(text).toContain(
+      'caps       out: 10.0 MiB per message, what the client can take (--max-response-bytes); in: 32.0 MiB per line (--max-line-bytes)',
     );
   });
 

@@ -6,9 +6,20 @@ export interface BannerInput {
   dir: string;
   files: number;
   bytes: number;
+  /**
+   * `inboundBytes`: the largest line or body accepted; `outboundBytes`: the largest message
+   * sent; `capBytes`: the most one result may take (the outbound cap less the envelope).
+   */
   transport:
-    | { kind: 'stdio'; capBytes: number }
-    | { kind: 'http'; url: string; capBytes: number; legacy: boolean };
+    | { kind: 'stdio'; inboundBytes: number; outboundBytes: number; capBytes: number }
+    | {
+        kind: 'http';
+        url: string;
+        inboundBytes: number;
+        outboundBytes: number;
+        capBytes: number;
+        legacy: boolean;
+      };
   blockBudgetBytes: number;
   resultBudgetBytes: number;
   /** How to start this server over stdio: the node binary, the CLI script and its arguments. */
@@ -50,6 +61,9 @@ export function banner(input: BannerInput): string {
     '  tools      search, read        prompts  review-file, survey',
     `  policy     embed up to ${formatBytes(input.blockBudgetBytes)} per file and ${formatBytes(input.resultBudgetBytes)} per result, ` +
       `link beyond; at most ${formatBytes(t.capBytes)} per result on this transport`,
+    `  caps       out: ${formatBytes(t.outboundBytes)} per message, what the client can take (--max-response-bytes); ` +
+      `in: ${formatBytes(t.inboundBytes)} per ${t.kind === 'http' ? 'request body (--max-body-bytes)' : 'line (--max-line-bytes)'}`,
+    `  parts      a file too large for one message reads in parts: file:///{+path}{?offset,length,version}`,
     '',
     'To use it from a stdio host, paste into its MCP configuration:',
     stdioConfig(input.serverName, input.stdioCommand.command, input.stdioCommand.args),

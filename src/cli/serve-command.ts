@@ -6,8 +6,16 @@ import { McpKitError } from '../errors/index.js';
 import { DEFAULT_BLOCK_BUDGET_BYTES, DEFAULT_RESULT_BUDGET_BYTES } from '../content/index.js';
 import { serveFolder } from '../providers/filesystem/index.js';
 import { createServer, ENVELOPE_RESERVE_BYTES, type McpServer } from '../server/index.js';
-import { DEFAULT_MAX_LINE_BYTES, serveStdio } from '../transports/stdio/index.js';
-import { DEFAULT_MAX_BODY_BYTES, LOOPBACK_HOSTS } from '../transports/http/index.js';
+import {
+  DEFAULT_MAX_LINE_BYTES,
+  DEFAULT_STDIO_MAX_RESPONSE_BYTES,
+  serveStdio,
+} from '../transports/stdio/index.js';
+import {
+  DEFAULT_HTTP_MAX_RESPONSE_BYTES,
+  DEFAULT_MAX_BODY_BYTES,
+  LOOPBACK_HOSTS,
+} from '../transports/http/index.js';
 import { serveHttp } from '../transports/node.js';
 import type { ServeArgs } from './args.js';
 import { banner, type BannerInput } from './banner.js';
@@ -66,7 +74,11 @@ function stdioArgs(args: ServeArgs, dir: string): string[] {
     out.push('--result-budget', String(args.resultBudgetBytes));
   if (args.pageSize !== undefined) out.push('--page-size', String(args.pageSize));
   if (args.cacheBytes !== undefined) out.push('--cache-bytes', String(args.cacheBytes));
+  if (args.partBytes !== undefined) out.push('--part-bytes', String(args.partBytes));
   if (args.maxLineBytes !== undefined) out.push('--max-line-bytes', String(args.maxLineBytes));
+  // Outbound defaults differ per transport: only a cap chosen for stdio carries over.
+  if (args.maxResponseBytes !== undefined && args.transport.kind === 'stdio')
+    out.push('--max-response-bytes', String(args.maxResponseBytes));
   // The limits that mean the same on stdio: the pasted configuration keeps them.
   for (const [flag, value] of [
     ['--max-depth', args.maxDepth],
@@ -150,7 +162,7 @@ export async function runServe(
     root: dir,
     watch: args.watch,
     refuseHardLinks: args.refuseHardLinks,
-    ...(args.cacheBytes !== undefined ? { cacheBytes: args.cacheBytes } : {}),
+    ...defined({ cacheBytes: args.cacheBytes, partBytes: args.partBytes }),
     search: defined({
       maxFiles: args.searchMaxFiles,
       maxBytes: args.searchMaxBytes,
@@ -177,12 +189,20 @@ export async function runServe(
   };
   if (args.transport.kind === 'stdio') {
     const maxLineBytes = args.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
-    if (!args.quiet)
-      io.stderr.write(
-        `${banner({ ...info, transport: { kind: 'stdio', capBytes: maxLineBytes - ENVELOPE_RESERVE_BYTES } })}\n`,
-      );
+    const maxResponseBytes = args.maxResponseBytes ?? DEFAULT_STDIO_MAX_RESPONSE_BYTES;
+    if (!args.quiet) {
+      const transport = {
+        kind: 'stdio' as const,
+        inboundBytes: maxLineBytes,
+        outboundBytes: maxResponseBytes,
+        // The newline is part of the line.
+        capBytes: maxResponseBytes - 1 - ENVELOPE_RESERVE_BYTES,
+      };
+      io.stderr.write(`${banner({ ...info, transport })}\n`);
+    }
     const connection = serveStdio(server, {
       maxLineBytes,
+      maxResponseBytes,
       ...defined({ maxInFlight: args.maxInFlight, maxQueuedBytes: args.maxQueuedBytes }),
     });
     const done = connection.closed.then(() => {
@@ -201,6 +221,7 @@ export async function runServe(
   }
   const { host, port } = args.transport;
   const maxBodyBytes = args.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const maxResponseBytes = args.maxResponseBytes ?? DEFAULT_HTTP_MAX_RESPONSE_BYTES;
   const allowedHosts =
     args.allowHosts.length === 0
       ? undefined
@@ -217,6 +238,7 @@ export async function runServe(
       host,
       port,
       maxBodyBytes,
+      maxResponseBytes,
       legacy: args.legacy,
       ...defined({
         bodyTimeoutMs: args.bodyTimeoutMs,
@@ -241,7 +263,17 @@ export async function runServe(
   io.stdout.write(`${running.url}\n`);
   if (!args.quiet) {
     io.stdout.write(
-      `${banner({ ...info, transport: { kind: 'http', url: running.url, capBytes: maxBodyBytes - ENVELOPE_RESERVE_BYTES, legacy: args.legacy } })}\n`,
+      `${banner({
+        ...info,
+        transport: {
+          kind: 'http',
+          url: running.url,
+          inboundBytes: maxBodyBytes,
+          outboundBytes: maxResponseBytes,
+          capBytes: maxResponseBytes - ENVELOPE_RESERVE_BYTES,
+          legacy: args.legacy,
+        },
+      })}\n`,
     );
   }
   let resolveDone: (code: number) => void = () => undefined;

@@ -8,7 +8,9 @@ export type ValueKey =
   | 'pageSize'
   | 'maxLineBytes'
   | 'maxBodyBytes'
+  | 'maxResponseBytes'
   | 'cacheBytes'
+  | 'partBytes'
   | 'maxDepth'
   | 'maxInFlight'
   | 'maxQueuedBytes'
@@ -62,6 +64,13 @@ export const VALUE_OPTIONS: Readonly<Record<string, ValueOption>> = {
     only: 'http',
     why: CAP_WHY,
   },
+  '--max-response-bytes': {
+    key: 'maxResponseBytes',
+    min: MIN_MESSAGE_CAP_BYTES,
+    kind: 'size',
+    why: CAP_WHY,
+  },
+  '--part-bytes': { key: 'partBytes', min: 1024, kind: 'size' },
   '--cache-bytes': { key: 'cacheBytes', min: 0, kind: 'size' },
   '--max-depth': { key: 'maxDepth', min: 8, max: 10_000, kind: 'count' },
   '--max-in-flight': { key: 'maxInFlight', min: 1, max: 100_000, kind: 'count', only: 'stdio' },

@@ -20,15 +20,24 @@ Embed-or-link policy (a result embeds a file when it fits, and links it otherwis
   --block-budget BYTES    most one embedded file may take on the wire, base64 included
                           (default 1m)
   --result-budget BYTES   most all embedded files of one result may take (default 4m)
-                          No result ever goes over the transport cap: --max-line-bytes or
-                          --max-body-bytes, less 1k for the envelope.
+                          No result ever goes over the outbound cap (--max-response-bytes),
+                          less 1k for the envelope.
+
+Caps: inbound caps protect this server, the outbound cap models what the client can take:
+  --max-response-bytes BYTES
+                          outbound: the largest message sent; a result that cannot fit is
+                          answered with -32603 naming the parts template to read it in parts
+                          (default 10m over stdio, newline included: the official SDK client's
+                          buffer; 32m over HTTP; at least 64k)
+  --max-line-bytes BYTES  stdio only, inbound: the longest line accepted from the client
+                          (default 32m; at least 64k)
+  --max-body-bytes BYTES  HTTP only, inbound: the largest request body, 413 beyond (default 4m;
+                          at least 64k)
 
 Limits:
-  --max-line-bytes BYTES  stdio only: the longest line accepted, and the cap for one result
-                          (default 32m; at least 64k)
-  --max-body-bytes BYTES  HTTP only: the largest request body (413 beyond), and the cap for one
-                          result (default 4m; at least 64k)
   --page-size N           items per page of resources/list and the other lists (default 100)
+  --part-bytes BYTES      the length of a part when a part URI gives none, and of the first
+                          part links point at (default 1m; at least 1k)
   --cache-bytes BYTES     memory for the encoded contents of unchanged files (default 64m;
                           0 turns the cache off)
   --max-depth N           deepest nesting of objects and arrays below a request's params; a

@@ -336,7 +336,7 @@ function tooLarge(att: Attachment, wire: number, decision: Decision): McpKitErro
     'RESULT_TOO_LARGE',
     `required resource "${att.name}"${att.uri ? ` (${att.uri})` : ''} cannot be embedded: ${decision.detail}. ` +
       `It needs ${wire} bytes on the wire. Link it instead (mode: 'link' or required: false), raise the budgets ` +
-      `(blockBudgetBytes / resultBudgetBytes) or the transport cap (maxLineBytes / maxBodyBytes), or split it.`,
+      `(blockBudgetBytes / resultBudgetBytes) or the transport's outbound cap (maxResponseBytes), or split it.`,
   );
 }
 

@@ -63,10 +63,20 @@ export function decodeBase64Pure(b64: string): Uint8Array {
  * encodeBase64(new TextEncoder().encode('hi')); // 'aGk='
  */
 export function encodeBase64(bytes: Uint8Array): string {
-  if (hasBuffer)
-    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
-  return encodeBase64Pure(bytes);
+  if (!hasBuffer) return encodeBase64Pure(bytes);
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (buffer.length <= HEAP_SLICE_BYTES) return buffer.toString('base64');
+  // Node returns a base64 string over ~1 MB as an external string, freed only by a full
+  // collection: a walk of many parts would pile them up. Slices this small stay on the V8
+  // heap, where the young generation collects them at once.
+  let out = '';
+  for (let at = 0; at < buffer.length; at += HEAP_SLICE_BYTES)
+    out += buffer.toString('base64', at, Math.min(at + HEAP_SLICE_BYTES, buffer.length));
+  return out;
 }
+
+/** Input bytes per base64 slice: a multiple of 3 (no padding inside), output under 1 MB. */
+const HEAP_SLICE_BYTES = 3 * 128 * 1024;
 
 /**
  * Decodes canonical base64 (standard alphabet, padding, zero pad bits). Checks first, by a linear

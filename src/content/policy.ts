@@ -2,6 +2,7 @@
  * The embed-vs-link policy: a pure function from what is known about a resource and the result it
  * would join to a decision with a reason the server author can read.
  */
+import { MCPKIT_META_PREFIX } from '../protocol/meta-keys.js';
 
 /** What the policy knows about one resource to be attached. */
 export interface PolicyInput {
@@ -60,8 +61,27 @@ function fmt(bytes: number): string {
   const pretty =
     bytes < 1024 * 1024
       ? `${(bytes / 1024).toFixed(1)} KiB`
-      : `${(bytes / (1024 * 1024)).toFixed(2)} MiB`;
+      : bytes < 1024 * 1024 * 1024
+        ? `${(bytes / (1024 * 1024)).toFixed(2)} MiB`
+        : `${(bytes / (1024 * 1024 * 1024)).toFixed(2)} GiB`;
   return `${pretty} (${bytes} B)`;
+}
+
+/**
+ * `_meta` key of the contents of one part of a resource read in parts: `{ offset, length, size,
+ * version, next? }`, byte offsets into the resource, `next` the URI of the next part.
+ */
+export const PART_META_KEY = `${MCPKIT_META_PREFIX}part`;
+
+/**
+ * The description of a link that points at the first part of a resource too large to be read
+ * whole over this connection (instead of at the resource itself, which would not resolve here).
+ */
+export function firstPartDescription(name: string, size: number): string {
+  return (
+    `${name}: ${fmt(size)}, too large to read whole over this connection; this is its first part ` +
+    `(read the next parts through _meta["${PART_META_KEY}"].next)`
+  );
 }
 
 /**

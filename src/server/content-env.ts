@@ -15,7 +15,7 @@ export function createContentEnv(core: ServerCore, ctx: RequestContext): Content
     read: (uri) => readResource(core, uri, ctx),
     resolves: (uri) => resolvesUri(core, uri),
     describe: (uri) => core.resources.get(uri)?.resource,
-    stat: (uri) => statResource(core, uri),
+    stat: (uri) => statResource(core, uri, { capBytes: ctx.capBytes }),
     artifactUri: (content, keep) =>
       keep ? core.linkStore.put(content, options.artifactTtlMs) : core.linkStore.uriFor(content),
   };

@@ -70,15 +70,23 @@ export interface ResourceStat {
   /** Raw size in bytes. */
   size: number;
   mimeType?: string;
+  /**
+   * URI of the first part of a resource too large to be read whole over this connection (see
+   * the `capBytes` a stat is given); links to it then point there, and their description says so.
+   * The URI must resolve (an advertised template).
+   */
+  firstPart?: string;
 }
 
 /**
  * Sizes a resource without reading it (variables decoded and checked, as for `read`); undefined
  * when nothing is there. Lets `ctx.attach(uri)` and `ctx.link(uri)` link a large resource unread.
+ * `context.capBytes`, when given, is the cap of the request the link is for (`ctx.capBytes`).
  */
 export type StatHandler = (
   uri: string,
   variables: Record<string, string | string[]>,
+  context?: { readonly capBytes: number },
 ) => ResourceStat | undefined | Promise<ResourceStat | undefined>;
 
 export interface ResourceTemplateDefinition extends ResourceDefinition {

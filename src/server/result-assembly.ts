@@ -11,6 +11,7 @@ import {
   type AttachmentInput,
 } from '../content/attachment.js';
 import { repairBase64 } from '../content/blob.js';
+import { firstPartDescription } from '../content/policy.js';
 import { McpKitError } from '../errors/mcpkit-error.js';
 import { findBase64Problem } from '../protocol/base64.js';
 import { MCPKIT_META_PREFIX } from '../protocol/meta-keys.js';
@@ -29,8 +30,11 @@ export interface ContentEnv {
   /** Whether a link to `uri` would resolve (the link guarantee). */
   resolves(uri: string): Promise<boolean>;
   describe(uri: string): { name: string; mimeType?: string; size?: number } | undefined;
-  /** Sizes a templated resource without reading it (the template's `stat`), if it can. */
-  stat(uri: string): Promise<{ size: number; mimeType?: string } | undefined>;
+  /**
+   * Sizes a templated resource without reading it (the template's `stat`, told this request's
+   * cap), if it can; `firstPart` when it is too large to be read whole here.
+   */
+  stat(uri: string): Promise<{ size: number; mimeType?: string; firstPart?: string } | undefined>;
   artifactUri(
     content: { name: string; mimeType: string; text?: string; blob?: string; size: number },
     keep: boolean,
@@ -97,7 +101,8 @@ export async function assembleForResult(
 ): Promise<{ content: ContentBlock[]; meta?: Record<string, unknown> }> {
   const o = env.options;
   const decisions: DecisionRecord[] = [];
-  const { blocks } = await assembleBlocks(await withStatSizes(items), {
+  const sized = await withStatSizes(env, items);
+  const { blocks } = await assembleBlocks(sized.items, {
     capBytes: env.capBytes,
     ...(o.blockBudgetBytes !== undefined ? { blockBudgetBytes: o.blockBudgetBytes } : {}),
     ...(o.resultBudgetBytes !== undefined ? { resultBudgetBytes: o.resultBudgetBytes } : {}),
@@ -113,6 +118,11 @@ export async function assembleForResult(
       else if (debugging('policy')) console.error(describeDecision(env.method, record));
     },
   });
+  for (const [index, part] of sized.parts) {
+    const block = blocks[index];
+    if (block?.type === 'resource_link' && block.uri === part.uri && part.size !== undefined)
+      blocks[index] = { ...block, size: part.size };
+  }
   if (!o.explain) return { content: blocks };
   const explained = decisions.map((d) => ({
     uri: d.uri,
@@ -124,22 +134,48 @@ export async function assembleForResult(
   return { content: blocks, meta: { [`${MCPKIT_META_PREFIX}decisions`]: explained } };
 }
 
-/** Gives attachments that can `stat` their size, so that the policy can link them unread. */
+/** The first part a link to a resource too large to read whole points at, and that part's size. */
+interface FirstPart {
+  readonly uri: string;
+  readonly size: number | undefined;
+}
+
+/** The `firstPart` of what a stat found, read by shape: `Attachment.stat` types only the size. */
+function firstPartOf(found: object): string | undefined {
+  const part = (found as { firstPart?: unknown }).firstPart;
+  return typeof part === 'string' ? part : undefined;
+}
+
+/**
+ * Gives attachments that can `stat` their size, so that the policy can link them unread. One
+ * whose stat names a `firstPart` cannot be read whole here: it is linked by that URI, with a
+ * description that says so (fitted as such), and its link later gets the part's size.
+ */
 async function withStatSizes(
+  env: ContentEnv,
   items: ReadonlyArray<ContentBlock | Attachment>,
-): Promise<ReadonlyArray<ContentBlock | Attachment>> {
+): Promise<{ items: ReadonlyArray<ContentBlock | Attachment>; parts: Map<number, FirstPart> }> {
+  const parts = new Map<number, FirstPart>();
   if (!items.some((item) => isAttachment(item) && item.size === undefined && item.stat))
-    return items;
-  return Promise.all(
-    items.map(async (item) => {
+    return { items, parts };
+  const sized = await Promise.all(
+    items.map(async (item, index) => {
       if (!isAttachment(item) || item.size !== undefined || !item.stat || hasContent(item))
         return item;
       const found = await item.stat();
       if (found === undefined) return item;
       const mimeType = item.mimeType ?? found.mimeType;
-      return attach({ ...item, size: found.size, ...(mimeType !== undefined ? { mimeType } : {}) });
+      const typed = { ...item, size: found.size, ...(mimeType !== undefined ? { mimeType } : {}) };
+      const firstPart = firstPartOf(found);
+      if (firstPart === undefined) return attach(typed);
+      // Sized as the whole resource, so that the policy links it; the link names the part.
+      parts.set(index, { uri: firstPart, size: (await env.stat(firstPart))?.size });
+      const note = firstPartDescription(item.name, found.size);
+      const description = item.description === undefined ? note : `${item.description}. ${note}`;
+      return attach({ ...typed, uri: firstPart, description });
     }),
   );
+  return { items: sized, parts };
 }
 
 function hasContent(item: Attachment): boolean {

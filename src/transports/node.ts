@@ -23,6 +23,7 @@ import { HttpEndpoint } from './http/endpoint.js';
 import type { HttpOptions } from './http/options.js';
 import { LOOPBACK_HOSTS } from './http/origin-guard.js';
 import { DROPPED_SINK } from './http/sse.js';
+import type { MessagePart } from './oversize.js';
 
 /** What a request gets when the handler itself failed (a bug): still JSON-RPC, never empty. */
 const INTERNAL_ERROR_BODY = JSON.stringify(
@@ -153,7 +154,11 @@ class NodeExchange implements HttpExchange, HttpResponder {
     return this.controller.signal;
   }
 
-  send(status: number, headers: Record<string, string>, body?: string | readonly string[]): void {
+  send(
+    status: number,
+    headers: Record<string, string>,
+    body?: string | readonly MessagePart[],
+  ): void {
     const res = this.res;
     if (res.headersSent) return;
     if (typeof body === 'string' || body === undefined || body.length === 1) {
@@ -167,8 +172,11 @@ class NodeExchange implements HttpExchange, HttpResponder {
     for (const part of body) length += Buffer.byteLength(part);
     headers['content-length'] = String(length);
     res.writeHead(status, headers);
+    // One writev for the parts; shared byte parts go to the socket as they are, uncopied.
+    res.cork();
     for (const part of body) res.write(part);
     res.end();
+    res.uncork();
   }
 
   stream(status: number, headers: Record<string, string>): SseSink {

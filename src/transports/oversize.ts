@@ -1,70 +1,97 @@
 import { ERROR_CODES } from '../protocol/error-codes.js';
 import { isBase64 } from '../protocol/base64.js';
 import { errorResponse, type JSONRPCMessage, type JSONRPCResponse } from '../protocol/jsonrpc.js';
+import { SHARED_BODY_MIN_BYTES, sharedBodies } from '../content/shared-bodies.js';
 import { utf8Length } from '../content/wire-size.js';
 import { resultTooLarge } from '../errors/wire-errors.js';
 
-/** Base64 strings at least this long are written as their own parts, never copied into the JSON. */
-export const LARGE_PART_BYTES = 64 * 1024;
+/**
+ * The smallest outbound cap a transport accepts: an answer that does not fit becomes an error,
+ * and that error must itself fit.
+ */
+export const MIN_RESPONSE_BYTES = 4096;
 
-/** A message as JSON text in parts (joined, they are the JSON); `bytes` is its UTF-8 size. */
+/** Base64 strings at least this long are written as their own parts, never copied into the JSON. */
+export const LARGE_PART_BYTES = SHARED_BODY_MIN_BYTES;
+
+/**
+ * A message as JSON in parts (joined, they are the JSON); `bytes` is its UTF-8 size. A string
+ * part is text to write; a Uint8Array part is UTF-8 already, shared with other responses (see
+ * content/shared-bodies.ts): written as it is, never modified.
+ */
 export interface EncodedMessage {
-  parts: string[];
+  parts: MessagePart[];
   bytes: number;
+}
+
+/** Text to write, or UTF-8 bytes shared with other responses (never to be modified). */
+export type MessagePart = string | Uint8Array;
+
+/** The UTF-8 size of one part. */
+export function partBytes(part: MessagePart): number {
+  return typeof part === 'string' ? utf8Length(part) : part.byteLength;
 }
 
 const NONCE = `mcpkit-part-${Math.random().toString(36).slice(2)}${Date.now().toString(36)}`;
 const BLOB_KEYS = new Set(['blob', 'data']);
 
-function hasLargeBlob(value: unknown, depth: number): boolean {
+/** A string written as its own part: base64 under a blob key, or one with shared bytes. */
+function isLargePart(key: string, value: string): boolean {
+  if (value.length < LARGE_PART_BYTES) return false;
+  if (BLOB_KEYS.has(key)) return true;
+  return key === 'text' && sharedBodies.size > 0 && sharedBodies.get(value) !== undefined;
+}
+
+function hasLargePart(value: unknown, depth: number): boolean {
   if (depth > 6 || typeof value !== 'object' || value === null) return false;
   if (Array.isArray(value)) {
-    for (const item of value) if (hasLargeBlob(item, depth + 1)) return true;
+    for (const item of value) if (hasLargePart(item, depth + 1)) return true;
     return false;
   }
   const record = value as Record<string, unknown>;
   for (const key in record) {
     const v = record[key];
     if (typeof v === 'string') {
-      if (v.length >= LARGE_PART_BYTES && BLOB_KEYS.has(key)) return true;
-    } else if (typeof v === 'object' && hasLargeBlob(v, depth + 1)) return true;
+      if (isLargePart(key, v)) return true;
+    } else if (typeof v === 'object' && hasLargePart(v, depth + 1)) return true;
   }
   return false;
 }
 
 /**
- * Serializes a message. Large base64 blobs stay the strings they are (no copy into one big JSON
- * text): the transport writes them as separate parts. Base64 needs no JSON escaping, which is
- * checked before a string is passed through.
+ * Serializes a message. Large strings are not copied into one big JSON text: a string with
+ * shared bytes (a cached file's contents) is written as those bytes, the same for every
+ * response; another large base64 blob stays the string it is, as its own part. Base64 needs no
+ * JSON escaping, which is checked before a string is passed through.
  */
 export function encodeMessage(message: JSONRPCMessage): EncodedMessage {
-  if (!('result' in message) || !hasLargeBlob(message.result, 0)) {
+  if (!('result' in message) || !hasLargePart(message.result, 0)) {
     const text = JSON.stringify(message);
     return { parts: [text], bytes: text.length * 3 <= LARGE_PART_BYTES ? -1 : utf8Length(text) };
   }
-  const blobs: string[] = [];
+  const large: MessagePart[] = [];
   const skeleton = JSON.stringify(message, (key, value: unknown) => {
-    if (
-      typeof value === 'string' &&
-      value.length >= LARGE_PART_BYTES &&
-      BLOB_KEYS.has(key) &&
-      isBase64(value)
-    ) {
-      blobs.push(value);
-      return `${NONCE}:${blobs.length - 1}`;
+    if (typeof value !== 'string' || value.length < LARGE_PART_BYTES) return value;
+    const shared = BLOB_KEYS.has(key) || key === 'text' ? sharedBodies.get(value) : undefined;
+    if (shared !== undefined || (BLOB_KEYS.has(key) && isBase64(value))) {
+      large.push(shared ?? value);
+      return `${NONCE}:${large.length - 1}`;
     }
     return value;
   });
-  const parts: string[] = [];
+  const parts: MessagePart[] = [];
   let bytes = 0;
   let at = 0;
-  for (const [i, blob] of blobs.entries()) {
+  for (const [i, part] of large.entries()) {
     const token = `"${NONCE}:${i}"`;
     const found = skeleton.indexOf(token, at);
-    const head = `${skeleton.slice(at, found)}"`;
-    parts.push(head, blob);
-    bytes += utf8Length(head) + blob.length;
-    at = found + token.length - 1;
+    // Shared bytes carry their quotes; a string part goes between the skeleton's.
+    const quoted = typeof part !== 'string';
+    const head = skeleton.slice(at, quoted ? found : found + 1);
+    if (head !== '') parts.push(head);
+    parts.push(part);
+    bytes += utf8Length(head) + (quoted ? part.byteLength : part.length);
+    at = quoted ? found + token.length : found + token.length - 1;
   }
   const tail = skeleton.slice(at);
   parts.push(tail);

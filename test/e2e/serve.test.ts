@@ -54,12 +54,16 @@ const BLOCK_BUDGET = 6000;
 const RESULT_BUDGET = 9000;
 const INVALID_PARAMS = -32602;
 const INTERNAL_ERROR = -32603;
-/** The result cap each transport gives by default: stdio 32 MiB lines, HTTP 4 MiB bodies. */
+/** The cap for one result under an outbound cap: stdio keeps a byte for the newline. */
+function capOf(kind: TransportKind, maxResponseBytes: number): number {
+  return maxResponseBytes - (kind === 'stdio' ? 1 : 0) - ENVELOPE_RESERVE;
+}
+/** The result cap each transport gives by default: stdio 10 MiB lines, HTTP 32 MiB responses. */
 const DEFAULT_CAP: Record<TransportKind, number> = {
-  stdio: 32 * MiB - ENVELOPE_RESERVE,
-  http: 4 * MiB - ENVELOPE_RESERVE,
+  stdio: capOf('stdio', 10 * MiB),
+  http: capOf('http', 32 * MiB),
 };
-const CAP_TEXT: Record<TransportKind, string> = { stdio: '32.0 MiB', http: '4.0 MiB' };
+const CAP_TEXT: Record<TransportKind, string> = { stdio: '10.0 MiB', http: '32.0 MiB' };
 
 if (!HAVE_DIST) {
   console.warn(
@@ -106,6 +110,8 @@ interface TooLargeData {
   wireBytes: number;
   capBytes: number;
   reason: string;
+  partsTemplate: string;
+  firstPart: string;
 }
 
 const isLink = (b: unknown): b is Link => (b as Block | undefined)?.type === 'resource_link';
@@ -161,11 +167,21 @@ function expectTooLarge(
 ): void {
   expect(error.code, error.message).toBe(INTERNAL_ERROR);
   const data = error.data as TooLargeData;
-  expect(data).toMatchObject({ uri, size, capBytes: cap, reason: 'too-large' });
-  expect(data.wireBytes).toBeGreaterThan(cap);
+  expect(data).toMatchObject({
+    uri,
+    size,
+    reason: 'too-large',
+    partsTemplate: 'file:///{+path}{?offset,length,version}',
+    firstPart: `${uri}?offset=0&length=1048576`,
+  });
+  // The limit the body was held to: the result cap less the contents' own envelope.
+  expect(data.capBytes).toBeLessThanOrEqual(cap);
+  expect(data.capBytes).toBeGreaterThan(cap - 1024);
+  expect(data.wireBytes).toBeGreaterThan(data.capBytes);
   expect(error.message).toContain(`${uri} is too large to return over this connection`);
   expect(error.message).toContain(`(${size} bytes)`);
   expect(error.message).toContain(`over the ${capText} cap for one result`);
+  expect(error.message).toContain(`starting with ${uri}?offset=0&length=1048576`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -336,14 +352,10 @@ describe.each([...FIXTURE, ...EXAMPLE])('every link resolves ($label)', ({ label
       expect(contents.mimeType, link.uri).toBe(link.mimeType);
       expect(rawSize(contents), link.uri).toBe(link.size);
     }
-    // Only files whose bytes cannot fit the transport's cap fail, and they fail clearly.
-    expect(tooLarge.sort()).toEqual(
-      example
-        ? []
-        : kind === 'stdio'
-          ? ['giant.bin', 'huge.bin']
-          : ['giant.bin', 'huge.bin', 'six.dat'],
-    );
+    // Files too large to read whole are linked at their first part, which reads: nothing fails.
+    expect(tooLarge).toEqual([]);
+    const parts = [...links.values()].filter((l) => l.uri.includes('?')).map((l) => l.name);
+    expect([...new Set(parts)].sort()).toEqual(example ? [] : ['giant.bin', 'huge.bin']);
     // Embedded copies carry the URI of a resource that reads back the same.
     expect(embedded.length).toBeGreaterThan(0);
     for (const e of embedded) {
@@ -714,12 +726,18 @@ describe.each(FIXTURE)('files over the cap ($label)', ({ label, kind }) => {
       const res = await readTool(s, name, 'auto');
       const ms = performance.now() - started;
       expect(res.isError).toBeFalsy();
+      // Too large to read whole: the link points at the first part, and says so.
       expect(linkOf(res.content[1])).toEqual({
         type: 'resource_link',
-        uri: `file:///${name}`,
+        uri: `file:///${name}?offset=0&length=1048576`,
         name,
         mimeType: 'application/octet-stream',
-        size,
+        size: 1048576,
+        description: expect.stringMatching(
+          new RegExp(
+            `^${name.replace('.', '\\.')}: [\\d.]+ [MG]iB \\(${size} B\\), too large to read whole over this connection; this is its first part`,
+          ),
+        ) as string,
       });
       // 8 GiB cannot even be buffered by Node: a link this fast was decided from the size.
       expect(ms, `${name} took ${ms.toFixed(0)} ms`).toBeLessThan(2000);
@@ -741,39 +759,83 @@ describe.each(FIXTURE)('files over the cap ($label)', ({ label, kind }) => {
     expect((await s.client.listPrompts()).prompts).toHaveLength(2);
   });
 
-  test(`the 6 MiB file ${kind === 'stdio' ? 'reads whole under the 32 MiB line cap' : 'fails clearly over the 4 MiB body cap'}`, async () => {
+  test('the 64 MiB file reads in parts, from the first part its error names to the last, every byte once', async () => {
     const s = session(label);
-    const uri = `file:///${fx.six}`;
-    if (kind === 'stdio') {
-      const contents = await readUri(s, uri);
-      expect(contents.mimeType).toBe('application/octet-stream');
-      expect(Buffer.from(contents.blob ?? '', 'base64').equals(fx.sixBytes)).toBe(true);
-    } else {
-      const error = await protocolError(() => readUri(s, uri));
-      expectTooLarge(error, uri, SIX_BYTES, DEFAULT_CAP.http, '4.0 MiB');
-      expect((await readUri(s, 'file:///a/inside.txt')).text).toBe('inside a/\n');
+    const uri = `file:///${fx.huge}`;
+    const error = await protocolError(() => readUri(s, uri));
+    let next: string | undefined = (error.data as TooLargeData).firstPart;
+    let expected = 0;
+    let parts = 0;
+    let version: string | undefined;
+    while (next !== undefined) {
+      const contents = (await readUri(s, next)) as Contents & { _meta?: Record<string, unknown> };
+      expect(contents.uri).toBe(next);
+      const part = contents._meta?.['dev.mcpkit/part'] as {
+        offset: number;
+        length: number;
+        size: number;
+        version: string;
+        next?: string;
+      };
+      expect(part.offset).toBe(expected);
+      expect(part.size).toBe(HUGE_BYTES);
+      version ??= part.version;
+      expect(part.version).toBe(version);
+      const bytes = Buffer.from(contents.blob ?? '', 'base64');
+      expect(bytes.length).toBe(part.length);
+      // The sparse file is all zeros.
+      expect(bytes.every((b) => b === 0)).toBe(true);
+      expected += part.length;
+      parts++;
+      next = part.next;
     }
+    expect(expected).toBe(HUGE_BYTES);
+    expect(parts).toBe(64);
+  }, 60_000);
+
+  test('the 6 MiB file reads whole under the default outbound cap (stdio 10 MiB, HTTP 32 MiB)', async () => {
+    const s = session(label);
+    const contents = await readUri(s, `file:///${fx.six}`);
+    expect(contents.mimeType).toBe('application/octet-stream');
+    expect(Buffer.from(contents.blob ?? '', 'base64').equals(fx.sixBytes)).toBe(true);
   });
 });
 
-describe('the cap flips with --max-line-bytes / --max-body-bytes (6 MiB file, modern)', () => {
-  test('stdio 4m fails clearly, stdio 16m and http 16m return every byte', async () => {
+describe('the cap flips with --max-response-bytes; the inbound caps do not move it (6 MiB file, modern)', () => {
+  test('stdio 4m fails clearly, stdio 16m and http 16m return every byte, --max-body-bytes 16m alone changes nothing', async () => {
     const uri = `file:///${fx.six}`;
     const args = [fx.dir, '--quiet'];
-    const http16 = await startHttp([...args, '--max-body-bytes', '16m']);
-    const [small, large, http] = await Promise.all([
-      openStdio('stdio 4m', 'modern', [...args, '--max-line-bytes', '4m']),
-      openStdio('stdio 16m', 'modern', [...args, '--max-line-bytes', '16m']),
-      openHttp('http 16m', 'modern', http16.url),
+    const http16 = await startHttp([...args, '--max-response-bytes', '16m']);
+    const httpBody = await startHttp([
+      ...args,
+      '--max-body-bytes',
+      '16m',
+      '--max-response-bytes',
+      '4m',
     ]);
-    const error = await protocolError(() => readUri(small, uri));
-    expectTooLarge(error, uri, SIX_BYTES, 4 * MiB - ENVELOPE_RESERVE, '4.0 MiB');
-    expect((await readUri(small, 'file:///a/inside.txt')).text).toBe('inside a/\n');
+    const [small, large, http, body, line] = await Promise.all([
+      openStdio('stdio 4m', 'modern', [...args, '--max-response-bytes', '4m']),
+      openStdio('stdio 16m', 'modern', [...args, '--max-response-bytes', '16m']),
+      openHttp('http 16m', 'modern', http16.url),
+      openHttp('http body 16m, response 4m', 'modern', httpBody.url),
+      openStdio('stdio line 64m, response 4m', 'modern', [
+        ...args,
+        '--max-line-bytes',
+        '64m',
+        '--max-response-bytes',
+        '4m',
+      ]),
+    ]);
+    for (const s of [small, body, line]) {
+      const error = await protocolError(() => readUri(s, uri));
+      expectTooLarge(error, uri, SIX_BYTES, capOf(s.kind, 4 * MiB), '4.0 MiB');
+      expect((await readUri(s, 'file:///a/inside.txt')).text).toBe('inside a/\n');
+    }
     for (const s of [large, http]) {
       const contents = await readUri(s, uri);
       expect(Buffer.from(contents.blob ?? '', 'base64').equals(fx.sixBytes), s.label).toBe(true);
     }
-    await Promise.all([small.close(), large.close(), http.close()]);
+    await Promise.all([small.close(), large.close(), http.close(), body.close(), line.close()]);
   });
 });
 
@@ -907,7 +969,7 @@ describe.each(EXAMPLE)('the example folder ($label)', ({ label, kind }) => {
     const csv = await readTool(s, 'data/requests.csv');
     expect(textOf(csv.content[0])).toBe(
       'data/requests.csv (text/csv, 1.2 MiB) is linked, not embedded: about 1.2 MiB on the wire is over what may be embedded ' +
-        `(embed budgets: 1.0 MiB per block, 4.0 MiB per result; transport cap ${kind === 'stdio' ? '32.0 MiB' : '4.0 MiB'}). ` +
+        `(embed budgets: 1.0 MiB per block, 4.0 MiB per result; transport cap ${kind === 'stdio' ? '10.0 MiB' : '32.0 MiB'}). ` +
         'Read it with resources/read when you need its contents.',
     );
     expect(linkOf(csv.content[1])).toMatchObject({

@@ -232,6 +232,7 @@ const EXPECTED: Record<string, string[]> = {
   ],
   './stdio': [
     'DEFAULT_MAX_LINE_BYTES',
+    'DEFAULT_STDIO_MAX_RESPONSE_BYTES',
     'LineDecoder',
     'LineEvent',
     'StdioConnection',
@@ -239,6 +240,7 @@ const EXPECTED: Record<string, string[]> = {
     'serveStdio',
   ],
   './http': [
+    'DEFAULT_HTTP_MAX_RESPONSE_BYTES',
     'DEFAULT_MAX_BODY_BYTES',
     'HttpEndpoint',
     'HttpExchange',

@@ -7,13 +7,19 @@ export interface CacheStats {
   misses: number;
 }
 
+interface CacheEntry<V> {
+  readonly value: V;
+  readonly cost: number;
+  readonly onEvict: (() => void) | undefined;
+}
+
 /**
  * Keeps values up to `maxBytes` in total (each value's `cost`), evicting the least recently used.
  * A value larger than `maxEntryBytes` (default: half of `maxBytes`) is not kept at all, so that one
  * huge file cannot flush everything else.
  */
 export class ByteLruCache<V> {
-  private readonly map = new Map<string, { value: V; cost: number }>();
+  private readonly map = new Map<string, CacheEntry<V>>();
   private bytes = 0;
   private hits = 0;
   private misses = 0;
@@ -38,16 +44,27 @@ export class ByteLruCache<V> {
     return entry.value;
   }
 
-  /** Stores a value; returns false when it is too large to keep. */
-  set(key: string, value: V, cost: number): boolean {
+  /** Whether a value of `cost` would be kept (so that what only a kept value needs is made first). */
+  accepts(cost: number): boolean {
+    return cost <= this.maxEntryBytes && this.maxBytes > 0;
+  }
+
+  /**
+   * Stores a value; returns false when it is too large to keep. `onEvict` runs once when the
+   * value leaves the cache, however it leaves (evicted, replaced, deleted, cleared), and at
+   * once when it is not kept: what was made for the entry alone is let go with it.
+   */
+  set(key: string, value: V, cost: number, onEvict?: () => void): boolean {
     this.delete(key);
-    if (cost > this.maxEntryBytes || this.maxBytes <= 0) return false;
-    this.map.set(key, { value, cost });
+    if (!this.accepts(cost)) {
+      onEvict?.();
+      return false;
+    }
+    this.map.set(key, { value, cost, onEvict });
     this.bytes += cost;
-    for (const [oldest, entry] of this.map) {
+    for (const oldest of this.map.keys()) {
       if (this.bytes <= this.maxBytes) break;
-      this.map.delete(oldest);
-      this.bytes -= entry.cost;
+      this.delete(oldest);
     }
     return true;
   }
@@ -57,6 +74,7 @@ export class ByteLruCache<V> {
     if (!entry) return;
     this.map.delete(key);
     this.bytes -= entry.cost;
+    entry.onEvict?.();
   }
 
   /** Drops every entry whose key starts with `prefix` (e.g. all versions of one file). */
@@ -65,8 +83,10 @@ export class ByteLruCache<V> {
   }
 
   clear(): void {
+    const entries = [...this.map.values()];
     this.map.clear();
     this.bytes = 0;
+    for (const entry of entries) entry.onEvict?.();
   }
 
   stats(): CacheStats {

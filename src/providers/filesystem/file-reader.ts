@@ -1,6 +1,7 @@
 /** One served file through the guards and the contents cache: whether it is served, its contents. */
 import type { Stats } from 'node:fs';
 import * as path from 'node:path';
+import { SHARED_BODY_MIN_BYTES, sharedBodies } from '../../content/shared-bodies.js';
 import type { ByteLruCache } from './content-cache.js';
 import type { ProviderFs } from './fs-types.js';
 import {
@@ -10,6 +11,7 @@ import {
   type ReadControl,
   type ReadOutcome,
 } from './read-file.js';
+import { ReadFlights } from './read-flights.js';
 import { canRead, resolveInRoot, type Containment } from './resolve.js';
 
 export type ContentsOutcome = ReadOutcome | { kind: 'refused'; reason: string };
@@ -38,10 +40,42 @@ function cacheKey(real: string, stats: Stats, ext: string): string {
   return `${real}\0${stats.size}\0${stats.mtimeMs}\0${stats.ctimeMs}\0${ext}`;
 }
 
+/** Reads in flight, one table per cache (per provider), gone with it. */
+const flightTables = new WeakMap<ByteLruCache<FileContents>, ReadFlights<ReadOutcome>>();
+
+function flightsOf(cache: ByteLruCache<FileContents>): ReadFlights<ReadOutcome> {
+  let flights = flightTables.get(cache);
+  if (!flights) flightTables.set(cache, (flights = new ReadFlights()));
+  return flights;
+}
+
+/** Reads in flight for `cache` now (tests: none is left behind). */
+export function readsInFlight(cache: ByteLruCache<FileContents>): number {
+  return flightTables.get(cache)?.size ?? 0;
+}
+
+/** `contents` for a caller with its own limits: served, or "too-large" for this caller. */
+function fitted(contents: FileContents, limitBytes: number, maxSize: number): ReadOutcome {
+  return contents.wireBytes > limitBytes || contents.size > maxSize
+    ? {
+        kind: 'too-large',
+        size: contents.size,
+        wireBytes: contents.wireBytes,
+        mtimeMs: contents.mtimeMs,
+      }
+    : { kind: 'ok', contents };
+}
+
 /**
  * The encoded contents of `relative`, from `cache` when its size, mtime and ctime did not
  * change. `limitBytes` bounds the wire size of the text or blob, `control.maxSize` the raw size:
  * a file over either is "too-large" and not read.
+ *
+ * Concurrent misses of one version share one read: each caller's limits are still applied to
+ * what it read, and a failure (a rejection, "changed") reaches every one of them. A caller
+ * whose limits are larger than those the shared read started with, and that it did not fit,
+ * reads again on its own. A read with a `checkpoint` (a search's budget) reads alone: its stop
+ * must not become another caller's failure.
  */
 export async function readContents(
   fs: ProviderFs,
@@ -57,24 +91,49 @@ export async function readContents(
   const maxSize = control.maxSize ?? Number.POSITIVE_INFINITY;
   const key = cacheKey(real, stats, path.extname(relative));
   const cached = cache.get(key);
-  if (cached) {
-    return cached.wireBytes > limitBytes || cached.size > maxSize
-      ? {
-          kind: 'too-large',
-          size: cached.size,
-          wireBytes: cached.wireBytes,
-          mtimeMs: cached.mtimeMs,
-        }
-      : { kind: 'ok', contents: cached };
-  }
+  if (cached) return fitted(cached, limitBytes, maxSize);
   const least = leastWireBytes(relative, stats.size);
   if (least > limitBytes || stats.size > maxSize)
     return { kind: 'too-large', size: stats.size, wireBytes: least, mtimeMs: stats.mtimeMs };
+  const read = (): Promise<ReadOutcome> =>
+    readAndKeep(fs, within, cache, key, real, stats, relative, limitBytes, control);
+  if (control.checkpoint) return read();
+  const flight = flightsOf(cache).join(key, limitBytes, maxSize, read);
+  const outcome = await flight.outcome;
+  if (outcome.kind === 'ok') return fitted(outcome.contents, limitBytes, maxSize);
+  if (outcome.kind === 'too-large' && (limitBytes > flight.limitBytes || maxSize > flight.maxSize))
+    return read();
+  return outcome;
+}
+
+/**
+ * Reads the file and caches what was read when it is the version `key` names (it may have
+ * changed since). A large text or blob gets its JSON form encoded once, shared by every
+ * response that sends it (see content/shared-bodies.ts), for as long as the entry is cached.
+ */
+async function readAndKeep(
+  fs: ProviderFs,
+  within: Containment,
+  cache: ByteLruCache<FileContents>,
+  key: string,
+  real: string,
+  stats: Stats,
+  relative: string,
+  limitBytes: number,
+  control: ReadControl,
+): Promise<ReadOutcome> {
   const outcome = await readFileContents(fs, real, relative, limitBytes, within, control);
-  // Kept only when what was read is the version the key names (it may have changed since).
-  if (outcome.kind === 'ok') {
-    const c = outcome.contents;
-    if (c.size === stats.size && c.mtimeMs === stats.mtimeMs) cache.set(key, c, c.wireBytes);
-  }
+  if (outcome.kind !== 'ok') return outcome;
+  const c = outcome.contents;
+  if (c.size !== stats.size || c.mtimeMs !== stats.mtimeMs) return outcome;
+  // The shared bytes cost as much again: they count, so that cacheBytes bounds both.
+  const shared = c.wireBytes >= SHARED_BODY_MIN_BYTES && cache.accepts(c.wireBytes * 2);
+  const hold = shared
+    ? c.blob !== undefined
+      ? sharedBodies.hold(c.blob, 'base64')
+      : sharedBodies.hold(c.text ?? '', 'text')
+    : undefined;
+  const cost = c.wireBytes + (hold?.bytes.byteLength ?? 0);
+  cache.set(key, c, cost, hold?.release);
   return outcome;
 }

@@ -328,12 +328,33 @@ describe('filesystem provider: resources/read', () => {
     try {
       await provider.ready();
       const before = fs.opens.length;
-      const res = await read(conn, 'file:///notes/long.md');
+      const uri = 'file:///notes/long.md';
+      const res = await read(conn, uri);
+      // The cap reported is the one the text was compared with: the result's, less the envelope.
+      const envelope =
+        Buffer.byteLength(
+          JSON.stringify({
+            uri,
+            mimeType: 'application/octet-stream',
+            _meta: { 'dev.mcpkit/size': 0, 'dev.mcpkit/lastModified': new Date(0).toISOString() },
+          }),
+        ) + 16;
       expect(res.error).toMatchObject({
         code: -32603,
-        message: expect.stringMatching(/too large.*5000 bytes.*cap.*--max-line-bytes/s),
-        data: { uri: 'file:///notes/long.md', size: 5000, capBytes: 2000, reason: 'too-large' },
+        message: expect.stringMatching(
+          /too large.*5000 bytes.*cap.*in parts.*file:\/\/\/\{\+path\}\{\?offset,length,version\}.*file:\/\/\/notes\/long\.md\?offset=0&length=1048576.*--max-response-bytes/s,
+        ),
+        data: {
+          uri,
+          size: 5000,
+          wireBytes: 5002,
+          capBytes: 2000 - envelope,
+          partsTemplate: 'file:///{+path}{?offset,length,version}',
+          firstPart: 'file:///notes/long.md?offset=0&length=1048576',
+          reason: 'too-large',
+        },
       });
+      expect(res.error?.message).not.toMatch(/--max-line-bytes|--max-body-bytes/);
       expect(fs.opens.length).toBe(before);
     } finally {
       await rm(join(root, 'notes', 'long.md'));
@@ -354,7 +375,7 @@ describe('filesystem provider: a 64 MiB file', () => {
     expect(fs.opens.length).toBe(before);
   });
 
-  it('is linked, unread, by ctx.attach in auto mode and by ctx.link, with its size', async () => {
+  it('is linked, unread, by ctx.attach in auto mode and by ctx.link: to its first part', async () => {
     const { server, conn, fs, provider } = setup();
     server.tool('attach', {}, (_a, ctx) => ctx.result(ctx.attach('file:///big.bin')));
     server.tool('link', {}, async (_a, ctx) => [await ctx.link('file:///big.bin')]);
@@ -365,10 +386,13 @@ describe('filesystem provider: a 64 MiB file', () => {
       expect(res.result?.['content'], name).toEqual([
         {
           type: 'resource_link',
-          uri: 'file:///big.bin',
+          uri: 'file:///big.bin?offset=0&length=1048576',
           name: 'big.bin',
+          description:
+            'big.bin: 64.00 MiB (67108864 B), too large to read whole over this connection; ' +
+            'this is its first part (read the next parts through _meta["dev.mcpkit/part"].next)',
           mimeType: 'application/octet-stream',
-          size: 64 * MiB,
+          size: MiB,
         },
       ]);
     }

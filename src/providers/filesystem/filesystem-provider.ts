@@ -1,61 +1,26 @@
-/** A folder served as MCP resources: `file:///{+path}` with a paged list, completion and safe reads. */
+/**
+ * A folder served as MCP resources: `file:///{+path}` with a paged list, completion and safe
+ * reads, and `file:///{+path}{?offset,length,version}` to read a file of any size in parts.
+ */
 import * as path from 'node:path';
 import { McpKitError } from '../../errors/mcpkit-error.js';
 import { resourceRefused } from '../../errors/wire-errors.js';
 import { mimeFromName } from '../../content/mime.js';
-import { utf8Length } from '../../content/wire-size.js';
 import { matchSafely, parseTemplate, type UriTemplate } from '../../uri/index.js';
 import type { ListedResource, McpServer, ResourceStat } from '../../server/index.js';
 import { ByteLruCache, type CacheStats } from './content-cache.js';
-import { FileIndex, type IndexDiff, type IndexedFile, type IndexProgress } from './file-index.js';
+import { FileIndex, type IndexDiff, type IndexedFile } from './file-index.js';
+import { FileParts, PARTS_DESCRIPTION } from './file-parts.js';
 import { FolderWatcher } from './folder-watcher.js';
-import { fileChanged, metaOf, tooLarge } from './wire.js';
+import { fileChanged, tooLarge, wholeEnvelope, metaOf } from './wire.js';
 import { nodeFs, type ProviderFs } from './fs-types.js';
+import type { FilesystemProviderOptions } from './provider-options.js';
 import { readContents, statFile, type ContentsOutcome } from './file-reader.js';
 import type { FileContents, ReadControl } from './read-file.js';
 import type { Containment } from './resolve.js';
 import { escapePath, type Visibility } from './paths.js';
 
-export interface FilesystemProviderOptions {
-  /** The folder to serve. It becomes the URI root: `file:///notes/a.md` is `<root>/notes/a.md`. */
-  root: string;
-  /** Prefix of every URI, before the relative path (default `file:///`); must end with `/`. */
-  uriPrefix?: string;
-  /** Name of the resource template (default `files`). */
-  name?: string;
-  /** Description of the resource template. */
-  description?: string;
-  /** Serve dot-files and dot-directories such as `.git` and `.env` (default false). */
-  hidden?: boolean;
-  /** Names never listed nor read, at any depth (default `['node_modules']`). */
-  ignore?: readonly string[];
-  /** Bytes of encoded contents kept for unchanged files (default 64 MiB; 0 turns the cache off). */
-  cacheBytes?: number;
-  /** Watch the folder and notify list changes and resource updates (default false). */
-  watch?: boolean;
-  /** How old the listing may get before a list request walks the folder again (default 2 s; 30 s while watching). */
-  rescanMs?: number;
-  /** Most files listed (default 100,000); the walk stops once it has listed this many. */
-  maxFiles?: number;
-  /**
-   * Refuse (with -32602) and leave out of the listing regular files with more than one hard link
-   * (default false). A hard link is the file itself, wherever its other names are: one made
-   * inside the folder to a file outside it is served like any file, unless this is set.
-   */
-  refuseHardLinks?: boolean;
-  /**
-   * A file modified less than this long ago is still being written: a read waits until it has
-   * been quiet this long, then reads it (default 100 ms; 0 reads at once). Writers that write a
-   * temporary file and rename it are always read whole.
-   */
-  settleMs?: number;
-  /** Sees the progress of every walk of the folder. */
-  onProgress?: (progress: IndexProgress) => void;
-  /** Sees non-fatal problems (a watch that failed, a listing that was cut). */
-  onWarning?: (message: string) => void;
-  /** The file system calls (default `node:fs/promises`); for tests. */
-  fs?: ProviderFs;
-}
+export type { FilesystemProviderOptions } from './provider-options.js';
 
 /** A served file as the provider lists it. */
 export interface FileInfo extends IndexedFile {
@@ -84,7 +49,13 @@ export class FilesystemProvider {
   /** The served folder, absolute (as given, before symlinks are resolved). */
   readonly root: string;
   readonly uriTemplate: string;
+  /**
+   * The template of the parts of a file, `${uriPrefix}{+path}{?offset,length,version}`: `offset`
+   * (default 0) and `length` (default {@link partBytes}) in bytes, `version` from a part's `_meta`.
+   */
+  readonly partsTemplate: string;
   private readonly template: UriTemplate;
+  private readonly parts: FileParts;
   private readonly fs: ProviderFs;
   private readonly visibility: Visibility;
   private readonly cache: ByteLruCache<FileContents>;
@@ -112,6 +83,14 @@ export class FilesystemProvider {
     this.template = parseTemplate(this.uriTemplate);
     const fs = options.fs ?? nodeFs;
     this.fs = options.settleMs === undefined ? fs : { ...fs, settleMs: options.settleMs };
+    this.parts = new FileParts({
+      prefix,
+      ...(options.partBytes !== undefined ? { partBytes: options.partBytes } : {}),
+      fs: this.fs,
+      containment: () => this.containment(),
+      stat: (relative) => this.stat(relative),
+    });
+    this.partsTemplate = this.parts.template;
     this.visibility = {
       hidden: options.hidden ?? false,
       ignore: new Set(options.ignore ?? ['node_modules']),
@@ -165,6 +144,31 @@ export class FilesystemProvider {
     return this.template.expand({ path: escapePath(relative) });
   }
 
+  /** The `length` of a part URI that gives none ({@link FilesystemProviderOptions.partBytes}). */
+  get partBytes(): number {
+    return this.parts.partBytes;
+  }
+
+  /**
+   * The URI of a part of a root-relative path, by expansion of the parts template:
+   * `partUri('big.log', { offset: 0, length: 1048576 })` is
+   * `file:///big.log?offset=0&length=1048576`.
+   */
+  partUri(relative: string, part: { offset: number; length: number; version?: string }): string {
+    return this.parts.uri(relative, part);
+  }
+
+  /**
+   * The URI of the first part of a file whose contents cannot fit `capBytes` (a request's
+   * `ctx.capBytes`), judged from its size and type; undefined when it may be read whole.
+   */
+  firstPartFor(
+    file: { path: string; size: number; mimeType?: string },
+    capBytes: number,
+  ): string | undefined {
+    return this.parts.firstIfTooLarge(file, capBytes);
+  }
+
   /** The root-relative path a URI names, decoded and checked; undefined if it is not ours or unsafe. */
   pathOf(uri: string): string | undefined {
     const match = matchSafely(this.template, uri);
@@ -213,13 +217,18 @@ export class FilesystemProvider {
 
   /**
    * Size and type of a file without reading it; undefined when a read would not serve it
-   * (missing, hidden, refused, or unreadable: never told apart).
+   * (missing, hidden, refused, or unreadable: never told apart). With `capBytes`, a file too
+   * large to read whole under it also gets its `firstPart` ({@link firstPartFor}).
    */
-  async stat(relative: string): Promise<ResourceStat | undefined> {
+  async stat(relative: string, capBytes?: number): Promise<ResourceStat | undefined> {
     const stats = await statFile(this.fs, await this.containment(), relative);
     if (!stats) return undefined;
+    const { size } = stats;
     const mimeType = this.index?.get(relative)?.mimeType ?? mimeFromName(relative);
-    return mimeType === undefined ? { size: stats.size } : { size: stats.size, mimeType };
+    const stat = mimeType === undefined ? { size } : { size, mimeType };
+    const firstPart =
+      capBytes === undefined ? undefined : this.firstPartFor({ ...stat, path: relative }, capBytes);
+    return firstPart === undefined ? stat : { ...stat, firstPart };
   }
 
   /**
@@ -242,39 +251,46 @@ export class FilesystemProvider {
   }
 
   /**
-   * Registers the `file:///{+path}` template on a server: list, completion of `path`, stat
-   * (so results link large files unread) and read. Returns a function that removes it.
+   * Registers the `file:///{+path}` template on a server (list, completion of `path`, stat so
+   * that results link large files unread, read) and the parts template {@link partsTemplate}
+   * (completion, stat, read of one part). Returns a function that removes both.
    */
   register(server: McpServer): () => void {
     this.servers.add(server);
+    const name = this.options.name ?? 'files';
+    const title = path.basename(this.root) || this.root;
+    const complete = { path: (value: string) => this.complete(value) };
     const remove = server.resource(
       this.uriTemplate,
       {
-        name: this.options.name ?? 'files',
-        title: `Files in ${path.basename(this.root) || this.root}`,
+        name,
+        title: `Files in ${title}`,
         description:
           this.options.description ??
           'Any file under the served folder, by its path relative to the folder',
         list: () => this.list(),
-        complete: { path: (value) => this.complete(value) },
-        stat: (_uri, variables) =>
-          typeof variables['path'] === 'string' ? this.stat(variables['path']) : undefined,
+        complete,
+        stat: (_uri, variables, context) =>
+          typeof variables['path'] === 'string'
+            ? this.stat(variables['path'], context?.capBytes)
+            : undefined,
       },
       async (uri, variables, ctx) => {
         const relative = variables['path'];
         if (typeof relative !== 'string') return undefined;
-        const envelope =
-          utf8Length(
-            JSON.stringify({ uri, mimeType: 'application/octet-stream', _meta: metaOf(0, 0) }),
-          ) + 16;
-        const outcome = await this.contents(relative, ctx.capBytes - envelope);
+        // The limit the text or blob is compared with: the one a refusal reports.
+        const limit = ctx.capBytes - wholeEnvelope(uri);
+        const outcome = await this.contents(relative, limit);
         switch (outcome.kind) {
           case 'missing':
             return undefined;
           case 'refused':
             throw resourceRefused(uri, outcome.reason);
           case 'too-large':
-            throw tooLarge(uri, outcome.size, outcome.wireBytes, ctx.capBytes);
+            throw tooLarge(uri, outcome.size, outcome.wireBytes, limit, {
+              partsTemplate: this.partsTemplate,
+              firstPart: this.parts.first(relative),
+            });
           case 'changed':
             throw fileChanged(uri, outcome.attempts);
           case 'ok': {
@@ -287,7 +303,19 @@ export class FilesystemProvider {
         }
       },
     );
+    const removeParts = server.resource(
+      this.partsTemplate,
+      {
+        name: `${name}-parts`,
+        title: `Parts of files in ${title}`,
+        description: PARTS_DESCRIPTION,
+        complete,
+        stat: (uri, variables) => this.parts.stat(uri, variables),
+      },
+      (uri, variables, ctx) => this.parts.read(uri, variables, ctx.capBytes),
+    );
     return () => {
+      removeParts();
       remove();
       this.servers.delete(server);
     };

@@ -111,7 +111,7 @@ export function registerPrompts(
             `instructions it is too large for one prompt (the file alone takes at least ` +
             `${formatBytes(wire)} on the wire; ${budgets(server, ctx)}). Use the "read" tool or the ` +
             '"survey" prompt, which link large files instead, or raise the budgets or the cap ' +
-            '(mcpkit serve --block-budget, --result-budget, --max-line-bytes, --max-body-bytes).',
+            '(mcpkit serve --block-budget, --result-budget, --max-response-bytes).',
           {
             path: file,
             size: stat.size,
@@ -160,7 +160,7 @@ export function registerPrompts(
         { role: 'user', content: text(intro) },
         ...found.hits.map((h): PromptMessage => ({
           role: 'user',
-          content: linkOf(h.file, describeHit(h)),
+          content: linkOf(provider, h.file, ctx.capBytes, describeHit(h)),
         })),
         {
           role: 'user',

@@ -159,16 +159,22 @@ describe('tool "read"', () => {
     ]);
   });
 
-  it('links a 64 MiB file without opening it', async () => {
+  it('links a 64 MiB file without opening it: to its first part, which the description says', async () => {
     const before = opens.length;
     const res = await call('read', { path: 'huge.bin', mode: 'auto' });
     expect(res.result?.content?.[1]).toEqual({
       type: 'resource_link',
-      uri: 'file:///huge.bin',
+      uri: 'file:///huge.bin?offset=0&length=1048576',
       name: 'huge.bin',
+      description:
+        'huge.bin: 64.00 MiB (67108864 B), too large to read whole over this connection; this is ' +
+        'its first part (read the next parts through _meta["dev.mcpkit/part"].next)',
       mimeType: 'application/octet-stream',
-      size: 64 * MiB,
+      size: MiB,
     });
+    expect(res.result?.content?.[0]?.text).toMatch(
+      /is linked, not embedded: .*too large to read whole over this connection, so the link is its first part/,
+    );
     expect(opens.length).toBe(before);
   });
 
@@ -355,6 +361,7 @@ describe('serveFolder options', () => {
     expect(server.registered().prompts).toHaveLength(0);
     expect(server.registered().resourceTemplates.map((t) => t.uriTemplate)).toEqual([
       'file:///{+path}',
+      'file:///{+path}{?offset,length,version}',
     ]);
   });
 
@@ -419,10 +426,14 @@ describe('the text around a file counts in the fitting (regressions)', () => {
   });
 
   it('the "read" tool says only "linked" when its reason for linking would not fit the cap', async () => {
+    // So small a cap cannot carry the file whole either: the link is its first part.
     const link = {
       type: 'resource_link',
-      uri: 'file:///fits.md',
+      uri: 'file:///fits.md?offset=0&length=1048576',
       name: 'fits.md',
+      description:
+        'fits.md: 1000 B, too large to read whole over this connection; this is its first part ' +
+        '(read the next parts through _meta["dev.mcpkit/part"].next)',
       mimeType: 'text/markdown',
       size: 1000,
     };

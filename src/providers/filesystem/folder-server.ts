@@ -6,6 +6,7 @@ import { isProtocolError } from '../../errors/protocol-error.js';
 import { text } from '../../content/builders.js';
 import { toolError } from '../../content/messages.js';
 import { isTextMimeType } from '../../content/mime.js';
+import { PART_META_KEY } from '../../content/policy.js';
 import { utf8Length } from '../../content/wire-size.js';
 import type { McpServer } from '../../server/index.js';
 import { FilesystemProvider, type FilesystemProviderOptions } from './filesystem-provider.js';
@@ -101,7 +102,12 @@ function registerTools(server: McpServer, provider: FilesystemProvider, search: 
         `(${names} by name, ${found.hits.length - names} by text only${more}). ` +
         'Each link describes where the first match is; read a file with resources/read or the "read" tool.' +
         stopNote(found);
-      return { content: [text(summary), ...found.hits.map((h) => linkOf(h.file, describeHit(h)))] };
+      return {
+        content: [
+          text(summary),
+          ...found.hits.map((h) => linkOf(provider, h.file, ctx.capBytes, describeHit(h))),
+        ],
+      };
     },
   );
 
@@ -167,12 +173,12 @@ function registerTools(server: McpServer, provider: FilesystemProvider, search: 
       // Linked: say why. That wording is longer than the one the result was fitted with, so it
       // is checked against the cap; the short one, never longer than the fitted line, is the
       // fallback.
-      const linked = [
-        text(
-          `${about} is linked, not embedded: ${why}. Read it with resources/read when you need its contents.`,
-        ),
-        ...blocks,
-      ];
+      const inParts = blocks[0]?.type === 'resource_link' && blocks[0].uri !== provider.uriOf(file);
+      const how = inParts
+        ? 'It is too large to read whole over this connection, so the link is its first part: ' +
+          `read it with resources/read, then each part's _meta["${PART_META_KEY}"].next`
+        : 'Read it with resources/read when you need its contents';
+      const linked = [text(`${about} is linked, not embedded: ${why}. ${how}.`), ...blocks];
       return {
         ...result,
         content:

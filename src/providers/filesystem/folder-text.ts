@@ -1,7 +1,11 @@
 /** What the folder's tools and prompts share: links, wording, path checks, the gated search. */
 import type { ResourceLink } from '../../protocol/types.js';
 import { resourceLink } from '../../content/builders.js';
-import { DEFAULT_BLOCK_BUDGET_BYTES, DEFAULT_RESULT_BUDGET_BYTES } from '../../content/policy.js';
+import {
+  DEFAULT_BLOCK_BUDGET_BYTES,
+  DEFAULT_RESULT_BUDGET_BYTES,
+  firstPartDescription,
+} from '../../content/policy.js';
 import { checkVariable } from '../../uri/index.js';
 import type { McpServer, RequestContext } from '../../server/index.js';
 import type { FileInfo, FilesystemProvider } from './filesystem-provider.js';
@@ -15,14 +19,26 @@ import {
   type SearchStop,
 } from './search.js';
 
-export function linkOf(file: FileInfo, description?: string): ResourceLink {
+/**
+ * A link to a listed file for a result under `capBytes`: to the file, or, when it is too large to
+ * read whole there, to its first part (sized as the part), with a description that says so.
+ */
+export function linkOf(
+  provider: FilesystemProvider,
+  file: FileInfo,
+  capBytes: number,
+  description?: string,
+): ResourceLink {
+  const firstPart = provider.firstPartFor(file, capBytes);
+  const note = firstPart !== undefined ? firstPartDescription(file.path, file.size) : undefined;
+  const said = [description, note].filter((s) => s !== undefined && s !== '').join('. ');
   return resourceLink({
-    uri: file.uri,
+    uri: firstPart ?? file.uri,
     name: file.path,
     mimeType: file.mimeType,
-    size: file.size,
+    size: firstPart !== undefined ? Math.min(file.size, provider.partBytes) : file.size,
     annotations: { lastModified: new Date(file.mtimeMs).toISOString() },
-    ...(description !== undefined ? { description } : {}),
+    ...(said !== '' ? { description: said } : {}),
   });
 }
 

@@ -61,15 +61,18 @@ export const READ_CHUNK_BYTES = 1024 * 1024;
 /**
  * Reads `length` bytes at `position` (fewer at the end of the file) into one buffer, at most
  * {@link READ_CHUNK_BYTES} per call. `checkpoint` runs between calls and may throw to stop a
- * long read (a search out of time): the caller closes the handle.
+ * long read (a search out of time): the caller closes the handle. `into`, when long enough, is
+ * read into instead of a new buffer.
  */
 export async function readRange(
   handle: FileHandle,
   position: number,
   length: number,
   checkpoint?: () => void,
+  into?: Buffer,
 ): Promise<Buffer> {
-  const buffer = Buffer.allocUnsafe(length);
+  const buffer =
+    into && into.length >= length ? into.subarray(0, length) : Buffer.allocUnsafe(length);
   let filled = 0;
   while (filled < length) {
     if (filled > 0) checkpoint?.();

@@ -39,7 +39,8 @@ export type ReadOutcome =
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-function decodeUtf8(bytes: Uint8Array): string | undefined {
+/** The text of `bytes` when they are valid UTF-8, else undefined (decoded fatally). */
+export function decodeUtf8(bytes: Uint8Array): string | undefined {
   try {
     return utf8.decode(bytes);
   } catch {
@@ -90,7 +91,7 @@ export interface ReadControl {
 export const READ_ATTEMPTS = 3;
 
 /** One attempt saw the file change: its bytes may mix versions and are dropped. */
-const CHANGED = Symbol('changed');
+export const CHANGED = Symbol('changed');
 
 /**
  * How long a file must have been quiet before it is served, unless `ProviderFs.settleMs` says.
@@ -99,13 +100,14 @@ const CHANGED = Symbol('changed');
  */
 export const DEFAULT_SETTLE_MS = 100;
 
-interface Settle {
+export interface Settle {
   readonly ms: number;
   readonly now: () => number;
   readonly sleep: (ms: number) => Promise<void>;
 }
 
-function settleOf(fs: ProviderFs): Settle {
+/** How long `fs` says a file must be quiet before it is served, and its clock. */
+export function settleOf(fs: ProviderFs): Settle {
   const ms = fs.settleMs ?? DEFAULT_SETTLE_MS;
   return {
     ms: Number.isFinite(ms) && ms > 0 ? ms : 0,
@@ -174,7 +176,8 @@ export async function readFileContents(
   }
 }
 
-function sameVersion(a: Stats, b: Stats): boolean {
+/** Whether two stats of one open descriptor show the same version (size, mtime, ctime). */
+export function sameVersion(a: Stats, b: Stats): boolean {
   return a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs;
 }
 
@@ -183,7 +186,7 @@ function sameVersion(a: Stats, b: Stats): boolean {
  * ago (no timer, no syscall), or quiet since, for the rest of that time. Else what it stat'ed as
  * after the wait. A time in the future (clock skew) waits `settle.ms`, never longer.
  */
-async function unsettled(
+export async function unsettled(
   handle: FileHandle,
   before: Stats,
   settle: Settle,
@@ -198,6 +201,37 @@ async function unsettled(
   return sameVersion(before, after) ? undefined : after;
 }
 
+/** How a file is served: by its name's type, else by its first bytes. */
+export interface FileKind {
+  readonly mimeType: string;
+  /** Served as text when its bytes are UTF-8. */
+  readonly textual: boolean;
+  /** The type of its bytes served as a blob, when they are not UTF-8 after all. */
+  readonly blobType: string;
+  /** The first bytes, when they were read to sniff the type. */
+  readonly head?: Buffer;
+}
+
+/** Classifies the open file of `size` bytes named `name`: by name, else by sniffing its start. */
+export async function classifyFile(
+  handle: FileHandle,
+  name: string,
+  size: number,
+): Promise<FileKind> {
+  const byName = mimeFromName(name);
+  const head =
+    byName === undefined ? await readRange(handle, 0, Math.min(size, SNIFF_SAMPLE)) : undefined;
+  const sniffed = head !== undefined ? await sniffMime(head) : undefined;
+  const mimeType = byName ?? sniffed ?? DEFAULT_BINARY_MIME;
+  const textual =
+    isTextMimeType(mimeType) || (byName === undefined && sniffed === DEFAULT_TEXT_MIME);
+  // Declared text that is not UTF-8 keeps its type; sniffed "text" that is not, is just bytes.
+  const blobType = byName ?? (sniffed === DEFAULT_TEXT_MIME ? DEFAULT_BINARY_MIME : mimeType);
+  return head === undefined
+    ? { mimeType, textual, blobType }
+    : { mimeType, textual, blobType, head };
+}
+
 /** One read of the open file whose descriptor stat'ed as `before`. */
 async function readOnce(
   handle: FileHandle,
@@ -209,15 +243,8 @@ async function readOnce(
   const { size, mtimeMs } = before;
   if (size > (control.maxSize ?? Number.POSITIVE_INFINITY))
     return { kind: 'too-large', size, wireBytes: leastWireBytes(name, size), mtimeMs };
-  let head: Buffer | undefined;
-  const byName = mimeFromName(name);
-  const sniffed =
-    byName === undefined
-      ? await sniffMime((head = await readRange(handle, 0, Math.min(size, SNIFF_SAMPLE))))
-      : undefined;
-  const mimeType = byName ?? sniffed ?? DEFAULT_BINARY_MIME;
-  const textual =
-    isTextMimeType(mimeType) || (byName === undefined && sniffed === DEFAULT_TEXT_MIME);
+  const kind = await classifyFile(handle, name, size);
+  const { mimeType, textual, head } = kind;
   // Text costs at least one byte per byte on the wire; a blob exactly 4 per 3.
   const least = (textual ? size : base64Length(size)) + 2;
   if (least > limit) return { kind: 'too-large', size, wireBytes: least, mtimeMs };
@@ -225,7 +252,6 @@ async function readOnce(
     head !== undefined && head.length === size
       ? head
       : await readRange(handle, 0, size, control.checkpoint);
-  head = undefined;
   if (bytes.length !== size || !sameVersion(before, await handle.stat())) return CHANGED;
   const text = textual ? decodeUtf8(bytes) : undefined;
   if (text !== undefined) {
@@ -233,12 +259,10 @@ async function readOnce(
     if (wireBytes > limit) return { kind: 'too-large', size, wireBytes, mtimeMs };
     return { kind: 'ok', contents: { mimeType, text, size, mtimeMs, wireBytes } };
   }
-  // Declared text that is not UTF-8 keeps its type; sniffed "text" that is not, is just bytes.
-  const blobType = byName ?? (sniffed === DEFAULT_TEXT_MIME ? DEFAULT_BINARY_MIME : mimeType);
   const wireBytes = base64Length(size) + 2;
   if (wireBytes > limit) return { kind: 'too-large', size, wireBytes, mtimeMs };
   return {
     kind: 'ok',
-    contents: { mimeType: blobType, blob: encodeBase64(bytes), size, mtimeMs, wireBytes },
+    contents: { mimeType: kind.blobType, blob: encodeBase64(bytes), size, mtimeMs, wireBytes },
   };
 }

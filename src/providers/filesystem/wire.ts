@@ -3,6 +3,8 @@ import { MCPKIT_META_PREFIX } from '../../protocol/meta-keys.js';
 import { ERROR_CODES } from '../../protocol/error-codes.js';
 import { ProtocolError } from '../../errors/protocol-error.js';
 import { resultTooLarge } from '../../errors/wire-errors.js';
+import { PART_META_KEY } from '../../content/policy.js';
+import { utf8Length } from '../../content/wire-size.js';
 import { formatBytes } from './format.js';
 
 /** `_meta` of read contents: raw size and modification time. */
@@ -14,20 +16,96 @@ export function metaOf(size: number, mtimeMs: number): Record<string, unknown> {
 }
 
 /**
+ * Wire bytes of one contents item besides its `text` or `blob` string: `uri`, `mimeType`, `_meta`,
+ * the key of the string and some slack. `capBytes` less this bounds the string.
+ */
+export function contentsEnvelope(uri: string, mimeType: string, meta: object): number {
+  return utf8Length(JSON.stringify({ uri, mimeType, _meta: meta })) + 16;
+}
+
+/** {@link contentsEnvelope} of a whole file at `uri`, reckoned with the longest common type. */
+export function wholeEnvelope(uri: string): number {
+  return contentsEnvelope(uri, 'application/octet-stream', metaOf(0, 0));
+}
+
+/** Where a file too large to read whole can be read in parts. */
+export interface PartsHint {
+  /** The parts template, e.g. `file:///{+path}{?offset,length,version}`. */
+  readonly partsTemplate: string;
+  /** The URI of the file's first part. */
+  readonly firstPart: string;
+}
+
+/**
  * A file that cannot fit this transport's cap for one result: -32603 (the request is valid; this
- * server cannot answer it here) with the sizes and what to do in `data`.
+ * server cannot answer it here) with the sizes and what to do in `data`. `capBytes` is the limit
+ * the text or blob string was compared with (the result cap less the contents' envelope); with
+ * `parts`, the message and `data` say where to read the file in parts.
  */
 export function tooLarge(
   uri: string,
   size: number,
   wireBytes: number,
   capBytes: number,
+  parts?: PartsHint,
+): ProtocolError {
+  const what =
+    `${uri} is too large to return over this connection: ${formatBytes(size)} (${size} bytes), ` +
+    `at least ${formatBytes(wireBytes)} on the wire, over the ${formatBytes(capBytes)} cap for one result. `;
+  const todo = parts
+    ? `Read it in parts with resources/read through the template ${parts.partsTemplate}, starting with ` +
+      `${parts.firstPart} (each part's _meta["${PART_META_KEY}"].next names the next one), ` +
+      'or raise the cap with mcpkit serve --max-response-bytes.'
+    : 'Raise the cap with mcpkit serve --max-response-bytes, or ask for a link instead of the ' +
+      'contents (tool "read" with mode "link").';
+  return resultTooLarge(
+    what + todo,
+    parts ? { uri, size, wireBytes, capBytes, ...parts } : { uri, size, wireBytes, capBytes },
+  );
+}
+
+/** A parameter of the parts template that can name no part of this file. */
+export type PartParameter = 'offset' | 'length' | 'version';
+
+/**
+ * A part URI whose `parameter` is unusable: -32602 naming it, with `data` `{ uri, parameter,
+ * reason, size? }` (`size` once the file was looked at).
+ */
+export function badPartParameter(
+  uri: string,
+  parameter: PartParameter,
+  reason: string,
+  problem: string,
+  size?: number,
+): ProtocolError {
+  return ProtocolError.invalidParams(
+    `Invalid part ${uri}: "${parameter}" ${problem}`,
+    size === undefined ? { uri, parameter, reason } : { uri, parameter, reason, size },
+  );
+}
+
+/**
+ * A part asked for at a version the file no longer has: -32602 with the current version and the
+ * new first part, so that a walk starts over instead of splicing two versions.
+ */
+export function partChanged(uri: string, version: string, firstPart: string): ProtocolError {
+  return ProtocolError.invalidParams(
+    `${uri}: the file changed since that version (it is now version ${version}); ` +
+      `read it again from its first part, ${firstPart}`,
+    { uri, parameter: 'version', reason: 'changed', version, firstPart },
+  );
+}
+
+/** Not even one character of a part fits the cap: -32603 with the sizes. */
+export function partTooLarge(
+  uri: string,
+  size: number,
+  wireBytes: number,
+  capBytes: number,
 ): ProtocolError {
   return resultTooLarge(
-    `${uri} is too large to return over this connection: ${formatBytes(size)} (${size} bytes), ` +
-      `at least ${formatBytes(wireBytes)} on the wire, over the ${formatBytes(capBytes)} cap for one result. ` +
-      'Use a transport with a larger message cap (mcpkit serve --max-line-bytes or --max-body-bytes), ' +
-      'or ask for a link instead of the contents (tool "read" with mode "link").',
+    `${uri}: not even one character of this part fits the ${formatBytes(capBytes)} cap for one ` +
+      `result (${wireBytes} bytes on the wire); raise the cap with mcpkit serve --max-response-bytes.`,
     { uri, size, wireBytes, capBytes },
   );
 }

@@ -1,5 +1,6 @@
 import { matchSafely } from '../../uri/guards.js';
 import type { ServerCore } from '../core.js';
+import type { ResourceStat } from '../definitions.js';
 import type { TemplateEntry } from '../entries.js';
 
 /** A template a URI matched: its variables, decoded and checked, or why the guards refused them. */
@@ -26,16 +27,20 @@ export function* matchTemplates(core: ServerCore, uri: string): Generator<Templa
   }
 }
 
-/** The first safely matching template with a `stat` hook sizes the resource; no read happens. */
+/**
+ * The first safely matching template with a `stat` hook sizes the resource; no read happens.
+ * `context` (the request's cap) is handed to the hook.
+ */
 export async function statResource(
   core: ServerCore,
   uri: string,
-): Promise<{ size: number; mimeType?: string } | undefined> {
+  context?: { readonly capBytes: number },
+): Promise<ResourceStat | undefined> {
   for (const hit of matchTemplates(core, uri)) {
     if ('refused' in hit) return undefined;
     const stat = hit.entry.definition.stat;
     if (!stat) continue;
-    const found = await stat(uri, hit.variables);
+    const found = await stat(uri, hit.variables, context);
     if (found !== undefined) return found;
   }
   return undefined;

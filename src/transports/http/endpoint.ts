@@ -44,6 +44,8 @@ export class HttpEndpoint {
   private readonly guard: OriginGuard | undefined;
   /** One budget for every body this endpoint reads at once. */
   private readonly bodyLimits: BodyLimits;
+  /** Outbound cap (`maxResponseBytes`), checked once here. */
+  private readonly maxResponseBytes: number;
 
   constructor(server: McpServer, options: HttpOptions = {}) {
     this.options = options;
@@ -54,6 +56,7 @@ export class HttpEndpoint {
     };
     this.bodyLimits.stalls = new StallWatch(this.bodyLimits.idleMs);
     const maxResponse = maxResponseBytesOf(options);
+    this.maxResponseBytes = maxResponse;
     this.stateless = server.connect({
       transport: 'http',
       send: () => undefined,
@@ -312,7 +315,7 @@ export class HttpEndpoint {
 
   /** The response as JSON text; one that cannot be sent as it is becomes a -32603 error. */
   private encode(response: JSONRPCResponse): EncodedMessage {
-    return encodeResponse(response, maxResponseBytesOf(this.options), 'maxResponseBytes', (t) =>
+    return encodeResponse(response, this.maxResponseBytes, 'maxResponseBytes', (t) =>
       console.error(t),
     );
   }

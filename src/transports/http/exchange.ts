@@ -1,3 +1,4 @@
+import type { MessagePart } from '../oversize.js';
 import type { BodyLimits, BodyOutcome } from './body-limits.js';
 
 /** The little an HTTP handler needs from a runtime; the web and node adapters implement it. */
@@ -22,8 +23,12 @@ export interface HttpExchange {
  * so, and listen streams (which see the sink as their channel's flow) hold frames until it drains.
  */
 export interface SseSink {
-  /** Writes a chunk; false once the client is not keeping up (the chunk is buffered), as Writable.write. */
-  write(chunk: string): boolean;
+  /**
+   * Writes a chunk; false once the client is not keeping up (the chunk is buffered), as
+   * Writable.write. A Uint8Array chunk may be shared with other responses: it is written as it
+   * is, never copied nor modified.
+   */
+  write(chunk: MessagePart): boolean;
   end(): void;
   /** True from a write that returned false until the buffer drained. */
   readonly congested: boolean;
@@ -34,7 +39,14 @@ export interface SseSink {
 }
 
 export interface HttpResponder {
-  /** `body` in parts is the concatenation of the parts (large blobs are sent uncopied). */
-  send(status: number, headers: Record<string, string>, body?: string | readonly string[]): void;
+  /**
+   * `body` in parts is the concatenation of the parts: large blobs are sent uncopied, and
+   * Uint8Array parts (shared with other responses) as they are, never modified.
+   */
+  send(
+    status: number,
+    headers: Record<string, string>,
+    body?: string | readonly MessagePart[],
+  ): void;
   stream(status: number, headers: Record<string, string>): SseSink;
 }

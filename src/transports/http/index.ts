@@ -1,7 +1,7 @@
 export { createHttpHandler } from './web-handler.js';
 export type { WebHandler } from './web-handler.js';
 export { HttpEndpoint } from './endpoint.js';
-export { DEFAULT_MAX_BODY_BYTES } from './options.js';
+export { DEFAULT_HTTP_MAX_RESPONSE_BYTES, DEFAULT_MAX_BODY_BYTES } from './options.js';
 export type { HttpOptions } from './options.js';
 export type { HttpExchange, HttpResponder, SseSink } from './exchange.js';
 export { checkOrigin, createOriginGuard, LOOPBACK_HOSTS } from './origin-guard.js';

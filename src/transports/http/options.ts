@@ -1,3 +1,4 @@
+import { MIN_RESPONSE_BYTES } from '../oversize.js';
 import type { OriginGuardOptions } from './origin-guard.js';
 
 /** Options of the Streamable HTTP endpoint, shared by the web and node adapters. */
@@ -18,7 +19,11 @@ export interface HttpOptions extends OriginGuardOptions {
   bodyTimeoutMs?: number;
   /** Host/Origin checks against DNS rebinding (default true). */
   dnsRebindingProtection?: boolean;
-  /** Largest response sent, in bytes (default: maxBodyBytes); a larger result becomes a clear -32603 error. */
+  /**
+   * Outbound: the largest response body or SSE message sent, in bytes (default 32 MiB). It
+   * models the receiver, not this server (inbound is `maxBodyBytes`): results are assembled
+   * under it, and a response that would not fit becomes a clear -32603 error. At least 4096.
+   */
   maxResponseBytes?: number;
   /** Serve 2025-11-25 clients (initialize, sessions, GET stream) on the same endpoint (default true). */
   legacy?: boolean;
@@ -38,7 +43,17 @@ export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 export const DEFAULT_MAX_BODY_TOTAL_BYTES = 64 * 1024 * 1024;
 export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
 
-/** The largest response this endpoint sends. */
+/** What HTTP clients take (the official SDK reads whole bodies): 32 MiB. */
+export const DEFAULT_HTTP_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+
+/** The largest response this endpoint sends; throws on a value below MIN_RESPONSE_BYTES. */
 export function maxResponseBytesOf(options: HttpOptions): number {
-  return options.maxResponseBytes ?? options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const value = options.maxResponseBytes;
+  if (value === undefined) return DEFAULT_HTTP_MAX_RESPONSE_BYTES;
+  if (!Number.isSafeInteger(value) || value < MIN_RESPONSE_BYTES) {
+    throw new RangeError(
+      `http: maxResponseBytes must be an integer of at least ${MIN_RESPONSE_BYTES}, got ${String(value)}`,
+    );
+  }
+  return value;
 }

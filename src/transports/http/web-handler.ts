@@ -2,6 +2,7 @@ import type { McpServer } from '../../server/index.js';
 import type { HttpExchange, HttpResponder, SseSink } from './exchange.js';
 import { HttpEndpoint } from './endpoint.js';
 import type { HttpOptions } from './options.js';
+import type { MessagePart } from '../oversize.js';
 import { DROPPED_SINK } from './sse.js';
 import { readWebBody } from './web-body.js';
 
@@ -49,7 +50,8 @@ function webSseStream(onCancel: () => void): { body: ReadableStream<Uint8Array>;
   const sink: SseSink = {
     write: (chunk) => {
       if (!open) return true;
-      controller.enqueue(encoder.encode(chunk));
+      // Shared bytes are enqueued as they are: a default stream never transfers its chunks.
+      controller.enqueue(typeof chunk === 'string' ? encoder.encode(chunk) : chunk);
       return !congested();
     },
     end: () => {
@@ -73,6 +75,33 @@ function webSseStream(onCancel: () => void): { body: ReadableStream<Uint8Array>;
     },
   };
   return { body, sink };
+}
+
+/**
+ * A JSON response body: text parts joined, or, with shared byte parts, a stream of the parts
+ * that enqueues each as it is (one per pull) and says its length in `headers`.
+ */
+function responseBody(
+  parts: string | readonly MessagePart[] | undefined,
+  headers: Record<string, string>,
+): string | ReadableStream<Uint8Array> | undefined {
+  if (typeof parts === 'string' || parts === undefined) return parts;
+  if (parts.every((part) => typeof part === 'string')) return parts.join('');
+  const chunks = parts.map((part) => (typeof part === 'string' ? encoder.encode(part) : part));
+  let length = 0;
+  for (const chunk of chunks) length += chunk.byteLength;
+  headers['content-length'] = String(length);
+  let next = 0;
+  return new ReadableStream<Uint8Array>(
+    {
+      pull: (controller) => {
+        const chunk = chunks[next++];
+        if (chunk === undefined) controller.close();
+        else controller.enqueue(chunk);
+      },
+    },
+    { highWaterMark: 0 },
+  );
 }
 
 export interface WebHandler {
@@ -121,10 +150,8 @@ export function createHttpHandler(server: McpServer, options: HttpOptions = {}):
         send: (status, headers, parts) => {
           if (responded) return;
           responded = true;
-          const body = typeof parts === 'string' || parts === undefined ? parts : parts.join('');
-          resolve(
-            new Response(status === 202 || body === undefined ? null : body, { status, headers }),
-          );
+          const body = status === 202 ? undefined : responseBody(parts, headers);
+          resolve(new Response(body ?? null, { status, headers }));
         },
         stream: (status, headers): SseSink => {
           if (responded) return DROPPED_SINK;

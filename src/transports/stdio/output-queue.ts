@@ -1,13 +1,15 @@
 import type { Writable } from 'node:stream';
+import type { MessagePart } from '../oversize.js';
 
 /**
  * What stdio has to write, and how much of it stdout has not taken yet. Answers produced in the
  * same turn of the event loop go out in one corked write (one writev, no joined copy). `bytes`
  * counts from `push` until the write's callback: the stream's own buffer included, so that a
- * client that stops reading shows up here whatever the stream's highWaterMark.
+ * client that stops reading shows up here whatever the stream's highWaterMark. Byte parts
+ * (shared by several answers) are handed to stdout as they are, never copied.
  */
 export class OutputQueue {
-  private pieces: string[] = [];
+  private pieces: MessagePart[] = [];
   private queuedBytes = 0;
   private writingBytes = 0;
   private scheduled = false;
@@ -23,8 +25,8 @@ export class OutputQueue {
     return this.queuedBytes + this.writingBytes;
   }
 
-  /** Queues one message's parts (the last one ends the line) for the next flush. */
-  push(parts: readonly string[], bytes: number): void {
+  /** Queues one message's parts (the last one ends the line), `bytes` in all, for the next flush. */
+  push(parts: readonly MessagePart[], bytes: number): void {
     for (const part of parts) this.pieces.push(part);
     this.queuedBytes += bytes;
     if (!this.scheduled) {
@@ -45,9 +47,9 @@ export class OutputQueue {
     const output = this.output;
     output.cork();
     const last = pieces.length - 1;
-    for (let i = 0; i < last; i++) output.write(pieces[i] as string);
+    for (let i = 0; i < last; i++) output.write(pieces[i] as MessagePart);
     // Writes complete in order: the last piece's callback means the whole batch was taken.
-    output.write(pieces[last] as string, () => {
+    output.write(pieces[last] as MessagePart, () => {
       this.writingBytes -= bytes;
       this.onWritten();
     });

@@ -108,3 +108,91 @@ describe('serveStdio', () => {
     }
   });
 });
+
+describe('serveStdio: the outbound cap (maxResponseBytes)', () => {
+  function fillServer() {
+    const server = createServer({ name: 's', version: '1' });
+    server.resource('fill://{n}', { name: 'fill' }, (uri, { n }) => ({
+      uri,
+      text: 'a'.repeat(Number(n)),
+    }));
+    return server;
+  }
+  const lineOf = (text: string, id: number) =>
+    text.split('\n').find((l) => l.startsWith(`{"jsonrpc":"2.0","id":${id},`)) ?? '';
+
+  it('sends a line of exactly maxResponseBytes, newline included, and answers one byte more with -32603', async () => {
+    const cap = 8192;
+    const input = new PassThrough();
+    const output = new PassThrough();
+    let text = '';
+    output.setEncoding('utf8').on('data', (c: string) => (text += c));
+    const conn = serveStdio(fillServer(), { input, output, maxResponseBytes: cap });
+    const read = (id: number, n: number) => {
+      const request = {
+        ...modern('resources/read', { uri: `fill://${String(n).padStart(5, '0')}` }),
+        id,
+      };
+      input.write(`${JSON.stringify(request)}\n`);
+    };
+    read(1, 100);
+    await until(() => lineOf(text, 1) !== '', 'the probe');
+    // One more byte of text, one more byte of line: the envelope is fixed for a fixed-width id.
+    const envelope = Buffer.byteLength(lineOf(text, 1)) + 1 - 100;
+    read(2, cap - envelope);
+    read(3, cap - envelope + 1);
+    read(4, 10);
+    await until(() => lineOf(text, 4) !== '', 'the last answer');
+    expect(Buffer.byteLength(lineOf(text, 2)) + 1).toBe(cap);
+    expect(JSON.parse(lineOf(text, 2))).toMatchObject({
+      result: { contents: [{ uri: expect.any(String) }] },
+    });
+    const over = JSON.parse(lineOf(text, 3)) as {
+      error: { code: number; message: string; data: unknown };
+    };
+    expect(over.error.code).toBe(-32603);
+    expect(over.error.message).toContain('maxResponseBytes');
+    expect(over.error.data).toMatchObject({ bytes: cap, limit: cap - 1 });
+    expect(JSON.parse(lineOf(text, 4))).toMatchObject({
+      result: { contents: [{ text: 'a'.repeat(10) }] },
+    });
+    input.end();
+    await conn.closed;
+  });
+
+  it('defaults to the official SDK client buffer, 10,485,760 bytes, apart from the 32 MiB inbound cap', async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    let text = '';
+    output.setEncoding('utf8').on('data', (c: string) => (text += c));
+    const conn = serveStdio(fillServer(), { input, output });
+    const request = { ...modern('resources/read', { uri: 'fill://10485760' }), id: 1 };
+    // The request line itself may be long: inbound is still 32 MiB.
+    const padded = {
+      ...request,
+      params: {
+        ...request.params,
+        _meta: {
+          ...(request.params as { _meta: object })._meta,
+          pad: 'p'.repeat(12 * 1024 * 1024),
+        },
+      },
+    };
+    input.write(`${JSON.stringify(padded)}\n`);
+    await until(() => lineOf(text, 1) !== '', 'the answer');
+    const answer = JSON.parse(lineOf(text, 1)) as { error: { code: number; data: unknown } };
+    expect(answer.error).toMatchObject({ code: -32603, data: { limit: 10 * 1024 * 1024 - 1 } });
+    input.end();
+    await conn.closed;
+  });
+
+  it('refuses a cap below 4096 bytes, naming the option', () => {
+    expect(() =>
+      serveStdio(fillServer(), {
+        maxResponseBytes: 100,
+        input: new PassThrough(),
+        output: new PassThrough(),
+      }),
+    ).toThrow(/maxResponseBytes must be an integer of at least 4096, got 100/);
+  });
+});

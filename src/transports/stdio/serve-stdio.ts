@@ -11,11 +11,21 @@ import { LineDecoder, type LineEvent } from './line-decoder.js';
 import { OutputQueue } from './output-queue.js';
 import { WaitingRequests } from './waiting-requests.js';
 import { stdioListenFlow } from './listen-flow.js';
-import { encodeForSend } from '../oversize.js';
+import { encodeForSend, MIN_RESPONSE_BYTES } from '../oversize.js';
 
 export interface StdioOptions {
-  /** Largest accepted line in bytes (default 32 MiB); longer lines are discarded and answered with an error. */
+  /**
+   * Inbound: the longest line accepted from the client, in bytes (default 32 MiB); longer lines
+   * are discarded as they stream in and answered with an error. It protects this process.
+   */
   maxLineBytes?: number;
+  /**
+   * Outbound: the longest line sent, newline included (default 10,485,760: the official SDK
+   * client's read buffer, past which it drops the connection). It models the receiver: results
+   * are assembled under it, and a response that would not fit becomes a clear -32603 error.
+   * At least 4096.
+   */
+  maxResponseBytes?: number;
   /**
    * Requests handled at once (default 64; open `subscriptions/listen` streams do not count).
    * Further requests wait, read but not started; responses and notifications (cancellations)
@@ -43,13 +53,21 @@ export interface StdioConnection {
 }
 
 export const DEFAULT_MAX_LINE_BYTES = 32 * 1024 * 1024;
+/** The official SDK's stdio client buffer (10 MiB): our longest line, newline included. */
+export const DEFAULT_STDIO_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
 export const DEFAULT_MAX_IN_FLIGHT = 64;
 export const DEFAULT_MAX_QUEUED_BYTES = 16 * 1024 * 1024;
 
-function positiveInteger(name: string, value: number | undefined, fallback: number): number {
+function positiveInteger(
+  name: string,
+  value: number | undefined,
+  fallback: number,
+  min = 1,
+): number {
   if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < 1) {
-    throw new RangeError(`serveStdio: ${name} must be a positive integer, got ${String(value)}`);
+  if (!Number.isSafeInteger(value) || value < min) {
+    const what = min === 1 ? 'a positive integer' : `an integer of at least ${min}`;
+    throw new RangeError(`serveStdio: ${name} must be ${what}, got ${String(value)}`);
   }
   return value;
 }
@@ -70,6 +88,14 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Stdio
     options.maxLineBytes,
     DEFAULT_MAX_LINE_BYTES,
   );
+  // The newline is part of the line the client buffers: the JSON gets one byte less.
+  const maxMessageBytes =
+    positiveInteger(
+      'maxResponseBytes',
+      options.maxResponseBytes,
+      DEFAULT_STDIO_MAX_RESPONSE_BYTES,
+      MIN_RESPONSE_BYTES,
+    ) - 1;
   const maxInFlight = positiveInteger('maxInFlight', options.maxInFlight, DEFAULT_MAX_IN_FLIGHT);
   const maxQueuedBytes = positiveInteger(
     'maxQueuedBytes',
@@ -97,12 +123,15 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Stdio
     process.stderr.write(`${text}\n`);
   };
   const write = (message: JSONRPCMessage): void => {
-    const encoded = encodeForSend(message, maxLineBytes, 'maxLineBytes', report);
+    const encoded = encodeForSend(message, maxMessageBytes, 'maxResponseBytes', report);
     if (encoded === undefined) return;
     const { parts } = encoded;
     let bytes = encoded.bytes;
     if (bytes < 0) bytes = parts.reduce((sum, part) => sum + part.length, 0);
-    out.push([...parts.slice(0, -1), `${parts[parts.length - 1] as string}\n`], bytes + 1);
+    // Shared bytes are written as they are: the newline goes into the last text part, or after.
+    const last = parts[parts.length - 1];
+    const line = typeof last === 'string' ? [...parts.slice(0, -1), `${last}\n`] : [...parts, '\n'];
+    out.push(line, bytes + 1);
     // Notifications come without a request: past the mark they too stop reading.
     updateFlow();
   };
@@ -110,7 +139,7 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Stdio
     transport: 'stdio',
     send: write,
     flow: listenFlow,
-    maxMessageBytes: maxLineBytes,
+    maxMessageBytes,
   });
 
   // Reading follows both queues: paused past the mark on either, resumed once both are below.

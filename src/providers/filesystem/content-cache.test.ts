@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { ByteLruCache } from './content-cache.js';
+
+describe('ByteLruCache', () => {
+  it('runs an entry’s onEvict once, however it leaves', () => {
+    const gone: string[] = [];
+    const cache = new ByteLruCache<number>(10, 10);
+    const track = (name: string) => () => gone.push(name);
+    cache.set('a', 1, 4, track('a'));
+    cache.set('b', 2, 4, track('b'));
+    cache.get('a');
+    cache.set('c', 3, 4, track('c')); // over 10: b, the least recently used, goes
+    expect(gone).toEqual(['b']);
+    cache.set('a', 4, 4, track('a2')); // replaced
+    expect(gone).toEqual(['b', 'a']);
+    cache.delete('c');
+    cache.delete('c');
+    expect(gone).toEqual(['b', 'a', 'c']);
+    cache.set('dir/x', 5, 1, track('x'));
+    cache.set('dir/y', 6, 1, track('y'));
+    cache.deletePrefix('dir/');
+    expect(gone).toEqual(['b', 'a', 'c', 'x', 'y']);
+    cache.clear();
+    expect(gone).toEqual(['b', 'a', 'c', 'x', 'y', 'a2']);
+    expect(cache.stats()).toMatchObject({ entries: 0, bytes: 0 });
+  });
+
+  it('refuses a value too large to keep, and lets go of it at once', () => {
+    let released = 0;
+    const cache = new ByteLruCache<number>(10);
+    expect(cache.accepts(5)).toBe(true);
+    expect(cache.accepts(6)).toBe(false);
+    expect(cache.set('big', 1, 6, () => released++)).toBe(false);
+    expect(released).toBe(1);
+    expect(new ByteLruCache<number>(0).accepts(0)).toBe(false);
+  });
+});

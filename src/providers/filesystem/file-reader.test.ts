@@ -1,0 +1,217 @@
+import { randomBytes } from 'node:crypto';
+import type { FileHandle } from 'node:fs/promises';
+import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sharedBodies } from '../../content/shared-bodies.js';
+import { ByteLruCache } from './content-cache.js';
+import { readContents, readsInFlight, type ContentsOutcome } from './file-reader.js';
+import { nodeFs, type ProviderFs } from './fs-types.js';
+import type { FileContents } from './read-file.js';
+import type { Containment } from './resolve.js';
+
+let root: string;
+let within: Containment;
+const QUOTES = '"'.repeat(1000); // 1000 bytes, 2002 on the wire
+const BIG = randomBytes(100 * 1024);
+const LONG = `# Notes\n${'a "quoted" line, é\n'.repeat(5000)}`;
+
+beforeAll(async () => {
+  root = await realpath(await mkdtemp(join(tmpdir(), 'mcpkit-file-reader-')));
+  within = { root, visibility: { hidden: false, ignore: new Set() } };
+  await writeFile(join(root, 'quotes.txt'), QUOTES);
+  await writeFile(join(root, 'big.bin'), BIG);
+  await writeFile(join(root, 'long.md'), LONG);
+});
+
+afterAll(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+interface Gated {
+  fs: ProviderFs;
+  opens: () => number;
+}
+
+/**
+ * node:fs where the first caller's read starts before the other `callers` resolve the path,
+ * and no read goes on until every caller resolved it: they all meet the first read in flight.
+ * `handle` may wrap each opened handle.
+ */
+function gatedFs(callers: number, handle: (h: FileHandle) => FileHandle = (h) => h): Gated {
+  let stats = 0;
+  let resolved = 0;
+  let opens = 0;
+  let opened!: () => void;
+  const firstOpen = new Promise<void>((resolve) => (opened = resolve));
+  let everyone!: () => void;
+  const allResolved = new Promise<void>((resolve) => (everyone = resolve));
+  return {
+    opens: () => opens,
+    fs: {
+      ...nodeFs,
+      settleMs: 0,
+      stat: async (path) => {
+        if (stats++ > 0) await firstOpen;
+        const result = await nodeFs.stat(path);
+        if (++resolved === callers) setImmediate(everyone);
+        return result;
+      },
+      open: async (path, flags) => {
+        opens++;
+        opened();
+        await allResolved;
+        return handle(await nodeFs.open(path, flags));
+      },
+    },
+  };
+}
+
+const ok = (outcome: ContentsOutcome): FileContents => {
+  if (outcome.kind !== 'ok') throw new Error(`expected ok, got ${outcome.kind}`);
+  return outcome.contents;
+};
+
+describe('readContents: one read for concurrent misses', () => {
+  it('reads and encodes a file once for every caller that missed it at once', async () => {
+    const { fs, opens } = gatedFs(20);
+    const cache = new ByteLruCache<FileContents>(1 << 20);
+    const outcomes = await Promise.all(
+      Array.from({ length: 20 }, () => readContents(fs, within, cache, 'big.bin', Infinity)),
+    );
+    expect(opens()).toBe(1);
+    const first = ok(outcomes[0] as ContentsOutcome);
+    expect(Buffer.from(first.blob ?? '', 'base64').equals(BIG)).toBe(true);
+    for (const outcome of outcomes) expect(ok(outcome)).toBe(first);
+    expect(readsInFlight(cache)).toBe(0);
+    cache.clear();
+  });
+
+  it('applies each caller’s own limit to what the shared read got', async () => {
+    const { fs, opens } = gatedFs(2);
+    const cache = new ByteLruCache<FileContents>(0); // nothing cached: the flight is all there is
+    const [wide, narrow] = await Promise.all([
+      readContents(fs, within, cache, 'quotes.txt', Infinity),
+      readContents(fs, within, cache, 'quotes.txt', 1500),
+    ]);
+    expect(opens()).toBe(1);
+    expect(ok(wide as ContentsOutcome).text).toBe(QUOTES);
+    expect(narrow).toMatchObject({ kind: 'too-large', size: 1000, wireBytes: 2002 });
+  });
+
+  it('reads again for a caller with a larger limit than the read it met could fit', async () => {
+    const { fs, opens } = gatedFs(2);
+    const cache = new ByteLruCache<FileContents>(0);
+    const [narrow, wide] = await Promise.all([
+      readContents(fs, within, cache, 'quotes.txt', 1500),
+      readContents(fs, within, cache, 'quotes.txt', 3000),
+    ]);
+    expect(narrow).toMatchObject({ kind: 'too-large', wireBytes: 2002 });
+    expect(ok(wide as ContentsOutcome).text).toBe(QUOTES);
+    expect(opens()).toBe(2);
+    expect(readsInFlight(cache)).toBe(0);
+  });
+
+  it('applies each caller’s maxSize, and lets a read with a checkpoint read alone', async () => {
+    const { fs, opens } = gatedFs(3);
+    const cache = new ByteLruCache<FileContents>(0);
+    const checkpoint = (): void => undefined;
+    const outcomes = await Promise.all([
+      readContents(fs, within, cache, 'quotes.txt', Infinity),
+      readContents(fs, within, cache, 'quotes.txt', Infinity, { maxSize: 999 }),
+      readContents(fs, within, cache, 'quotes.txt', Infinity, { checkpoint }),
+    ]);
+    expect(ok(outcomes[0] as ContentsOutcome).text).toBe(QUOTES);
+    expect(outcomes[1]).toMatchObject({ kind: 'too-large', size: 1000 });
+    expect(ok(outcomes[2] as ContentsOutcome).text).toBe(QUOTES);
+    expect(opens()).toBe(2);
+  });
+
+  it('rejects every caller when the shared read fails, and leaves nothing in flight', async () => {
+    const failing = (h: FileHandle): FileHandle =>
+      new Proxy(h, {
+        get(target, prop) {
+          if (prop === 'read')
+            return () =>
+              Promise.reject(Object.assign(new Error('EIO: i/o error'), { code: 'EIO' }));
+          const value = Reflect.get(target, prop) as unknown;
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+    const { fs, opens } = gatedFs(5, failing);
+    const cache = new ByteLruCache<FileContents>(1 << 20);
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 5 }, () => readContents(fs, within, cache, 'big.bin', Infinity)),
+    );
+    expect(opens()).toBe(1);
+    for (const outcome of outcomes) {
+      expect(outcome.status).toBe('rejected');
+      expect((outcome as PromiseRejectedResult).reason).toMatchObject({ code: 'EIO' });
+    }
+    expect(readsInFlight(cache)).toBe(0);
+    expect(cache.stats().entries).toBe(0);
+  });
+
+  it('answers "changed" to every caller when the file keeps changing under the read', async () => {
+    let tick = 0;
+    const moving = (h: FileHandle): FileHandle =>
+      new Proxy(h, {
+        get(target, prop) {
+          if (prop === 'stat')
+            return async () => Object.assign(await target.stat(), { mtimeMs: ++tick });
+          const value = Reflect.get(target, prop) as unknown;
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+    const { fs, opens } = gatedFs(4, moving);
+    const cache = new ByteLruCache<FileContents>(1 << 20);
+    const outcomes = await Promise.all(
+      Array.from({ length: 4 }, () => readContents(fs, within, cache, 'quotes.txt', Infinity)),
+    );
+    expect(opens()).toBe(1);
+    for (const outcome of outcomes) expect(outcome).toMatchObject({ kind: 'changed' });
+    expect(readsInFlight(cache)).toBe(0);
+  });
+});
+
+describe('readContents: shared JSON bytes of cached contents', () => {
+  const fs: ProviderFs = { ...nodeFs, settleMs: 0 };
+
+  it('encodes a large cached body once, and lets it go with the cache entry', async () => {
+    const cache = new ByteLruCache<FileContents>(1 << 20);
+    const contents = ok(await readContents(fs, within, cache, 'big.bin', Infinity));
+    const blob = contents.blob ?? '';
+    const bytes = sharedBodies.get(blob);
+    expect(Buffer.from(bytes ?? new Uint8Array()).toString()).toBe(JSON.stringify(blob));
+    // Both forms count against the cache's bytes.
+    expect(cache.stats().bytes).toBe(contents.wireBytes * 2);
+    expect(ok(await readContents(fs, within, cache, 'big.bin', Infinity))).toBe(contents);
+    expect(sharedBodies.get(blob)).toBe(bytes);
+    cache.clear();
+    expect(sharedBodies.get(blob)).toBeUndefined();
+  });
+
+  it('shares a large text as its escaped JSON', async () => {
+    const cache = new ByteLruCache<FileContents>(1 << 20);
+    const contents = ok(await readContents(fs, within, cache, 'long.md', Infinity));
+    const bytes = sharedBodies.get(contents.text ?? '');
+    expect(Buffer.from(bytes ?? new Uint8Array()).toString()).toBe(JSON.stringify(LONG));
+    expect(bytes?.byteLength).toBe(contents.wireBytes);
+    cache.delete('not a key'); // changes nothing
+    expect(sharedBodies.get(contents.text ?? '')).toBe(bytes);
+    cache.clear();
+    expect(sharedBodies.get(LONG)).toBeUndefined();
+  });
+
+  it('shares nothing for a body the cache does not keep, or a small one', async () => {
+    const small = new ByteLruCache<FileContents>(200 * 1024); // entries up to 100 KiB
+    const contents = ok(await readContents(fs, within, small, 'big.bin', Infinity));
+    expect(sharedBodies.get(contents.blob ?? '')).toBeUndefined();
+    expect(small.stats().entries).toBe(0);
+    const cache = new ByteLruCache<FileContents>(1 << 20);
+    const text = ok(await readContents(fs, within, cache, 'quotes.txt', Infinity));
+    expect(sharedBodies.get(text.text ?? '')).toBeUndefined();
+    expect(cache.stats().bytes).toBe(2002);
+  });
+});

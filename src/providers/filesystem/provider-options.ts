@@ -1,0 +1,51 @@
+/** How a served folder is configured: what is served, how it is read, cached and watched. */
+import type { IndexProgress } from './file-index.js';
+import type { ProviderFs } from './fs-types.js';
+
+export interface FilesystemProviderOptions {
+  /** The folder to serve. It becomes the URI root: `file:///notes/a.md` is `<root>/notes/a.md`. */
+  root: string;
+  /** Prefix of every URI, before the relative path (default `file:///`); must end with `/`. */
+  uriPrefix?: string;
+  /** Name of the resource template (default `files`). */
+  name?: string;
+  /** Description of the resource template. */
+  description?: string;
+  /** Serve dot-files and dot-directories such as `.git` and `.env` (default false). */
+  hidden?: boolean;
+  /** Names never listed nor read, at any depth (default `['node_modules']`). */
+  ignore?: readonly string[];
+  /** Bytes of encoded contents kept for unchanged files (default 64 MiB; 0 turns the cache off). */
+  cacheBytes?: number;
+  /** Watch the folder and notify list changes and resource updates (default false). */
+  watch?: boolean;
+  /** How old the listing may get before a list request walks the folder again (default 2 s; 30 s while watching). */
+  rescanMs?: number;
+  /** Most files listed (default 100,000); the walk stops once it has listed this many. */
+  maxFiles?: number;
+  /**
+   * Refuse (with -32602) and leave out of the listing regular files with more than one hard link
+   * (default false). A hard link is the file itself, wherever its other names are: one made
+   * inside the folder to a file outside it is served like any file, unless this is set.
+   */
+  refuseHardLinks?: boolean;
+  /**
+   * A file modified less than this long ago is still being written: a read waits until it has
+   * been quiet this long, then reads it (default 100 ms; 0 reads at once). Writers that write a
+   * temporary file and rename it are always read whole.
+   */
+  settleMs?: number;
+  /**
+   * Bytes of one part of the parts template (`file:///{+path}{?offset,length,version}`) when a
+   * part URI gives no `length`; also the `length` of the first part that the error for a file too
+   * large to read whole, and links to such a file, name (default 1 MiB: 1,048,576). A part is
+   * also cut to fit the connection's cap, and a text part ends at a line or character boundary.
+   */
+  partBytes?: number;
+  /** Sees the progress of every walk of the folder. */
+  onProgress?: (progress: IndexProgress) => void;
+  /** Sees non-fatal problems (a watch that failed, a listing that was cut). */
+  onWarning?: (message: string) => void;
+  /** The file system calls (default `node:fs/promises`); for tests. */
+  fs?: ProviderFs;
+}

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { createServer } from '../../server/server.js';
+import { modern } from '../../testing/messages.js';
+import { createHttpHandler } from './web-handler.js';
+import { DEFAULT_HTTP_MAX_RESPONSE_BYTES, maxResponseBytesOf } from './options.js';
+
+describe('maxResponseBytes (HTTP outbound cap)', () => {
+  it('defaults to 32 MiB, whatever the inbound body cap', () => {
+    expect(DEFAULT_HTTP_MAX_RESPONSE_BYTES).toBe(32 * 1024 * 1024);
+    expect(maxResponseBytesOf({})).toBe(32 * 1024 * 1024);
+    expect(maxResponseBytesOf({ maxBodyBytes: 1024 * 1024 })).toBe(32 * 1024 * 1024);
+    expect(maxResponseBytesOf({ maxResponseBytes: 4096 })).toBe(4096);
+  });
+
+  it('refuses a cap below 4096 bytes or not an integer, naming the option', () => {
+    for (const bad of [4095, 0, -1, 1.5, Number.NaN])
+      expect(() => maxResponseBytesOf({ maxResponseBytes: bad })).toThrow(
+        /maxResponseBytes must be an integer of at least 4096/,
+      );
+  });
+
+  it('answers a 5 MiB read whole with a 4 MiB body cap, and -32603 past maxResponseBytes', async () => {
+    const server = createServer({ name: 's', version: '1' });
+    server.resource('fill://{n}', { name: 'fill' }, (uri, { n }) => ({
+      uri,
+      text: 'a'.repeat(Number(n)),
+    }));
+    const post = async (handler: (r: Request) => Promise<Response>, n: number) => {
+      const body = modern('resources/read', { uri: `fill://${n}` });
+      const res = await handler(
+        new Request('http://127.0.0.1/mcp', {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'mcp-protocol-version': '2026-07-28',
+            'mcp-method': 'resources/read',
+            'mcp-name': `fill://${n}`,
+          },
+          body: JSON.stringify(body),
+        }),
+      );
+      return (await res.json()) as {
+        result?: { contents: Array<{ text: string }> };
+        error?: { code: number; data: unknown };
+      };
+    };
+    const byDefault = createHttpHandler(server, { maxBodyBytes: 4 * 1024 * 1024 });
+    const whole = await post(byDefault, 5 * 1024 * 1024);
+    expect(whole.result?.contents[0]?.text.length).toBe(5 * 1024 * 1024);
+    const small = createHttpHandler(server, { maxResponseBytes: 64 * 1024 });
+    const refused = await post(small, 70 * 1024);
+    expect(refused.error).toMatchObject({ code: -32603, data: { limit: 64 * 1024 } });
+  });
+});
