@@ -1,6 +1,7 @@
 // Case C: large resources over Streamable HTTP, where memory is what counts.
 // 1. 50 concurrent resources/read of one 4 MiB binary file: `mcpkit serve` (the real CLI)
-//    against the official SDK v2 server, each the server's peak RSS over its idle RSS.
+//    against the official SDK v2 server, each the server's peak RSS over its idle RSS; mcpkit
+//    also with --cache-bytes 0, where every answer is streamed from the file.
 // 2. mcpkit only: a 1 GiB sparse file read end to end in parts (resources/read of
 //    file:///big.bin?offset=...&length=..., following _meta["dev.mcpkit/part"].next), with the
 //    server's peak RSS over idle throughout, and the time taken.
@@ -83,8 +84,8 @@ function folderWith(name, write) {
   return dir;
 }
 
-const startMcpkit = (dir) =>
-  startHttpChild(CLI, 15_000, ['serve', dir, '--http', '127.0.0.1:0', '--quiet']);
+const startMcpkit = (dir, ...extra) =>
+  startHttpChild(CLI, 15_000, ['serve', dir, '--http', '127.0.0.1:0', '--quiet', ...extra]);
 
 /**
  * Warms a target up (three verified reads), reads its idle RSS, then runs `repeat` bursts of
@@ -110,7 +111,7 @@ async function burstTarget(start, file, opts) {
       answers.forEach((msg, i) => checkFile(msg, ids[i], file));
       rounds.push({ overIdle: top - idle, seconds });
       console.log(
-        `[large] round ${round}/${opts.repeat}: peak +${(rounds.at(-1).overIdle / MiB).toFixed(1)} MiB over idle, ${seconds.toFixed(2)} s`,
+        `[large] round ${round}/${opts.repeat}: peak ${rounds.at(-1).overIdle >= 0 ? '+' : ''}${(rounds.at(-1).overIdle / MiB).toFixed(1)} MiB over idle, ${seconds.toFixed(2)} s`,
       );
       if (round < opts.repeat) await new Promise((r) => setTimeout(r, LARGE.quietMs));
     }
@@ -197,15 +198,20 @@ export async function runLargeCase(opts, missing) {
   const starts = {
     sdk: () => startHttpChild('large-sdk.mjs', 10_000, [path.join(dir, 'blob.bin'), FILE_URI]),
     mcpkit: () => startMcpkit(dir),
+    // Nothing cached: every answer is streamed from the file as the socket takes it.
+    streamed: () => startMcpkit(dir, '--cache-bytes', '0'),
   };
+  const names = opts.targets.filter((t) => t in starts);
+  if (names.includes('mcpkit')) names.push('streamed');
   try {
-    for (const name of opts.targets.filter((t) => t in starts)) {
-      if (name === 'mcpkit' && missing.length) {
+    for (const name of names) {
+      if (name !== 'sdk' && missing.length) {
         targets[name] = { skipped: `${missing.join(', ')} missing (run npm run build)` };
         continue;
       }
       console.log(
-        `[large] ${name}: ${LARGE.burst} concurrent reads of a ${LARGE.fileBytes / MiB} MiB file`,
+        `[large] ${name}: ${LARGE.burst} concurrent reads of a ${LARGE.fileBytes / MiB} MiB file` +
+          (name === 'streamed' ? ' (mcpkit serve --cache-bytes 0)' : ''),
       );
       try {
         targets[name] = await burstTarget(starts[name], file, opts);

@@ -46,26 +46,33 @@ export function table(title, targets, r, verdictLine) {
 }
 
 const mib = (bytes) => bytes / (1024 * 1024);
+/** A signed MiB figure: a burst that ended below idle (a collection ran) prints as such. */
+const signed = (bytes) => `${bytes >= 0 ? '+' : ''}${num(mib(bytes), 1)}`;
 
 /** The verdict lines of the large-resources case: the burst's peak, then the walk's. */
 export function largeVerdicts(c, goals) {
   const m = c.targets.mcpkit;
   const sdk = c.targets.sdk;
-  const beside = sdk?.overIdle === undefined ? '' : `; SDK +${num(mib(sdk.overIdle), 1)} MiB`;
+  const streamed = c.targets.streamed;
+  const beside =
+    (sdk?.overIdle === undefined ? '' : `; SDK ${signed(sdk.overIdle)} MiB`) +
+    (streamed?.overIdle === undefined
+      ? ''
+      : `; streamed, nothing cached (--cache-bytes 0): ${signed(streamed.overIdle)} MiB`);
   const burstWant = `target: mcpkit <= ${mib(goals.peakGoal)} MiB over idle`;
   const burst =
     !m || m.skipped
       ? `NOT MEASURED: mcpkit skipped (${m?.skipped ?? 'not selected'}); ${burstWant}`
       : m.error
         ? `FAIL: mcpkit did not run correctly; ${burstWant}`
-        : `${m.overIdle <= goals.peakGoal ? 'PASS' : 'FAIL'}: mcpkit peak RSS +${num(mib(m.overIdle), 1)} MiB over idle (${burstWant})${beside}`;
+        : `${m.overIdle <= goals.peakGoal ? 'PASS' : 'FAIL'}: mcpkit peak RSS ${signed(m.overIdle)} MiB over idle (${burstWant})${beside}`;
   const w = c.walk;
   const walkWant = `target: RSS never more than ${mib(goals.walkGoal)} MiB over idle`;
   const walk = !w
     ? `NOT MEASURED: no walk (mcpkit not selected or not built); ${walkWant}`
     : w.error
       ? `FAIL: the walk did not complete; ${walkWant}`
-      : `${w.overIdle <= goals.walkGoal ? 'PASS' : 'FAIL'}: 1 GiB walk RSS at most +${num(mib(w.overIdle), 1)} MiB over idle (${walkWant}), ${num(w.seconds, 1)} s`;
+      : `${w.overIdle <= goals.walkGoal ? 'PASS' : 'FAIL'}: 1 GiB walk RSS at most ${signed(w.overIdle)} MiB over idle (${walkWant}), ${num(w.seconds, 1)} s`;
   return [burst, walk];
 }
 
@@ -80,9 +87,9 @@ export function largeTable(c, goals) {
     else if (t.error) rows.push(`${name.padEnd(8)}  FAILED: ${t.error.split('\n')[0]}`);
     else {
       const rounds = t.rounds
-        .map((r) => `+${num(mib(r.overIdle), 1)} in ${num(r.seconds, 2)} s`)
+        .map((r) => `${signed(r.overIdle)} in ${num(r.seconds, 2)} s`)
         .join(', ');
-      const peak = `+${num(mib(t.overIdle), 1)}`;
+      const peak = signed(t.overIdle);
       rows.push(
         `${name.padEnd(8)}${num(mib(t.idleRss), 1).padStart(14)}${peak.padStart(20)}   ${rounds}`,
       );
@@ -93,7 +100,7 @@ export function largeTable(c, goals) {
     rows.push(
       `1 GiB walk (mcpkit): ${w.parts} parts of ${num(mib(w.partBytes), 2)} MiB in ${num(w.seconds, 1)} s ` +
         `(${num(1024 / w.seconds, 0)} MiB/s, client checks included); idle RSS ${num(mib(w.idleRss), 1)} MiB, ` +
-        `peak +${num(mib(w.overIdle), 1)} MiB over idle (peaks from ${w.peakFrom})`,
+        `peak ${signed(w.overIdle)} MiB over idle (peaks from ${w.peakFrom})`,
     );
   } else if (w?.error) rows.push(`1 GiB walk (mcpkit): FAILED: ${w.error.split('\n')[0]}`);
   const verdicts = largeVerdicts(c, goals).map((v) => `verdict: ${v}`);

@@ -17,6 +17,7 @@ import {
   LOOPBACK_HOSTS,
 } from '../transports/http/index.js';
 import { serveHttp } from '../transports/node.js';
+import { assemblyCapBytes } from '../transports/stdio/serve-stdio.js';
 import type { ServeArgs } from './args.js';
 import { banner, type BannerInput } from './banner.js';
 import { startIdleCompaction } from './idle-compaction.js';
@@ -195,8 +196,7 @@ export async function runServe(
         kind: 'stdio' as const,
         inboundBytes: maxLineBytes,
         outboundBytes: maxResponseBytes,
-        // The newline is part of the line.
-        capBytes: maxResponseBytes - 1 - ENVELOPE_RESERVE_BYTES,
+        capBytes: assemblyCapBytes(maxResponseBytes) - ENVELOPE_RESERVE_BYTES,
       };
       io.stderr.write(`${banner({ ...info, transport })}\n`);
     }

@@ -22,6 +22,14 @@ export {
 } from './blob.js';
 export type { EncodeBase64StreamOptions } from './blob.js';
 export {
+  streamedBody,
+  base64Body,
+  isStreamedBody,
+  asBlobString,
+  collectBlob,
+} from './streamed-body.js';
+export type { StreamedBody, StreamedBodySource, Base64BodySource } from './streamed-body.js';
+export {
   jsonStringWireSize,
   utf8Length,
   contentWireSize,

@@ -59,7 +59,8 @@ describe('SharedBodies', () => {
 
   it('stays within its bound, dropping the oldest entries; a stale hold releases nothing', () => {
     const value = (fill: number) => base64(SHARED_BODY_MIN_BYTES, fill);
-    const size = value(1).length + 2;
+    // Each entry keeps its JSON bytes and its key string.
+    const size = value(1).length + 2 + value(1).length;
     const bodies = new SharedBodies(size * 2);
     const first = bodies.hold(value(1), 'base64');
     bodies.hold(value(2), 'base64');

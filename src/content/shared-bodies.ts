@@ -21,7 +21,10 @@ export interface SharedBodyHold {
 
 interface Entry {
   readonly bytes: Uint8Array;
+  /** The byte length the bytes had: a detached buffer reads 0. */
   readonly length: number;
+  /** What the entry keeps alive: its bytes and its key string. */
+  readonly cost: number;
   holders: number;
 }
 
@@ -66,10 +69,12 @@ export class SharedBodies {
     if (entry === undefined) {
       if (kind === 'base64' && !isBase64(value)) return undefined;
       const bytes = encodeJsonString(value, kind);
-      if (bytes.byteLength > this.maxBytes) return undefined;
-      entry = { bytes, length: bytes.byteLength, holders: 0 };
+      // The key string is held as long as its bytes: both count.
+      const cost = bytes.byteLength + value.length;
+      if (cost > this.maxBytes) return undefined;
+      entry = { bytes, length: bytes.byteLength, cost, holders: 0 };
       this.map.set(value, entry);
-      this.held += entry.length;
+      this.held += entry.cost;
       this.trim(entry);
     }
     entry.holders++;
@@ -108,7 +113,7 @@ export class SharedBodies {
 
   private drop(value: string, entry: Entry): void {
     this.map.delete(value);
-    this.held -= entry.length;
+    this.held -= entry.cost;
   }
 
   /** Past the bound, the oldest entries go (their responses fall back to converting). */

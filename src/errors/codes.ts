@@ -37,6 +37,13 @@ export const MCPKIT_ERROR_CODES = {
   SCHEMA_INVALID: 'SCHEMA_INVALID',
   /** A Standard Schema that cannot produce JSON Schema. */
   SCHEMA_NOT_CONVERTIBLE: 'SCHEMA_NOT_CONVERTIBLE',
+  /**
+   * A streamed body broke its promise mid-stream: its source changed (a file written while it
+   * was sent), failed, or gave another length than announced. The answer is cut, never completed.
+   */
+  STREAM_FAILED: 'STREAM_FAILED',
+  /** A streamed body reached a writer that cannot send one (stdio, plain JSON.stringify). */
+  STREAM_UNSUPPORTED: 'STREAM_UNSUPPORTED',
   /** A URI template breaks RFC 6570 syntax. */
   TEMPLATE_SYNTAX: 'TEMPLATE_SYNTAX',
 } as const;

@@ -60,6 +60,8 @@ export interface ContextInit {
   cancel: Cancellation;
   /** The hard cap for this request's result, in bytes. */
   capBytes: number;
+  /** Whether this request's result may carry a streamed blob (see `RequestContext`). */
+  streamsBodies?: boolean;
   /** Binds result assembly to this request; called once, on first use. */
   content: (ctx: RequestContext) => ContentEnv;
   authInfo: unknown;
@@ -88,6 +90,13 @@ export class RequestContext {
    * use it to refuse a resource that cannot fit before reading it.
    */
   readonly capBytes: number;
+  /**
+   * Whether a read handler may answer a blob as a `StreamedBody` (mcpkit/content), sent from
+   * its source as the client takes it instead of held in memory: true for `resources/read` on
+   * a connection whose writer streams (HTTP), false elsewhere (stdio, in memory, and content
+   * embedded in tool or prompt results, which is measured and assembled as strings).
+   */
+  readonly streamsBodies: boolean;
   private readonly cancel: Cancellation;
   private readonly makeContent: (ctx: RequestContext) => ContentEnv;
   private contentEnv: ContentEnv | undefined;
@@ -109,6 +118,7 @@ export class RequestContext {
     this.clientInfo = init.clientInfo;
     this.meta = init.meta;
     this.capBytes = init.capBytes;
+    this.streamsBodies = init.streamsBodies ?? false;
     this.cancel = init.cancel;
     this.makeContent = init.content;
     this.authInfo = init.authInfo;

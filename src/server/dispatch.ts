@@ -226,6 +226,8 @@ async function onRequest(
       meta,
       cancel,
       capBytes: resultCapBytes(core.options, peer.maxMessageBytes),
+      // Only a read's own result goes to the writer as it is; see RequestContext.streamsBodies.
+      streamsBodies: peer.streamsBodies && method === 'resources/read',
       content: (c) => createContentEnv(core, c),
       authInfo: extra.authInfo,
       inputResponses: era === 'modern' ? (params['inputResponses'] as never) : undefined,

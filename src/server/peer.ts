@@ -34,6 +34,13 @@ export interface PeerOptions {
   requestTimeoutMs?: number;
   /** The backpressure of `send`'s channel (stdout), so that listen streams hold rather than pile up. */
   flow?: ChannelFlow;
+  /**
+   * Whether this connection's writer sends streamed blobs (content/streamed-body.ts), read from
+   * their source as the client takes them (default false). The HTTP endpoint's are; stdio's is
+   * not: a line cannot be taken back once started, so a file that changes mid-read must be
+   * read whole first. Read handlers see it as `ctx.streamsBodies`.
+   */
+  streamsBodies?: boolean;
 }
 
 /** Per-message extras a transport supplies. */
@@ -80,6 +87,8 @@ export class Peer {
   readonly send: (message: JSONRPCMessage) => void;
   /** The backpressure of `send`'s channel. */
   readonly flow: ChannelFlow | undefined;
+  /** Whether answers may carry streamed blobs ({@link PeerOptions.streamsBodies}). */
+  readonly streamsBodies: boolean;
   /** @internal The 2025-11-25 session, set by `initialize` (the engine's, not the transport's). */
   session: LegacySession | undefined;
   /** @internal In-flight requests by id, for `notifications/cancelled`. */
@@ -105,6 +114,7 @@ export class Peer {
     this.cancelById = options.cancelById ?? true;
     this.send = options.send;
     this.flow = options.flow;
+    this.streamsBodies = options.streamsBodies ?? false;
     this.requestTimeoutMs = options.requestTimeoutMs ?? 60_000;
   }
 

@@ -23,7 +23,8 @@ import { HttpEndpoint } from './http/endpoint.js';
 import type { HttpOptions } from './http/options.js';
 import { LOOPBACK_HOSTS } from './http/origin-guard.js';
 import { DROPPED_SINK } from './http/sse.js';
-import type { MessagePart } from './oversize.js';
+import { writeParts } from './node-parts-writer.js';
+import { hasStreamedPart, type MessagePart } from './oversize.js';
 
 /** What a request gets when the handler itself failed (a bug): still JSON-RPC, never empty. */
 const INTERNAL_ERROR_BODY = JSON.stringify(
@@ -161,20 +162,31 @@ class NodeExchange implements HttpExchange, HttpResponder {
   ): void {
     const res = this.res;
     if (res.headersSent) return;
-    if (typeof body === 'string' || body === undefined || body.length === 1) {
-      const text = typeof body === 'string' || body === undefined ? body : body[0];
+    const streamed = typeof body === 'object' && hasStreamedPart(body);
+    if (typeof body === 'string' || body === undefined || (body.length === 1 && !streamed)) {
+      const text =
+        typeof body === 'string' || body === undefined ? body : (body[0] as string | Uint8Array);
       if (text !== undefined) headers['content-length'] = String(Buffer.byteLength(text));
       res.writeHead(status, headers);
       res.end(text);
       return;
     }
+    const parts = body;
     let length = 0;
-    for (const part of body) length += Buffer.byteLength(part);
+    for (const part of parts)
+      length +=
+        typeof part === 'string' || part instanceof Uint8Array
+          ? Buffer.byteLength(part)
+          : part.wireBytes;
     headers['content-length'] = String(length);
     res.writeHead(status, headers);
+    if (streamed) {
+      void writeParts(res, parts, (text) => console.error(text));
+      return;
+    }
     // One writev for the parts; shared byte parts go to the socket as they are, uncopied.
     res.cork();
-    for (const part of body) res.write(part);
+    for (const part of parts) res.write(part as string | Uint8Array);
     res.end();
     res.uncork();
   }
@@ -192,6 +204,8 @@ class NodeExchange implements HttpExchange, HttpResponder {
       end: () => {
         if (!res.writableEnded) res.end();
       },
+      // Cut, not ended: the client sees the stream fail, never a complete-looking event.
+      abort: () => res.destroy(),
       get congested() {
         return res.writableNeedDrain;
       },

@@ -1,10 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { sharedBodies } from '../content/shared-bodies.js';
 import {
+  asBlobString,
+  base64Body,
+  isStreamedBody,
+  type StreamedBody,
+} from '../content/streamed-body.js';
+import { isMcpKitError } from '../errors/mcpkit-error.js';
+import {
   encodeForSend,
   encodeMessage,
   encodeWithinCap,
   LARGE_PART_BYTES,
+  partBytes,
   type MessagePart,
 } from './oversize.js';
 
@@ -120,7 +128,9 @@ describe('encodeForSend', () => {
 
 describe('encodeMessage with shared bytes', () => {
   const joined = (parts: readonly MessagePart[]): string =>
-    Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : p))).toString();
+    Buffer.concat(
+      parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : (p as Uint8Array))),
+    ).toString();
 
   it('writes a shared blob and a shared text as their bytes, exactly as JSON.stringify', () => {
     const blob = Buffer.alloc(LARGE_PART_BYTES, 3).toString('base64');
@@ -191,5 +201,86 @@ describe('encodeMessage with shared bytes', () => {
     expect(encoded.parts.every((p) => typeof p === 'string')).toBe(true);
     expect(encoded.parts).toContain(blob);
     expect(joined(encoded.parts)).toBe(JSON.stringify(m));
+  });
+});
+
+describe('encodeMessage with a streamed blob', () => {
+  const data = Buffer.alloc(1000, 9);
+  const body = () =>
+    base64Body({
+      size: data.length,
+      chunks: async function* () {
+        yield data;
+      },
+    });
+  const message = (blob: StreamedBody, small = 'é') => ({
+    jsonrpc: '2.0' as const,
+    id: 3,
+    result: {
+      contents: [
+        { uri: 'x:a', text: small },
+        { uri: 'x:b', mimeType: 'application/octet-stream', blob: asBlobString(blob) },
+      ],
+    },
+  });
+  /** What JSON.stringify would give if the body were its base64 string. */
+  const expected = (small = 'é') =>
+    JSON.stringify({
+      ...message(body(), small),
+      result: {
+        contents: [
+          { uri: 'x:a', text: small },
+          { uri: 'x:b', mimeType: 'application/octet-stream', blob: data.toString('base64') },
+        ],
+      },
+    });
+  async function joinedAsync(parts: readonly MessagePart[]): Promise<string> {
+    const out: Buffer[] = [];
+    for (const part of parts) {
+      if (typeof part === 'string') out.push(Buffer.from(part));
+      else if (part instanceof Uint8Array) out.push(Buffer.from(part));
+      else for await (const chunk of part.chunks()) out.push(Buffer.from(chunk));
+    }
+    return Buffer.concat(out).toString();
+  }
+
+  it('is its own part, counted with its exact wireBytes', async () => {
+    const streamed = body();
+    const encoded = encodeMessage(message(streamed), { streams: true });
+    expect(encoded.parts).toContain(streamed);
+    expect(encoded.parts.filter((p) => isStreamedBody(p))).toHaveLength(1);
+    const text = expected();
+    expect(encoded.bytes).toBe(Buffer.byteLength(text));
+    expect(encoded.parts.reduce((sum, p) => sum + partBytes(p), 0)).toBe(encoded.bytes);
+    expect(await joinedAsync(encoded.parts)).toBe(text);
+  });
+
+  it('keeps the cap check exact: one byte under its size is an error', () => {
+    const size = Buffer.byteLength(expected());
+    const fits = encodeWithinCap(message(body()), size, 'cap', () => {}, { streams: true });
+    expect(fits?.parts.some((p) => isStreamedBody(p))).toBe(true);
+    const over = encodeWithinCap(message(body()), size - 1, 'cap', () => {}, { streams: true });
+    expect(JSON.parse((over?.parts ?? []).join(''))).toMatchObject({
+      error: { code: -32603, data: { bytes: size, limit: size - 1 } },
+    });
+  });
+
+  it('without streams: throws, and a transport answers -32603, never [object Object]', () => {
+    let error: unknown;
+    try {
+      encodeMessage(message(body()));
+    } catch (e) {
+      error = e;
+    }
+    expect(isMcpKitError(error, 'STREAM_UNSUPPORTED')).toBe(true);
+    const reports: string[] = [];
+    const encoded = encodeForSend(message(body()), 1 << 20, 'maxResponseBytes', (t) =>
+      reports.push(t),
+    );
+    const text = (encoded?.parts ?? []).join('');
+    expect(text).not.toContain('[object Object]');
+    expect(JSON.parse(text)).toMatchObject({ id: 3, error: { code: -32603 } });
+    expect(reports).toHaveLength(1);
+    expect(reports[0]).toContain('cannot stream');
   });
 });

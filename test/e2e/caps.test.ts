@@ -108,7 +108,9 @@ describe('mcpkit serve --stdio and the official SDK v2 client: the default outbo
       const data = expectPartsHint(error, uri);
       expect(data.size).toBe(files[name]!.length);
       expect(data.wireBytes).toBe(Math.ceil(data.size / 3) * 4 + 2);
-      expect(data.capBytes).toBeLessThan(SDK_BUFFER);
+      // The cap for one result keeps one pipe read (64 KiB) and the envelope under the buffer.
+      expect(data.capBytes).toBeLessThanOrEqual(SDK_BUFFER - 1 - 64 * 1024 - 1024);
+      expect(data.capBytes).toBeGreaterThan(SDK_BUFFER - 1 - 64 * 1024 - 2048);
       expect((await readOne(session, 'file:///small.txt')).text).toBe('small\n');
     }
     expect(session.errors).toEqual([]);
@@ -122,6 +124,16 @@ describe('mcpkit serve --stdio and the official SDK v2 client: the default outbo
     await writeFile(join(dir, 'edge.txt'), 'a'.repeat(cap - 2));
     const fits = await readOne(session, uri);
     expect(fits.text?.length).toBe(cap - 2);
+    // Back to back with other answers: the client's buffer also holds the start of the next
+    // line, so a result at the cap must leave room for one pipe read.
+    for (let round = 0; round < 3; round++) {
+      const answers = await Promise.all([
+        readOne(session, uri),
+        ...Array.from({ length: 4 }, () => readOne(session, 'file:///small.txt')),
+        readOne(session, uri),
+      ]);
+      expect(answers.map((a) => a.text?.length)).toEqual([cap - 2, 6, 6, 6, 6, cap - 2]);
+    }
     await writeFile(join(dir, 'edge.txt'), 'a'.repeat(cap - 1));
     const over = expectPartsHint(await protocolError(() => readOne(session, uri)), uri);
     expect(over).toMatchObject({ size: cap - 1, wireBytes: cap + 1, capBytes: cap });

@@ -26,6 +26,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProtocolError } from '@modelcontextprotocol/client';
+import { formatBytes } from '../../src/providers/filesystem/format.js';
 import {
   CLI,
   ENVELOPE_RESERVE,
@@ -34,6 +35,7 @@ import {
   HAVE_DIST,
   HUGE_BYTES,
   HttpServe,
+  KiB,
   MiB,
   SIX_BYTES,
   connectHttp,
@@ -54,16 +56,18 @@ const BLOCK_BUDGET = 6000;
 const RESULT_BUDGET = 9000;
 const INVALID_PARAMS = -32602;
 const INTERNAL_ERROR = -32603;
-/** The cap for one result under an outbound cap: stdio keeps a byte for the newline. */
+/**
+ * The cap for one result under an outbound cap: stdio keeps a byte for the newline and one pipe
+ * read (64 KiB) for the start of the next line in the client's buffer.
+ */
 function capOf(kind: TransportKind, maxResponseBytes: number): number {
-  return maxResponseBytes - (kind === 'stdio' ? 1 : 0) - ENVELOPE_RESERVE;
+  return maxResponseBytes - (kind === 'stdio' ? 1 + 64 * KiB : 0) - ENVELOPE_RESERVE;
 }
 /** The result cap each transport gives by default: stdio 10 MiB lines, HTTP 32 MiB responses. */
 const DEFAULT_CAP: Record<TransportKind, number> = {
   stdio: capOf('stdio', 10 * MiB),
   http: capOf('http', 32 * MiB),
 };
-const CAP_TEXT: Record<TransportKind, string> = { stdio: '10.0 MiB', http: '32.0 MiB' };
 
 if (!HAVE_DIST) {
   console.warn(
@@ -158,13 +162,7 @@ async function prompt(s: Session, name: string, args: Record<string, string>) {
 }
 
 /** Asserts the clear too-large refusal of `uri` (and that it came from the size, not a crash). */
-function expectTooLarge(
-  error: ProtocolError,
-  uri: string,
-  size: number,
-  cap: number,
-  capText: string,
-): void {
+function expectTooLarge(error: ProtocolError, uri: string, size: number, cap: number): void {
   expect(error.code, error.message).toBe(INTERNAL_ERROR);
   const data = error.data as TooLargeData;
   expect(data).toMatchObject({
@@ -180,7 +178,7 @@ function expectTooLarge(
   expect(data.wireBytes).toBeGreaterThan(data.capBytes);
   expect(error.message).toContain(`${uri} is too large to return over this connection`);
   expect(error.message).toContain(`(${size} bytes)`);
-  expect(error.message).toContain(`over the ${capText} cap for one result`);
+  expect(error.message).toContain(`over the ${formatBytes(data.capBytes)} cap for one result`);
   expect(error.message).toContain(`starting with ${uri}?offset=0&length=1048576`);
 }
 
@@ -340,7 +338,7 @@ describe.each([...FIXTURE, ...EXAMPLE])('every link resolves ($label)', ({ label
         contents = await readUri(s, link.uri);
       } catch (error) {
         if (!(error instanceof ProtocolError)) throw error; // a transport failure: never fine
-        expectTooLarge(error, link.uri, link.size ?? -1, cap, CAP_TEXT[kind]);
+        expectTooLarge(error, link.uri, link.size ?? -1, cap);
         tooLarge.push(link.name);
         // The connection is still usable.
         expect(
@@ -750,7 +748,7 @@ describe.each(FIXTURE)('files over the cap ($label)', ({ label, kind }) => {
   test('resources/read of the 64 MiB file fails clearly (-32603, size and cap), and the connection stays usable', async () => {
     const s = session(label);
     const error = await protocolError(() => readUri(s, `file:///${fx.huge}`));
-    expectTooLarge(error, `file:///${fx.huge}`, HUGE_BYTES, DEFAULT_CAP[kind], CAP_TEXT[kind]);
+    expectTooLarge(error, `file:///${fx.huge}`, HUGE_BYTES, DEFAULT_CAP[kind]);
     expect(error.message).toContain('64.0 MiB (67108864 bytes)');
     expect((await readUri(s, 'file:///a/inside.txt')).text).toBe('inside a/\n');
     const review = await protocolError(() => prompt(s, 'review-file', { path: fx.huge }));
@@ -828,7 +826,7 @@ describe('the cap flips with --max-response-bytes; the inbound caps do not move 
     ]);
     for (const s of [small, body, line]) {
       const error = await protocolError(() => readUri(s, uri));
-      expectTooLarge(error, uri, SIX_BYTES, capOf(s.kind, 4 * MiB), '4.0 MiB');
+      expectTooLarge(error, uri, SIX_BYTES, capOf(s.kind, 4 * MiB));
       expect((await readUri(s, 'file:///a/inside.txt')).text).toBe('inside a/\n');
     }
     for (const s of [large, http]) {
@@ -969,7 +967,7 @@ describe.each(EXAMPLE)('the example folder ($label)', ({ label, kind }) => {
     const csv = await readTool(s, 'data/requests.csv');
     expect(textOf(csv.content[0])).toBe(
       'data/requests.csv (text/csv, 1.2 MiB) is linked, not embedded: about 1.2 MiB on the wire is over what may be embedded ' +
-        `(embed budgets: 1.0 MiB per block, 4.0 MiB per result; transport cap ${kind === 'stdio' ? '10.0 MiB' : '32.0 MiB'}). ` +
+        `(embed budgets: 1.0 MiB per block, 4.0 MiB per result; transport cap ${kind === 'stdio' ? '9.9 MiB' : '32.0 MiB'}). ` +
         'Read it with resources/read when you need its contents.',
     );
     expect(linkOf(csv.content[1])).toMatchObject({

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedBodies } from '../../content/shared-bodies.js';
 import { ByteLruCache } from './content-cache.js';
 import { readContents, readsInFlight, type ContentsOutcome } from './file-reader.js';
+import { createFilesystemProvider } from './filesystem-provider.js';
 import { nodeFs, type ProviderFs } from './fs-types.js';
 import type { FileContents } from './read-file.js';
 import type { Containment } from './resolve.js';
@@ -213,5 +214,17 @@ describe('readContents: shared JSON bytes of cached contents', () => {
     const text = ok(await readContents(fs, within, cache, 'quotes.txt', Infinity));
     expect(sharedBodies.get(text.text ?? '')).toBeUndefined();
     expect(cache.stats().bytes).toBe(2002);
+  });
+});
+
+describe('shared bodies go with the provider', () => {
+  it('closing a provider releases the shared bytes of what it cached', async () => {
+    const provider = createFilesystemProvider({ root, settleMs: 0 });
+    const before = sharedBodies.size;
+    const read = await provider.contents('big.bin');
+    expect(read.kind).toBe('ok');
+    expect(sharedBodies.size).toBe(before + 1);
+    provider.close();
+    expect(sharedBodies.size).toBe(before);
   });
 });

@@ -12,9 +12,12 @@ import {
   type ReadOutcome,
 } from './read-file.js';
 import { ReadFlights } from './read-flights.js';
-import { canRead, resolveInRoot, type Containment } from './resolve.js';
+import { canRead, resolveInRoot, type Containment, type Resolved } from './resolve.js';
 
 export type ContentsOutcome = ReadOutcome | { kind: 'refused'; reason: string };
+
+/** A path {@link resolveInRoot} found to be a servable regular file. */
+export type ResolvedFile = Extract<Resolved, { kind: 'file' }>;
 
 /**
  * The path stats of a file a read would serve, without reading it; undefined when a read would
@@ -75,7 +78,8 @@ function fitted(contents: FileContents, limitBytes: number, maxSize: number): Re
  * what it read, and a failure (a rejection, "changed") reaches every one of them. A caller
  * whose limits are larger than those the shared read started with, and that it did not fit,
  * reads again on its own. A read with a `checkpoint` (a search's budget) reads alone: its stop
- * must not become another caller's failure.
+ * must not become another caller's failure. `resolvedFile` is what a caller that resolved the
+ * path already found (streamed-file.ts), so that it is not resolved twice.
  */
 export async function readContents(
   fs: ProviderFs,
@@ -84,15 +88,18 @@ export async function readContents(
   relative: string,
   limitBytes: number,
   control: ReadControl = {},
+  resolvedFile?: ResolvedFile,
 ): Promise<ContentsOutcome> {
-  const resolved = await resolveInRoot(fs, within.root, relative, within.visibility, within);
+  const resolved =
+    resolvedFile ?? (await resolveInRoot(fs, within.root, relative, within.visibility, within));
   if (resolved.kind !== 'file') return resolved;
   const { real, stats } = resolved;
   const maxSize = control.maxSize ?? Number.POSITIVE_INFINITY;
   const key = cacheKey(real, stats, path.extname(relative));
   const cached = cache.get(key);
   if (cached) return fitted(cached, limitBytes, maxSize);
-  const least = leastWireBytes(relative, stats.size);
+  const known = control.known?.size === stats.size ? control.known.mimeType : undefined;
+  const least = leastWireBytes(relative, stats.size, known);
   if (least > limitBytes || stats.size > maxSize)
     return { kind: 'too-large', size: stats.size, wireBytes: least, mtimeMs: stats.mtimeMs };
   const read = (): Promise<ReadOutcome> =>

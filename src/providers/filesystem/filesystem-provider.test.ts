@@ -512,18 +512,25 @@ const portableFs: ProviderFs = {
  * and turns it back into the real directory before returning.
  */
 function swappingFs(fs: ProviderFs, dir: string, outside: string): ProviderFs {
+  // One swap at a time: the walk opens several files of `dir` at once.
+  let turn: Promise<unknown> = Promise.resolve();
+  const swapped = async (path: string, flags: number) => {
+    await rename(dir, `${dir}.real`);
+    await symlink(outside, dir);
+    try {
+      return await fs.open(path, flags);
+    } finally {
+      await unlink(dir);
+      await rename(`${dir}.real`, dir);
+    }
+  };
   return {
     ...fs,
-    open: async (path, flags) => {
+    open: (path, flags) => {
       if (!path.startsWith(dir + sep)) return fs.open(path, flags);
-      await rename(dir, `${dir}.real`);
-      await symlink(outside, dir);
-      try {
-        return await fs.open(path, flags);
-      } finally {
-        await unlink(dir);
-        await rename(`${dir}.real`, dir);
-      }
+      const opened = turn.then(() => swapped(path, flags));
+      turn = opened.catch(() => undefined);
+      return opened;
     },
   };
 }

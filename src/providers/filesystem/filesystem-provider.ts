@@ -4,7 +4,6 @@
  */
 import * as path from 'node:path';
 import { McpKitError } from '../../errors/mcpkit-error.js';
-import { resourceRefused } from '../../errors/wire-errors.js';
 import { mimeFromName } from '../../content/mime.js';
 import { matchSafely, parseTemplate, type UriTemplate } from '../../uri/index.js';
 import type { ListedResource, McpServer, ResourceStat } from '../../server/index.js';
@@ -12,10 +11,11 @@ import { ByteLruCache, type CacheStats } from './content-cache.js';
 import { FileIndex, type IndexDiff, type IndexedFile } from './file-index.js';
 import { FileParts, PARTS_DESCRIPTION } from './file-parts.js';
 import { FolderWatcher } from './folder-watcher.js';
-import { fileChanged, tooLarge, wholeEnvelope, metaOf } from './wire.js';
 import { nodeFs, type ProviderFs } from './fs-types.js';
 import type { FilesystemProviderOptions } from './provider-options.js';
 import { readContents, statFile, type ContentsOutcome } from './file-reader.js';
+import { readOrStream } from './streamed-file.js';
+import { readWhole } from './whole-read.js';
 import type { FileContents, ReadControl } from './read-file.js';
 import type { Containment } from './resolve.js';
 import { escapePath, type Visibility } from './paths.js';
@@ -242,7 +242,18 @@ export class FilesystemProvider {
     control: ReadControl = {},
   ): Promise<ContentsOutcome> {
     const within = await this.containment();
-    return readContents(this.fs, within, this.cache, relative, limitBytes, control);
+    return readContents(this.fs, within, this.cache, relative, limitBytes, {
+      ...this.knownOf(relative),
+      ...control,
+    });
+  }
+
+  /** What the listing sniffed for a file: its type at the size it had then. */
+  private knownOf(relative: string): ReadControl {
+    const listed = this.index?.get(relative);
+    return listed?.mimeType === undefined
+      ? {}
+      : { known: { mimeType: listed.mimeType, size: listed.size } };
   }
 
   /** Hits, misses and bytes of the contents cache. */
@@ -275,32 +286,25 @@ export class FilesystemProvider {
             ? this.stat(variables['path'], context?.capBytes)
             : undefined,
       },
-      async (uri, variables, ctx) => {
+      (uri, variables, ctx) => {
         const relative = variables['path'];
         if (typeof relative !== 'string') return undefined;
-        // The limit the text or blob is compared with: the one a refusal reports.
-        const limit = ctx.capBytes - wholeEnvelope(uri);
-        const outcome = await this.contents(relative, limit);
-        switch (outcome.kind) {
-          case 'missing':
-            return undefined;
-          case 'refused':
-            throw resourceRefused(uri, outcome.reason);
-          case 'too-large':
-            throw tooLarge(uri, outcome.size, outcome.wireBytes, limit, {
-              partsTemplate: this.partsTemplate,
-              firstPart: this.parts.first(relative),
-            });
-          case 'changed':
-            throw fileChanged(uri, outcome.attempts);
-          case 'ok': {
-            const c = outcome.contents;
-            const body = c.text !== undefined ? { text: c.text } : { blob: c.blob as string };
-            return {
-              contents: [{ uri, mimeType: c.mimeType, ...body, _meta: metaOf(c.size, c.mtimeMs) }],
-            };
-          }
-        }
+        return readWhole(uri, relative, ctx, {
+          partsTemplate: this.partsTemplate,
+          firstPart: (file) => this.parts.first(file),
+          read: async (file, limit) =>
+            // Where the writer streams (HTTP), an uncached blob is sent from the file as read.
+            ctx.streamsBodies
+              ? readOrStream(
+                  this.fs,
+                  await this.containment(),
+                  this.cache,
+                  file,
+                  limit,
+                  this.knownOf(file),
+                )
+              : this.contents(file, limit),
+        });
       },
     );
     const removeParts = server.resource(
@@ -331,12 +335,14 @@ export class FilesystemProvider {
     return diff;
   }
 
-  /** Stops watching; the provider still serves, with a listing refreshed on demand. */
+  /** Stops watching and empties the contents cache; the provider still serves, with a listing refreshed on demand. */
   close(): void {
     this.closed = true;
     if (this.debounce) clearTimeout(this.debounce);
     this.watcher?.close();
     this.watcher = undefined;
+    // Cached bodies hold shared bytes in a process-wide registry: they go with the provider.
+    this.cache.clear();
   }
 
   private async containment(): Promise<Containment> {

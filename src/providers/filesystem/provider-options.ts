@@ -15,7 +15,11 @@ export interface FilesystemProviderOptions {
   hidden?: boolean;
   /** Names never listed nor read, at any depth (default `['node_modules']`). */
   ignore?: readonly string[];
-  /** Bytes of encoded contents kept for unchanged files (default 64 MiB; 0 turns the cache off). */
+  /**
+   * Bytes of encoded contents kept for unchanged files (default 64 MiB; 0 turns the cache off).
+   * A body of 64 KiB or more also keeps its JSON bytes, written to every client without a copy,
+   * and counts twice; one file may take at most half of the cache.
+   */
   cacheBytes?: number;
   /** Watch the folder and notify list changes and resource updates (default false). */
   watch?: boolean;

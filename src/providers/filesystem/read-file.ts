@@ -49,12 +49,13 @@ export function decodeUtf8(bytes: Uint8Array): string | undefined {
 }
 
 /**
- * The fewest wire bytes a file of `size` bytes can take as contents, from its name alone: a
- * blob for a known binary type (4 per 3 bytes), else at least one byte per byte, plus the quotes.
+ * The fewest wire bytes a file of `size` bytes can take as contents, from its name (else the
+ * type the listing sniffed, `knownType`): a blob for a binary type (4 per 3 bytes), else at
+ * least one byte per byte, plus the quotes.
  */
-export function leastWireBytes(name: string, size: number): number {
-  const byName = mimeFromName(name);
-  return (byName !== undefined && !isTextMimeType(byName) ? base64Length(size) : size) + 2;
+export function leastWireBytes(name: string, size: number, knownType?: string): number {
+  const type = mimeFromName(name) ?? knownType;
+  return (type !== undefined && !isTextMimeType(type) ? base64Length(size) : size) + 2;
 }
 
 /**
@@ -85,6 +86,11 @@ export interface ReadControl {
   checkpoint?: () => void;
   /** Most raw bytes to read: a larger file is "too-large" from its size, unread. */
   maxSize?: number;
+  /**
+   * The type the listing sniffed for this file when it had this size: a file refused from its
+   * size alone then gets its real wire size (base64 for a binary), not a text's lower bound.
+   */
+  known?: { mimeType: string; size: number };
 }
 
 /** How many times one read tries a file that changes under it before answering "changed". */

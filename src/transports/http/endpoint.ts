@@ -26,7 +26,7 @@ import { createOriginGuard, type OriginGuard } from './origin-guard.js';
 import { acceptsContentType, readBodyOrRefuse } from './request-body.js';
 import { routePost, type Route } from './route.js';
 import { SessionTable, type LegacyHttpSession } from './sessions.js';
-import { JSON_HEADERS, SSE_HEADERS, sseEvent, startKeepAlive } from './sse.js';
+import { JSON_HEADERS, SSE_HEADERS, sseEvent, startKeepAlive, writeSseMessage } from './sse.js';
 import { httpStatusFor } from './status.js';
 
 type Body = Record<string, unknown>;
@@ -62,6 +62,7 @@ export class HttpEndpoint {
       send: () => undefined,
       maxMessageBytes: maxResponse,
       cancelById: false,
+      streamsBodies: true,
     });
     this.guard = options.dnsRebindingProtection === false ? undefined : createOriginGuard(options);
     this.sessions = new SessionTable(
@@ -186,7 +187,7 @@ export class HttpEndpoint {
     if (!isRequest) {
       const response = await peer.handle(body, { era });
       settled?.(response);
-      if (response) return this.reply(res, body, response, era, undefined, {});
+      if (response) return this.reply(res, body, response, era, undefined, {}, () => ex.signal);
       return res.send(202, {});
     }
     const b = body as Body;
@@ -234,19 +235,14 @@ export class HttpEndpoint {
     // JSON unless the handler speaks before its result: then switch to SSE.
     const notify = (message: JSONRPCMessage): void => {
       if (done) return;
-      let event: string;
-      try {
-        event = sseEvent(message);
-      } catch (error) {
-        console.error('mcpkit: dropped a message that could not be encoded as JSON', error);
-        return;
-      }
+      const event = sseEvent(message, this.maxResponseBytes, (t) => console.error(t));
+      if (!event) return;
       if (!sink) {
         if (!acceptsSse) return;
         sink = res.stream(200, { ...SSE_HEADERS, ...sessionHeaders });
         stopKeepAlive = startKeepAlive(sink, this.options.keepAliveMs ?? 15_000);
       }
-      sink.write(event);
+      for (const part of event) sink.write(part);
     };
     let response: JSONRPCResponse | undefined;
     try {
@@ -283,23 +279,26 @@ export class HttpEndpoint {
       stopKeepAlive?.();
     }
     settled?.(response);
-    this.reply(res, body, response, era, sink, sessionHeaders);
+    await this.reply(res, body, response, era, sink, sessionHeaders, () => ex.signal);
   }
 
-  private reply(
+  /**
+   * Sends the response: as the last event of `sink` when the request switched to SSE (a
+   * streamed blob written as the client takes it, so this waits for it), else as JSON.
+   */
+  private async reply(
     res: HttpResponder,
     body: unknown,
     response: JSONRPCResponse | undefined,
     era: Era,
     sink: SseSink | undefined,
     headers: Record<string, string>,
-  ): void {
+    signal: () => AbortSignal,
+  ): Promise<void> {
     if (sink) {
       const encoded = response ? this.encode(response) : undefined;
       if (encoded) {
-        sink.write('event: message\ndata: ');
-        for (const part of encoded.parts) sink.write(part);
-        sink.write('\n\n');
+        if (!(await writeSseMessage(sink, encoded.parts, signal, (t) => console.error(t)))) return;
       }
       sink.end();
     } else if (response) {
@@ -315,8 +314,13 @@ export class HttpEndpoint {
 
   /** The response as JSON text; one that cannot be sent as it is becomes a -32603 error. */
   private encode(response: JSONRPCResponse): EncodedMessage {
-    return encodeResponse(response, this.maxResponseBytes, 'maxResponseBytes', (t) =>
-      console.error(t),
+    // Both writers (node, web) send streamed blobs: the peers say so (streamsBodies).
+    return encodeResponse(
+      response,
+      this.maxResponseBytes,
+      'maxResponseBytes',
+      (t) => console.error(t),
+      { streams: true },
     );
   }
 

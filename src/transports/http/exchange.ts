@@ -28,8 +28,14 @@ export interface SseSink {
    * Writable.write. A Uint8Array chunk may be shared with other responses: it is written as it
    * is, never copied nor modified.
    */
-  write(chunk: MessagePart): boolean;
+  write(chunk: string | Uint8Array): boolean;
   end(): void;
+  /**
+   * Cuts the stream as a failure (node: the response destroyed; web: the body errored), for a
+   * message that could not be finished: the client never sees a complete-looking wrong one.
+   * Without it, a writer ends the stream mid-event instead (an SSE client drops that event).
+   */
+  abort?(): void;
   /** True from a write that returned false until the buffer drained. */
   readonly congested: boolean;
   /** Bytes written and not yet taken by the client. */
@@ -41,7 +47,9 @@ export interface SseSink {
 export interface HttpResponder {
   /**
    * `body` in parts is the concatenation of the parts: large blobs are sent uncopied, and
-   * Uint8Array parts (shared with other responses) as they are, never modified.
+   * Uint8Array parts (shared with other responses) as they are, never modified. A StreamedBody
+   * part is iterated as the client takes it, within the exact length announced; if it fails,
+   * the body is cut (see content/streamed-body.ts).
    */
   send(
     status: number,

@@ -53,3 +53,54 @@ describe('maxResponseBytes (HTTP outbound cap)', () => {
     expect(refused.error).toMatchObject({ code: -32603, data: { limit: 64 * 1024 } });
   });
 });
+
+describe('maxResponseBytes covers what the server sends on its own over SSE', () => {
+  it('drops (and reports) a progress notification that would pass the cap, framing included, and answers', async () => {
+    const server = createServer({ name: 's', version: '1' });
+    server.tool('chatty', {}, async (_args, ctx) => {
+      await ctx.progress(1, 3, 'x'.repeat(100_000));
+      await ctx.progress(2, 3, 'small');
+      return 'done';
+    });
+    const reports: string[] = [];
+    const error = console.error;
+    console.error = (text: unknown) => void reports.push(String(text));
+    try {
+      const handler = createHttpHandler(server, { maxResponseBytes: 8192 });
+      const body = modern('tools/call', {
+        name: 'chatty',
+        arguments: {},
+        _meta: { progressToken: 'p' },
+      });
+      const res = await handler(
+        new Request('http://127.0.0.1/mcp', {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'mcp-protocol-version': '2026-07-28',
+            'mcp-method': 'tools/call',
+            'mcp-name': 'chatty',
+          },
+          body: JSON.stringify(body),
+        }),
+      );
+      const text = await res.text();
+      const events = text
+        .split('\n')
+        .filter((line) => line.startsWith('data: '))
+        .map((line) => JSON.parse(line.slice(6)) as Record<string, unknown>);
+      expect(events.map((e) => e['method'] ?? 'result')).toEqual([
+        'notifications/progress',
+        'result',
+      ]);
+      expect(events[0]).toMatchObject({ params: { progress: 2, message: 'small' } });
+      expect(events[1]).toMatchObject({ result: { content: [{ type: 'text', text: 'done' }] } });
+      expect(reports.join('\n')).toMatch(
+        /dropped a \d+-byte notifications\/progress: over the 8169-byte cap \(maxResponseBytes\)/,
+      );
+    } finally {
+      console.error = error;
+    }
+  });
+});

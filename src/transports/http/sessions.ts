@@ -61,7 +61,8 @@ export class SessionTable {
       else stream.end();
       return;
     }
-    stream.write(sseEvent(message));
+    const event = sseEvent(message, this.maxMessageBytes, (t) => console.error(t));
+    for (const part of event ?? []) stream.write(part);
   }
 
   /**
@@ -82,6 +83,8 @@ export class SessionTable {
       transport: 'http',
       maxMessageBytes: this.maxMessageBytes,
       send: (message: JSONRPCMessage) => this.sendOnStream(session, message),
+      // Answers to a session's POSTs go through the endpoint's writers, which stream blobs.
+      streamsBodies: true,
     });
     this.opening.add(session);
     return session;

@@ -2,6 +2,7 @@ import type { McpServer } from '../../server/index.js';
 import type { HttpExchange, HttpResponder, SseSink } from './exchange.js';
 import { HttpEndpoint } from './endpoint.js';
 import type { HttpOptions } from './options.js';
+import { isStreamedBody, type StreamedBody } from '../../content/streamed-body.js';
 import type { MessagePart } from '../oversize.js';
 import { DROPPED_SINK } from './sse.js';
 import { readWebBody } from './web-body.js';
@@ -60,6 +61,12 @@ function webSseStream(onCancel: () => void): { body: ReadableStream<Uint8Array>;
       drainers = undefined;
       controller.close();
     },
+    abort: () => {
+      if (!open) return;
+      open = false;
+      drainers = undefined;
+      controller.error(new Error('mcpkit: the message could not be finished'));
+    },
     get congested() {
       return congested();
     },
@@ -78,26 +85,53 @@ function webSseStream(onCancel: () => void): { body: ReadableStream<Uint8Array>;
 }
 
 /**
- * A JSON response body: text parts joined, or, with shared byte parts, a stream of the parts
- * that enqueues each as it is (one per pull) and says its length in `headers`.
+ * A JSON response body: one text part as it is, or, with several parts, a stream of
+ * the parts that enqueues one chunk per pull (a streamed part's chunks as the reader asks for
+ * them) and says its exact length in `headers`. A streamed part that fails errors the body (the
+ * reader sees it fail, short of its Content-Length), reported once; a cancelled body stops its
+ * iteration, which closes the source.
  */
 function responseBody(
   parts: string | readonly MessagePart[] | undefined,
   headers: Record<string, string>,
 ): string | ReadableStream<Uint8Array> | undefined {
   if (typeof parts === 'string' || parts === undefined) return parts;
-  if (parts.every((part) => typeof part === 'string')) return parts.join('');
+  // Several parts mean a large body apart: streamed, never joined into one more copy.
+  if (parts.length === 1 && typeof parts[0] === 'string') return parts[0];
   const chunks = parts.map((part) => (typeof part === 'string' ? encoder.encode(part) : part));
   let length = 0;
-  for (const chunk of chunks) length += chunk.byteLength;
+  for (const chunk of chunks)
+    length += chunk instanceof Uint8Array ? chunk.byteLength : chunk.wireBytes;
   headers['content-length'] = String(length);
   let next = 0;
+  let streaming: AsyncIterator<Uint8Array> | undefined;
   return new ReadableStream<Uint8Array>(
     {
-      pull: (controller) => {
-        const chunk = chunks[next++];
-        if (chunk === undefined) controller.close();
-        else controller.enqueue(chunk);
+      pull: async (controller) => {
+        for (;;) {
+          if (streaming) {
+            let step: IteratorResult<Uint8Array>;
+            try {
+              step = await streaming.next();
+            } catch (error) {
+              streaming = undefined;
+              console.error(`mcpkit: cut a streamed answer mid-body: ${(error as Error).message}`);
+              controller.error(error);
+              return;
+            }
+            if (!step.done) return controller.enqueue(step.value);
+            streaming = undefined;
+          }
+          const chunk: Uint8Array | StreamedBody | undefined = chunks[next++];
+          if (chunk === undefined) return controller.close();
+          if (!isStreamedBody(chunk)) return controller.enqueue(chunk);
+          streaming = chunk.chunks()[Symbol.asyncIterator]();
+        }
+      },
+      cancel: async () => {
+        const stopped = streaming;
+        streaming = undefined;
+        await stopped?.return?.();
       },
     },
     { highWaterMark: 0 },

@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream';
-import type { MessagePart } from '../oversize.js';
+import { hasStreamedPart, type MessagePart } from '../oversize.js';
 
 /**
  * What stdio has to write, and how much of it stdout has not taken yet. Answers produced in the
@@ -27,6 +27,9 @@ export class OutputQueue {
 
   /** Queues one message's parts (the last one ends the line), `bytes` in all, for the next flush. */
   push(parts: readonly MessagePart[], bytes: number): void {
+    // A line cannot be taken back once started, so stdio never streams (streamsBodies is off and
+    // encodeForSend refuses a streamed body): one here is a bug, never "[object Object]" on stdout.
+    if (hasStreamedPart(parts)) throw new TypeError('mcpkit: stdio cannot write a streamed body');
     for (const part of parts) this.pieces.push(part);
     this.queuedBytes += bytes;
     if (!this.scheduled) {

@@ -11,7 +11,7 @@ import { LineDecoder, type LineEvent } from './line-decoder.js';
 import { OutputQueue } from './output-queue.js';
 import { WaitingRequests } from './waiting-requests.js';
 import { stdioListenFlow } from './listen-flow.js';
-import { encodeForSend, MIN_RESPONSE_BYTES } from '../oversize.js';
+import { encodeForSend, MIN_RESPONSE_BYTES, partBytes } from '../oversize.js';
 
 export interface StdioOptions {
   /**
@@ -22,8 +22,8 @@ export interface StdioOptions {
   /**
    * Outbound: the longest line sent, newline included (default 10,485,760: the official SDK
    * client's read buffer, past which it drops the connection). It models the receiver: results
-   * are assembled under it, and a response that would not fit becomes a clear -32603 error.
-   * At least 4096.
+   * are assembled under it less one pipe read ({@link READ_MARGIN_BYTES}) and the envelope, and
+   * a response that would not fit becomes a clear -32603 error. At least 4096.
    */
   maxResponseBytes?: number;
   /**
@@ -55,6 +55,23 @@ export interface StdioConnection {
 export const DEFAULT_MAX_LINE_BYTES = 32 * 1024 * 1024;
 /** The official SDK's stdio client buffer (10 MiB): our longest line, newline included. */
 export const DEFAULT_STDIO_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
+
+/**
+ * What results are kept under the cap besides their envelope: one pipe read (64 KiB). A client
+ * such as the official SDK's refuses when what it buffered plus the chunk just read passes its
+ * buffer, and that chunk may already hold the start of the next line: a line right at the cap,
+ * followed at once by another message, would still cost the connection.
+ */
+export const READ_MARGIN_BYTES = 64 * 1024;
+
+/**
+ * The message size results are assembled under for a stdio `maxResponseBytes`: less the newline
+ * and one pipe read (at most a quarter of a small cap).
+ */
+export function assemblyCapBytes(maxResponseBytes: number): number {
+  const json = maxResponseBytes - 1;
+  return json - Math.min(READ_MARGIN_BYTES, Math.floor(json / 4));
+}
 export const DEFAULT_MAX_IN_FLIGHT = 64;
 export const DEFAULT_MAX_QUEUED_BYTES = 16 * 1024 * 1024;
 
@@ -127,7 +144,8 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Stdio
     if (encoded === undefined) return;
     const { parts } = encoded;
     let bytes = encoded.bytes;
-    if (bytes < 0) bytes = parts.reduce((sum, part) => sum + part.length, 0);
+    if (bytes < 0)
+      bytes = parts.reduce((sum, p) => sum + (typeof p === 'string' ? p.length : partBytes(p)), 0);
     // Shared bytes are written as they are: the newline goes into the last text part, or after.
     const last = parts[parts.length - 1];
     const line = typeof last === 'string' ? [...parts.slice(0, -1), `${last}\n`] : [...parts, '\n'];
@@ -139,7 +157,7 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Stdio
     transport: 'stdio',
     send: write,
     flow: listenFlow,
-    maxMessageBytes,
+    maxMessageBytes: assemblyCapBytes(maxMessageBytes + 1),
   });
 
   // Reading follows both queues: paused past the mark on either, resumed once both are below.

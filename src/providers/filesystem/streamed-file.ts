@@ -1,0 +1,170 @@
+/**
+ * A whole read of a large binary file for a connection that streams bodies (HTTP): when its
+ * encoded form would not be cached, the answer carries a StreamedBody that reads, encodes and
+ * sends the file a chunk at a time as the client takes it, instead of holding it whole.
+ */
+import type { Stats } from 'node:fs';
+import { base64Body, type StreamedBody } from '../../content/streamed-body.js';
+import { isTextMimeType, mimeFromName } from '../../content/mime.js';
+import { McpKitError } from '../../errors/mcpkit-error.js';
+import { base64Length } from '../../protocol/base64.js';
+import type { ByteLruCache } from './content-cache.js';
+import { readContents, type ContentsOutcome, type ResolvedFile } from './file-reader.js';
+import { readRange, withoutPath, type ProviderFs } from './fs-types.js';
+import {
+  classifyFile,
+  sameVersion,
+  settleOf,
+  unsettled,
+  type FileContents,
+  type ReadControl,
+} from './read-file.js';
+import { openInRoot, resolveInRoot, type Containment } from './resolve.js';
+
+/**
+ * Raw bytes per streamed chunk: a multiple of 3, so that no base64 group spans two chunks
+ * (256 KiB of base64 each). A file no larger than one chunk is read whole: it costs as much.
+ */
+export const STREAM_CHUNK_BYTES = 3 * 64 * 1024;
+
+/** A file version to be sent as a stream: what its contents say, and the body. */
+export interface StreamedFile {
+  readonly mimeType: string;
+  readonly size: number;
+  readonly mtimeMs: number;
+  /** Exact JSON size of the blob string, quotes included: `body.wireBytes`. */
+  readonly wireBytes: number;
+  readonly body: StreamedBody;
+}
+
+/** What a whole read answers on a connection that streams bodies. */
+export type WholeReadOutcome = ContentsOutcome | { kind: 'streamed'; contents: StreamedFile };
+
+/**
+ * `readContents`, except that a blob whose encoded form the cache would not keep (cacheBytes
+ * 0, or larger than one entry may be) and that fits `limitBytes` is answered "streamed": a
+ * body read from the file when the transport sends it. A cached hit, a text, a file that is
+ * still being written, and one that fits in a chunk take the usual path.
+ */
+export async function readOrStream(
+  fs: ProviderFs,
+  within: Containment,
+  cache: ByteLruCache<FileContents>,
+  relative: string,
+  limitBytes: number,
+  control: ReadControl = {},
+): Promise<WholeReadOutcome> {
+  const resolved = await resolveInRoot(fs, within.root, relative, within.visibility, within);
+  if (resolved.kind !== 'file') return resolved;
+  const streamed = eligible(relative, resolved.stats.size, cache, limitBytes, control)
+    ? await prepare(fs, within, cache, relative, resolved, limitBytes)
+    : undefined;
+  return streamed ?? readContents(fs, within, cache, relative, limitBytes, control, resolved);
+}
+
+/**
+ * Whether a file of `size` may be streamed, from what is known before it is opened: not text
+ * by name (nor by the listing's type, at this size), larger than a chunk, its blob over what the
+ * cache keeps and within `limitBytes`. Cost decides exactly as when contents are cached: an
+ * entry costs at least its wire bytes, so a cache that refuses those holds no entry for it.
+ */
+function eligible(
+  relative: string,
+  size: number,
+  cache: ByteLruCache<FileContents>,
+  limitBytes: number,
+  control: ReadControl,
+): boolean {
+  const known = control.known?.size === size ? control.known.mimeType : undefined;
+  const type = mimeFromName(relative) ?? known;
+  if (type !== undefined && isTextMimeType(type)) return false;
+  const wireBytes = base64Length(size) + 2;
+  return size > STREAM_CHUNK_BYTES && wireBytes <= limitBytes && !cache.accepts(wireBytes);
+}
+
+/**
+ * Opens the file through the guards, lets it settle as a read does, and classifies it as a
+ * read would (by name, else its first bytes): a blob of the version now on disk is answered
+ * "streamed", its size and times kept for the stream to check against. Undefined for the usual
+ * path (a text after all, or a file that moved while it settled), which then reads it itself.
+ */
+async function prepare(
+  fs: ProviderFs,
+  within: Containment,
+  cache: ByteLruCache<FileContents>,
+  relative: string,
+  resolved: ResolvedFile,
+  limitBytes: number,
+): Promise<WholeReadOutcome | undefined> {
+  const opened = await openInRoot(fs, resolved.real, within);
+  if (opened.kind !== 'open') return opened;
+  const { handle, stats } = opened;
+  try {
+    if ((await unsettled(handle, stats, settleOf(fs), {})) !== undefined) return undefined;
+    const kind = await classifyFile(handle, relative, stats.size);
+    const { size, mtimeMs } = stats;
+    const wireBytes = base64Length(size) + 2;
+    if (kind.textual || size <= STREAM_CHUNK_BYTES || wireBytes > limitBytes) return undefined;
+    if (cache.accepts(wireBytes)) return undefined;
+    const body = base64Body({
+      size,
+      chunks: () => fileChunks(fs, within, resolved.real, relative, stats),
+    });
+    return {
+      kind: 'streamed',
+      contents: { mimeType: kind.blobType, size, mtimeMs, wireBytes, body },
+    };
+  } finally {
+    await handle.close();
+  }
+}
+
+function changed(relative: string, why: string): McpKitError {
+  return new McpKitError('STREAM_FAILED', `${relative} changed while it was sent (${why})`);
+}
+
+/** Same file (device, inode) and same version (size, mtime, ctime). */
+function sameFile(a: Stats, b: Stats): boolean {
+  return a.dev === b.dev && a.ino === b.ino && sameVersion(a, b);
+}
+
+/**
+ * The raw bytes of the version `version` names, a chunk at a time into one buffer (reused:
+ * each chunk is encoded before the next is read). Opened anew through the same guards; the
+ * descriptor is stat'ed before the first byte and after every chunk, so that a version that
+ * moved, or a short read, throws before any of its bytes go out: never bytes of two versions.
+ * The handle is closed however the iteration ends (done, thrown, or stopped by the consumer).
+ */
+async function* fileChunks(
+  fs: ProviderFs,
+  within: Containment,
+  real: string,
+  relative: string,
+  version: Stats,
+): AsyncGenerator<Uint8Array> {
+  const opened = await openInRoot(fs, real, within);
+  if (opened.kind !== 'open') throw changed(relative, 'it is no longer served');
+  const { handle } = opened;
+  try {
+    if (!sameFile(version, opened.stats)) throw changed(relative, 'another version is on disk');
+    if ((await unsettled(handle, opened.stats, settleOf(fs), {})) !== undefined)
+      throw changed(relative, 'it is being written');
+    const { size } = version;
+    const buffer = Buffer.allocUnsafe(Math.min(STREAM_CHUNK_BYTES, size));
+    for (let at = 0; at < size; at += STREAM_CHUNK_BYTES) {
+      const want = Math.min(STREAM_CHUNK_BYTES, size - at);
+      const bytes = await readRange(handle, at, want, undefined, buffer);
+      if (bytes.length !== want) throw changed(relative, `a short read at byte ${at}`);
+      if (!sameVersion(version, await handle.stat()))
+        throw changed(relative, `its size or times moved at byte ${at}`);
+      yield bytes;
+    }
+  } catch (error) {
+    if (error instanceof McpKitError) throw error;
+    // What reaches a log never names the server's folders.
+    const scrubbed = withoutPath(error, `cannot read ${relative}`);
+    throw new McpKitError('STREAM_FAILED', scrubbed.message, { cause: scrubbed });
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,58 @@
+/** `resources/read` of a whole file (`file:///{+path}`): its contents, or why there are none. */
+import { resourceRefused } from '../../errors/wire-errors.js';
+import { asBlobString } from '../../content/streamed-body.js';
+import type { ReadReturn } from '../../server/index.js';
+import type { WholeReadOutcome } from './streamed-file.js';
+import { fileChanged, metaOf, tooLarge, wholeEnvelope } from './wire.js';
+
+/** What a whole read needs of its provider. */
+export interface WholeReadSource {
+  readonly partsTemplate: string;
+  /** The URI of the first part of a file, named when it cannot be read whole. */
+  firstPart(relative: string): string;
+  /** Reads a file whose text or blob may take at most `limit` bytes on the wire. */
+  read(relative: string, limit: number): Promise<WholeReadOutcome>;
+}
+
+/**
+ * One contents item (uri, mimeType, text or blob, `_meta` with size and modification time);
+ * undefined when nothing is served there. A file that cannot fit the result cap is refused
+ * with -32603 naming the parts template, from the limit its body was held to.
+ */
+export async function readWhole(
+  uri: string,
+  relative: string,
+  ctx: { readonly capBytes: number },
+  source: WholeReadSource,
+): Promise<ReadReturn | undefined> {
+  // The limit the text or blob is compared with: the one a refusal reports.
+  const limit = ctx.capBytes - wholeEnvelope(uri);
+  const outcome = await source.read(relative, limit);
+  switch (outcome.kind) {
+    case 'missing':
+      return undefined;
+    case 'refused':
+      throw resourceRefused(uri, outcome.reason);
+    case 'too-large':
+      throw tooLarge(uri, outcome.size, outcome.wireBytes, limit, {
+        partsTemplate: source.partsTemplate,
+        firstPart: source.firstPart(relative),
+      });
+    case 'changed':
+      throw fileChanged(uri, outcome.attempts);
+    case 'ok': {
+      const c = outcome.contents;
+      const body = c.text !== undefined ? { text: c.text } : { blob: c.blob as string };
+      return {
+        contents: [{ uri, mimeType: c.mimeType, ...body, _meta: metaOf(c.size, c.mtimeMs) }],
+      };
+    }
+    case 'streamed': {
+      const c = outcome.contents;
+      const blob = asBlobString(c.body);
+      return {
+        contents: [{ uri, mimeType: c.mimeType, blob, _meta: metaOf(c.size, c.mtimeMs) }],
+      };
+    }
+  }
+}
