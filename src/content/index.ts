@@ -28,7 +28,12 @@ export {
   asBlobString,
   collectBlob,
 } from './streamed-body.js';
-export type { StreamedBody, StreamedBodySource, Base64BodySource } from './streamed-body.js';
+export type {
+  StreamedBody,
+  StreamedBodySource,
+  StreamedChunk,
+  Base64BodySource,
+} from './streamed-body.js';
 export {
   jsonStringWireSize,
   utf8Length,

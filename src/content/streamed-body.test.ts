@@ -12,7 +12,7 @@ import {
 
 async function bytesOf(body: StreamedBody): Promise<Buffer> {
   const chunks: Uint8Array[] = [];
-  for await (const chunk of body.chunks()) chunks.push(chunk);
+  for await (const chunk of body.chunks()) chunks.push(Buffer.from(chunk));
   return Buffer.concat(chunks);
 }
 
@@ -80,7 +80,7 @@ describe('base64Body', () => {
       },
     });
     for await (const chunk of endless.chunks()) {
-      expect(chunk[0]).toBe(0x22);
+      expect(Buffer.from(chunk)[0]).toBe(0x22);
       break;
     }
     expect(closed).toBe(1);

@@ -7,14 +7,24 @@
 import { McpKitError } from '../errors/mcpkit-error.js';
 import { base64Length } from '../protocol/base64.js';
 import { encodeBase64 } from './blob.js';
+import { utf8Length } from './wire-size.js';
+
+/**
+ * A piece of a streamed body: bytes, or text counted as its UTF-8. Base64 goes as text: a write
+ * of a string is copied into memory the socket frees as soon as it is sent, where a new buffer
+ * per chunk would wait for a garbage collection.
+ */
+export type StreamedChunk = Uint8Array | string;
+
+/** Bytes of a chunk on the wire. */
+export function chunkBytes(chunk: StreamedChunk): number {
+  return typeof chunk === 'string' ? utf8Length(chunk) : chunk.byteLength;
+}
 
 /** Crosses module copies (two installs of mcpkit), unlike `instanceof`. */
 const BRAND = Symbol.for('mcpkit.streamedBody');
 
-const QUOTE = 0x22;
-const QUOTES = new Uint8Array([QUOTE, QUOTE]);
-const encoder = new TextEncoder();
-const ascii = new TextDecoder();
+const utf8 = new TextDecoder();
 
 /**
  * The JSON string of a blob as a stream of UTF-8 bytes. Iterating {@link StreamedBody.chunks}
@@ -28,7 +38,7 @@ export interface StreamedBody {
   /** Exact bytes of the JSON string, both quotes included. */
   readonly wireBytes: number;
   /** The bytes, from the start, each call anew. A chunk is the writer's to keep. */
-  chunks(): AsyncIterable<Uint8Array>;
+  chunks(): AsyncIterable<StreamedChunk>;
   toJSON(): never;
 }
 
@@ -37,7 +47,7 @@ export interface StreamedBodySource {
   /** Exact bytes `chunks` will yield, quotes included (at least 2). */
   readonly wireBytes: number;
   /** The JSON string's bytes, opening quote first. */
-  chunks(): AsyncIterable<Uint8Array>;
+  chunks(): AsyncIterable<StreamedChunk>;
 }
 
 class Streamed implements StreamedBody {
@@ -45,10 +55,10 @@ class Streamed implements StreamedBody {
 
   constructor(
     readonly wireBytes: number,
-    private readonly source: () => AsyncIterable<Uint8Array>,
+    private readonly source: () => AsyncIterable<StreamedChunk>,
   ) {}
 
-  chunks(): AsyncIterable<Uint8Array> {
+  chunks(): AsyncIterable<StreamedChunk> {
     return counted(this.wireBytes, this.source);
   }
 
@@ -68,14 +78,15 @@ function failed(message: string, cause?: unknown): McpKitError {
 /** The source's chunks, checked against the count promised: more, or fewer, throws. */
 async function* counted(
   wireBytes: number,
-  source: () => AsyncIterable<Uint8Array>,
-): AsyncGenerator<Uint8Array> {
+  source: () => AsyncIterable<StreamedChunk>,
+): AsyncGenerator<StreamedChunk> {
   let sent = 0;
   for await (const chunk of source()) {
-    sent += chunk.byteLength;
+    const bytes = chunkBytes(chunk);
+    sent += bytes;
     if (sent > wireBytes)
       throw failed(`a streamed body gave more than the ${wireBytes} bytes it announced`);
-    if (chunk.byteLength > 0) yield chunk;
+    if (bytes > 0) yield chunk;
   }
   if (sent !== wireBytes)
     throw failed(`a streamed body ended after ${sent} of the ${wireBytes} bytes it announced`);
@@ -128,11 +139,11 @@ export function base64Body(source: Base64BodySource): StreamedBody {
   return new Streamed(base64Length(size) + 2, () => base64Chunks(size, source));
 }
 
-async function* base64Chunks(size: number, source: Base64BodySource): AsyncGenerator<Uint8Array> {
+async function* base64Chunks(size: number, source: Base64BodySource): AsyncGenerator<string> {
   if (size === 0) {
     for await (const chunk of source.chunks())
       if (chunk.byteLength > 0) throw failed('a streamed blob of 0 bytes gave bytes');
-    yield QUOTES.slice();
+    yield '""';
     return;
   }
   const carry = new Uint8Array(3);
@@ -154,15 +165,10 @@ async function* base64Chunks(size: number, source: Base64BodySource): AsyncGener
       carried === 3 || (last && carried > 0) ? encodeBase64(carry.subarray(0, carried)) : '';
     if (head !== '') carried = 0;
     const body = end > start ? encodeBase64(chunk.subarray(start, end)) : '';
-    const out = new Uint8Array((first ? 1 : 0) + head.length + body.length + (last ? 1 : 0));
-    let at = 0;
-    if (first) out[at++] = QUOTE;
-    at += encoder.encodeInto(head, out.subarray(at)).written;
-    at += encoder.encodeInto(body, out.subarray(at)).written;
-    if (last) out[at] = QUOTE;
+    const out = `${first ? '"' : ''}${head}${body}${last ? '"' : ''}`;
     for (let i = end; i < chunk.byteLength; i++) carry[carried++] = chunk[i]!;
     first = false;
-    if (out.byteLength > 0) yield out;
+    if (out.length > 0) yield out;
   }
   if (seen !== size)
     throw failed(`a streamed blob ended after ${seen} of the ${size} bytes it announced`);
@@ -182,9 +188,10 @@ export function asBlobString(body: StreamedBody): string {
  */
 export async function collectBlob(body: StreamedBody): Promise<string> {
   let text = '';
-  for await (const chunk of body.chunks()) text += ascii.decode(chunk, { stream: true });
-  text += ascii.decode();
-  if (text.length < 2 || text.charCodeAt(0) !== QUOTE || text.charCodeAt(text.length - 1) !== QUOTE)
+  for await (const chunk of body.chunks())
+    text += typeof chunk === 'string' ? chunk : utf8.decode(chunk, { stream: true });
+  text += utf8.decode();
+  if (text.length < 2 || !text.startsWith('"') || !text.endsWith('"'))
     throw failed('a streamed blob is not a JSON string');
   return text.slice(1, -1);
 }

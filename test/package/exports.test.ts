@@ -129,6 +129,7 @@ const EXPECTED: Record<string, string[]> = {
     'ResourceLinkInput',
     'StreamedBody',
     'StreamedBodySource',
+    'StreamedChunk',
     'annotations',
     'asBlobString',
     'assembleBlocks',

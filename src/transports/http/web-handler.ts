@@ -2,7 +2,11 @@ import type { McpServer } from '../../server/index.js';
 import type { HttpExchange, HttpResponder, SseSink } from './exchange.js';
 import { HttpEndpoint } from './endpoint.js';
 import type { HttpOptions } from './options.js';
-import { isStreamedBody, type StreamedBody } from '../../content/streamed-body.js';
+import {
+  isStreamedBody,
+  type StreamedBody,
+  type StreamedChunk,
+} from '../../content/streamed-body.js';
 import type { MessagePart } from '../oversize.js';
 import { DROPPED_SINK } from './sse.js';
 import { readWebBody } from './web-body.js';
@@ -104,13 +108,13 @@ function responseBody(
     length += chunk instanceof Uint8Array ? chunk.byteLength : chunk.wireBytes;
   headers['content-length'] = String(length);
   let next = 0;
-  let streaming: AsyncIterator<Uint8Array> | undefined;
+  let streaming: AsyncIterator<StreamedChunk> | undefined;
   return new ReadableStream<Uint8Array>(
     {
       pull: async (controller) => {
         for (;;) {
           if (streaming) {
-            let step: IteratorResult<Uint8Array>;
+            let step: IteratorResult<StreamedChunk>;
             try {
               step = await streaming.next();
             } catch (error) {
@@ -119,7 +123,10 @@ function responseBody(
               controller.error(error);
               return;
             }
-            if (!step.done) return controller.enqueue(step.value);
+            if (!step.done)
+              return controller.enqueue(
+                typeof step.value === 'string' ? encoder.encode(step.value) : step.value,
+              );
             streaming = undefined;
           }
           const chunk: Uint8Array | StreamedBody | undefined = chunks[next++];
