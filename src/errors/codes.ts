@@ -27,6 +27,8 @@ export const MCPKIT_ERROR_CODES = {
   PEER_CLOSED: 'PEER_CLOSED',
   /** A request was cancelled before its answer came. */
   REQUEST_CANCELLED: 'REQUEST_CANCELLED',
+  /** A request to the client could not be sent: over the outbound cap, or not encodable. */
+  REQUEST_UNSENDABLE: 'REQUEST_UNSENDABLE',
   /** A request got no answer in time. */
   REQUEST_TIMEOUT: 'REQUEST_TIMEOUT',
   /** A result cannot fit its cap even with every optional resource linked. */

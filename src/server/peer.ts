@@ -1,7 +1,7 @@
 import { ProtocolError } from '../errors/protocol-error.js';
 import type { Cancellation } from './cancellation.js';
 import type { ChannelFlow } from './channel-flow.js';
-import { McpKitError } from '../errors/mcpkit-error.js';
+import { isMcpKitError, McpKitError } from '../errors/mcpkit-error.js';
 import type { JSONRPCMessage, JSONRPCResponse, RequestId } from '../protocol/jsonrpc.js';
 import { validateClientResult } from '../protocol/validate.js';
 import type { ClientCapabilities, Implementation, Tool } from '../protocol/types.js';
@@ -172,7 +172,20 @@ export class Peer {
           ),
         { once: true },
       );
-      notify({ jsonrpc: '2.0', id, method, params });
+      try {
+        notify({ jsonrpc: '2.0', id, method, params });
+      } catch (error) {
+        // The transport could not send it (over its cap): no answer can come, fail at once.
+        this.settle(
+          id,
+          undefined,
+          isMcpKitError(error)
+            ? error
+            : new McpKitError('REQUEST_UNSENDABLE', `${method} could not be sent`, {
+                cause: error,
+              }),
+        );
+      }
     });
   }
 

@@ -191,6 +191,19 @@ export function encodeWithinCap(
 }
 
 /**
+ * What a transport does with a message it could not send: a request the server waits on fails
+ * at once (thrown to the sender, the peer rejects it) instead of waiting out its timeout.
+ */
+export function failUnsent(message: JSONRPCMessage, capBytes: number, option: string): void {
+  if ('method' in message && 'id' in message)
+    throw new McpKitError(
+      'REQUEST_UNSENDABLE',
+      `${message.method} could not be sent to the client: over this transport's ${capBytes}-byte ` +
+        `message cap (${option}), or not encodable as JSON`,
+    );
+}
+
+/**
  * `encodeWithinCap` with a last line of defence, for transports: a response that still cannot
  * be encoded is answered with -32603 rather than left unanswered; anything else is dropped.
  */

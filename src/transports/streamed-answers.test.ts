@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 /**
  * Uncached binary files answered as streams: over node:http and the web handler a provider with
  * `cacheBytes: 0` sends a 20 MiB file a chunk at a time (never held whole), exact, with its exact
@@ -261,9 +262,43 @@ describe('a file that changes mid-stream cuts the answer', () => {
       body: body(uri),
       signal: gone.signal,
     });
+    const from = spy.reads.length;
     expect(await cut(answer)).toBe(true);
     await handlesClosed();
+    // It stopped reading the file when the client left: far from all of its chunks.
+    const readAfter = spy.reads.slice(from).filter((r) => r.path.endsWith('/big.zip')).length;
+    expect(readAfter).toBeLessThan(BIG.length / STREAM_CHUNK_BYTES / 2);
     expect((await overHttp(uri, 3)).blob.equals(BIG)).toBe(true);
+  });
+
+  it('a client that does not read: the server reads the file only as fast as the socket takes it', async () => {
+    const uri = 'file:///big.zip';
+    const from = spy.reads.length;
+    const socket = connect(Number(new URL(http.url).port), '127.0.0.1');
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    const payload = body(uri);
+    const head = Object.entries({
+      ...headers(uri),
+      host: new URL(http.url).host,
+      'content-length': String(Buffer.byteLength(payload)),
+    })
+      .map(([k, v]) => `${k}: ${v}`)
+      .join('\r\n');
+    socket.write(`POST ${new URL(http.url).pathname} HTTP/1.1\r\n${head}\r\n\r\n${payload}`);
+    socket.pause();
+    // Wait until the reads stop moving: the socket and its buffers are full.
+    let seen = -1;
+    for (let i = 0; i < 100; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const now = spy.reads.length;
+      if (now === seen && now > from) break;
+      seen = now;
+    }
+    const reads = spy.reads.slice(from).filter((r) => r.path.endsWith('/big.zip')).length;
+    expect(reads).toBeGreaterThan(0);
+    expect(reads).toBeLessThan(BIG.length / STREAM_CHUNK_BYTES / 2);
+    socket.destroy();
+    await handlesClosed();
   });
 });
 

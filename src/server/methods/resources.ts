@@ -1,3 +1,4 @@
+import { collectBlob, isStreamedBody } from '../../content/streamed-body.js';
 import type { Resource, ResourceContents } from '../../protocol/types.js';
 import { resourceNotFound, resourceRefused } from '../../errors/wire-errors.js';
 import type { RequestContext } from '../context.js';
@@ -85,6 +86,23 @@ export async function readResource(
   throw resourceNotFound(uri, ctx.era);
 }
 
+/**
+ * A read result with its streamed blobs read into strings: for assembly, which measures and
+ * embeds them, and for a transport that does not stream (a handler may return a streamed blob
+ * whatever `ctx.streamsBodies` says).
+ */
+export async function blobsInMemory(result: Result): Promise<Result> {
+  const contents = result['contents'];
+  if (!Array.isArray(contents)) return result;
+  if (!contents.some((c) => isStreamedBody((c as { blob?: unknown } | null)?.blob))) return result;
+  const read = await Promise.all(
+    contents.map(async (c: Record<string, unknown>) =>
+      isStreamedBody(c['blob']) ? { ...c, blob: await collectBlob(c['blob']) } : c,
+    ),
+  );
+  return { ...result, contents: read };
+}
+
 /** Static resources, then what each template's `list` reports. */
 async function allResources(core: ServerCore): Promise<readonly Resource[]> {
   const templates = core.templates.list();
@@ -113,6 +131,9 @@ export const resourceMethods: Record<string, MethodSpec> = {
   'resources/read': {
     cache: 'read',
     target: (p, auth) => boundTarget('resources/read', p['uri'], undefined, auth),
-    run: async (params, { core, ctx }) => readResource(core, params['uri'] as string, ctx),
+    run: async (params, { core, ctx }) => {
+      const result = await readResource(core, params['uri'] as string, ctx);
+      return ctx.streamsBodies ? result : blobsInMemory(result);
+    },
   },
 };

@@ -9,7 +9,7 @@ import {
 import type { Era } from '../../protocol/versions.js';
 import type { McpServer } from '../../server/index.js';
 import type { Peer } from '../../server/transport.js';
-import { encodeResponse, type EncodedMessage } from '../oversize.js';
+import { encodeResponse, failUnsent, type EncodedMessage } from '../oversize.js';
 import { BodyBudget, StallWatch, type BodyLimits } from './body-limits.js';
 import type { HttpExchange, HttpResponder, SseSink } from './exchange.js';
 import { checkModernHeaders } from './header-check.js';
@@ -26,7 +26,14 @@ import { createOriginGuard, type OriginGuard } from './origin-guard.js';
 import { acceptsContentType, readBodyOrRefuse } from './request-body.js';
 import { routePost, type Route } from './route.js';
 import { SessionTable, type LegacyHttpSession } from './sessions.js';
-import { JSON_HEADERS, SSE_HEADERS, sseEvent, startKeepAlive, writeSseMessage } from './sse.js';
+import {
+  JSON_HEADERS,
+  SSE_FRAME_BYTES,
+  SSE_HEADERS,
+  sseEvent,
+  startKeepAlive,
+  writeSseMessage,
+} from './sse.js';
 import { httpStatusFor } from './status.js';
 
 type Body = Record<string, unknown>;
@@ -236,7 +243,7 @@ export class HttpEndpoint {
     const notify = (message: JSONRPCMessage): void => {
       if (done) return;
       const event = sseEvent(message, this.maxResponseBytes, (t) => console.error(t));
-      if (!event) return;
+      if (!event) return failUnsent(message, this.maxResponseBytes, 'maxResponseBytes');
       if (!sink) {
         if (!acceptsSse) return;
         sink = res.stream(200, { ...SSE_HEADERS, ...sessionHeaders });
@@ -296,7 +303,8 @@ export class HttpEndpoint {
     signal: () => AbortSignal,
   ): Promise<void> {
     if (sink) {
-      const encoded = response ? this.encode(response) : undefined;
+      // An SSE event pays its framing too.
+      const encoded = response ? this.encode(response, SSE_FRAME_BYTES) : undefined;
       if (encoded) {
         if (!(await writeSseMessage(sink, encoded.parts, signal, (t) => console.error(t)))) return;
       }
@@ -313,11 +321,11 @@ export class HttpEndpoint {
   }
 
   /** The response as JSON text; one that cannot be sent as it is becomes a -32603 error. */
-  private encode(response: JSONRPCResponse): EncodedMessage {
+  private encode(response: JSONRPCResponse, framing = 0): EncodedMessage {
     // Both writers (node, web) send streamed blobs: the peers say so (streamsBodies).
     return encodeResponse(
       response,
-      this.maxResponseBytes,
+      this.maxResponseBytes - framing,
       'maxResponseBytes',
       (t) => console.error(t),
       { streams: true },

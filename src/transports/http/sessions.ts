@@ -2,6 +2,7 @@ import type { JSONRPCMessage } from '../../protocol/jsonrpc.js';
 import { DEFAULT_MAX_LISTEN_QUEUE_BYTES, type Peer } from '../../server/transport.js';
 import type { McpServer } from '../../server/index.js';
 import type { SseSink } from './exchange.js';
+import { failUnsent } from '../oversize.js';
 import { sseEvent } from './sse.js';
 
 /** One 2025-11-25 session: its peer, its GET stream, and when it was last used. */
@@ -62,7 +63,8 @@ export class SessionTable {
       return;
     }
     const event = sseEvent(message, this.maxMessageBytes, (t) => console.error(t));
-    for (const part of event ?? []) stream.write(part);
+    if (!event) return failUnsent(message, this.maxMessageBytes, 'maxResponseBytes');
+    for (const part of event) stream.write(part);
   }
 
   /**

@@ -1,6 +1,6 @@
 import { PassThrough, Writable } from 'node:stream';
 import { describe, expect, it, vi } from 'vitest';
-import { modern } from '../../testing/messages.js';
+import { initializeRequest, legacy, modern } from '../../testing/messages.js';
 import { until } from '../../testing/sse.js';
 import { createServer } from '../../server/server.js';
 import { serveStdio } from './serve-stdio.js';
@@ -194,5 +194,44 @@ describe('serveStdio: the outbound cap (maxResponseBytes)', () => {
         output: new PassThrough(),
       }),
     ).toThrow(/maxResponseBytes must be an integer of at least 4096, got 100/);
+  });
+});
+
+describe('serveStdio: a request to the client over the outbound cap', () => {
+  it('fails the handler waiting on it at once, naming the cap, instead of waiting out its timeout', async () => {
+    const server = createServer({ name: 's', version: '1' });
+    server.tool('ask-big', {}, async (_args, ctx) => {
+      const elicit = {
+        method: 'elicitation/create' as const,
+        params: {
+          message: 'x'.repeat(20_000),
+          requestedSchema: { type: 'object', properties: { name: { type: 'string' } } },
+        },
+      };
+      await ctx.ask({ who: elicit });
+      return 'answered';
+    });
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const messages = collect(output);
+    const conn = serveStdio(server, { input, output, maxResponseBytes: 8192 });
+    const init = initializeRequest({ elicitation: {} });
+    const call = legacy('tools/call', { name: 'ask-big', arguments: {} });
+    input.write(`${JSON.stringify(init)}\n`);
+    await until(() => messages().some((m) => m['id'] === init.id), 'initialize');
+    input.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+    input.write(`${JSON.stringify(call)}\n`);
+    // `until` gives up long before the 60 s request timeout.
+    await until(() => messages().some((m) => m['id'] === call.id), 'the tool answer');
+    const answer = messages().find((m) => m['id'] === call.id) as {
+      result: { isError?: boolean; content: Array<{ text: string }> };
+    };
+    expect(answer.result.isError).toBe(true);
+    expect(answer.result.content[0]?.text).toMatch(
+      /elicitation\/create could not be sent to the client: over this transport's 8191-byte message cap \(maxResponseBytes\)/,
+    );
+    expect(messages().some((m) => m['method'] === 'elicitation/create')).toBe(false);
+    input.end();
+    await conn.closed;
   });
 });

@@ -11,7 +11,7 @@ import { LineDecoder, type LineEvent } from './line-decoder.js';
 import { OutputQueue } from './output-queue.js';
 import { WaitingRequests } from './waiting-requests.js';
 import { stdioListenFlow } from './listen-flow.js';
-import { encodeForSend, MIN_RESPONSE_BYTES, partBytes } from '../oversize.js';
+import { encodeForSend, failUnsent, MIN_RESPONSE_BYTES, partBytes } from '../oversize.js';
 
 export interface StdioOptions {
   /**
@@ -141,7 +141,7 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Stdio
   };
   const write = (message: JSONRPCMessage): void => {
     const encoded = encodeForSend(message, maxMessageBytes, 'maxResponseBytes', report);
-    if (encoded === undefined) return;
+    if (encoded === undefined) return failUnsent(message, maxMessageBytes, 'maxResponseBytes');
     const { parts } = encoded;
     let bytes = encoded.bytes;
     if (bytes < 0)
