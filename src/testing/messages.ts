@@ -42,3 +42,14 @@ export const initializeRequest = (capabilities: Record<string, unknown> = {}) =>
     capabilities,
     clientInfo: { name: 'legacy-test', version: '1.0.0' },
   });
+
+/** The headers of a 2026-07-28 POST: JSON or SSE accepted, version, method and name. */
+export function modernHeaders(method: string, name?: string): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    'mcp-protocol-version': MODERN,
+    'mcp-method': method,
+    ...(name === undefined ? {} : { 'mcp-name': name }),
+  };
+}

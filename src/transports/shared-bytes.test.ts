@@ -13,7 +13,7 @@ import { sharedBodies } from '../content/shared-bodies.js';
 import { serveFolder } from '../providers/filesystem/folder-server.js';
 import { createServer } from '../server/server.js';
 import type { McpServer } from '../server/index.js';
-import { modern, modernMeta } from '../testing/messages.js';
+import { modern, modernHeaders, modernMeta } from '../testing/messages.js';
 import { withTimeout } from '../testing/sse.js';
 import { createHttpHandler } from './http/web-handler.js';
 import { serveHttp } from './node.js';
@@ -51,13 +51,7 @@ function blobOf(message: unknown, id: unknown): Buffer {
   return Buffer.from(m.result?.contents[0]?.blob ?? '', 'base64');
 }
 
-const headers = (uri: string) => ({
-  'content-type': 'application/json',
-  accept: 'application/json, text/event-stream',
-  'mcp-protocol-version': '2026-07-28',
-  'mcp-method': 'resources/read',
-  'mcp-name': uri,
-});
+const headers = (uri: string) => modernHeaders('resources/read', uri);
 
 describe('shared byte parts', () => {
   it('over stdio: each read of the cached file is one line that decodes to the file', async () => {

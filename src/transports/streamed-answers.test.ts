@@ -25,7 +25,7 @@ import { serveFolder } from '../providers/filesystem/folder-server.js';
 import { SNIFF_SAMPLE } from '../content/mime.js';
 import { STREAM_CHUNK_BYTES } from '../providers/filesystem/streamed-file.js';
 import { createServer } from '../server/server.js';
-import { modern, modernMeta } from '../testing/messages.js';
+import { modern, modernHeaders, modernMeta } from '../testing/messages.js';
 import { until, withTimeout } from '../testing/sse.js';
 import { spyFs, type SpyFs } from '../testing/spy-fs.js';
 import { createHttpHandler } from './http/web-handler.js';
@@ -63,14 +63,7 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-const headers = (uri: string) => ({
-  'content-type': 'application/json',
-  accept: 'application/json, text/event-stream',
-  'mcp-protocol-version': '2026-07-28',
-  'mcp-method': 'resources/read',
-  'mcp-name': uri,
-  host: '127.0.0.1',
-});
+const headers = (uri: string) => ({ ...modernHeaders('resources/read', uri), host: '127.0.0.1' });
 
 const body = (uri: string, id = 1) =>
   JSON.stringify({

@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { asBlobString, base64Body, type StreamedBody } from '../content/streamed-body.js';
 import { createServer } from '../server/server.js';
 import { connectInMemory } from './memory.js';
-import { modern, modernMeta } from '../testing/messages.js';
+import { modern, modernHeaders, modernMeta } from '../testing/messages.js';
 import { SseReader, until } from '../testing/sse.js';
 import { createHttpHandler } from './http/web-handler.js';
 import { serveHttp, type RunningHttpServer } from './node.js';
@@ -75,14 +75,7 @@ afterAll(async () => {
   server.close();
 });
 
-const headers = (uri: string) => ({
-  'content-type': 'application/json',
-  accept: 'application/json, text/event-stream',
-  'mcp-protocol-version': '2026-07-28',
-  'mcp-method': 'resources/read',
-  'mcp-name': uri,
-  host: '127.0.0.1',
-});
+const headers = (uri: string) => ({ ...modernHeaders('resources/read', uri), host: '127.0.0.1' });
 
 const body = (uri: string, id: number, progress = true) =>
   JSON.stringify({

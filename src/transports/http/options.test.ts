@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createServer } from '../../server/server.js';
-import { modern } from '../../testing/messages.js';
+import { modern, modernHeaders } from '../../testing/messages.js';
 import { createHttpHandler } from './web-handler.js';
 import { DEFAULT_HTTP_MAX_RESPONSE_BYTES, maxResponseBytesOf } from './options.js';
 
@@ -30,13 +30,7 @@ describe('maxResponseBytes (HTTP outbound cap)', () => {
       const res = await handler(
         new Request('http://127.0.0.1/mcp', {
           method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            accept: 'application/json, text/event-stream',
-            'mcp-protocol-version': '2026-07-28',
-            'mcp-method': 'resources/read',
-            'mcp-name': `fill://${n}`,
-          },
+          headers: modernHeaders('resources/read', `fill://${n}`),
           body: JSON.stringify(body),
         }),
       );
@@ -75,13 +69,7 @@ describe('maxResponseBytes covers what the server sends on its own over SSE', ()
       const res = await handler(
         new Request('http://127.0.0.1/mcp', {
           method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            accept: 'application/json, text/event-stream',
-            'mcp-protocol-version': '2026-07-28',
-            'mcp-method': 'tools/call',
-            'mcp-name': 'chatty',
-          },
+          headers: modernHeaders('tools/call', 'chatty'),
           body: JSON.stringify(body),
         }),
       );
