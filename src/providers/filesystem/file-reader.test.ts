@@ -115,12 +115,14 @@ describe('readContents: one read for concurrent misses', () => {
   });
 
   it('applies each caller’s maxSize, and lets a read with a checkpoint read alone', async () => {
-    const { fs, opens } = gatedFs(3);
+    const { fs, opens } = gatedFs(2);
     const cache = new ByteLruCache<FileContents>(0);
     const checkpoint = (): void => undefined;
+    // The maxSize caller is refused from its size before any open: it stays off the gate,
+    // which would otherwise wait for an open from it.
     const outcomes = await Promise.all([
       readContents(fs, within, cache, 'quotes.txt', Infinity),
-      readContents(fs, within, cache, 'quotes.txt', Infinity, { maxSize: 999 }),
+      readContents(nodeFs, within, cache, 'quotes.txt', Infinity, { maxSize: 999 }),
       readContents(fs, within, cache, 'quotes.txt', Infinity, { checkpoint }),
     ]);
     expect(ok(outcomes[0] as ContentsOutcome).text).toBe(QUOTES);
