@@ -18,7 +18,7 @@ import { readOrStream } from './streamed-file.js';
 import { readWhole } from './whole-read.js';
 import type { FileContents, ReadControl } from './read-file.js';
 import type { Containment } from './resolve.js';
-import { escapePath, type Visibility } from './paths.js';
+import { completePaths, escapePath, type PathCompletion, type Visibility } from './paths.js';
 
 export type { FilesystemProviderOptions } from './provider-options.js';
 
@@ -205,14 +205,11 @@ export class FilesystemProvider {
   }
 
   /** Paths that start with `prefix`, then paths that contain it (case-insensitive). */
-  async complete(prefix: string): Promise<{ values: string[]; total: number; hasMore: boolean }> {
-    const paths = (await this.freshIndex()).files.map((f) => f.path);
-    const lower = prefix.toLowerCase();
-    const starts = paths.filter((p) => p.startsWith(prefix));
-    const startSet = new Set(starts);
-    const contains = paths.filter((p) => !startSet.has(p) && p.toLowerCase().includes(lower));
-    const all = [...starts, ...contains];
-    return { values: all.slice(0, 100), total: all.length, hasMore: all.length > 100 };
+  async complete(prefix: string): Promise<PathCompletion> {
+    return completePaths(
+      (await this.freshIndex()).files.map((f) => f.path),
+      prefix,
+    );
   }
 
   /**

@@ -49,3 +49,20 @@ export function escapePath(relative: string): string {
     (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`,
   );
 }
+
+/** What `path` completes to: the values shown (at most 100), how many match, whether more do. */
+export interface PathCompletion {
+  values: string[];
+  total: number;
+  hasMore: boolean;
+}
+
+/** Paths that start with `prefix`, then paths that contain it (case-insensitive). */
+export function completePaths(paths: readonly string[], prefix: string): PathCompletion {
+  const lower = prefix.toLowerCase();
+  const starts = paths.filter((p) => p.startsWith(prefix));
+  const startSet = new Set(starts);
+  const contains = paths.filter((p) => !startSet.has(p) && p.toLowerCase().includes(lower));
+  const all = [...starts, ...contains];
+  return { values: all.slice(0, 100), total: all.length, hasMore: all.length > 100 };
+}

@@ -91,16 +91,16 @@ export async function readResource(
  * embeds them, and for a transport that does not stream (a handler may return a streamed blob
  * whatever `ctx.streamsBodies` says).
  */
-export async function blobsInMemory(result: Result): Promise<Result> {
+export function blobsInMemory(result: Result): Result | Promise<Result> {
   const contents = result['contents'];
+  // The usual answer has no streamed blob: returned as it is, without a turn of the loop.
   if (!Array.isArray(contents)) return result;
   if (!contents.some((c) => isStreamedBody((c as { blob?: unknown } | null)?.blob))) return result;
-  const read = await Promise.all(
+  return Promise.all(
     contents.map(async (c: Record<string, unknown>) =>
       isStreamedBody(c['blob']) ? { ...c, blob: await collectBlob(c['blob']) } : c,
     ),
-  );
-  return { ...result, contents: read };
+  ).then((read) => ({ ...result, contents: read }));
 }
 
 /** Static resources, then what each template's `list` reports. */
