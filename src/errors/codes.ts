@@ -21,6 +21,30 @@ export const MCPKIT_ERROR_CODES = {
   INVALID_RESPONSE: 'INVALID_RESPONSE',
   /** A string that must be an absolute URI (RFC 3986) is not one. */
   INVALID_URI: 'INVALID_URI',
+  /** A server's answer broke the official schema of its era (the message names the schema path). */
+  INVALID_RESULT: 'INVALID_RESULT',
+  /** An HTTP answer that is not MCP: a status without a JSON-RPC body, a wrong content type. */
+  HTTP_ERROR: 'HTTP_ERROR',
+  /** A POST was answered with a redirect, which is not followed unless `allowRedirects` is set. */
+  HTTP_REDIRECT: 'HTTP_REDIRECT',
+  /** A list whose cursor kept going past the page limit. */
+  PAGE_LIMIT: 'PAGE_LIMIT',
+  /** A message from the server larger than the client accepts. */
+  RESPONSE_TOO_LARGE: 'RESPONSE_TOO_LARGE',
+  /** A tool the client dropped from the list (invalid `x-mcp-header` annotations) cannot be called. */
+  TOOL_REJECTED: 'TOOL_REJECTED',
+  /** The server process exited (the message gives its exit code or signal). */
+  SERVER_EXITED: 'SERVER_EXITED',
+  /** The server process could not be started. */
+  SPAWN_FAILED: 'SPAWN_FAILED',
+  /** A 2025-11-25 HTTP session the server no longer knows (404): the client initializes again. */
+  SESSION_EXPIRED: 'SESSION_EXPIRED',
+  /** A stream ended before it carried the answer it owed. */
+  STREAM_INTERRUPTED: 'STREAM_INTERRUPTED',
+  /** The server speaks no protocol version this client does. */
+  UNSUPPORTED_VERSION: 'UNSUPPORTED_VERSION',
+  /** The client is not connected (never connected, or closed). */
+  NOT_CONNECTED: 'NOT_CONNECTED',
   /** A server could not listen on its address. */
   LISTEN_FAILED: 'LISTEN_FAILED',
   /** The connection closed before a request could be sent or answered. */

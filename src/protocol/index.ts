@@ -34,7 +34,14 @@ export type {
 export { findBase64Problem, isBase64, base64Length } from './base64.js';
 export type { Base64Problem } from './base64.js';
 export { uriProblem, isUri } from './uri-syntax.js';
-export { validateParams, validateClientResult, validateDef, warmValidators } from './validate.js';
+export {
+  validateParams,
+  validateClientResult,
+  validateServerResult,
+  validateDef,
+  warmValidators,
+} from './validate.js';
+export { decodeHeaderValue, encodeHeaderValue, headerFormOf } from './header-values.js';
 export type { ValidationIssue, ParamsValidator } from './validate.js';
 export type {
   Role,

@@ -47,6 +47,38 @@ const LEGACY_PARAMS: Record<string, string> = {
   'result:roots/list': 'ListRootsResult',
 };
 
+/** Method -> `$defs` name of the result a server owes for it, per era. */
+const RESULT_DEFS: Record<Era, Record<string, string>> = {
+  modern: {
+    'server/discover': 'DiscoverResult',
+    'completion/complete': 'CompleteResult',
+    'prompts/get': 'GetPromptResult',
+    'prompts/list': 'ListPromptsResult',
+    'resources/list': 'ListResourcesResult',
+    'resources/templates/list': 'ListResourceTemplatesResult',
+    'resources/read': 'ReadResourceResult',
+    'subscriptions/listen': 'SubscriptionsListenResult',
+    'tools/call': 'CallToolResult',
+    'tools/list': 'ListToolsResult',
+    'input_required': 'InputRequiredResult',
+  },
+  legacy: {
+    initialize: 'InitializeResult',
+    ping: 'EmptyResult',
+    'completion/complete': 'CompleteResult',
+    'prompts/get': 'GetPromptResult',
+    'prompts/list': 'ListPromptsResult',
+    'resources/list': 'ListResourcesResult',
+    'resources/templates/list': 'ListResourceTemplatesResult',
+    'resources/read': 'ReadResourceResult',
+    'resources/subscribe': 'EmptyResult',
+    'resources/unsubscribe': 'EmptyResult',
+    'logging/setLevel': 'EmptyResult',
+    'tools/call': 'CallToolResult',
+    'tools/list': 'ListToolsResult',
+  },
+};
+
 /** A validation failure: where and what, ready for an error message. */
 export interface ValidationIssue {
   /** A JSON path such as `params._meta["io.modelcontextprotocol/protocolVersion"]`. */
@@ -177,6 +209,21 @@ export function validateParams(
 /** Validates a legacy client's result to a request we sent (sampling, elicitation, roots). */
 export function validateClientResult(method: string, result: unknown): ValidationIssue | undefined {
   const check = validators().legacy.get(`result:${method}`);
+  return check ? check(result) : undefined;
+}
+
+/**
+ * Validates a server's result to one of our requests against the official schema of the era
+ * (`method` "input_required" for an InputRequiredResult). Undefined when valid or unknown.
+ */
+export function validateServerResult(
+  era: Era,
+  method: string,
+  result: unknown,
+): ValidationIssue | undefined {
+  const table = RESULT_DEFS[era];
+  const def = Object.hasOwn(table, method) ? table[method] : undefined;
+  const check = def ? validators()[era].forDef(def, 'result') : undefined;
   return check ? check(result) : undefined;
 }
 

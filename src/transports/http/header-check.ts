@@ -2,7 +2,7 @@ import type { Tool } from '../../protocol/types.js';
 import type { ProtocolError } from '../../errors/protocol-error.js';
 import { headerMismatch as mismatch } from '../../errors/wire-errors.js';
 import type { HttpExchange } from './exchange.js';
-import { decodeHeaderValue, headerFormOf } from './header-values.js';
+import { decodeHeaderValue, headerFormOf } from '../../protocol/header-values.js';
 
 const NAME_FIELD: Record<string, 'name' | 'uri'> = {
   'tools/call': 'name',

@@ -6,4 +6,4 @@ export type { HttpOptions } from './options.js';
 export type { HttpExchange, HttpResponder, SseSink } from './exchange.js';
 export { checkOrigin, createOriginGuard, LOOPBACK_HOSTS } from './origin-guard.js';
 export type { OriginGuard, OriginGuardOptions } from './origin-guard.js';
-export { decodeHeaderValue } from './header-values.js';
+export { decodeHeaderValue } from '../../protocol/header-values.js';

@@ -1,5 +1,5 @@
 /** Header encodings of 2026-07-28 (`Mcp-Name`, `Mcp-Param-*`). */
-import { isBase64 } from '../../protocol/base64.js';
+import { isBase64 } from './base64.js';
 
 const PREFIX = '=?base64?';
 const SUFFIX = '?=';
@@ -26,4 +26,18 @@ export function headerFormOf(value: unknown): string | undefined {
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   return undefined;
+}
+
+// Printable ASCII without leading or trailing whitespace travels as-is (SEP-2243).
+const SAFE = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
+
+/** Encodes a header value: as-is when it is safe ASCII, else `=?base64?<UTF-8 base64>?=`. */
+export function encodeHeaderValue(value: string): string {
+  if (value === '' || SAFE.test(value)) {
+    if (!(value.startsWith(PREFIX) && value.endsWith(SUFFIX))) return value;
+  }
+  const bytes = new TextEncoder().encode(value);
+  let binary = '';
+  for (let i = 0; i < bytes.length; i++) binary += String.fromCharCode(bytes[i]!);
+  return `${PREFIX}${btoa(binary)}${SUFFIX}`;
 }

@@ -1,0 +1,98 @@
+/**
+ * Results the server said may be reused (`ttlMs` > 0), keyed by method and params. A `private`
+ * entry belongs to one credential and is never served to another; `public` ones are shared.
+ * One cache may serve several clients of the same server (pass it as `cache.store`).
+ */
+import type { CacheScope } from '../protocol/index.js';
+
+type Obj = Record<string, unknown>;
+
+interface Entry {
+  result: Obj;
+  expires: number;
+  uri?: string;
+  method: string;
+}
+
+const LIST_OF: Record<string, string> = {
+  'notifications/tools/list_changed': 'tools/list',
+  'notifications/prompts/list_changed': 'prompts/list',
+  'notifications/resources/list_changed': 'resources/list',
+};
+
+function keyOf(owner: string, method: string, params: Obj | undefined): string {
+  const { _meta: _ignored, ...rest } = params ?? {};
+  return `${owner}\u0000${method}\u0000${JSON.stringify(rest)}`;
+}
+
+export class ClientCache {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(
+    private readonly maxEntries = 500,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** A live entry for this credential: its own private one first, then a public one. */
+  get(credential: string, method: string, params: Obj | undefined): Obj | undefined {
+    for (const owner of [`p:${credential}`, 'public']) {
+      const key = keyOf(owner, method, params);
+      const entry = this.entries.get(key);
+      if (!entry) continue;
+      if (entry.expires <= this.now()) {
+        this.entries.delete(key);
+        continue;
+      }
+      return entry.result;
+    }
+    return undefined;
+  }
+
+  /** Keeps a result for its `ttlMs`; 0, absent or invalid means not at all. */
+  put(credential: string, method: string, params: Obj | undefined, result: Obj): void {
+    const ttl = result['ttlMs'];
+    if (typeof ttl !== 'number' || !(ttl > 0) || result['resultType'] === 'input_required') return;
+    const scope = (result['cacheScope'] as CacheScope | undefined) ?? 'private';
+    const owner = scope === 'public' ? 'public' : `p:${credential}`;
+    const key = keyOf(owner, method, params);
+    this.entries.delete(key);
+    const uri = method === 'resources/read' ? String(params?.['uri']) : undefined;
+    this.entries.set(key, { result, expires: this.now() + ttl, method, ...(uri ? { uri } : {}) });
+    while (this.entries.size > this.maxEntries) {
+      const oldest = this.entries.keys().next().value as string;
+      this.entries.delete(oldest);
+    }
+  }
+
+  /** Drops what a server notification says is stale. */
+  invalidate(notification: { method: string; params?: Obj }): void {
+    const list = LIST_OF[notification.method];
+    if (list !== undefined) {
+      this.drop(
+        (e) =>
+          e.method === list ||
+          (list === 'resources/list' && e.method === 'resources/templates/list'),
+      );
+    } else if (notification.method === 'notifications/resources/updated') {
+      const uri = notification.params?.['uri'];
+      if (typeof uri === 'string')
+        this.drop(
+          (e) =>
+            e.uri !== undefined &&
+            (e.uri === uri || e.uri.startsWith(uri.endsWith('/') ? uri : `${uri}/`)),
+        );
+    }
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+
+  private drop(match: (entry: Entry) => boolean): void {
+    for (const [key, entry] of this.entries) if (match(entry)) this.entries.delete(key);
+  }
+}

@@ -1,0 +1,462 @@
+/**
+ * `McpClient`: one server, both eras, over any `ClientTransport`. I/O-free: the transport does
+ * the bytes, this class does the protocol (era detection, `_meta` and headers, validation,
+ * input requests, paging, the cache and listen streams).
+ */
+import { McpKitError } from '../errors/index.js';
+import type {
+  CallToolResult,
+  ClientCapabilities,
+  CompleteResult,
+  Era,
+  GetPromptResult,
+  Implementation,
+  JSONRPCNotification,
+  Prompt,
+  ReadResourceResult,
+  Resource,
+  ResourceTemplate,
+  ServerCapabilities,
+  SubscriptionFilter,
+  Tool,
+} from '../protocol/index.js';
+import { ClientCache } from './cache.js';
+import { Connection } from './connection.js';
+import type { Progress, SendRequestOptions } from './connection.js';
+import { standardHeaders, withMeta } from './envelope.js';
+import type { EnvelopeContext } from './envelope.js';
+import type { ServerIdentity } from './era-detect.js';
+import { handshake, initialize } from './handshake.js';
+import type { HandshakeDeps } from './handshake.js';
+import { capabilitiesFromHandlers } from './input-handlers.js';
+import { withInputs } from './mrtr.js';
+import type { InputHandlerContext } from './input-handlers.js';
+import type { ListenStream } from './listen.js';
+import { ListenRegistry } from './listen-registry.js';
+import { collect, paginate } from './lists.js';
+import type { ListMethod } from './lists.js';
+import {
+  DEFAULT_CACHE_ENTRIES,
+  DEFAULT_DISCOVER_TIMEOUT_MS,
+  DEFAULT_MAX_INPUT_ROUNDS,
+  DEFAULT_MAX_PAGES,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  MAX_WARNINGS_KEPT,
+} from './options.js';
+import type { ClientWarning, McpClientOptions } from './options.js';
+import { checkResult } from './result-check.js';
+import { answerServerRequest } from './server-requests.js';
+import { paramHeadersOf, paramHeaderValues } from './tool-headers.js';
+import type { ParamHeader } from './tool-headers.js';
+import type { ClientTransport } from './transport.js';
+
+type Obj = Record<string, unknown>;
+
+export interface RequestOptions {
+  signal?: AbortSignal;
+  /** Overrides `requestTimeoutMs` for this request; 0 disables the timeout. */
+  timeoutMs?: number;
+  onProgress?: (progress: Progress) => void;
+  /** Extra `_meta` keys for this request. */
+  meta?: Record<string, unknown>;
+  /** `false`: skip the cache for this request (and do not store its answer). */
+  cache?: boolean;
+}
+
+const CACHED = new Set([
+  'server/discover',
+  'tools/list',
+  'prompts/list',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+]);
+const MRTR = new Set(['tools/call', 'prompts/get', 'resources/read']);
+const DEFAULT_CLIENT_INFO: Implementation = { name: 'mcpkit', version: '0.1.0' };
+
+export class McpClient {
+  readonly transport: ClientTransport;
+  private readonly conn: Connection;
+  private readonly capabilities: ClientCapabilities;
+  private readonly clientInfo: Implementation;
+  private readonly cacheStore: ClientCache | undefined;
+  private readonly credential: string;
+  private readonly warningsKept: ClientWarning[] = [];
+  private identity: ServerIdentity | undefined;
+  private pinnedEra: Era | undefined;
+  private state: 'idle' | 'connecting' | 'open' | 'closed' = 'idle';
+  private toolHeaders: Map<string, ParamHeader[]> | undefined;
+  private readonly rejectedTools = new Set<string>();
+  private readonly listens: ListenRegistry;
+  private reinitializing: Promise<void> | undefined;
+
+  constructor(private readonly options: McpClientOptions) {
+    this.transport = options.transport;
+    this.clientInfo = options.clientInfo ?? DEFAULT_CLIENT_INFO;
+    this.capabilities = options.capabilities ?? capabilitiesFromHandlers(options.handlers);
+    this.pinnedEra = options.era === 'auto' ? undefined : options.era;
+    this.credential = options.cache ? (options.cache.credential ?? 'self') : 'self';
+    this.cacheStore =
+      options.cache === false
+        ? undefined
+        : (options.cache?.store ??
+          new ClientCache(options.cache?.maxEntries ?? DEFAULT_CACHE_ENTRIES));
+    this.conn = new Connection(this.transport, {
+      notification: (note) => this.onNotification(note),
+      serverRequest: (request) =>
+        void answerServerRequest(request, {
+          transport: this.transport,
+          handlers: this.options.handlers,
+          serverInfo: this.serverInfo,
+          headers: standardHeaders(this.protocolVersion, request.method, {}),
+          warn: (w) => this.warn(w),
+        }),
+      warn: (code, message) => this.warn({ code, message }),
+      closed: (error) => this.onClosed(error),
+    });
+    this.listens = new ListenRegistry({
+      conn: this.conn,
+      prepare: (filter, meta) => {
+        const params = withMeta(this.envelope(), { notifications: filter }, meta);
+        return { params, headers: this.headersFor('subscriptions/listen', params) };
+      },
+      subscribe: (uri) => this.once('resources/subscribe', { uri }, {}),
+      unsubscribe: (uri) => this.once('resources/unsubscribe', { uri }, {}),
+      connected: () => this.connected,
+      warn: (w) => this.warn(w),
+    });
+  }
+
+  /** `modern` (2026-07-28) or `legacy` (2025-11-25); undefined before `connect()`. */
+  get era(): Era | undefined {
+    return this.identity?.era;
+  }
+  get protocolVersion(): string | undefined {
+    return this.identity?.protocolVersion;
+  }
+  get serverCapabilities(): ServerCapabilities | undefined {
+    return this.identity?.capabilities;
+  }
+  get serverInfo(): Implementation | undefined {
+    return this.identity?.serverInfo;
+  }
+  get instructions(): string | undefined {
+    return this.identity?.instructions;
+  }
+  /** The last warnings (repairs, dropped tools and icons, odd messages), oldest first. */
+  get warnings(): readonly ClientWarning[] {
+    return this.warningsKept;
+  }
+  get connected(): boolean {
+    return this.state === 'open';
+  }
+
+  /** Starts the transport and finds the server's era (probing unless it was pinned). */
+  async connect(): Promise<this> {
+    if (this.state === 'open') return this;
+    this.state = 'connecting';
+    try {
+      await this.conn.start();
+      this.identity = await handshake(this.handshakeDeps(this.pinnedEra));
+      this.state = 'open';
+      return this;
+    } catch (error) {
+      this.state = 'idle';
+      await this.transport.close().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** Starts the server (or the HTTP connection) again, in the era found the first time. */
+  async reconnect(): Promise<this> {
+    if (this.identity) this.pinnedEra = this.identity.era;
+    this.conn.failAll(new McpKitError('PEER_CLOSED', 'the client reconnected'));
+    await this.transport.close().catch(() => undefined);
+    this.state = 'idle';
+    this.toolHeaders = undefined;
+    return this.connect();
+  }
+
+  async close(): Promise<void> {
+    if (this.state === 'closed') return;
+    this.state = 'closed';
+    this.listens.endAll();
+    this.conn.failAll(new McpKitError('PEER_CLOSED', 'the client was closed'));
+    await this.transport.close();
+  }
+
+  // ---- requests -------------------------------------------------------------------------
+
+  /**
+   * Sends any request and returns its checked result (input requests answered through the
+   * handlers, cacheable answers cached).
+   */
+  async request(method: string, params: Obj = {}, options: RequestOptions = {}): Promise<Obj> {
+    this.requireOpen(method);
+    const useCache = this.cacheStore !== undefined && options.cache !== false && CACHED.has(method);
+    if (useCache) {
+      const hit = this.cacheStore!.get(this.credential, method, params);
+      if (hit) return hit;
+    }
+    const result =
+      MRTR.has(method) && this.era === 'modern'
+        ? await withInputs(
+            method,
+            params,
+            (p) => this.once(method, p, options),
+            this.options.handlers,
+            this.inputContext(method, params, options),
+            this.options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
+          )
+        : await this.once(method, params, options);
+    if (useCache) this.cacheStore!.put(this.credential, method, params, result);
+    return result;
+  }
+
+  async callTool(
+    name: string,
+    args?: Obj,
+    options: RequestOptions = {},
+  ): Promise<CallToolResult & Obj> {
+    const params: Obj = { name };
+    if (args !== undefined) params['arguments'] = args;
+    return (await this.request('tools/call', params, options)) as CallToolResult & Obj;
+  }
+
+  async readResource(uri: string, options: RequestOptions = {}): Promise<ReadResourceResult & Obj> {
+    return (await this.request('resources/read', { uri }, options)) as ReadResourceResult & Obj;
+  }
+
+  async getPrompt(
+    name: string,
+    args?: Record<string, string>,
+    options: RequestOptions = {},
+  ): Promise<GetPromptResult & Obj> {
+    const params: Obj = { name };
+    if (args !== undefined) params['arguments'] = args;
+    return (await this.request('prompts/get', params, options)) as GetPromptResult & Obj;
+  }
+
+  async complete(
+    ref: Obj,
+    argument: { name: string; value: string },
+    context?: Obj,
+    options: RequestOptions = {},
+  ): Promise<CompleteResult> {
+    const params: Obj = { ref, argument };
+    if (context !== undefined) params['context'] = context;
+    return (await this.request(
+      'completion/complete',
+      params,
+      options,
+    )) as unknown as CompleteResult;
+  }
+
+  tools(options?: RequestOptions): AsyncGenerator<Tool> {
+    return this.iterate<Tool>('tools/list', options);
+  }
+  prompts(options?: RequestOptions): AsyncGenerator<Prompt> {
+    return this.iterate<Prompt>('prompts/list', options);
+  }
+  resources(options?: RequestOptions): AsyncGenerator<Resource> {
+    return this.iterate<Resource>('resources/list', options);
+  }
+  resourceTemplates(options?: RequestOptions): AsyncGenerator<ResourceTemplate> {
+    return this.iterate<ResourceTemplate>('resources/templates/list', options);
+  }
+
+  /** Every tool of every page; also refreshes the `x-mcp-header` table used by `callTool`. */
+  async listTools(options?: RequestOptions): Promise<Tool[]> {
+    const tools = await collect(this.tools(options));
+    this.toolHeaders = new Map(tools.map((t) => [t.name, headersOf(t)]));
+    return tools;
+  }
+  listPrompts(options?: RequestOptions): Promise<Prompt[]> {
+    return collect(this.prompts(options));
+  }
+  listResources(options?: RequestOptions): Promise<Resource[]> {
+    return collect(this.resources(options));
+  }
+  listResourceTemplates(options?: RequestOptions): Promise<ResourceTemplate[]> {
+    return collect(this.resourceTemplates(options));
+  }
+
+  /**
+   * Opens a listen stream and resolves once the server acknowledged it. Against a 2025-11-25
+   * server: `resources/subscribe` per URI, and the notifications the session already carries.
+   */
+  async listen(filter: SubscriptionFilter, options: RequestOptions = {}): Promise<ListenStream> {
+    this.requireOpen('subscriptions/listen');
+    const open: { timeoutMs: number; meta?: Obj } = { timeoutMs: this.timeoutOf(options) };
+    if (options.meta) open.meta = options.meta;
+    return this.listens.open(this.era as Era, filter, open);
+  }
+
+  // ---- internals ------------------------------------------------------------------------
+
+  private handshakeDeps(era: Era | undefined): HandshakeDeps {
+    const deps: HandshakeDeps = {
+      conn: this.conn,
+      era,
+      capabilities: this.capabilities,
+      clientInfo: this.clientInfo,
+      envelopeFor: (e, v) => this.envelopeFor(e, v),
+      probeTimeoutMs:
+        this.transport.kind === 'stdio'
+          ? (this.options.discoverTimeoutMs ?? DEFAULT_DISCOVER_TIMEOUT_MS)
+          : this.timeoutOf({}),
+      timeoutMs: this.timeoutOf({}),
+      warn: (w) => this.warn(w),
+    };
+    const cache = this.cacheStore;
+    if (cache) deps.discovered = (r) => cache.put(this.credential, 'server/discover', {}, r);
+    return deps;
+  }
+
+  private envelopeFor(era: Era, protocolVersion: string): EnvelopeContext {
+    return {
+      era,
+      protocolVersion,
+      clientInfo: this.clientInfo,
+      capabilities: this.capabilities,
+      maxMessageBytes: this.transport.maxMessageBytes,
+    };
+  }
+
+  private envelope(): EnvelopeContext {
+    const id = this.identity as ServerIdentity;
+    return this.envelopeFor(id.era, id.protocolVersion);
+  }
+
+  private headersFor(
+    method: string,
+    params: Obj,
+    extra?: Record<string, string>,
+  ): Record<string, string> {
+    return { ...standardHeaders(this.protocolVersion, method, params), ...extra };
+  }
+
+  private timeoutOf(options: RequestOptions): number {
+    return options.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  }
+
+  private requireOpen(method: string): void {
+    if (this.state !== 'open') {
+      throw new McpKitError(
+        'NOT_CONNECTED',
+        `${method}: the client is ${this.state === 'closed' ? 'closed' : 'not connected'}; call connect() first`,
+      );
+    }
+  }
+
+  /** One request, one answer, checked; a lost 2025-11-25 session is re-initialized once. */
+  private async once(
+    method: string,
+    params: Obj,
+    options: RequestOptions,
+    retried = false,
+  ): Promise<Obj> {
+    const sendParams = withMeta(this.envelope(), params, options.meta);
+    let extra: Record<string, string> | undefined;
+    if (method === 'tools/call') extra = await this.paramHeaders(params);
+    const send: SendRequestOptions = {
+      timeoutMs: this.timeoutOf(options),
+      headers: this.headersFor(method, sendParams, extra),
+    };
+    if (options.signal) send.signal = options.signal;
+    if (options.onProgress) send.onProgress = options.onProgress;
+    try {
+      const raw = await this.conn.send(method, sendParams, send).done;
+      return await checkResult(
+        this.era as Era,
+        method,
+        raw,
+        (w) => this.warn(w),
+        (name) => this.rejectedTools.add(name),
+      );
+    } catch (error) {
+      if (!retried && error instanceof McpKitError && error.code === 'SESSION_EXPIRED') {
+        await this.reinitialize();
+        return this.once(method, params, options, true);
+      }
+      throw error;
+    }
+  }
+
+  private reinitialize(): Promise<void> {
+    this.reinitializing ??= (async () => {
+      this.transport.resetSession();
+      this.identity = await initialize(this.handshakeDeps('legacy'));
+    })().finally(() => {
+      this.reinitializing = undefined;
+    });
+    return this.reinitializing;
+  }
+
+  /** MRTR: answer `input_required` through the handlers and retry with a new id. */
+  private inputContext(method: string, params: Obj, options: RequestOptions): InputHandlerContext {
+    const ctx: InputHandlerContext = {
+      era: 'modern',
+      serverInfo: this.serverInfo,
+      request: { method, params },
+    };
+    if (options.signal) ctx.signal = options.signal;
+    return ctx;
+  }
+
+  private async paramHeaders(params: Obj): Promise<Record<string, string> | undefined> {
+    if (this.transport.kind !== 'http' || this.era !== 'modern') return undefined;
+    const name = String(params['name']);
+    if (!this.toolHeaders) await this.listTools();
+    if (this.rejectedTools.has(name) && !this.toolHeaders!.has(name)) {
+      throw new McpKitError(
+        'TOOL_REJECTED',
+        `tool ${JSON.stringify(name)} was dropped from tools/list: its x-mcp-header annotations are invalid (see client.warnings)`,
+      );
+    }
+    return paramHeaderValues(
+      this.toolHeaders!.get(name) ?? [],
+      params['arguments'] as Obj | undefined,
+    );
+  }
+
+  private async *iterate<T>(method: ListMethod, options: RequestOptions = {}): AsyncGenerator<T> {
+    const max = this.options.maxPages ?? DEFAULT_MAX_PAGES;
+    yield* paginate<T>(
+      method,
+      (cursor) => this.request(method, cursor === undefined ? {} : { cursor }, options),
+      max,
+    );
+  }
+
+  private onNotification(note: JSONRPCNotification): void {
+    this.cacheStore?.invalidate(note as { method: string; params?: Obj });
+    if (note.method === 'notifications/tools/list_changed') this.toolHeaders = undefined;
+    if (this.listens.route(note)) return;
+    try {
+      this.options.onNotification?.(note);
+    } catch (error) {
+      this.warn({ code: 'HANDLER_FAILED', message: `onNotification threw: ${String(error)}` });
+    }
+  }
+
+  private onClosed(error: McpKitError): void {
+    this.listens.endAll(error.code === 'PEER_CLOSED' ? undefined : error);
+    if (this.state === 'open') this.state = 'idle';
+  }
+
+  private warn(warning: ClientWarning): void {
+    this.warningsKept.push(warning);
+    if (this.warningsKept.length > MAX_WARNINGS_KEPT) this.warningsKept.shift();
+    try {
+      this.options.onWarning?.(warning);
+    } catch {
+      // A failing warning hook must not fail the request that warned.
+    }
+  }
+}
+
+function headersOf(tool: Tool): ParamHeader[] {
+  const r = paramHeadersOf(tool);
+  return 'headers' in r ? r.headers : [];
+}

@@ -1,0 +1,230 @@
+/**
+ * The request engine under `McpClient`: ids, the table of requests in flight, timeouts,
+ * cancellation and progress, and the routing of everything a transport delivers.
+ */
+import { McpKitError, ProtocolError } from '../errors/index.js';
+import type {
+  JSONRPCMessage,
+  JSONRPCNotification,
+  JSONRPCRequest,
+  RequestId,
+} from '../protocol/index.js';
+import type { ClientTransport, ClientTransportSink, SendOptions } from './transport.js';
+
+type Obj = Record<string, unknown>;
+
+export interface Progress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+export interface SendRequestOptions {
+  signal?: AbortSignal;
+  /** 0 or undefined with `longLived`: no timeout. */
+  timeoutMs?: number;
+  onProgress?: (progress: Progress) => void;
+  headers?: Record<string, string>;
+  longLived?: boolean;
+}
+
+interface Pending {
+  method: string;
+  resolve(result: Obj): void;
+  reject(error: Error): void;
+  progressToken?: string;
+  onProgress?: (progress: Progress) => void;
+}
+
+export interface ConnectionEvents {
+  /** A notification no request claimed (listen frames, logs, legacy list changes). */
+  notification(message: JSONRPCNotification): void;
+  /** A 2025-11-25 server-to-client request. */
+  serverRequest(message: JSONRPCRequest): void;
+  warn(code: string, message: string): void;
+  /** The transport closed; `error` says why. */
+  closed(error: McpKitError): void;
+}
+
+export class Connection {
+  private nextId = 1;
+  private readonly pending = new Map<RequestId, Pending>();
+  private readonly byToken = new Map<string, Pending>();
+  private closedError: McpKitError | undefined;
+
+  constructor(
+    readonly transport: ClientTransport,
+    private readonly events: ConnectionEvents,
+  ) {}
+
+  get inFlight(): number {
+    return this.pending.size;
+  }
+
+  async start(): Promise<void> {
+    this.closedError = undefined;
+    await this.transport.start(this.sink());
+  }
+
+  /** A fresh id: unique for the life of the client, across reconnects too. */
+  allocateId(): number {
+    return this.nextId++;
+  }
+
+  /**
+   * Sends a request with `id` and resolves with its raw `result`. Rejects with a ProtocolError
+   * for a JSON-RPC error, or an McpKitError (timeout, cancel, transport failure).
+   */
+  send(
+    method: string,
+    params: Obj,
+    options: SendRequestOptions = {},
+    id = this.allocateId(),
+  ): {
+    id: RequestId;
+    done: Promise<Obj>;
+  } {
+    const done = new Promise<Obj>((resolve, reject) => {
+      if (this.closedError) {
+        reject(this.closedError);
+        return;
+      }
+      const { signal, timeoutMs, onProgress } = options;
+      if (signal?.aborted) {
+        reject(cancelled(method, signal));
+        return;
+      }
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const cleanup = (): void => {
+        if (timer) clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        this.pending.delete(id);
+        if (entry.progressToken !== undefined) this.byToken.delete(entry.progressToken);
+      };
+      const entry: Pending = {
+        method,
+        resolve: (r) => {
+          cleanup();
+          resolve(r);
+        },
+        reject: (e) => {
+          cleanup();
+          reject(e);
+        },
+      };
+      const onAbort = (): void => {
+        if (!this.pending.has(id)) return;
+        this.transport.cancel(id, 'cancelled by the client');
+        entry.reject(cancelled(method, signal as AbortSignal));
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      if (timeoutMs !== undefined && timeoutMs > 0) {
+        timer = setTimeout(() => {
+          this.transport.cancel(id, `timed out after ${timeoutMs} ms`);
+          entry.reject(
+            new McpKitError('REQUEST_TIMEOUT', `${method} got no answer within ${timeoutMs} ms`),
+          );
+        }, timeoutMs);
+      }
+      let sendParams = params;
+      if (onProgress) {
+        const token = `mcpkit-${id}`;
+        entry.progressToken = token;
+        entry.onProgress = onProgress;
+        this.byToken.set(token, entry);
+        const meta = (params['_meta'] ?? {}) as Obj;
+        sendParams = { ...params, _meta: { ...meta, progressToken: token } };
+      }
+      this.pending.set(id, entry);
+      const message: JSONRPCRequest = { jsonrpc: '2.0', id, method, params: sendParams };
+      const sendOptions: SendOptions = {};
+      if (options.headers) sendOptions.headers = options.headers;
+      if (options.longLived) sendOptions.longLived = true;
+      this.transport.request(message, sendOptions).catch((error: unknown) => {
+        entry.reject(
+          error instanceof McpKitError
+            ? error
+            : new McpKitError('PEER_CLOSED', `${method} could not be sent: ${String(error)}`, {
+                cause: error,
+              }),
+        );
+      });
+    });
+    return { id, done };
+  }
+
+  notify(method: string, params: Obj, headers?: Record<string, string>): Promise<void> {
+    return this.transport.notify({ jsonrpc: '2.0', method, params }, headers ? { headers } : {});
+  }
+
+  /** Fails every request in flight (reconnect, close). */
+  failAll(error: McpKitError): void {
+    for (const entry of [...this.pending.values()]) entry.reject(error);
+  }
+
+  isPending(id: RequestId): boolean {
+    return this.pending.has(id);
+  }
+
+  private sink(): ClientTransportSink {
+    return {
+      message: (message) => this.route(message),
+      requestFailed: (id, error) => {
+        if (id === undefined) this.failAll(error);
+        else this.pending.get(id)?.reject(error);
+      },
+      closed: (error) => {
+        this.closedError = error;
+        this.failAll(error);
+        this.events.closed(error);
+      },
+      warn: (code, message) => this.events.warn(code, message),
+    };
+  }
+
+  private route(message: JSONRPCMessage): void {
+    if ('method' in message) {
+      if ('id' in message && message.id !== undefined) {
+        this.events.serverRequest(message as JSONRPCRequest);
+        return;
+      }
+      const note = message as JSONRPCNotification;
+      if (note.method === 'notifications/progress') {
+        const token = note.params?.['progressToken'];
+        const entry = typeof token === 'string' ? this.byToken.get(token) : undefined;
+        if (entry?.onProgress) {
+          const p = note.params as Obj;
+          const progress: Progress = { progress: Number(p['progress']) };
+          if (typeof p['total'] === 'number') progress.total = p['total'];
+          if (typeof p['message'] === 'string') progress.message = p['message'];
+          try {
+            entry.onProgress(progress);
+          } catch (error) {
+            this.events.warn('HANDLER_FAILED', `onProgress threw: ${String(error)}`);
+          }
+          return;
+        }
+      }
+      this.events.notification(note);
+      return;
+    }
+    const entry = message.id === null ? undefined : this.pending.get(message.id);
+    if (!entry) {
+      this.events.warn(
+        'UNKNOWN_RESPONSE',
+        `an answer for id ${JSON.stringify(message.id)}, which no request in flight has, was ignored`,
+      );
+      return;
+    }
+    if ('error' in message) {
+      const { code, message: text, data } = message.error;
+      entry.reject(new ProtocolError(code, text, data));
+    } else {
+      entry.resolve((message.result ?? {}) as Obj);
+    }
+  }
+}
+
+function cancelled(method: string, signal: AbortSignal): McpKitError {
+  return new McpKitError('REQUEST_CANCELLED', `${method} was cancelled`, { cause: signal.reason });
+}

@@ -1,0 +1,175 @@
+/**
+ * Open listen streams and the routing of their frames. 2026-07-28: one `subscriptions/listen`
+ * request per stream, frames matched by subscription id. 2025-11-25: `resources/subscribe` per
+ * URI, and the session's own notifications fanned out to the streams that want them.
+ */
+import { McpKitError } from '../errors/index.js';
+import { META } from '../protocol/index.js';
+import type { Era, JSONRPCNotification, RequestId, SubscriptionFilter } from '../protocol/index.js';
+import type { Connection } from './connection.js';
+import { ListenStream, listenEnded, unrequested, wants } from './listen.js';
+import type { Warn } from './result-check.js';
+
+type Obj = Record<string, unknown>;
+
+export interface ListenDeps {
+  conn: Connection;
+  /** The listen request's params with `_meta`, and its headers. */
+  prepare(filter: SubscriptionFilter, meta?: Obj): { params: Obj; headers: Record<string, string> };
+  subscribe(uri: string): Promise<unknown>;
+  unsubscribe(uri: string): Promise<unknown>;
+  connected(): boolean;
+  warn: Warn;
+}
+
+interface Modern {
+  stream: ListenStream;
+  ack?: (filter: SubscriptionFilter) => void;
+}
+
+export class ListenRegistry {
+  private readonly modern = new Map<RequestId, Modern>();
+  private readonly legacy = new Set<ListenStream>();
+
+  constructor(private readonly deps: ListenDeps) {}
+
+  async open(
+    era: Era,
+    filter: SubscriptionFilter,
+    options: { timeoutMs: number; meta?: Obj },
+  ): Promise<ListenStream> {
+    return era === 'legacy' ? this.openLegacy(filter) : this.openModern(filter, options);
+  }
+
+  /** Claims a notification that belongs to a stream; false when it is nobody's frame. */
+  route(note: JSONRPCNotification): boolean {
+    const params = (note.params ?? {}) as Obj;
+    const id = ((params['_meta'] ?? {}) as Obj)[META.subscriptionId] as RequestId | undefined;
+    const entry = id === undefined ? undefined : this.modern.get(id);
+    if (entry) {
+      if (note.method === 'notifications/subscriptions/acknowledged') {
+        entry.ack?.((params['notifications'] ?? {}) as SubscriptionFilter);
+        delete entry.ack;
+      } else if (entry.ack) {
+        this.deps.warn({
+          code: 'LISTEN_ORDER',
+          message: `${note.method} came on listen ${String(id)} before its acknowledgement; ignored`,
+        });
+      } else if (wants(entry.stream.requested, note)) {
+        entry.stream.push(note);
+      } else {
+        this.deps.warn({
+          code: 'LISTEN_UNREQUESTED',
+          message: `${note.method} came on listen ${String(id)}, which did not ask for it; ignored`,
+        });
+      }
+      return true;
+    }
+    if (note.method === 'notifications/cancelled') {
+      const target = this.modern.get(params['requestId'] as RequestId);
+      if (target) {
+        this.modern.delete(params['requestId'] as RequestId);
+        target.stream.end();
+        return true;
+      }
+    }
+    let claimed = false;
+    for (const stream of this.legacy) {
+      if (wants(stream.requested, note)) {
+        stream.push(note);
+        claimed = true;
+      }
+    }
+    return claimed;
+  }
+
+  /** Ends every stream: quietly when the client closed, with `error` when the server went away. */
+  endAll(error?: McpKitError): void {
+    for (const { stream } of this.modern.values()) stream.end(error);
+    this.modern.clear();
+    for (const stream of this.legacy) stream.end(error);
+    this.legacy.clear();
+  }
+
+  private async openModern(
+    filter: SubscriptionFilter,
+    options: { timeoutMs: number; meta?: Obj },
+  ): Promise<ListenStream> {
+    const { conn } = this.deps;
+    const id = conn.allocateId();
+    const abort = new AbortController();
+    const stream = new ListenStream(filter, () => {
+      this.modern.delete(id);
+      abort.abort(new Error('listen closed by the client'));
+    });
+    const acked = new Promise<SubscriptionFilter>((resolve) => {
+      this.modern.set(id, { stream, ack: resolve });
+    });
+    const { params, headers } = this.deps.prepare(filter, options.meta);
+    const { done } = conn.send(
+      'subscriptions/listen',
+      params,
+      { signal: abort.signal, longLived: true, headers },
+      id,
+    );
+    // The graceful end is the listen request's own result.
+    const ended = done.then(
+      () => {
+        this.modern.delete(id);
+        stream.end();
+      },
+      (error: Error) => {
+        this.modern.delete(id);
+        stream.end(abort.signal.aborted ? undefined : error);
+        throw error;
+      },
+    );
+    ended.catch(() => undefined);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timedOut = new Promise<never>((_, reject) => {
+      if (options.timeoutMs > 0) {
+        timer = setTimeout(() => {
+          reject(
+            new McpKitError(
+              'REQUEST_TIMEOUT',
+              `subscriptions/listen was not acknowledged within ${options.timeoutMs} ms`,
+            ),
+          );
+        }, options.timeoutMs);
+      }
+    });
+    const answeredFirst = ended.then(() => {
+      throw listenEnded('the server answered before acknowledging');
+    });
+    try {
+      const ack = await Promise.race([acked, answeredFirst, timedOut]);
+      stream.acknowledged = ack;
+      const extra = unrequested(filter, ack);
+      if (extra.length > 0) {
+        this.deps.warn({
+          code: 'LISTEN_ACK_MISMATCH',
+          message: `the acknowledgement grants what was not requested: ${extra.join(', ')}`,
+        });
+      }
+      return stream;
+    } catch (error) {
+      await stream.close();
+      throw error;
+    } finally {
+      if (timer) clearTimeout(timer);
+    }
+  }
+
+  private async openLegacy(filter: SubscriptionFilter): Promise<ListenStream> {
+    const uris = filter.resourceSubscriptions ?? [];
+    const stream = new ListenStream(filter, async () => {
+      this.legacy.delete(stream);
+      if (!this.deps.connected()) return;
+      for (const uri of uris) await this.deps.unsubscribe(uri).catch(() => undefined);
+    });
+    for (const uri of uris) await this.deps.subscribe(uri);
+    stream.acknowledged = filter;
+    this.legacy.add(stream);
+    return stream;
+  }
+}

@@ -1,0 +1,43 @@
+/**
+ * Multi round-trip requests (SEP-2322): an `input_required` result is answered through the
+ * application's handlers and the request is sent again, with a new id, the original params, the
+ * `inputResponses` and the exact `requestState` (omitted when the server gave none).
+ */
+import { McpKitError } from '../errors/index.js';
+import { answerInput } from './input-handlers.js';
+import type { InputHandlerContext, InputHandlers } from './input-handlers.js';
+
+type Obj = Record<string, unknown>;
+
+export async function withInputs(
+  method: string,
+  params: Obj,
+  send: (params: Obj) => Promise<Obj>,
+  handlers: InputHandlers | undefined,
+  ctx: InputHandlerContext,
+  maxRounds: number,
+): Promise<Obj> {
+  const { inputResponses: _r, requestState: _s, ...base } = params;
+  let current = params;
+  for (let round = 0; ; round++) {
+    const result = await send(current);
+    if (result['resultType'] !== 'input_required') return result;
+    if (round === maxRounds) break;
+    const requests = (result['inputRequests'] ?? {}) as Record<
+      string,
+      { method: string; params?: Obj }
+    >;
+    const responses: Obj = {};
+    for (const [key, request] of Object.entries(requests)) {
+      responses[key] = await answerInput(request.method, request.params ?? {}, handlers, ctx);
+    }
+    current = { ...base };
+    if (Object.keys(requests).length > 0) current['inputResponses'] = responses;
+    if (typeof result['requestState'] === 'string')
+      current['requestState'] = result['requestState'];
+  }
+  throw new McpKitError(
+    'INVALID_RESULT',
+    `${method} still asked for input after ${maxRounds} rounds; gave up`,
+  );
+}

@@ -1,0 +1,58 @@
+/** What an application tells `McpClient`, and the defaults it gets otherwise. */
+import type { ClientCapabilities, Era, Implementation } from '../protocol/index.js';
+import type { ClientTransport } from './transport.js';
+import type { InputHandlers } from './input-handlers.js';
+import type { ClientCache } from './cache.js';
+
+export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+/** How long a stdio `server/discover` probe may go unanswered before `initialize` is tried. */
+export const DEFAULT_DISCOVER_TIMEOUT_MS = 5_000;
+/** Pages a list may take before the client decides the server's cursor never ends. */
+export const DEFAULT_MAX_PAGES = 1_000;
+export const DEFAULT_CACHE_ENTRIES = 500;
+/** Rounds of `input_required` a single request may go through. */
+export const DEFAULT_MAX_INPUT_ROUNDS = 16;
+export const MAX_WARNINGS_KEPT = 200;
+
+export interface ClientWarning {
+  /** A stable code, e.g. `REPAIRED_RESULT`, `DROPPED_TOOL`, `DROPPED_ICON`, `INVALID_MESSAGE`. */
+  code: string;
+  message: string;
+}
+
+export interface CacheOptions {
+  /** A cache to share with other clients of the same server (one per origin, say). */
+  store?: ClientCache;
+  /** Entries kept at most (oldest dropped first); default 500. */
+  maxEntries?: number;
+  /**
+   * Who the client acts for (a user or token id). `private` entries are kept per credential and
+   * never served to another one; default: the client instance itself.
+   */
+  credential?: string;
+}
+
+export interface McpClientOptions {
+  transport: ClientTransport;
+  clientInfo?: Implementation;
+  /** Pin the era instead of probing: `modern` (2026-07-28) or `legacy` (2025-11-25 initialize). */
+  era?: 'auto' | Era;
+  /** Capabilities to declare; default: derived from `handlers`. */
+  capabilities?: ClientCapabilities;
+  /** Answers the server's input requests (MRTR) and 2025-11-25 server-to-client requests. */
+  handlers?: InputHandlers;
+  /** Per-request timeout; default 60 s. `0` disables it. */
+  requestTimeoutMs?: number;
+  /** Budget of a stdio `server/discover` probe before falling back to `initialize`; default 5 s. */
+  discoverTimeoutMs?: number;
+  /** Page limit of list iterators; default 1000. */
+  maxPages?: number;
+  /** Rounds of `input_required` per request; default 16. */
+  maxInputRounds?: number;
+  /** Cache for discover, the four lists and `resources/read`; `false` turns it off. */
+  cache?: false | CacheOptions;
+  /** Called for every warning (repairs, dropped tools or icons); they are also kept on `warnings`. */
+  onWarning?: (warning: ClientWarning) => void;
+  /** Every notification no request or listen stream claimed (logs, 2025-11-25 changes). */
+  onNotification?: (notification: { method: string; params?: Record<string, unknown> }) => void;
+}

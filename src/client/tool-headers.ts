@@ -1,0 +1,71 @@
+/**
+ * `x-mcp-header` (SEP-2243): tool arguments a server wants mirrored into `Mcp-Param-*` headers.
+ * A tool whose annotations break the rules is unusable over HTTP and is dropped from the list.
+ */
+import { encodeHeaderValue } from '../protocol/index.js';
+import type { Tool } from '../protocol/index.js';
+
+/** A mirrored argument: the property and the header name it goes to (without the prefix). */
+export interface ParamHeader {
+  property: string;
+  header: string;
+}
+
+// RFC 9110 token characters: no space, colon, control or non-ASCII character.
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const PRIMITIVE = new Set(['string', 'integer', 'boolean']);
+
+/** The mirrored arguments of a tool, or why its annotations are invalid. */
+export function paramHeadersOf(tool: Tool): { headers: ParamHeader[] } | { problem: string } {
+  const properties = tool.inputSchema?.['properties'];
+  if (typeof properties !== 'object' || properties === null) return { headers: [] };
+  const headers: ParamHeader[] = [];
+  const seen = new Map<string, string>();
+  for (const [property, schema] of Object.entries(properties as Record<string, unknown>)) {
+    if (typeof schema !== 'object' || schema === null || !('x-mcp-header' in schema)) continue;
+    const header = (schema as Record<string, unknown>)['x-mcp-header'];
+    const at = `inputSchema.properties.${property}["x-mcp-header"]`;
+    if (typeof header !== 'string' || header === '') {
+      return { problem: `${at} must be a non-empty string` };
+    }
+    if (!TOKEN.test(header)) {
+      return {
+        problem: `${at} ${JSON.stringify(header)} is not a valid header name (ASCII token characters only)`,
+      };
+    }
+    const type = (schema as Record<string, unknown>)['type'];
+    if (typeof type !== 'string' || !PRIMITIVE.has(type)) {
+      return {
+        problem: `${at} is on a property of type ${JSON.stringify(type)}; only string, integer and boolean may be mirrored`,
+      };
+    }
+    const key = header.toLowerCase();
+    const other = seen.get(key);
+    if (other !== undefined) {
+      return {
+        problem: `${at} ${JSON.stringify(header)} repeats the header of property "${other}" (names are case-insensitive)`,
+      };
+    }
+    seen.set(key, property);
+    headers.push({ property, header });
+  }
+  return { headers };
+}
+
+/** The `Mcp-Param-*` headers of one call; null and absent arguments send no header. */
+export function paramHeaderValues(
+  headers: readonly ParamHeader[],
+  args: Record<string, unknown> | undefined,
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!args) return out;
+  for (const { property, header } of headers) {
+    if (!Object.hasOwn(args, property)) continue;
+    const value = args[property];
+    if (typeof value === 'string') out[`Mcp-Param-${header}`] = encodeHeaderValue(value);
+    else if (typeof value === 'number' || typeof value === 'boolean') {
+      out[`Mcp-Param-${header}`] = String(value);
+    }
+  }
+  return out;
+}
