@@ -1,9 +1,8 @@
 /** What every outgoing message carries: the per-request `_meta` and the HTTP headers. */
-import { META, encodeHeaderValue } from '../protocol/index.js';
+import { MAX_MESSAGE_BYTES_META, META, encodeHeaderValue } from '../protocol/index.js';
 import type { ClientCapabilities, Era, Implementation } from '../protocol/index.js';
 
-/** The key under which the client announces the largest message it accepts. */
-export const MAX_MESSAGE_BYTES_META = 'dev.mcpkit/maxMessageBytes';
+export { MAX_MESSAGE_BYTES_META };
 
 export interface EnvelopeContext {
   era: Era;

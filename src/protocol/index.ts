@@ -10,7 +10,7 @@ export {
 export type { Era } from './versions.js';
 export { requestEra } from './era.js';
 export type { EraClues } from './era.js';
-export { META, MCPKIT_META_PREFIX } from './meta-keys.js';
+export { META, MCPKIT_META_PREFIX, MAX_MESSAGE_BYTES_META } from './meta-keys.js';
 export { ERROR_CODES } from './error-codes.js';
 export type { ErrorCode } from './error-codes.js';
 export {

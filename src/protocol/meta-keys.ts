@@ -11,3 +11,6 @@ export const META = {
 
 /** Our own `_meta` namespace. */
 export const MCPKIT_META_PREFIX = 'dev.mcpkit/';
+
+/** The largest message a client accepts, announced on each request (and in `initialize`). */
+export const MAX_MESSAGE_BYTES_META = 'dev.mcpkit/maxMessageBytes';

@@ -1,3 +1,4 @@
+import { announcedMaxBytes, effectiveMaxBytes } from './announced-cap.js';
 import { DEFAULT_MAX_DEPTH, nestsDeeperThan } from '../protocol/depth.js';
 import { requestEra } from '../protocol/era.js';
 import {
@@ -225,7 +226,10 @@ async function onRequest(
       clientInfo,
       meta,
       cancel,
-      capBytes: resultCapBytes(core.options, peer.maxMessageBytes),
+      capBytes: resultCapBytes(
+        core.options,
+        effectiveMaxBytes(peer.maxMessageBytes, announcedMaxBytes(meta, clientCapabilities)),
+      ),
       // Only a read's own result goes to the writer as it is; see RequestContext.streamsBodies.
       streamsBodies: peer.streamsBodies && method === 'resources/read',
       content: (c) => createContentEnv(core, c),
