@@ -7,3 +7,10 @@ export type { HttpExchange, HttpResponder, SseSink } from './exchange.js';
 export { checkOrigin, createOriginGuard, LOOPBACK_HOSTS } from './origin-guard.js';
 export type { OriginGuard, OriginGuardOptions } from './origin-guard.js';
 export { decodeHeaderValue } from '../../protocol/header-values.js';
+export { HttpClientTransport } from './client-transport.js';
+export {
+  DEFAULT_CLIENT_MAX_RECONNECTS,
+  DEFAULT_CLIENT_MAX_RESPONSE_BYTES,
+} from './client-options.js';
+export type { HttpClientOptions } from './client-options.js';
+export type { HttpStatusError } from './client-failures.js';

@@ -61,4 +61,23 @@ describe('LineDecoder', () => {
     d.push(buf.subarray(0, 7), (e) => out.push(e));
     expect(out).toEqual([{ kind: 'line', text: '{"id":1,"x":2}' }]);
   });
+
+  it('keeps the first headBytes of a discarded line when asked', () => {
+    const out: LineEvent[] = [];
+    const d = new LineDecoder(8, { headBytes: 6 });
+    for (const c of ['ab', 'cdefghij', 'klm\nok\n', '0123456789\n']) {
+      d.push(Buffer.from(c), (e) => out.push(e));
+    }
+    const text = (e: LineEvent | undefined) =>
+      e?.kind === 'overflow' ? Buffer.from(e.head ?? []).toString() : undefined;
+    expect(out.map((e) => e.kind)).toEqual(['overflow', 'line', 'overflow']);
+    expect(text(out[0])).toBe('abcdef');
+    expect(text(out[2])).toBe('012345');
+    const short = new LineDecoder(4, { headBytes: 100 });
+    const events: LineEvent[] = [];
+    short.push(Buffer.from('12'), (e) => events.push(e));
+    short.push(Buffer.from('345'), (e) => events.push(e));
+    short.push(Buffer.from('67\n'), (e) => events.push(e));
+    expect(text(events[0])).toBe('1234567');
+  });
 });

@@ -1,6 +1,16 @@
 /** Splits a byte stream into lines, with a hard cap on line size. I/O-free. */
 
-export type LineEvent = { kind: 'line'; text: string } | { kind: 'overflow'; bytes: number };
+/**
+ * `overflow.head`: the first bytes of the discarded line (up to `headBytes`), when asked for, so
+ * that a reader can still find which request it answered.
+ */
+export type LineEvent =
+  { kind: 'line'; text: string } | { kind: 'overflow'; bytes: number; head?: Uint8Array };
+
+export interface LineDecoderOptions {
+  /** How many leading bytes of a discarded line to keep for its overflow event (default 0). */
+  headBytes?: number;
+}
 
 const utf8 = new TextDecoder('utf-8');
 // Absent outside Node: the decoder then uses TextDecoder only.
@@ -16,8 +26,16 @@ export class LineDecoder {
   private size = 0;
   private discarding = false;
   private discarded = 0;
+  private readonly headBytes: number;
+  private head: Uint8Array | undefined;
+  private headSize = 0;
 
-  constructor(private readonly maxLineBytes: number) {}
+  constructor(
+    private readonly maxLineBytes: number,
+    options: LineDecoderOptions = {},
+  ) {
+    this.headBytes = options.headBytes ?? 0;
+  }
 
   push(chunk: Uint8Array, emit: (event: LineEvent) => void): void {
     let start = 0;
@@ -47,11 +65,18 @@ export class LineDecoder {
     if (piece.length === 0) return;
     if (this.discarding) {
       this.discarded += piece.length;
+      this.keepHead(piece);
       return;
     }
     if (this.size + piece.length > this.maxLineBytes) {
       this.discarding = true;
       this.discarded = this.size + piece.length;
+      if (this.headBytes > 0) {
+        this.head = new Uint8Array(this.headBytes);
+        this.headSize = 0;
+        for (const p of this.parts) this.keepHead(p);
+        this.keepHead(piece);
+      }
       this.parts = [];
       this.size = 0;
       return;
@@ -61,11 +86,26 @@ export class LineDecoder {
     this.size += piece.length;
   }
 
+  /** Copies what still fits of `piece` into the head of the line being discarded. */
+  private keepHead(piece: Uint8Array): void {
+    const head = this.head;
+    if (!head || this.headSize >= head.length) return;
+    const n = Math.min(head.length - this.headSize, piece.length);
+    head.set(piece.subarray(0, n), this.headSize);
+    this.headSize += n;
+  }
+
   private finishLine(emit: (event: LineEvent) => void): void {
     if (this.discarding) {
-      emit({ kind: 'overflow', bytes: this.discarded });
+      const head = this.head?.subarray(0, this.headSize);
+      emit(
+        head
+          ? { kind: 'overflow', bytes: this.discarded, head }
+          : { kind: 'overflow', bytes: this.discarded },
+      );
       this.discarding = false;
       this.discarded = 0;
+      this.head = undefined;
       return;
     }
     const parts = this.parts;

@@ -1,0 +1,28 @@
+/**
+ * `mcpkit/connect`: an `McpClient` connected in one call, over stdio when given a `command`,
+ * over Streamable HTTP when given a `url`.
+ *
+ * @example
+ * const client = await connect({ command: 'mcpkit', args: ['serve', './docs', '--stdio'] });
+ * const remote = await connect({ url: 'https://example.com/mcp', headers: { authorization: `Bearer ${token}` } });
+ */
+import { McpClient } from '../client/index.js';
+import type { McpClientOptions } from '../client/index.js';
+import { HttpClientTransport } from './http/client-transport.js';
+import type { HttpClientOptions } from './http/client-options.js';
+import { StdioClientTransport } from './stdio/client-transport.js';
+import type { StdioClientOptions } from './stdio/client-transport.js';
+
+type ClientOnly = Omit<McpClientOptions, 'transport'>;
+
+export type ConnectOptions =
+  (StdioClientOptions & { client?: ClientOnly }) | (HttpClientOptions & { client?: ClientOnly });
+
+export async function connect(options: ConnectOptions): Promise<McpClient> {
+  const { client: clientOptions, ...rest } = options;
+  const transport =
+    'command' in rest && rest.command !== undefined
+      ? new StdioClientTransport(rest as StdioClientOptions)
+      : new HttpClientTransport(rest as HttpClientOptions);
+  return new McpClient({ ...clientOptions, transport }).connect();
+}

@@ -1,0 +1,87 @@
+import { discardBody } from './client-body.js';
+import { networkError, shownUrl, statusError, statusLine } from './client-failures.js';
+import { MAX_REDIRECTS, type ResolvedClientOptions } from './client-options.js';
+
+/** Redirects that keep the method and body when `allowRedirects` follows them. */
+const FOLLOWED = new Set([301, 302, 307, 308]);
+
+export interface HttpCall {
+  method: 'POST' | 'GET' | 'DELETE';
+  headers: Headers;
+  body?: string;
+  signal: AbortSignal;
+}
+
+/**
+ * One HTTP exchange, redirects handled by hand (`redirect: 'manual'`): refused unless
+ * `allowRedirects`, and then followed to the same origin only, so that the extra headers
+ * (`authorization`) never reach another host. Rejects with HTTP_REDIRECT or HTTP_ERROR (a
+ * network failure), or with the abort reason once `signal` aborted.
+ */
+export async function fetchMcp(options: ResolvedClientOptions, call: HttpCall): Promise<Response> {
+  const fetchFn = options.fetch;
+  let target = options.url;
+  for (let hop = 0; ; hop++) {
+    let response: Response;
+    try {
+      response = await fetchFn(target, {
+        method: call.method,
+        headers: call.headers,
+        ...(call.body === undefined ? {} : { body: call.body }),
+        signal: call.signal,
+        redirect: 'manual',
+      });
+    } catch (error) {
+      if (call.signal.aborted) throw error;
+      throw networkError(call.method, target, error);
+    }
+    const redirected = response.type === 'opaqueredirect' || isRedirect(response.status);
+    if (!redirected) return response;
+    await discardBody(response);
+    const next = locationOf(response, target);
+    const why = refusal(options, next, hop, response.status);
+    if (why === undefined && next !== undefined) {
+      target = next;
+      continue;
+    }
+    const where = next === undefined ? 'no usable Location' : `Location ${shownUrl(next)}`;
+    throw statusError(
+      'HTTP_REDIRECT',
+      `${call.method} ${shownUrl(target)} answered ${statusLine(response)} (${where}): ${why}`,
+      response.status,
+    );
+  }
+}
+
+function isRedirect(status: number): boolean {
+  return status >= 300 && status < 400;
+}
+
+function locationOf(response: Response, base: URL): URL | undefined {
+  const location = response.headers.get('location');
+  if (location === null) return undefined;
+  try {
+    return new URL(location, base);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Why a redirect is not followed, or undefined to follow it. */
+function refusal(
+  options: ResolvedClientOptions,
+  next: URL | undefined,
+  hop: number,
+  status: number,
+): string | undefined {
+  if (!options.allowRedirects) {
+    return 'redirects are not followed; set url to the final address, or allowRedirects: true';
+  }
+  if (next === undefined) return 'the redirect has no Location to follow';
+  if (!FOLLOWED.has(status)) return 'only 301, 302, 307 and 308 are followed';
+  if (next.origin !== options.url.origin) {
+    return `allowRedirects follows same-origin hops only (from ${options.url.origin})`;
+  }
+  if (hop >= MAX_REDIRECTS) return `more than ${MAX_REDIRECTS} redirects`;
+  return undefined;
+}

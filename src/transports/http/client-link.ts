@@ -1,0 +1,133 @@
+import type { ClientTransportSink } from '../../client/transport.js';
+import type { McpKitError } from '../../errors/index.js';
+import type { JSONRPCMessage, JSONRPCResponse, RequestId } from '../../protocol/jsonrpc.js';
+import { discardBody, readBodyPrefix, readCappedBody } from './client-body.js';
+import { answeredError, shownUrl, statusError, type HttpStatusError } from './client-failures.js';
+import { fetchMcp } from './client-fetch.js';
+import { decodeInbound } from './client-inbound.js';
+import {
+  DELETE_TIMEOUT_MS,
+  ERROR_BODY_BYTES,
+  type ResolvedClientOptions,
+} from './client-options.js';
+import { ClientSession, SESSION_HEADER } from './client-session.js';
+
+export const JSON_TYPE = 'application/json';
+export const SSE_TYPE = 'text/event-stream';
+
+/**
+ * The HTTP side of the client transport: the requests it makes (headers, session) and what
+ * failed answers mean. The transport keeps the bookkeeping of requests and streams.
+ */
+export class ClientLink {
+  readonly session = new ClientSession();
+
+  constructor(readonly options: ResolvedClientOptions) {}
+
+  get shownUrl(): string {
+    return shownUrl(this.options.url);
+  }
+
+  post(computed: Record<string, string>, body: string, signal: AbortSignal): Promise<Response> {
+    const headers = this.headers(computed);
+    headers.set('content-type', JSON_TYPE);
+    headers.set('accept', `${JSON_TYPE}, ${SSE_TYPE}`);
+    return fetchMcp(this.options, { method: 'POST', headers, body, signal });
+  }
+
+  /** A GET for an SSE stream: the server's own, or the continuation of a request's. */
+  get(
+    computed: Record<string, string>,
+    lastEventId: string | undefined,
+    signal: AbortSignal,
+  ): Promise<Response> {
+    const headers = this.headers({ ...this.session.streamHeaders(), ...computed });
+    headers.set('accept', SSE_TYPE);
+    if (lastEventId !== undefined) headers.set('last-event-id', lastEventId);
+    return fetchMcp(this.options, { method: 'GET', headers, signal });
+  }
+
+  /** Ends the 2025-11-25 session, if any; failures (405 included) are ignored. */
+  async endSession(): Promise<void> {
+    if (this.session.header === undefined) return;
+    try {
+      const response = await fetchMcp(this.options, {
+        method: 'DELETE',
+        headers: this.headers(this.session.streamHeaders()),
+        signal: AbortSignal.timeout(DELETE_TIMEOUT_MS),
+      });
+      await discardBody(response);
+    } catch {
+      // The session then ends on the server's idle timeout.
+    }
+  }
+
+  /** Takes a session id off a response, warning about a malformed one. */
+  capture(sink: ClientTransportSink, response: Response, initialize: boolean): void {
+    const warning = this.session.capture(response, initialize);
+    if (warning !== undefined) sink.warn('INVALID_SESSION_ID', warning);
+  }
+
+  /**
+   * What a status >= 400 means (its body consumed). A JSON-RPC error response to `id` is given
+   * back as it is (the core reads its code: era detection); anything else is an HTTP_ERROR with
+   * the status on it, SESSION_EXPIRED for a 404 to a request that carried a session id.
+   */
+  async statusFailure(
+    method: string,
+    response: Response,
+    sent: string | undefined,
+    id?: RequestId,
+  ): Promise<HttpStatusError | JSONRPCResponse> {
+    const url = this.options.url;
+    if (response.status === 404 && sent !== undefined) {
+      this.session.expire(sent);
+      await discardBody(response);
+      return statusError(
+        'SESSION_EXPIRED',
+        `${method} ${shownUrl(url)} answered 404: the server no longer knows session ${sent}; initialize again`,
+        404,
+      );
+    }
+    if (contentType(response) !== JSON_TYPE) {
+      return answeredError(method, url, response, await readBodyPrefix(response, ERROR_BODY_BYTES));
+    }
+    const body = await readCappedBody(response, this.options.maxResponseBytes);
+    if (body.tooLarge) {
+      return answeredError(method, url, response, '(a JSON body over maxResponseBytes, not read)');
+    }
+    const inbound = decodeInbound(body.text, this.options.maxDepth);
+    if (inbound.kind === 'message' && isResponse(inbound.message) && id !== undefined) {
+      if (inbound.message.id === id) return inbound.message;
+    }
+    return answeredError(method, url, response, body.text);
+  }
+
+  /** Why a GET did not open an SSE stream (its body consumed). */
+  async streamFailure(response: Response, sent: string | undefined): Promise<McpKitError> {
+    if (!response.ok) {
+      return (await this.statusFailure('GET', response, sent)) as HttpStatusError;
+    }
+    await discardBody(response);
+    const type = contentType(response) || 'none';
+    return answeredError('GET', this.options.url, response, `Content-Type ${type}, not SSE`);
+  }
+
+  /** The extra headers, then the call's own (which they never override), then the session. */
+  private headers(own: Record<string, string>): Headers {
+    const headers = new Headers(this.options.headers);
+    for (const [name, value] of Object.entries(own)) headers.set(name, value);
+    const id = this.session.header;
+    if (id !== undefined) headers.set(SESSION_HEADER, id);
+    return headers;
+  }
+}
+
+export function contentType(response: Response): string {
+  const value = response.headers.get('content-type') ?? '';
+  return (value.split(';')[0] ?? '').trim().toLowerCase();
+}
+
+export function isResponse(message: JSONRPCMessage): message is JSONRPCResponse {
+  return !('method' in message);
+}

@@ -1,0 +1,22 @@
+import { DEFAULT_RECONNECT_DELAY_MS, MAX_RECONNECT_DELAY_MS } from './client-options.js';
+
+/** How long to wait before reconnecting: the server's `retry:`, capped, or the default. */
+export function reconnectDelay(retryMs: number | undefined): number {
+  return Math.min(retryMs ?? DEFAULT_RECONNECT_DELAY_MS, MAX_RECONNECT_DELAY_MS);
+}
+
+/** Waits `ms`; false as soon as `signal` aborts (the request was cancelled, the client closed). */
+export function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
