@@ -46,8 +46,7 @@ import {
 import type { ClientWarning, McpClientOptions } from './options.js';
 import { checkResult } from './result-check.js';
 import { answerServerRequest } from './server-requests.js';
-import { paramHeadersOf, paramHeaderValues } from './tool-headers.js';
-import type { ParamHeader } from './tool-headers.js';
+import { ToolHeaderTable } from './tool-headers.js';
 import type { ClientTransport } from './transport.js';
 
 type Obj = Record<string, unknown>;
@@ -73,6 +72,8 @@ const CACHED = new Set([
 ]);
 const MRTR = new Set(['tools/call', 'prompts/get', 'resources/read']);
 const DEFAULT_CLIENT_INFO: Implementation = { name: 'mcpkit', version: '0.1.0' };
+/** Distinguishes clients that share a cache store without naming a credential. */
+let instances = 0;
 
 export class McpClient {
   readonly transport: ClientTransport;
@@ -85,17 +86,19 @@ export class McpClient {
   private identity: ServerIdentity | undefined;
   private pinnedEra: Era | undefined;
   private state: 'idle' | 'connecting' | 'open' | 'closed' = 'idle';
-  private toolHeaders: Map<string, ParamHeader[]> | undefined;
-  private readonly rejectedTools = new Set<string>();
+  private readonly toolHeaders = new ToolHeaderTable(() => this.listTools());
   private readonly listens: ListenRegistry;
   private reinitializing: Promise<void> | undefined;
+  private connecting: Promise<this> | undefined;
 
   constructor(private readonly options: McpClientOptions) {
     this.transport = options.transport;
     this.clientInfo = options.clientInfo ?? DEFAULT_CLIENT_INFO;
     this.capabilities = options.capabilities ?? capabilitiesFromHandlers(options.handlers);
     this.pinnedEra = options.era === 'auto' ? undefined : options.era;
-    this.credential = options.cache ? (options.cache.credential ?? 'self') : 'self';
+    // Without a credential, private entries belong to this instance alone (the documented default).
+    this.credential =
+      (options.cache ? options.cache.credential : undefined) ?? `self:${++instances}`;
     this.cacheStore =
       options.cache === false
         ? undefined
@@ -152,8 +155,16 @@ export class McpClient {
   }
 
   /** Starts the transport and finds the server's era (probing unless it was pinned). */
-  async connect(): Promise<this> {
-    if (this.state === 'open') return this;
+  connect(): Promise<this> {
+    if (this.state === 'open') return Promise.resolve(this);
+    // Concurrent calls share one handshake instead of starting the transport twice.
+    this.connecting ??= this.open().finally(() => {
+      this.connecting = undefined;
+    });
+    return this.connecting;
+  }
+
+  private async open(): Promise<this> {
     this.state = 'connecting';
     try {
       await this.conn.start();
@@ -173,7 +184,7 @@ export class McpClient {
     this.conn.failAll(new McpKitError('PEER_CLOSED', 'the client reconnected'));
     await this.transport.close().catch(() => undefined);
     this.state = 'idle';
-    this.toolHeaders = undefined;
+    this.toolHeaders.forget();
     return this.connect();
   }
 
@@ -198,7 +209,7 @@ export class McpClient {
       const hit = this.cacheStore!.get(this.credential, method, params);
       if (hit) return hit;
     }
-    const result =
+    const { result, rounds } =
       MRTR.has(method) && this.era === 'modern'
         ? await withInputs(
             method,
@@ -208,8 +219,9 @@ export class McpClient {
             this.inputContext(method, params, options),
             this.options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
           )
-        : await this.once(method, params, options);
-    if (useCache) this.cacheStore!.put(this.credential, method, params, result);
+        : { result: await this.once(method, params, options), rounds: 0 };
+    // A result that answers input responses is not the answer to the plain request.
+    if (useCache && rounds === 0) this.cacheStore!.put(this.credential, method, params, result);
     return result;
   }
 
@@ -268,7 +280,7 @@ export class McpClient {
   /** Every tool of every page; also refreshes the `x-mcp-header` table used by `callTool`. */
   async listTools(options?: RequestOptions): Promise<Tool[]> {
     const tools = await collect(this.tools(options));
-    this.toolHeaders = new Map(tools.map((t) => [t.name, headersOf(t)]));
+    this.toolHeaders.learn(tools);
     return tools;
   }
   listPrompts(options?: RequestOptions): Promise<Prompt[]> {
@@ -372,7 +384,7 @@ export class McpClient {
         method,
         raw,
         (w) => this.warn(w),
-        (name) => this.rejectedTools.add(name),
+        (name) => this.toolHeaders.drop(name),
       );
     } catch (error) {
       if (!retried && error instanceof McpKitError && error.code === 'SESSION_EXPIRED') {
@@ -406,16 +418,8 @@ export class McpClient {
 
   private async paramHeaders(params: Obj): Promise<Record<string, string> | undefined> {
     if (this.transport.kind !== 'http' || this.era !== 'modern') return undefined;
-    const name = String(params['name']);
-    if (!this.toolHeaders) await this.listTools();
-    if (this.rejectedTools.has(name) && !this.toolHeaders!.has(name)) {
-      throw new McpKitError(
-        'TOOL_REJECTED',
-        `tool ${JSON.stringify(name)} was dropped from tools/list: its x-mcp-header annotations are invalid (see client.warnings)`,
-      );
-    }
-    return paramHeaderValues(
-      this.toolHeaders!.get(name) ?? [],
+    return this.toolHeaders.headersFor(
+      String(params['name']),
       params['arguments'] as Obj | undefined,
     );
   }
@@ -431,7 +435,7 @@ export class McpClient {
 
   private onNotification(note: JSONRPCNotification): void {
     this.cacheStore?.invalidate(note as { method: string; params?: Obj });
-    if (note.method === 'notifications/tools/list_changed') this.toolHeaders = undefined;
+    if (note.method === 'notifications/tools/list_changed') this.toolHeaders.forget();
     if (this.listens.route(note)) return;
     try {
       this.options.onNotification?.(note);
@@ -454,9 +458,4 @@ export class McpClient {
       // A failing warning hook must not fail the request that warned.
     }
   }
-}
-
-function headersOf(tool: Tool): ParamHeader[] {
-  const r = paramHeadersOf(tool);
-  return 'headers' in r ? r.headers : [];
 }

@@ -140,7 +140,14 @@ export class Connection {
       const sendOptions: SendOptions = {};
       if (options.headers) sendOptions.headers = options.headers;
       if (options.longLived) sendOptions.longLived = true;
-      this.transport.request(message, sendOptions).catch((error: unknown) => {
+      let handedOver: Promise<void>;
+      try {
+        handedOver = this.transport.request(message, sendOptions);
+      } catch (error) {
+        // A transport that throws instead of rejecting must not leave the entry behind.
+        handedOver = Promise.reject(error);
+      }
+      handedOver.catch((error: unknown) => {
         entry.reject(
           error instanceof McpKitError
             ? error
@@ -160,6 +167,11 @@ export class Connection {
   /** Fails every request in flight (reconnect, close). */
   failAll(error: McpKitError): void {
     for (const entry of [...this.pending.values()]) entry.reject(error);
+  }
+
+  /** Gives up on a request the server ended itself (a listen it cancelled): nothing is sent. */
+  abandon(id: RequestId, error: McpKitError): void {
+    this.pending.get(id)?.reject(error);
   }
 
   isPending(id: RequestId): boolean {

@@ -1,6 +1,6 @@
 /** Connecting: the `server/discover` probe, or `initialize` for a 2025-11-25 server. */
-import { McpKitError } from '../errors/index.js';
-import { LATEST_LEGACY_VERSION, LATEST_PROTOCOL_VERSION } from '../protocol/index.js';
+import { McpKitError, ProtocolError } from '../errors/index.js';
+import { ERROR_CODES, LATEST_LEGACY_VERSION, LATEST_PROTOCOL_VERSION } from '../protocol/index.js';
 import type { ClientCapabilities, Era, Implementation } from '../protocol/index.js';
 import type { Connection } from './connection.js';
 import { MAX_MESSAGE_BYTES_META, standardHeaders, withMeta } from './envelope.js';
@@ -9,6 +9,7 @@ import { classifyProbe, identityFromInitialize } from './era-detect.js';
 import type { ServerIdentity } from './era-detect.js';
 import { checkResult } from './result-check.js';
 import type { Warn } from './result-check.js';
+import type { ClientWarning } from './options.js';
 
 type Obj = Record<string, unknown>;
 
@@ -32,24 +33,39 @@ export async function handshake(deps: HandshakeDeps): Promise<ServerIdentity> {
   if (era !== 'legacy') {
     const params = withMeta(deps.envelopeFor('modern', LATEST_PROTOCOL_VERSION), {});
     let outcome: { result: Obj } | { error: unknown };
-    try {
+    // Repairs of a probe answer matter only if the server turns out modern.
+    const probeWarnings: ClientWarning[] = [];
+    const discover = async (): Promise<Obj> => {
       const raw = await conn.send('server/discover', params, {
         timeoutMs: era === 'modern' ? deps.timeoutMs : deps.probeTimeoutMs,
         headers: standardHeaders(LATEST_PROTOCOL_VERSION, 'server/discover', params),
       }).done;
-      outcome = { result: await checkResult('modern', 'server/discover', raw, deps.warn) };
+      return checkResult('modern', 'server/discover', raw, (w) => probeWarnings.push(w));
+    };
+    try {
+      try {
+        outcome = { result: await discover() };
+      } catch (error) {
+        // -32022 that lists the version we sent: a refusal of that attempt; retry once (new id).
+        if (!listsLatest(error)) throw error;
+        outcome = { result: await discover() };
+      }
     } catch (error) {
-      if (era === 'modern') throw error;
+      // Pinned: only a server's refusal says "not modern"; a timeout stays a timeout.
+      if (era === 'modern' && !isRefusal(error)) throw error;
       outcome = { error };
     }
     const probe = classifyProbe(outcome);
     if (probe.kind === 'modern') {
+      for (const warning of probeWarnings) deps.warn(warning);
       conn.transport.setEra('modern', LATEST_PROTOCOL_VERSION);
       if (probe.result) deps.discovered?.(probe.result);
       return probe.identity;
     }
     if (era === 'modern') {
-      throw new McpKitError('UNSUPPORTED_VERSION', `not a 2026-07-28 server: ${probe.reason}`);
+      throw new McpKitError('UNSUPPORTED_VERSION', `not a 2026-07-28 server: ${probe.reason}`, {
+        cause: 'error' in outcome ? outcome.error : undefined,
+      });
     }
   }
   return initialize(deps);
@@ -64,11 +80,12 @@ export async function initialize(deps: HandshakeDeps): Promise<ServerIdentity> {
     ...(deps.capabilities.experimental ?? {}),
     [MAX_MESSAGE_BYTES_META]: { bytes: conn.transport.maxMessageBytes },
   };
-  const params = {
+  // The cap rides in `_meta` too, as on every other request.
+  const params = withMeta(deps.envelopeFor('legacy', LATEST_LEGACY_VERSION), {
     protocolVersion: LATEST_LEGACY_VERSION,
     capabilities: { ...deps.capabilities, experimental },
     clientInfo: deps.clientInfo,
-  };
+  });
   const raw = await conn.send('initialize', params, {
     timeoutMs: deps.timeoutMs,
     headers: standardHeaders(undefined, 'initialize', params),
@@ -85,4 +102,22 @@ export async function initialize(deps: HandshakeDeps): Promise<ServerIdentity> {
   );
   await conn.transport.openServerStream({ 'MCP-Protocol-Version': version });
   return identity;
+}
+
+/** A -32022 whose `data.supported` lists 2026-07-28 (the version the probe sent). */
+function listsLatest(error: unknown): boolean {
+  if (!(error instanceof ProtocolError) || error.code !== ERROR_CODES.UNSUPPORTED_PROTOCOL_VERSION)
+    return false;
+  const supported = (error.data as { supported?: unknown } | undefined)?.supported;
+  return Array.isArray(supported) && supported.includes(LATEST_PROTOCOL_VERSION);
+}
+
+/** An answer from the server itself (an error or an HTTP status), not a lost connection. */
+function isRefusal(error: unknown): boolean {
+  if (error instanceof ProtocolError) return true;
+  return (
+    error instanceof McpKitError &&
+    error.code === 'HTTP_ERROR' &&
+    typeof (error as { status?: unknown }).status === 'number'
+  );
 }

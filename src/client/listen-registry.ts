@@ -30,6 +30,8 @@ interface Modern {
 export class ListenRegistry {
   private readonly modern = new Map<RequestId, Modern>();
   private readonly legacy = new Set<ListenStream>();
+  /** 2025-11-25: how many open streams want each subscribed URI. */
+  private readonly uriRefs = new Map<string, number>();
 
   constructor(private readonly deps: ListenDeps) {}
 
@@ -44,6 +46,17 @@ export class ListenRegistry {
   /** Claims a notification that belongs to a stream; false when it is nobody's frame. */
   route(note: JSONRPCNotification): boolean {
     const params = (note.params ?? {}) as Obj;
+    // The server ending a listen (stdio), with or without the subscription id in `_meta`.
+    if (note.method === 'notifications/cancelled') {
+      const target = params['requestId'] as RequestId;
+      const cancelled = this.modern.get(target);
+      if (cancelled) {
+        this.modern.delete(target);
+        cancelled.stream.end();
+        this.deps.conn.abandon(target, listenEnded('the server cancelled it'));
+        return true;
+      }
+    }
     const id = ((params['_meta'] ?? {}) as Obj)[META.subscriptionId] as RequestId | undefined;
     const entry = id === undefined ? undefined : this.modern.get(id);
     if (entry) {
@@ -65,14 +78,6 @@ export class ListenRegistry {
       }
       return true;
     }
-    if (note.method === 'notifications/cancelled') {
-      const target = this.modern.get(params['requestId'] as RequestId);
-      if (target) {
-        this.modern.delete(params['requestId'] as RequestId);
-        target.stream.end();
-        return true;
-      }
-    }
     let claimed = false;
     for (const stream of this.legacy) {
       if (wants(stream.requested, note)) {
@@ -89,6 +94,7 @@ export class ListenRegistry {
     this.modern.clear();
     for (const stream of this.legacy) stream.end(error);
     this.legacy.clear();
+    this.uriRefs.clear();
   }
 
   private async openModern(
@@ -161,15 +167,37 @@ export class ListenRegistry {
   }
 
   private async openLegacy(filter: SubscriptionFilter): Promise<ListenStream> {
-    const uris = filter.resourceSubscriptions ?? [];
+    const uris = [...new Set(filter.resourceSubscriptions ?? [])];
+    const held: string[] = [];
     const stream = new ListenStream(filter, async () => {
       this.legacy.delete(stream);
-      if (!this.deps.connected()) return;
-      for (const uri of uris) await this.deps.unsubscribe(uri).catch(() => undefined);
+      await this.release(held);
     });
-    for (const uri of uris) await this.deps.subscribe(uri);
+    try {
+      for (const uri of uris) {
+        await this.deps.subscribe(uri);
+        this.uriRefs.set(uri, (this.uriRefs.get(uri) ?? 0) + 1);
+        held.push(uri);
+      }
+    } catch (error) {
+      await this.release(held);
+      throw error;
+    }
     stream.acknowledged = filter;
     this.legacy.add(stream);
     return stream;
+  }
+
+  /** Unsubscribes the URIs no other open stream still wants. */
+  private async release(uris: string[]): Promise<void> {
+    for (const uri of uris.splice(0)) {
+      const left = (this.uriRefs.get(uri) ?? 1) - 1;
+      if (left > 0) {
+        this.uriRefs.set(uri, left);
+        continue;
+      }
+      this.uriRefs.delete(uri);
+      if (this.deps.connected()) await this.deps.unsubscribe(uri).catch(() => undefined);
+    }
   }
 }

@@ -9,6 +9,10 @@ import type { InputHandlerContext, InputHandlers } from './input-handlers.js';
 
 type Obj = Record<string, unknown>;
 
+/**
+ * The final result, and how many input rounds it took: a result reached through a retry must
+ * not be cached (it answers inputs, not the plain request).
+ */
 export async function withInputs(
   method: string,
   params: Obj,
@@ -16,12 +20,12 @@ export async function withInputs(
   handlers: InputHandlers | undefined,
   ctx: InputHandlerContext,
   maxRounds: number,
-): Promise<Obj> {
+): Promise<{ result: Obj; rounds: number }> {
   const { inputResponses: _r, requestState: _s, ...base } = params;
   let current = params;
   for (let round = 0; ; round++) {
     const result = await send(current);
-    if (result['resultType'] !== 'input_required') return result;
+    if (result['resultType'] !== 'input_required') return { result, rounds: round };
     if (round === maxRounds) break;
     const requests = (result['inputRequests'] ?? {}) as Record<
       string,

@@ -4,7 +4,7 @@
  * (`INVALID_RESULT` naming the schema path), and reads content leniently.
  */
 import { McpKitError } from '../errors/index.js';
-import { validateServerResult } from '../protocol/index.js';
+import { META, validateServerResult } from '../protocol/index.js';
 import type { Era } from '../protocol/index.js';
 import { parseContentBlockLenient, parseResourceContentsLenient } from '../content/index.js';
 import { paramHeadersOf } from './tool-headers.js';
@@ -25,6 +25,9 @@ const CACHEABLE = new Set([
   'resources/templates/list',
   'resources/read',
 ]);
+
+/** The only methods that may answer `input_required` (SEP-2322). */
+const MRTR = new Set(['tools/call', 'prompts/get', 'resources/read']);
 
 const LIST_FIELD: Record<string, string> = {
   'tools/list': 'tools',
@@ -81,6 +84,20 @@ function safeIcons(entry: Obj, at: string, warn: Warn): Obj {
   return kept.length === icons.length ? entry : { ...entry, icons: kept };
 }
 
+/** The server's own icons (discover `_meta`, initialize `serverInfo`) are held to the same rule. */
+function safeServerInfo(result: Obj, warn: Warn): Obj {
+  const meta = result['_meta'];
+  if (isObj(meta) && isObj(meta[META.serverInfo])) {
+    const info = safeIcons(meta[META.serverInfo] as Obj, 'serverInfo', warn);
+    if (info !== meta[META.serverInfo])
+      return { ...result, _meta: { ...meta, [META.serverInfo]: info } };
+  }
+  const info = result['serverInfo'];
+  if (!isObj(info)) return result;
+  const safe = safeIcons(info, 'serverInfo', warn);
+  return safe === info ? result : { ...result, serverInfo: safe };
+}
+
 function checkList(method: string, result: Obj, warn: Warn, dropTool?: DropTool): Obj {
   const field = LIST_FIELD[method] as string;
   const entries = result[field] as Obj[];
@@ -132,7 +149,15 @@ export async function checkResult(
 ): Promise<Obj> {
   if (!isObj(raw)) throw invalid(method, 'result', 'result must be an object');
   let result = repair(era, method, raw, warn);
-  const kind = result['resultType'] === 'input_required' ? 'input_required' : method;
+  const type = result['resultType'];
+  if (era === 'modern' && type !== 'complete' && !(type === 'input_required' && MRTR.has(method))) {
+    throw invalid(
+      method,
+      'result.resultType',
+      `result.resultType ${JSON.stringify(type)} is not one ${method} may answer (schema 2026-07-28)`,
+    );
+  }
+  const kind = era === 'modern' && type === 'input_required' ? 'input_required' : method;
   const issue = validateServerResult(era, kind, result);
   if (issue)
     throw invalid(
@@ -141,6 +166,7 @@ export async function checkResult(
       `${issue.message} (schema ${era === 'modern' ? '2026-07-28' : '2025-11-25'})`,
     );
   if (kind === 'input_required') return result;
+  if (method === 'server/discover' || method === 'initialize') return safeServerInfo(result, warn);
   if (Object.hasOwn(LIST_FIELD, method)) return checkList(method, result, warn, dropTool);
   if (method === 'tools/call') {
     result = {

@@ -2,6 +2,7 @@
  * `x-mcp-header` (SEP-2243): tool arguments a server wants mirrored into `Mcp-Param-*` headers.
  * A tool whose annotations break the rules is unusable over HTTP and is dropped from the list.
  */
+import { McpKitError } from '../errors/index.js';
 import { encodeHeaderValue } from '../protocol/index.js';
 import type { Tool } from '../protocol/index.js';
 
@@ -68,4 +69,59 @@ export function paramHeaderValues(
     }
   }
   return out;
+}
+
+/**
+ * The `x-mcp-header` table of a server's tools, filled from `tools/list` (fetched once when a
+ * call needs it, however many calls wait for it) and forgotten on `tools/list_changed`.
+ */
+export class ToolHeaderTable {
+  private table: Map<string, ParamHeader[]> | undefined;
+  private loading: Promise<Map<string, ParamHeader[]>> | undefined;
+  private readonly rejected = new Set<string>();
+
+  constructor(private readonly listTools: () => Promise<unknown>) {}
+
+  /** A full tool list arrived (only valid tools are in it). */
+  learn(tools: readonly Tool[]): void {
+    this.table = new Map(tools.map((t) => [t.name, headersOf(t)]));
+  }
+
+  /** A tool was dropped from a list for its invalid annotations. */
+  drop(name: string): void {
+    this.rejected.add(name);
+  }
+
+  forget(): void {
+    this.table = undefined;
+  }
+
+  /** The `Mcp-Param-*` headers of a call; TOOL_REJECTED for a tool dropped from the list. */
+  async headersFor(
+    name: string,
+    args: Record<string, unknown> | undefined,
+  ): Promise<Record<string, string>> {
+    const table = this.table ?? (await this.load());
+    if (this.rejected.has(name) && !table.has(name)) {
+      throw new McpKitError(
+        'TOOL_REJECTED',
+        `tool ${JSON.stringify(name)} was dropped from tools/list: its x-mcp-header annotations are invalid (see client.warnings)`,
+      );
+    }
+    return paramHeaderValues(table.get(name) ?? [], args);
+  }
+
+  private load(): Promise<Map<string, ParamHeader[]>> {
+    this.loading ??= this.listTools()
+      .then(() => this.table ?? new Map<string, ParamHeader[]>())
+      .finally(() => {
+        this.loading = undefined;
+      });
+    return this.loading;
+  }
+}
+
+function headersOf(tool: Tool): ParamHeader[] {
+  const r = paramHeadersOf(tool);
+  return 'headers' in r ? r.headers : [];
 }

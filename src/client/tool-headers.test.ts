@@ -1,0 +1,183 @@
+import { describe, expect, it } from 'vitest';
+import type { Tool } from '../protocol/index.js';
+import { ScriptedTransport, result } from '../testing/scripted-transport.js';
+import { McpClient } from './client.js';
+import { paramHeaderValues, paramHeadersOf } from './tool-headers.js';
+
+type Obj = Record<string, unknown>;
+
+const tool = (properties: Obj, name = 't'): Tool =>
+  ({ name, inputSchema: { type: 'object', properties } }) as Tool;
+
+describe('paramHeadersOf', () => {
+  it('reads the mirrored properties', () => {
+    expect(
+      paramHeadersOf(
+        tool({
+          region: { type: 'string', 'x-mcp-header': 'Region' },
+          n: { type: 'integer', 'x-mcp-header': 'Count' },
+          dry: { type: 'boolean', 'x-mcp-header': 'Dry-Run' },
+          plain: { type: 'string' },
+        }),
+      ),
+    ).toEqual({
+      headers: [
+        { property: 'region', header: 'Region' },
+        { property: 'n', header: 'Count' },
+        { property: 'dry', header: 'Dry-Run' },
+      ],
+    });
+  });
+
+  it('a tool without properties has none', () => {
+    expect(paramHeadersOf({ name: 't', inputSchema: { type: 'object' } } as Tool)).toEqual({
+      headers: [],
+    });
+  });
+
+  it.each<[string, Obj]>([
+    ['empty', { a: { type: 'string', 'x-mcp-header': '' } }],
+    ['not a string', { a: { type: 'string', 'x-mcp-header': 7 } }],
+    ['on an object', { a: { type: 'object', 'x-mcp-header': 'A' } }],
+    ['on an array', { a: { type: 'array', 'x-mcp-header': 'A' } }],
+    ['on null', { a: { type: 'null', 'x-mcp-header': 'A' } }],
+    ['on a number', { a: { type: 'number', 'x-mcp-header': 'A' } }],
+    ['on an untyped property', { a: { 'x-mcp-header': 'A' } }],
+    [
+      'duplicate, case-insensitive',
+      {
+        a: { type: 'string', 'x-mcp-header': 'Region' },
+        b: { type: 'string', 'x-mcp-header': 'REGION' },
+      },
+    ],
+    ['a space', { a: { type: 'string', 'x-mcp-header': 'My Region' } }],
+    ['a colon', { a: { type: 'string', 'x-mcp-header': 'Region:x' } }],
+    ['non-ASCII', { a: { type: 'string', 'x-mcp-header': 'Régión' } }],
+    ['a control character', { a: { type: 'string', 'x-mcp-header': 'Reg\u0001ion' } }],
+    ['a newline', { a: { type: 'string', 'x-mcp-header': 'Region\n' } }],
+  ])('invalid: %s', (_what, properties) => {
+    const r = paramHeadersOf(tool(properties));
+    expect(r).toHaveProperty('problem');
+    expect((r as { problem: string }).problem).toContain('inputSchema.properties.');
+  });
+});
+
+describe('paramHeaderValues', () => {
+  const headers = [
+    { property: 's', header: 'S' },
+    { property: 'i', header: 'I' },
+    { property: 'b', header: 'B' },
+  ];
+  it('strings encoded, integers and booleans as strings', () => {
+    expect(paramHeaderValues(headers, { s: 'us-west', i: 42, b: false })).toEqual({
+      'Mcp-Param-S': 'us-west',
+      'Mcp-Param-I': '42',
+      'Mcp-Param-B': 'false',
+    });
+    expect(paramHeaderValues(headers, { s: 'zürich' })).toEqual({
+      'Mcp-Param-S': '=?base64?esO8cmljaA==?=',
+    });
+  });
+  it('null and absent arguments send no header', () => {
+    expect(paramHeaderValues(headers, { s: null })).toEqual({});
+    expect(paramHeaderValues(headers, undefined)).toEqual({});
+  });
+});
+
+describe('Mcp-Param-* through the client', () => {
+  const listed = [
+    {
+      name: 'deploy',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          region: { type: 'string', 'x-mcp-header': 'Region' },
+          replicas: { type: 'integer', 'x-mcp-header': 'Replicas' },
+          force: { type: 'boolean', 'x-mcp-header': 'Force' },
+        },
+      },
+    },
+    {
+      name: 'bad',
+      inputSchema: {
+        type: 'object',
+        properties: { q: { type: 'object', 'x-mcp-header': 'Q' } },
+      },
+    },
+  ];
+  const list = { tools: listed, resultType: 'complete', ttlMs: 0, cacheScope: 'public' };
+  const call = { content: [], resultType: 'complete' };
+
+  async function open(kind: 'stdio' | 'http', legacy = false) {
+    const t = new ScriptedTransport({ kind })
+      .onRequest('tools/list', result(list))
+      .onRequest('tools/call', result(call));
+    if (legacy) t.legacy();
+    else t.modern();
+    const c = await new McpClient({ transport: t, cache: false }).connect();
+    return { t, c };
+  }
+
+  it('fetches the tool list once when absent and mirrors the arguments', async () => {
+    const { t, c } = await open('http');
+    await c.callTool('deploy', { region: 'eu-1', replicas: 3, force: true });
+    await c.callTool('deploy', { region: null });
+    expect(t.requests('tools/list')).toHaveLength(1);
+    const [first, second] = t.sent.filter(
+      (s) => 'method' in s.message && s.message.method === 'tools/call',
+    );
+    expect(first!.headers).toMatchObject({
+      'Mcp-Param-Region': 'eu-1',
+      'Mcp-Param-Replicas': '3',
+      'Mcp-Param-Force': 'true',
+    });
+    expect(Object.keys(second!.headers).filter((h) => h.startsWith('Mcp-Param-'))).toEqual([]);
+  });
+
+  it('two calls at once still fetch the tool list once', async () => {
+    const { t, c } = await open('http');
+    await Promise.all([
+      c.callTool('deploy', { region: 'a' }),
+      c.callTool('deploy', { region: 'b' }),
+    ]);
+    expect(t.requests('tools/list')).toHaveLength(1);
+    expect(
+      t.sent.filter((s) => s.headers['Mcp-Param-Region']).map((s) => s.headers['Mcp-Param-Region']),
+    ).toEqual(['a', 'b']);
+  });
+
+  it('a tools/list_changed notification makes the next call fetch the list again', async () => {
+    const { t, c } = await open('http');
+    await c.callTool('deploy', {});
+    t.pushNotification('notifications/tools/list_changed');
+    await c.callTool('deploy', {});
+    expect(t.requests('tools/list')).toHaveLength(2);
+  });
+
+  it.each([
+    ['stdio', false],
+    ['http', true],
+  ] as const)('no tool list is fetched over %s (legacy: %s)', async (kind, legacy) => {
+    const { t, c } = await open(kind, legacy);
+    await c.callTool('deploy', { region: 'x' });
+    expect(t.requests('tools/list')).toHaveLength(0);
+    expect(t.last('tools/call').headers).not.toHaveProperty('Mcp-Param-Region');
+  });
+
+  it('a tool with invalid annotations is dropped with a warning; calling it is TOOL_REJECTED', async () => {
+    const { t, c } = await open('http');
+    const tools = await c.listTools();
+    expect(tools.map((x) => x.name)).toEqual(['deploy']);
+    expect(c.warnings).toContainEqual(
+      expect.objectContaining({ code: 'DROPPED_TOOL', message: expect.stringContaining('"bad"') }),
+    );
+    await expect(c.callTool('bad', { q: {} })).rejects.toMatchObject({ code: 'TOOL_REJECTED' });
+    expect(t.requests('tools/call')).toHaveLength(0);
+  });
+
+  it('an unknown tool is still sent (the server answers for it)', async () => {
+    const { t, c } = await open('http');
+    await c.callTool('other', { region: 'x' });
+    expect(t.requests('tools/call')).toHaveLength(1);
+  });
+});
