@@ -1,17 +1,30 @@
 // mcpkit benchmark: bare node vs official SDK v2 vs mcpkit, same 1 KiB resources/read (2026-07-28),
-// and the memory of large resources (mcpkit serve vs the SDK: a 4 MiB file, a 1 GiB one in parts).
-// Usage: node bench/run.mjs [--only http|stdio|large] [--duration s] [--warmup s] [--connections c]
+// the memory of large resources (mcpkit serve vs the SDK: a 4 MiB file, a 1 GiB one in parts),
+// and the client side (the mcpkit client vs the SDK v2 client against mcpkit serve, CPU per request).
+// Usage: node bench/run.mjs [--only http|stdio|large|client] [--duration s] [--warmup s] [--connections c]
 //          [--n count] [--window inflight] [--repeat rounds] [--targets bare,sdk,mcpkit]
 // Each option can also come from the environment: BENCH_DURATION, BENCH_N, BENCH_ONLY, ...
 // Targets are measured in interleaved rounds (bare, sdk, mcpkit, bare, ...) and each keeps its
 // fastest round, so a burst of unrelated load on this small machine does not decide a ratio.
+// Case D (client) uses --duration per client and transport (split over rounds and both modes),
+// --warmup per client and transport, --connections as its window in flight, --targets sdk,mcpkit.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { stopAll } from './lib/children.mjs';
 import { startHttpTarget } from './lib/http-case.mjs';
 import { LARGE, runLargeCase } from './lib/large-case.mjs';
+import { CLIENT, runClientCase } from './lib/client-case.mjs';
 import { startStdioTarget } from './lib/stdio-case.mjs';
-import { largeTable, largeVerdicts, ratios, table, verdict } from './lib/report.mjs';
+import {
+  clientPairs,
+  clientTable,
+  clientVerdict,
+  largeTable,
+  largeVerdicts,
+  ratios,
+  table,
+  verdict,
+} from './lib/report.mjs';
 
 const DEFAULTS = {
   duration: 6, // HTTP seconds per target, split over the rounds
@@ -39,8 +52,8 @@ function options(argv) {
     opts[key] = Number(opts[key]);
     if (!(opts[key] > 0)) throw new Error(`--${key} must be a positive number`);
   }
-  if (!['', 'http', 'stdio', 'large'].includes(opts.only))
-    throw new Error('--only must be http, stdio or large');
+  if (!['', 'http', 'stdio', 'large', 'client'].includes(opts.only))
+    throw new Error('--only must be http, stdio, large or client');
   opts.targets = String(opts.targets).split(',').filter(Boolean);
   opts.warmupN = Math.min(opts.n, 5000);
   return opts;
@@ -150,11 +163,28 @@ async function main() {
     large.verdicts = largeVerdicts(large, LARGE);
     results.cases.large = large;
   }
+  if (!opts.only || opts.only === 'client') {
+    const gone = missing(
+      'cli/main.js',
+      'server/transport.js',
+      'client/index.js',
+      'transports/http/index.js',
+      'transports/stdio/index.js',
+    );
+    const client = await runClientCase(opts, gone);
+    client.pairs = clientPairs(client, CLIENT, opts);
+    client.verdict = clientVerdict(client, client.pairs, CLIENT.cpuGoal);
+    results.cases.client = client;
+  }
   results.loadavgEnd = os.loadavg()[0];
   console.log('');
   for (const c of Object.values(results.cases)) {
     const block =
-      c.kind === 'large' ? largeTable(c, LARGE) : table(c.title, c.targets, c.ratios, c.verdict);
+      c.kind === 'large'
+        ? largeTable(c, LARGE)
+        : c.kind === 'client'
+          ? clientTable(c, CLIENT, opts)
+          : table(c.title, c.targets, c.ratios, c.verdict);
     console.log(block + '\n');
   }
   const dir = new URL('results/', import.meta.url);

@@ -8,11 +8,11 @@ const SERVERS = new URL('../servers/', import.meta.url);
 
 /**
  * Spawns `node bench/servers/<file> ...args` (`file` may also be a URL of any script, such as
- * the CLI); stderr is kept (last 4 KiB) for error messages.
+ * the CLI); stderr is kept (last 4 KiB) for error messages. `ipc: true` adds a message channel.
  */
-export function startChild(file, args = []) {
+export function startChild(file, args = [], { ipc = false } = {}) {
   const child = spawn(process.execPath, [fileURLToPath(new URL(file, SERVERS)), ...args], {
-    stdio: ['pipe', 'pipe', 'pipe'],
+    stdio: ['pipe', 'pipe', 'pipe', ...(ipc ? ['ipc'] : [])],
   });
   child.stderrTail = '';
   child.stderr.setEncoding('utf8');

@@ -106,3 +106,71 @@ export function largeTable(c, goals) {
   const verdicts = largeVerdicts(c, goals).map((v) => `verdict: ${v}`);
   return [c.title, ...rows, ...verdicts].join('\n');
 }
+
+/** Case D, per (transport, mode): the CPU and req/s ratios of mcpkit's client to the SDK's. */
+export function clientPairs(c, spec, opts) {
+  const pairs = [];
+  for (const transport of spec.transports) {
+    for (const mode of spec.modes) {
+      const at = (name) => c.targets[`${transport} ${mode.key} ${name}`];
+      const m = at('mcpkit');
+      const s = at('sdk');
+      const ok = (t) => t && !t.error && !t.skipped;
+      pairs.push({
+        transport,
+        mode: mode.key,
+        label: `${transport}, ${mode.label(opts)}`,
+        cpu: ok(m) && ok(s) ? m.cpuUsPerReq / s.cpuUsPerReq : null,
+        rps: ok(m) && ok(s) ? m.reqPerSec / s.reqPerSec : null,
+        failed: Boolean(m?.error || s?.error),
+      });
+    }
+  }
+  return pairs;
+}
+
+/** PASS/FAIL of case D: every (transport, mode) at most `goal` of the SDK client's CPU. */
+export function clientVerdict(c, pairs, goal) {
+  const want = `target: mcpkit client CPU/request <= ${goal}x the SDK client's`;
+  if (pairs.some((p) => p.failed)) return `FAIL: a client did not run correctly; ${want}`;
+  const measured = pairs.filter((p) => p.cpu !== null);
+  if (measured.length === 0) return `NOT MEASURED: needs both clients (sdk, mcpkit); ${want}`;
+  const worst = measured.reduce((a, b) => (b.cpu > a.cpu ? b : a));
+  const passed = measured.filter((p) => p.cpu <= goal).length;
+  const all = passed === measured.length && measured.length === pairs.length;
+  return (
+    `${all ? 'PASS' : 'FAIL'}: ${passed}/${pairs.length} within target; worst ` +
+    `${worst.cpu.toFixed(2)}x (${worst.label}) (${want})`
+  );
+}
+
+/** The printable block of case D. */
+export function clientTable(c, spec, opts) {
+  const pairs = clientPairs(c, spec, opts);
+  const rows = [
+    `${'transport, mode'.padEnd(22)}${'client'.padEnd(8)}${'req/s'.padStart(9)}${'p50 ms'.padStart(9)}` +
+      `${'p99 ms'.padStart(9)}${'client CPU us/req'.padStart(19)}   server answered = client's count`,
+  ];
+  for (const p of pairs) {
+    for (const name of c.names) {
+      const t = c.targets[`${p.transport} ${p.mode} ${name}`];
+      const head = `${(name === c.names[0] ? p.label : '').padEnd(22)}${name.padEnd(8)}`;
+      if (!t) continue;
+      if (t.skipped) rows.push(`${head}  skipped: ${t.skipped}`);
+      else if (t.error) rows.push(`${head}  FAILED: ${t.error.split('\n')[0]}`);
+      else {
+        rows.push(
+          `${head}${num(t.reqPerSec).padStart(9)}${num(t.p50, 2).padStart(9)}${num(t.p99, 2).padStart(9)}` +
+            `${num(t.cpuUsPerReq, 1).padStart(19)}   yes, ${num(t.answered)} = ${num(t.requests)}`,
+        );
+      }
+    }
+    if (p.cpu !== null) {
+      rows.push(
+        `${''.padEnd(22)}mcpkit/sdk: CPU/req ${p.cpu.toFixed(2)}x ` +
+          `${p.cpu <= spec.cpuGoal ? 'PASS' : 'FAIL'}, req/s ${p.rps.toFixed(2)}x`,
+      );
+    }
+  }
+  return [c.title, ...rows, `verdict: ${clientVerdict(c, pairs, spec.cpuGoal)}`].join('\n');
+}

@@ -31,6 +31,15 @@ describe('ClientCache', () => {
     expect(cache.size).toBe(0);
   });
 
+  it('hands out copies: a caller editing its result does not edit the cache', () => {
+    const cache = new ClientCache();
+    cache.put('u', 'resources/read', { uri: 'a' }, read('a', 100, 'private'));
+    const first = cache.get('u', 'resources/read', { uri: 'a' }) as { contents: Obj[] };
+    first.contents[0]!['text'] = 'changed';
+    const second = cache.get('u', 'resources/read', { uri: 'a' }) as { contents: Obj[] };
+    expect(second.contents[0]!['text']).toBe('a');
+  });
+
   it('ttlMs 0, absent or negative and input_required are never kept', () => {
     const cache = new ClientCache();
     cache.put('u', 'tools/list', {}, { tools: [], ttlMs: 0, cacheScope: 'public' });

@@ -47,7 +47,8 @@ export class ClientCache {
         this.entries.delete(key);
         continue;
       }
-      return entry.result;
+      // A copy: a caller that edits its result must not edit what the next caller gets.
+      return structuredClone(entry.result);
     }
     return undefined;
   }

@@ -164,6 +164,14 @@ describe('Mcp-Param-* through the client', () => {
     expect(t.last('tools/call').headers).not.toHaveProperty('Mcp-Param-Region');
   });
 
+  it('a dropped tool is refused over stdio too, without sending anything', async () => {
+    const { t, c } = await open('stdio');
+    await c.listTools();
+    const before = t.sent.length;
+    await expect(c.callTool('bad', { q: 'x' })).rejects.toMatchObject({ code: 'TOOL_REJECTED' });
+    expect(t.sent.length).toBe(before);
+  });
+
   it('a tool with invalid annotations is dropped with a warning; calling it is TOOL_REJECTED', async () => {
     const { t, c } = await open('http');
     const tools = await c.listTools();

@@ -96,18 +96,23 @@ export class ToolHeaderTable {
     this.table = undefined;
   }
 
+  /** TOOL_REJECTED for a tool dropped from the list (on any transport: the spec says drop it). */
+  refuseDropped(name: string): void {
+    if (this.rejected.has(name) && !(this.table?.has(name) ?? false)) {
+      throw new McpKitError(
+        'TOOL_REJECTED',
+        `tool ${JSON.stringify(name)} was dropped from tools/list: its x-mcp-header annotations are invalid (see client.warnings)`,
+      );
+    }
+  }
+
   /** The `Mcp-Param-*` headers of a call; TOOL_REJECTED for a tool dropped from the list. */
   async headersFor(
     name: string,
     args: Record<string, unknown> | undefined,
   ): Promise<Record<string, string>> {
     const table = this.table ?? (await this.load());
-    if (this.rejected.has(name) && !table.has(name)) {
-      throw new McpKitError(
-        'TOOL_REJECTED',
-        `tool ${JSON.stringify(name)} was dropped from tools/list: its x-mcp-header annotations are invalid (see client.warnings)`,
-      );
-    }
+    this.refuseDropped(name);
     return paramHeaderValues(table.get(name) ?? [], args);
   }
 

@@ -1,0 +1,379 @@
+/**
+ * The engine under `McpClient`: connecting (era detection), the per-request envelope, checked
+ * results, input requests, the cache, sessions that expire, and notification routing. The typed
+ * methods live in `client.ts`.
+ */
+import { McpKitError } from '../errors/index.js';
+import type {
+  ClientCapabilities,
+  Era,
+  Implementation,
+  JSONRPCNotification,
+  ServerCapabilities,
+  Tool,
+} from '../protocol/index.js';
+import { ClientCache } from './cache.js';
+import { Connection } from './connection.js';
+import type { Progress, SendRequestOptions } from './connection.js';
+import { standardHeaders, withMeta } from './envelope.js';
+import type { EnvelopeContext } from './envelope.js';
+import type { ServerIdentity } from './era-detect.js';
+import { handshake, initialize } from './handshake.js';
+import type { HandshakeDeps } from './handshake.js';
+import { capabilitiesFromHandlers } from './input-handlers.js';
+import { withInputs } from './mrtr.js';
+import type { InputHandlerContext } from './input-handlers.js';
+import { ListenRegistry } from './listen-registry.js';
+import { paginate } from './lists.js';
+import type { ListMethod } from './lists.js';
+import {
+  DEFAULT_CACHE_ENTRIES,
+  DEFAULT_DISCOVER_TIMEOUT_MS,
+  DEFAULT_MAX_INPUT_ROUNDS,
+  DEFAULT_MAX_PAGES,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  MAX_WARNINGS_KEPT,
+} from './options.js';
+import type { ClientWarning, McpClientOptions } from './options.js';
+import { checkResult } from './result-check.js';
+import { answerServerRequest } from './server-requests.js';
+import { ToolHeaderTable } from './tool-headers.js';
+import type { ClientTransport } from './transport.js';
+
+type Obj = Record<string, unknown>;
+
+export interface RequestOptions {
+  signal?: AbortSignal;
+  /** Overrides `requestTimeoutMs` for this request; 0 disables the timeout. */
+  timeoutMs?: number;
+  onProgress?: (progress: Progress) => void;
+  /** Extra `_meta` keys for this request. */
+  meta?: Record<string, unknown>;
+  /** `false`: skip the cache for this request (and do not store its answer). */
+  cache?: boolean;
+}
+
+const CACHED = new Set([
+  'server/discover',
+  'tools/list',
+  'prompts/list',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+]);
+const MRTR = new Set(['tools/call', 'prompts/get', 'resources/read']);
+const DEFAULT_CLIENT_INFO: Implementation = { name: 'mcpkit', version: '0.1.0' };
+/** Distinguishes clients that share a cache store without naming a credential. */
+let instances = 0;
+
+export abstract class ClientBase {
+  readonly transport: ClientTransport;
+  private readonly conn: Connection;
+  private readonly capabilities: ClientCapabilities;
+  private readonly clientInfo: Implementation;
+  private readonly cacheStore: ClientCache | undefined;
+  private readonly credential: string;
+  private readonly warningsKept: ClientWarning[] = [];
+  private identity: ServerIdentity | undefined;
+  private pinnedEra: Era | undefined;
+  private state: 'idle' | 'connecting' | 'open' | 'closed' = 'idle';
+  protected readonly toolHeaders = new ToolHeaderTable(() => this.listTools());
+  protected readonly listens: ListenRegistry;
+  private reinitializing: Promise<void> | undefined;
+  private connecting: Promise<this> | undefined;
+
+  /** Every tool of every page (the header table needs it). */
+  abstract listTools(options?: RequestOptions): Promise<Tool[]>;
+
+  constructor(protected readonly options: McpClientOptions) {
+    this.transport = options.transport;
+    this.clientInfo = options.clientInfo ?? DEFAULT_CLIENT_INFO;
+    this.capabilities = options.capabilities ?? capabilitiesFromHandlers(options.handlers);
+    this.pinnedEra = options.era === 'auto' ? undefined : options.era;
+    // Without a credential, private entries belong to this instance alone (the documented default).
+    this.credential =
+      (options.cache ? options.cache.credential : undefined) ?? `self:${++instances}`;
+    this.cacheStore =
+      options.cache === false
+        ? undefined
+        : (options.cache?.store ??
+          new ClientCache(options.cache?.maxEntries ?? DEFAULT_CACHE_ENTRIES));
+    this.conn = new Connection(this.transport, {
+      notification: (note) => this.onNotification(note),
+      serverRequest: (request) =>
+        void answerServerRequest(request, {
+          transport: this.transport,
+          handlers: this.options.handlers,
+          serverInfo: this.serverInfo,
+          headers: standardHeaders(this.protocolVersion, request.method, {}),
+          warn: (w) => this.warn(w),
+        }),
+      warn: (code, message) => this.warn({ code, message }),
+      closed: (error) => this.onClosed(error),
+    });
+    this.listens = new ListenRegistry({
+      conn: this.conn,
+      prepare: (filter, meta) => {
+        const params = withMeta(this.envelope(), { notifications: filter }, meta);
+        return { params, headers: this.headersFor('subscriptions/listen', params) };
+      },
+      subscribe: (uri) => this.once('resources/subscribe', { uri }, {}),
+      unsubscribe: (uri) => this.once('resources/unsubscribe', { uri }, {}),
+      connected: () => this.connected,
+      warn: (w) => this.warn(w),
+    });
+  }
+
+  /** `modern` (2026-07-28) or `legacy` (2025-11-25); undefined before `connect()`. */
+  get era(): Era | undefined {
+    return this.identity?.era;
+  }
+  get protocolVersion(): string | undefined {
+    return this.identity?.protocolVersion;
+  }
+  get serverCapabilities(): ServerCapabilities | undefined {
+    return this.identity?.capabilities;
+  }
+  get serverInfo(): Implementation | undefined {
+    return this.identity?.serverInfo;
+  }
+  get instructions(): string | undefined {
+    return this.identity?.instructions;
+  }
+  /** The last warnings (repairs, dropped tools and icons, odd messages), oldest first. */
+  get warnings(): readonly ClientWarning[] {
+    return this.warningsKept;
+  }
+  get connected(): boolean {
+    return this.state === 'open';
+  }
+
+  /** Starts the transport and finds the server's era (probing unless it was pinned). */
+  connect(): Promise<this> {
+    if (this.state === 'open') return Promise.resolve(this);
+    // Concurrent calls share one handshake instead of starting the transport twice.
+    this.connecting ??= this.open().finally(() => {
+      this.connecting = undefined;
+    });
+    return this.connecting;
+  }
+
+  private async open(): Promise<this> {
+    this.state = 'connecting';
+    try {
+      await this.conn.start();
+      this.identity = await handshake(this.handshakeDeps(this.pinnedEra));
+      this.state = 'open';
+      return this;
+    } catch (error) {
+      this.state = 'idle';
+      await this.transport.close().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** Starts the server (or the HTTP connection) again, in the era found the first time. */
+  async reconnect(): Promise<this> {
+    if (this.identity) this.pinnedEra = this.identity.era;
+    this.conn.failAll(new McpKitError('PEER_CLOSED', 'the client reconnected'));
+    await this.transport.close().catch(() => undefined);
+    this.state = 'idle';
+    this.toolHeaders.forget();
+    return this.connect();
+  }
+
+  async close(): Promise<void> {
+    if (this.state === 'closed') return;
+    this.state = 'closed';
+    this.listens.endAll();
+    this.conn.failAll(new McpKitError('PEER_CLOSED', 'the client was closed'));
+    await this.transport.close();
+  }
+
+  // ---- requests -------------------------------------------------------------------------
+
+  /**
+   * Sends any request and returns its checked result (input requests answered through the
+   * handlers, cacheable answers cached).
+   */
+  async request(method: string, params: Obj = {}, options: RequestOptions = {}): Promise<Obj> {
+    this.requireOpen(method);
+    const useCache = this.cacheStore !== undefined && options.cache !== false && CACHED.has(method);
+    if (useCache) {
+      const hit = this.cacheStore!.get(this.credential, method, params);
+      if (hit) return hit;
+    }
+    const { result, rounds } =
+      MRTR.has(method) && this.era === 'modern'
+        ? await withInputs(
+            method,
+            params,
+            (p) => this.once(method, p, options),
+            this.options.handlers,
+            this.inputContext(method, params, options),
+            this.options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
+          )
+        : { result: await this.once(method, params, options), rounds: 0 };
+    // A result that answers input responses is not the answer to the plain request.
+    if (useCache && rounds === 0) this.cacheStore!.put(this.credential, method, params, result);
+    return result;
+  }
+
+  // ---- internals ------------------------------------------------------------------------
+
+  private handshakeDeps(era: Era | undefined): HandshakeDeps {
+    const deps: HandshakeDeps = {
+      conn: this.conn,
+      era,
+      capabilities: this.capabilities,
+      clientInfo: this.clientInfo,
+      envelopeFor: (e, v) => this.envelopeFor(e, v),
+      probeTimeoutMs:
+        this.transport.kind === 'stdio'
+          ? (this.options.discoverTimeoutMs ?? DEFAULT_DISCOVER_TIMEOUT_MS)
+          : this.timeoutOf({}),
+      timeoutMs: this.timeoutOf({}),
+      warn: (w) => this.warn(w),
+    };
+    const cache = this.cacheStore;
+    if (cache) deps.discovered = (r) => cache.put(this.credential, 'server/discover', {}, r);
+    return deps;
+  }
+
+  private envelopeFor(era: Era, protocolVersion: string): EnvelopeContext {
+    return {
+      era,
+      protocolVersion,
+      clientInfo: this.clientInfo,
+      capabilities: this.capabilities,
+      maxMessageBytes: this.transport.maxMessageBytes,
+    };
+  }
+
+  private envelope(): EnvelopeContext {
+    const id = this.identity as ServerIdentity;
+    return this.envelopeFor(id.era, id.protocolVersion);
+  }
+
+  private headersFor(
+    method: string,
+    params: Obj,
+    extra?: Record<string, string>,
+  ): Record<string, string> {
+    return { ...standardHeaders(this.protocolVersion, method, params), ...extra };
+  }
+
+  protected timeoutOf(options: RequestOptions): number {
+    return options.timeoutMs ?? this.options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+  }
+
+  protected requireOpen(method: string): void {
+    if (this.state !== 'open') {
+      throw new McpKitError(
+        'NOT_CONNECTED',
+        `${method}: the client is ${this.state === 'closed' ? 'closed' : 'not connected'}; call connect() first`,
+      );
+    }
+  }
+
+  /** One request, one answer, checked; a lost 2025-11-25 session is re-initialized once. */
+  private async once(
+    method: string,
+    params: Obj,
+    options: RequestOptions,
+    retried = false,
+  ): Promise<Obj> {
+    const sendParams = withMeta(this.envelope(), params, options.meta);
+    let extra: Record<string, string> | undefined;
+    if (method === 'tools/call') {
+      this.toolHeaders.refuseDropped(String(params['name']));
+      extra = await this.paramHeaders(params);
+    }
+    const send: SendRequestOptions = {
+      timeoutMs: this.timeoutOf(options),
+      headers: this.headersFor(method, sendParams, extra),
+    };
+    if (options.signal) send.signal = options.signal;
+    if (options.onProgress) send.onProgress = options.onProgress;
+    try {
+      const raw = await this.conn.send(method, sendParams, send).done;
+      return await checkResult(
+        this.era as Era,
+        method,
+        raw,
+        (w) => this.warn(w),
+        (name) => this.toolHeaders.drop(name),
+      );
+    } catch (error) {
+      if (!retried && error instanceof McpKitError && error.code === 'SESSION_EXPIRED') {
+        await this.reinitialize();
+        return this.once(method, params, options, true);
+      }
+      throw error;
+    }
+  }
+
+  private reinitialize(): Promise<void> {
+    this.reinitializing ??= (async () => {
+      this.transport.resetSession();
+      this.identity = await initialize(this.handshakeDeps('legacy'));
+    })().finally(() => {
+      this.reinitializing = undefined;
+    });
+    return this.reinitializing;
+  }
+
+  /** MRTR: answer `input_required` through the handlers and retry with a new id. */
+  private inputContext(method: string, params: Obj, options: RequestOptions): InputHandlerContext {
+    const ctx: InputHandlerContext = {
+      era: 'modern',
+      serverInfo: this.serverInfo,
+      request: { method, params },
+    };
+    if (options.signal) ctx.signal = options.signal;
+    return ctx;
+  }
+
+  private async paramHeaders(params: Obj): Promise<Record<string, string> | undefined> {
+    if (this.transport.kind !== 'http' || this.era !== 'modern') return undefined;
+    return this.toolHeaders.headersFor(
+      String(params['name']),
+      params['arguments'] as Obj | undefined,
+    );
+  }
+
+  protected async *iterate<T>(method: ListMethod, options: RequestOptions = {}): AsyncGenerator<T> {
+    const max = this.options.maxPages ?? DEFAULT_MAX_PAGES;
+    yield* paginate<T>(
+      method,
+      (cursor) => this.request(method, cursor === undefined ? {} : { cursor }, options),
+      max,
+    );
+  }
+
+  private onNotification(note: JSONRPCNotification): void {
+    this.cacheStore?.invalidate(note as { method: string; params?: Obj });
+    if (note.method === 'notifications/tools/list_changed') this.toolHeaders.forget();
+    if (this.listens.route(note)) return;
+    try {
+      this.options.onNotification?.(note);
+    } catch (error) {
+      this.warn({ code: 'HANDLER_FAILED', message: `onNotification threw: ${String(error)}` });
+    }
+  }
+
+  private onClosed(error: McpKitError): void {
+    this.listens.endAll(error.code === 'PEER_CLOSED' ? undefined : error);
+    if (this.state === 'open') this.state = 'idle';
+  }
+
+  private warn(warning: ClientWarning): void {
+    this.warningsKept.push(warning);
+    if (this.warningsKept.length > MAX_WARNINGS_KEPT) this.warningsKept.shift();
+    try {
+      this.options.onWarning?.(warning);
+    } catch {
+      // A failing warning hook must not fail the request that warned.
+    }
+  }
+}
