@@ -1,6 +1,7 @@
 import { McpKitError } from '../../errors/index.js';
 import { nestsDeeperThan } from '../../protocol/depth.js';
 import { classify, isRequestId } from '../../protocol/jsonrpc.js';
+import { excerptOf } from './client-failures.js';
 import type { JSONRPCMessage, RequestId } from '../../protocol/jsonrpc.js';
 
 /** What one inbound text (a JSON body, an SSE event's data) turned out to be. */
@@ -20,7 +21,8 @@ export function decodeInbound(text: string, maxDepth: number): Inbound {
   try {
     value = JSON.parse(text);
   } catch (error) {
-    return { kind: 'garbage', reason: `not JSON (${(error as Error).message})` };
+    // JSON.parse's message quotes the text: what the server wrote must not reach a terminal raw.
+    return { kind: 'garbage', reason: `not JSON (${excerptOf((error as Error).message)})` };
   }
   const record = (typeof value === 'object' && value !== null ? value : {}) as Record<
     string,

@@ -8,7 +8,7 @@ import {
   type JSONRPCMessage,
   type JSONRPCResponse,
 } from '../../protocol/jsonrpc.js';
-import { escapeForMessage } from './client-stderr.js';
+import { escapeControls, escapeForMessage } from './client-stderr.js';
 import { scanOversizeHead } from './client-oversize.js';
 import type { LineEvent } from './line-decoder.js';
 
@@ -65,7 +65,9 @@ export function createInbound(options: InboundOptions): (event: LineEvent) => vo
 
   const invalid = (why: string, text: string): void => {
     const preview = text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}…` : text;
-    sink.warn('INVALID_MESSAGE', `${label} wrote ${why}; ignored: ${escapeForMessage(preview)}`);
+    // `why` may quote the line too (JSON.parse's messages do): escaped as the preview is.
+    const reason = escapeControls(why);
+    sink.warn('INVALID_MESSAGE', `${label} wrote ${reason}; ignored: ${escapeForMessage(preview)}`);
   };
 
   const onLine = (text: string): void => {

