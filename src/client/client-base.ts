@@ -81,6 +81,7 @@ export abstract class ClientBase {
   protected readonly listens: ListenRegistry;
   private reinitializing: Promise<void> | undefined;
   private connecting: Promise<this> | undefined;
+  private envelopeOf: [ServerIdentity, EnvelopeContext] | undefined;
 
   /** Every tool of every page (the header table needs it). */
   abstract listTools(options?: RequestOptions): Promise<Tool[]>;
@@ -252,7 +253,10 @@ export abstract class ClientBase {
 
   private envelope(): EnvelopeContext {
     const id = this.identity as ServerIdentity;
-    return this.envelopeFor(id.era, id.protocolVersion);
+    // One envelope per identity, so that its shared `_meta` is built once.
+    if (this.envelopeOf?.[0] !== id)
+      this.envelopeOf = [id, this.envelopeFor(id.era, id.protocolVersion)];
+    return this.envelopeOf[1];
   }
 
   private headersFor(

@@ -14,6 +14,23 @@ export interface EnvelopeContext {
 
 type Params = Record<string, unknown>;
 
+const shared = new WeakMap<EnvelopeContext, Record<string, unknown>>();
+
+/** The `_meta` every request of this envelope carries, built once and shared (never mutated). */
+function baseMeta(env: EnvelopeContext): Record<string, unknown> {
+  let meta = shared.get(env);
+  if (!meta) {
+    meta = { [MAX_MESSAGE_BYTES_META]: env.maxMessageBytes };
+    if (env.era === 'modern') {
+      meta[META.protocolVersion] = env.protocolVersion;
+      meta[META.clientCapabilities] = env.capabilities;
+      meta[META.clientInfo] = env.clientInfo;
+    }
+    shared.set(env, Object.freeze(meta));
+  }
+  return meta;
+}
+
 /** `params` with the per-request `_meta` the era requires, the caller's own keys kept. */
 export function withMeta(
   env: EnvelopeContext,
@@ -21,16 +38,9 @@ export function withMeta(
   extra?: Record<string, unknown>,
 ): Params {
   const own = params?.['_meta'];
-  const meta: Record<string, unknown> = {
-    ...(typeof own === 'object' && own !== null ? (own as Record<string, unknown>) : {}),
-    ...extra,
-    [MAX_MESSAGE_BYTES_META]: env.maxMessageBytes,
-  };
-  if (env.era === 'modern') {
-    meta[META.protocolVersion] = env.protocolVersion;
-    meta[META.clientCapabilities] = env.capabilities;
-    meta[META.clientInfo] = env.clientInfo;
-  }
+  const base = baseMeta(env);
+  const mine = typeof own === 'object' && own !== null;
+  const meta = mine || extra ? { ...(mine ? (own as Params) : {}), ...extra, ...base } : base;
   return { ...params, _meta: meta };
 }
 

@@ -122,7 +122,23 @@ function checkList(method: string, result: Obj, warn: Warn, dropTool?: DropTool)
     : { ...result, [field]: kept };
 }
 
+const SIMPLE_MIME = /^[A-Za-z0-9][\w.+-]*\/[A-Za-z0-9][\w.+-]*$/;
+
+/** Schema-valid text with nothing a lenient read could repair: kept as it came (the common case). */
+function plainText(value: unknown, kind: 'block' | 'contents'): boolean {
+  if (!isObj(value) || typeof value['text'] !== 'string') return false;
+  let keys = 0;
+  for (const key in value) {
+    keys++;
+    if (key === 'mimeType') {
+      if (typeof value[key] !== 'string' || !SIMPLE_MIME.test(value[key] as string)) return false;
+    } else if (key !== 'text' && key !== (kind === 'block' ? 'type' : 'uri')) return false;
+  }
+  return kind === 'block' ? value['type'] === 'text' && keys === 2 : keys <= 3;
+}
+
 async function lenientBlocks(method: string, blocks: unknown[], at: string, warn: Warn) {
+  if (blocks.every((b) => plainText(b, 'block'))) return blocks;
   return Promise.all(
     blocks.map(async (block, i) => {
       try {
@@ -183,6 +199,7 @@ export async function checkResult(
     );
     result = { ...result, messages: messages.map((m, i) => ({ ...m, content: blocks[i] })) };
   } else if (method === 'resources/read') {
+    if ((result['contents'] as unknown[]).every((c) => plainText(c, 'contents'))) return result;
     const contents = await Promise.all(
       (result['contents'] as unknown[]).map(async (item, i) => {
         try {
