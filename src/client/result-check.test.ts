@@ -120,6 +120,35 @@ describe('content read leniently', () => {
   });
 });
 
+describe('plain text (the fast path)', () => {
+  it('keeps plain text contents and blocks exactly as they came, without warnings', async () => {
+    const item = { uri: 'mem://a', mimeType: 'text/plain', text: 'hi', _meta: { k: 1 } };
+    const read = run('resources/read', {
+      contents: [item],
+      resultType: 'complete',
+      ttlMs: 0,
+      cacheScope: 'public',
+    });
+    expect(((await read.out)['contents'] as Obj[])[0]).toBe(item);
+    const block = { type: 'text', text: 'hi' };
+    const call = run('tools/call', { content: [block], resultType: 'complete' });
+    expect(((await call.out)['content'] as Obj[])[0]).toBe(block);
+    expect([...read.warnings, ...call.warnings]).toEqual([]);
+  });
+
+  it('still reads text with something to repair leniently (a malformed mimeType)', async () => {
+    const { out, warnings } = run('resources/read', {
+      contents: [{ uri: 'mem://a', mimeType: 'not a type', text: 'hi' }],
+      resultType: 'complete',
+      ttlMs: 0,
+      cacheScope: 'public',
+    });
+    const contents = ((await out)['contents'] as Obj[])[0]!;
+    expect(contents['mimeType']).not.toBe('not a type');
+    expect(codes(warnings)).toContain('REPAIRED_CONTENT');
+  });
+});
+
 describe('icons', () => {
   const icons = [
     { src: 'https://example.com/a.png' },

@@ -127,14 +127,14 @@ const SIMPLE_MIME = /^[A-Za-z0-9][\w.+-]*\/[A-Za-z0-9][\w.+-]*$/;
 /** Schema-valid text with nothing a lenient read could repair: kept as it came (the common case). */
 function plainText(value: unknown, kind: 'block' | 'contents'): boolean {
   if (!isObj(value) || typeof value['text'] !== 'string') return false;
-  let keys = 0;
   for (const key in value) {
-    keys++;
     if (key === 'mimeType') {
       if (typeof value[key] !== 'string' || !SIMPLE_MIME.test(value[key] as string)) return false;
+    } else if (key === '_meta') {
+      if (!isObj(value[key])) return false;
     } else if (key !== 'text' && key !== (kind === 'block' ? 'type' : 'uri')) return false;
   }
-  return kind === 'block' ? value['type'] === 'text' && keys === 2 : keys <= 3;
+  return kind === 'block' ? value['type'] === 'text' : true;
 }
 
 async function lenientBlocks(method: string, blocks: unknown[], at: string, warn: Warn) {

@@ -311,9 +311,15 @@ export class StdioClientTransport implements ClientTransport {
         ),
       );
     }
+    const stdin = conn.stdin;
+    // Lines written in one tick go to the pipe in one writev (50 requests: one syscall).
+    if (stdin.writableCorked === 0) {
+      stdin.cork();
+      process.nextTick(() => stdin.uncork());
+    }
     return new Promise((resolve, reject) => {
       // The callback runs once the line was handed to the pipe: awaiting it is the backpressure.
-      conn.stdin.write(line, (error) => (error ? reject(this.peerClosed(what, error)) : resolve()));
+      stdin.write(line, (error) => (error ? reject(this.peerClosed(what, error)) : resolve()));
     });
   }
 
