@@ -1,0 +1,133 @@
+/**
+ * The client the official conformance suite drives (`conformance client --command ...`): mcpkit's
+ * own `McpClient` over `HttpClientTransport`. The suite gives the scenario, the revision and an
+ * optional context in the environment, and the mock server's URL as the last argument.
+ * Run: node --import tsx test/conformance/client-entry.ts <url>
+ *
+ * Scenario code only picks which public calls to make; headers, `_meta`, retries, MRTR rounds,
+ * x-mcp-header mirroring, SSE resumption and defaults are the library's.
+ */
+import { McpClient } from '../../src/client/index.js';
+import type { Tool } from '../../src/protocol/index.js';
+import { HttpClientTransport } from '../../src/transports/http/index.js';
+
+type Obj = Record<string, unknown>;
+
+const url = process.argv[process.argv.length - 1] as string;
+const scenario = process.env['MCP_CONFORMANCE_SCENARIO'] ?? '';
+const version = process.env['MCP_CONFORMANCE_PROTOCOL_VERSION'] ?? '2025-11-25';
+const context = JSON.parse(process.env['MCP_CONFORMANCE_CONTEXT'] ?? '{}') as {
+  toolCalls?: { name: string; arguments: Obj }[];
+};
+
+/** Work a scenario does while an input request is being answered (a request in mid-MRTR). */
+let duringInput: (() => Promise<void>) | undefined;
+
+const client = new McpClient({
+  // A new connection per request, over fetch (undici never reuses a socket after
+  // `connection: close`, whatever the answer says): the suite runs ~40 clients and their mocks at
+  // once, and on a loaded machine a client that reads an answer late may reuse a keep-alive socket
+  // the mock has already timed out (ECONNRESET / "other side closed" on the next POST).
+  transport: new HttpClientTransport({
+    url,
+    fetch: globalThis.fetch,
+    headers: { connection: 'close' },
+  }),
+  clientInfo: { name: 'mcpkit-conformance-client', version: '0.1.0' },
+  era: version === '2026-07-28' ? 'modern' : 'legacy',
+  // Accept with nothing filled in: the client's SEP-1034 defaults complete the answer.
+  handlers: {
+    elicitation: async () => {
+      await duringInput?.();
+      return { action: 'accept', content: {} };
+    },
+    sampling: () => ({
+      role: 'assistant',
+      content: { type: 'text', text: '' },
+      model: 'none',
+    }),
+    roots: () => ({ roots: [] }),
+  },
+  requestTimeoutMs: 20_000,
+  onWarning: (w) => console.error(`[client] warning ${w.code}: ${w.message}`),
+});
+
+/** Arguments that satisfy a tool's required string properties (the suite does not check them). */
+function placeholderArgs(tool: Tool): Obj {
+  const required = (tool.inputSchema?.['required'] ?? []) as string[];
+  return Object.fromEntries(required.map((k) => [k, 'x']));
+}
+
+const scenarios: Record<string, () => Promise<void>> = {
+  async initialize() {
+    await client.listTools();
+  },
+  async tools_call() {
+    const [tool] = await client.listTools();
+    if (tool) await client.callTool(tool.name, { a: 2, b: 3 });
+  },
+  async 'request-metadata'() {
+    await client.listTools();
+  },
+  async 'sep-2322-client-request-state'() {
+    await client.listTools();
+    // An unrelated call made while test_mrtr_echo_state waits for its input must stay plain.
+    duringInput = async () => {
+      duringInput = undefined;
+      await client.callTool('test_mrtr_unrelated', {});
+    };
+    await client.callTool('test_mrtr_echo_state', {});
+    await client.callTool('test_mrtr_no_state', {});
+    await client.callTool('test_mrtr_no_result_type', {});
+  },
+  async 'http-standard-headers'() {
+    for (const tool of await client.listTools()) await client.callTool(tool.name, {});
+    const [resource] = await client.listResources();
+    if (resource) await client.readResource(resource.uri);
+    const [prompt] = await client.listPrompts();
+    if (prompt) await client.getPrompt(prompt.name);
+  },
+  async 'http-custom-headers'() {
+    await client.listTools();
+    for (const call of context.toolCalls ?? []) await client.callTool(call.name, call.arguments);
+  },
+  async 'http-invalid-tool-headers'() {
+    // The client drops the tools with invalid x-mcp-header annotations; call what is left.
+    for (const tool of await client.listTools()) {
+      await client.callTool(tool.name, placeholderArgs(tool));
+    }
+  },
+  async 'json-schema-ref-no-deref'() {
+    await client.listTools();
+  },
+  async 'json-schema-2020-12-preservation'() {
+    const tools = await client.listTools();
+    const fixture = tools.find((t) => t.name === 'json_schema_2020_12_tool');
+    if (!fixture) throw new Error('json_schema_2020_12_tool is not listed');
+    await client.callTool('json_schema_echo', { schema: fixture.inputSchema });
+  },
+  async 'elicitation-sep1034-client-defaults'() {
+    await client.listTools();
+    await client.callTool('test_client_elicitation_defaults', {});
+  },
+  async 'sse-retry'() {
+    await client.listTools();
+    await client.callTool('test_reconnection', {});
+  },
+};
+
+const run = scenarios[scenario];
+if (!run) {
+  console.error(`[client] no scenario ${JSON.stringify(scenario)} (OAuth is not implemented yet)`);
+  process.exit(2);
+}
+let code = 0;
+try {
+  await client.connect();
+  await run();
+} catch (error) {
+  console.error('[client] failed:', error);
+  code = 1;
+}
+await client.close().catch(() => undefined);
+process.exit(code);
