@@ -34,9 +34,9 @@ describe('ClientCache', () => {
   it('hands out copies: a caller editing its result does not edit the cache', () => {
     const cache = new ClientCache();
     cache.put('u', 'resources/read', { uri: 'a' }, read('a', 100, 'private'));
-    const first = cache.get('u', 'resources/read', { uri: 'a' }) as { contents: Obj[] };
+    const first = cache.get('u', 'resources/read', { uri: 'a' })!.result as { contents: Obj[] };
     first.contents[0]!['text'] = 'changed';
-    const second = cache.get('u', 'resources/read', { uri: 'a' }) as { contents: Obj[] };
+    const second = cache.get('u', 'resources/read', { uri: 'a' })!.result as { contents: Obj[] };
     expect(second.contents[0]!['text']).toBe('a');
   });
 

@@ -80,6 +80,8 @@ export abstract class ClientBase {
   protected readonly toolHeaders = new ToolHeaderTable(() => this.listTools());
   protected readonly listens: ListenRegistry;
   private reinitializing: Promise<void> | undefined;
+  /** Counts the 2025-11-25 sessions this client re-created. */
+  private sessionEpoch = 0;
   private connecting: Promise<this> | undefined;
   private envelopeOf: [ServerIdentity, EnvelopeContext] | undefined;
 
@@ -106,6 +108,7 @@ export abstract class ClientBase {
           transport: this.transport,
           handlers: this.options.handlers,
           serverInfo: this.serverInfo,
+          era: this.era,
           headers: standardHeaders(this.protocolVersion, request.method, {}),
           warn: (w) => this.warn(w),
         }),
@@ -149,6 +152,11 @@ export abstract class ClientBase {
     return this.state === 'open';
   }
 
+  /** `close()` may run while `open()` awaits: read the state afresh. */
+  private isClosed(): boolean {
+    return this.state === 'closed';
+  }
+
   /** Starts the transport and finds the server's era (probing unless it was pinned). */
   connect(): Promise<this> {
     if (this.state === 'open') return Promise.resolve(this);
@@ -163,11 +171,15 @@ export abstract class ClientBase {
     this.state = 'connecting';
     try {
       await this.conn.start();
-      this.identity = await handshake(this.handshakeDeps(this.pinnedEra));
+      const identity = await handshake(this.handshakeDeps(this.pinnedEra));
+      if (this.isClosed()) {
+        throw new McpKitError('PEER_CLOSED', 'the client was closed while it connected');
+      }
+      this.identity = identity;
       this.state = 'open';
       return this;
     } catch (error) {
-      this.state = 'idle';
+      if (!this.isClosed()) this.state = 'idle';
       await this.transport.close().catch(() => undefined);
       throw error;
     }
@@ -199,24 +211,34 @@ export abstract class ClientBase {
    */
   async request(method: string, params: Obj = {}, options: RequestOptions = {}): Promise<Obj> {
     this.requireOpen(method);
-    const useCache = this.cacheStore !== undefined && options.cache !== false && CACHED.has(method);
-    if (useCache) {
-      const hit = this.cacheStore!.get(this.credential, method, params);
-      if (hit) return hit;
+    const cache =
+      this.cacheStore !== undefined && options.cache !== false && CACHED.has(method)
+        ? this.cacheStore
+        : undefined;
+    if (cache) {
+      const hit = cache.get(this.credential, method, params);
+      if (hit) {
+        for (const name of hit.dropped) this.toolHeaders.drop(name);
+        return hit.result;
+      }
     }
+    const stamp = cache?.stamp();
+    const dropped: string[] = [];
     const { result, rounds } =
       MRTR.has(method) && this.era === 'modern'
         ? await withInputs(
             method,
             params,
-            (p) => this.once(method, p, options),
+            (p) => this.once(method, p, options, dropped),
             this.options.handlers,
             this.inputContext(method, params, options),
             this.options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
           )
-        : { result: await this.once(method, params, options), rounds: 0 };
+        : { result: await this.once(method, params, options, dropped), rounds: 0 };
     // A result that answers input responses is not the answer to the plain request.
-    if (useCache && rounds === 0) this.cacheStore!.put(this.credential, method, params, result);
+    if (cache && rounds === 0) {
+      cache.put(this.credential, method, params, result, { stamp: stamp as number, dropped });
+    }
     return result;
   }
 
@@ -285,8 +307,12 @@ export abstract class ClientBase {
     method: string,
     params: Obj,
     options: RequestOptions,
+    dropped?: string[],
     retried = false,
   ): Promise<Obj> {
+    // A 2025-11-25 session being re-created: nothing goes out under the old one meanwhile.
+    if (this.reinitializing) await this.reinitializing;
+    const epoch = this.sessionEpoch;
     const sendParams = withMeta(this.envelope(), params, options.meta);
     let extra: Record<string, string> | undefined;
     if (method === 'tools/call') {
@@ -306,12 +332,16 @@ export abstract class ClientBase {
         method,
         raw,
         (w) => this.warn(w),
-        (name) => this.toolHeaders.drop(name),
+        (name) => {
+          this.toolHeaders.drop(name);
+          dropped?.push(name);
+        },
       );
     } catch (error) {
       if (!retried && error instanceof McpKitError && error.code === 'SESSION_EXPIRED') {
-        await this.reinitialize();
-        return this.once(method, params, options, true);
+        // Only the first request to see the old session expire starts a new one.
+        if (epoch === this.sessionEpoch) await this.reinitialize();
+        return this.once(method, params, options, dropped, true);
       }
       throw error;
     }
@@ -321,6 +351,7 @@ export abstract class ClientBase {
     this.reinitializing ??= (async () => {
       this.transport.resetSession();
       this.identity = await initialize(this.handshakeDeps('legacy'));
+      this.sessionEpoch++;
     })().finally(() => {
       this.reinitializing = undefined;
     });

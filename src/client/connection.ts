@@ -10,6 +10,7 @@ import type {
   RequestId,
 } from '../protocol/index.js';
 import type { ClientTransport, ClientTransportSink, SendOptions } from './transport.js';
+import { shown } from './shown.js';
 
 type Obj = Record<string, unknown>;
 
@@ -224,7 +225,7 @@ export class Connection {
     if (!entry) {
       this.events.warn(
         'UNKNOWN_RESPONSE',
-        `an answer for id ${JSON.stringify(message.id)}, which no request in flight has, was ignored`,
+        `an answer for id ${shown(message.id)}, which no request in flight has, was ignored`,
       );
       return;
     }

@@ -6,6 +6,7 @@
 import { McpKitError, ProtocolError } from '../errors/index.js';
 import { ERROR_CODES, LATEST_PROTOCOL_VERSION, LEGACY_VERSIONS, META } from '../protocol/index.js';
 import type { Implementation, ServerCapabilities } from '../protocol/index.js';
+import { shown } from './shown.js';
 
 type Obj = Record<string, unknown>;
 
@@ -37,7 +38,7 @@ export function classifyProbe(outcome: { result: Obj } | { error: unknown }): Pr
       : [];
     if (!versions.includes(LATEST_PROTOCOL_VERSION)) {
       if (versions.some((v) => LEGACY_VERSIONS.includes(v))) {
-        return { kind: 'legacy', reason: `server/discover lists only ${versions.join(', ')}` };
+        return { kind: 'legacy', reason: `server/discover lists only ${shown(versions)}` };
       }
       throw unsupported(versions);
     }
@@ -49,7 +50,7 @@ export function classifyProbe(outcome: { result: Obj } | { error: unknown }): Pr
       const supported = (error.data as { supported?: unknown } | undefined)?.supported;
       const list = Array.isArray(supported) ? supported.filter((v) => typeof v === 'string') : [];
       if (list.some((v) => LEGACY_VERSIONS.includes(v))) {
-        return { kind: 'legacy', reason: `server supports ${list.join(', ')}` };
+        return { kind: 'legacy', reason: `server supports ${shown(list)}` };
       }
       throw unsupported(list);
     }
@@ -70,10 +71,13 @@ export function classifyProbe(outcome: { result: Obj } | { error: unknown }): Pr
     const fatal = ['SERVER_EXITED', 'SPAWN_FAILED', 'PEER_CLOSED', 'REQUEST_CANCELLED'];
     if (fatal.includes(error.code) || (error.code === 'HTTP_ERROR' && status === undefined))
       throw error;
-    return { kind: 'legacy', reason: error.message };
+    return { kind: 'legacy', reason: shown(error.message, 300) };
   }
   if (error instanceof ProtocolError) {
-    return { kind: 'legacy', reason: `server/discover answered ${error.code} ${error.message}` };
+    return {
+      kind: 'legacy',
+      reason: `server/discover answered ${error.code} ${shown(error.message, 300)}`,
+    };
   }
   throw error;
 }
@@ -98,7 +102,7 @@ export function identityFromInitialize(r: Obj): ServerIdentity {
   if (typeof version !== 'string' || !LEGACY_VERSIONS.includes(version)) {
     throw new McpKitError(
       'UNSUPPORTED_VERSION',
-      `initialize answered protocolVersion ${JSON.stringify(version)}; this client speaks ${[LATEST_PROTOCOL_VERSION, ...LEGACY_VERSIONS].join(', ')}`,
+      `initialize answered protocolVersion ${shown(version)}; this client speaks ${[LATEST_PROTOCOL_VERSION, ...LEGACY_VERSIONS].join(', ')}`,
     );
   }
   return {
@@ -113,6 +117,6 @@ export function identityFromInitialize(r: Obj): ServerIdentity {
 function unsupported(versions: unknown[]): McpKitError {
   return new McpKitError(
     'UNSUPPORTED_VERSION',
-    `the server supports ${versions.length ? versions.join(', ') : 'no version it named'}; this client speaks ${[LATEST_PROTOCOL_VERSION, ...LEGACY_VERSIONS].join(', ')}`,
+    `the server supports ${versions.length ? shown(versions) : 'no version it named'}; this client speaks ${[LATEST_PROTOCOL_VERSION, ...LEGACY_VERSIONS].join(', ')}`,
   );
 }

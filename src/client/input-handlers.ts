@@ -93,7 +93,12 @@ export function applyElicitationDefaults(schema: unknown, result: ElicitResult):
     if (Object.hasOwn(content, key) || typeof prop !== 'object' || prop === null) continue;
     const value = (prop as { default?: unknown }).default;
     if (value === undefined) continue;
-    content[key] = value;
+    Object.defineProperty(content, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
     changed = true;
   }
   return changed ? ({ ...result, content } as ElicitResult) : result;

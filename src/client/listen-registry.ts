@@ -9,6 +9,7 @@ import type { Era, JSONRPCNotification, RequestId, SubscriptionFilter } from '..
 import type { Connection } from './connection.js';
 import { ListenStream, listenEnded, unrequested, wants } from './listen.js';
 import type { Warn } from './result-check.js';
+import { shown } from './shown.js';
 
 type Obj = Record<string, unknown>;
 
@@ -66,14 +67,14 @@ export class ListenRegistry {
       } else if (entry.ack) {
         this.deps.warn({
           code: 'LISTEN_ORDER',
-          message: `${note.method} came on listen ${String(id)} before its acknowledgement; ignored`,
+          message: `${shown(note.method)} came on listen ${shown(id)} before its acknowledgement; ignored`,
         });
       } else if (wants(entry.stream.requested, note)) {
         entry.stream.push(note);
       } else {
         this.deps.warn({
           code: 'LISTEN_UNREQUESTED',
-          message: `${note.method} came on listen ${String(id)}, which did not ask for it; ignored`,
+          message: `${shown(note.method)} came on listen ${shown(id)}, which did not ask for it; ignored`,
         });
       }
       return true;

@@ -31,9 +31,16 @@ export async function withInputs(
       string,
       { method: string; params?: Obj }
     >;
+    // A key such as "__proto__" must stay a key: never assign server-chosen names.
     const responses: Obj = {};
     for (const [key, request] of Object.entries(requests)) {
-      responses[key] = await answerInput(request.method, request.params ?? {}, handlers, ctx);
+      const answer = await answerInput(request.method, request.params ?? {}, handlers, ctx);
+      Object.defineProperty(responses, key, {
+        value: answer,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
     current = { ...base };
     if (Object.keys(requests).length > 0) current['inputResponses'] = responses;

@@ -10,6 +10,7 @@ import { parseContentBlockLenient, parseResourceContentsLenient } from '../conte
 import { paramHeadersOf } from './tool-headers.js';
 import type { ClientWarning } from './options.js';
 import type { Tool } from '../protocol/index.js';
+import { shown } from './shown.js';
 
 type Obj = Record<string, unknown>;
 export type Warn = (warning: ClientWarning) => void;
@@ -76,7 +77,7 @@ function safeIcons(entry: Obj, at: string, warn: Warn): Obj {
     if (!ok) {
       warn({
         code: 'DROPPED_ICON',
-        message: `${at}.icons[${i}] dropped: src must be an https: or data: URI, got ${JSON.stringify(String(src)).slice(0, 120)}`,
+        message: `${at}.icons[${i}] dropped: src must be an https: or data: URI, got ${shown(src)}`,
       });
     }
     return ok;
@@ -109,7 +110,7 @@ function checkList(method: string, result: Obj, warn: Warn, dropTool?: DropTool)
       if ('problem' in headers) {
         warn({
           code: 'DROPPED_TOOL',
-          message: `tool ${JSON.stringify(entry['name'])} dropped: ${headers.problem}`,
+          message: `tool ${shown(entry['name'])} dropped: ${headers.problem}`,
         });
         dropTool?.(String(entry['name']));
         return;
@@ -170,7 +171,7 @@ export async function checkResult(
     throw invalid(
       method,
       'result.resultType',
-      `result.resultType ${JSON.stringify(type)} is not one ${method} may answer (schema 2026-07-28)`,
+      `result.resultType ${shown(type)} is not one ${method} may answer (schema 2026-07-28)`,
     );
   }
   const kind = era === 'modern' && type === 'input_required' ? 'input_required' : method;

@@ -1,10 +1,11 @@
 /** 2025-11-25 server-to-client requests (ping, sampling, elicitation, roots), answered. */
 import { ProtocolError } from '../errors/index.js';
-import type { Implementation, JSONRPCRequest } from '../protocol/index.js';
+import type { Era, Implementation, JSONRPCRequest } from '../protocol/index.js';
 import { answerInput } from './input-handlers.js';
 import type { InputHandlers } from './input-handlers.js';
 import type { Warn } from './result-check.js';
 import type { ClientTransport } from './transport.js';
+import { shown } from './shown.js';
 
 type Obj = Record<string, unknown>;
 
@@ -14,6 +15,8 @@ export async function answerServerRequest(
     transport: ClientTransport;
     handlers: InputHandlers | undefined;
     serverInfo: Implementation | undefined;
+    /** Only a 2025-11-25 session may carry server requests; undefined while connecting. */
+    era: Era | undefined;
     headers: Record<string, string>;
     warn: Warn;
   },
@@ -26,10 +29,23 @@ export async function answerServerRequest(
     } catch (error) {
       deps.warn({
         code: 'RESPONSE_UNSENT',
-        message: `the answer to ${request.method} could not be sent: ${String(error)}`,
+        message: `the answer to ${shown(request.method)} could not be sent: ${String(error)}`,
       });
     }
   };
+  if (deps.era !== 'legacy') {
+    // 2026-07-28 servers MUST NOT send requests: input is asked for in results (input_required).
+    deps.warn({
+      code: 'SERVER_REQUEST_REFUSED',
+      message: `the server sent a ${shown(request.method)} request, which only 2025-11-25 sessions may do; refused`,
+    });
+    return reply({
+      error: {
+        code: -32601,
+        message: `Method not found: ${request.method} (2026-07-28 clients take no requests; ask with input_required)`,
+      },
+    });
+  }
   if (request.method === 'ping') return reply({ result: {} });
   try {
     const params = (request.params ?? {}) as Obj;

@@ -58,7 +58,7 @@ describe('paramHeadersOf', () => {
   ])('invalid: %s', (_what, properties) => {
     const r = paramHeadersOf(tool(properties));
     expect(r).toHaveProperty('problem');
-    expect((r as { problem: string }).problem).toContain('inputSchema.properties.');
+    expect((r as { problem: string }).problem).toContain('inputSchema.properties[');
   });
 });
 

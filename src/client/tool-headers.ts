@@ -5,6 +5,7 @@
 import { McpKitError } from '../errors/index.js';
 import { encodeHeaderValue } from '../protocol/index.js';
 import type { Tool } from '../protocol/index.js';
+import { shown } from './shown.js';
 
 /** A mirrored argument: the property and the header name it goes to (without the prefix). */
 export interface ParamHeader {
@@ -25,26 +26,26 @@ export function paramHeadersOf(tool: Tool): { headers: ParamHeader[] } | { probl
   for (const [property, schema] of Object.entries(properties as Record<string, unknown>)) {
     if (typeof schema !== 'object' || schema === null || !('x-mcp-header' in schema)) continue;
     const header = (schema as Record<string, unknown>)['x-mcp-header'];
-    const at = `inputSchema.properties.${property}["x-mcp-header"]`;
+    const at = `inputSchema.properties[${shown(property)}]["x-mcp-header"]`;
     if (typeof header !== 'string' || header === '') {
       return { problem: `${at} must be a non-empty string` };
     }
     if (!TOKEN.test(header)) {
       return {
-        problem: `${at} ${JSON.stringify(header)} is not a valid header name (ASCII token characters only)`,
+        problem: `${at} ${shown(header)} is not a valid header name (ASCII token characters only)`,
       };
     }
     const type = (schema as Record<string, unknown>)['type'];
     if (typeof type !== 'string' || !PRIMITIVE.has(type)) {
       return {
-        problem: `${at} is on a property of type ${JSON.stringify(type)}; only string, integer and boolean may be mirrored`,
+        problem: `${at} is on a property of type ${shown(type)}; only string, integer and boolean may be mirrored`,
       };
     }
     const key = header.toLowerCase();
     const other = seen.get(key);
     if (other !== undefined) {
       return {
-        problem: `${at} ${JSON.stringify(header)} repeats the header of property "${other}" (names are case-insensitive)`,
+        problem: `${at} ${shown(header)} repeats the header of property ${shown(other)} (names are case-insensitive)`,
       };
     }
     seen.set(key, property);
@@ -101,7 +102,7 @@ export class ToolHeaderTable {
     if (this.rejected.has(name) && !(this.table?.has(name) ?? false)) {
       throw new McpKitError(
         'TOOL_REJECTED',
-        `tool ${JSON.stringify(name)} was dropped from tools/list: its x-mcp-header annotations are invalid (see client.warnings)`,
+        `tool ${shown(name)} was dropped from tools/list: its x-mcp-header annotations are invalid (see client.warnings)`,
       );
     }
   }
