@@ -96,7 +96,7 @@ describe('McpClient over stdio against a hostile server', () => {
     const ok = healthy(client);
     const error = await rejection(client.callTool('overcap', { bytes: 2 * MiB, at: 'head' }));
     expect(error.code).toBe('RESPONSE_TOO_LARGE');
-    expect(error.message).toContain(`${2 * MiB} bytes`);
+    expect(error.message).toMatch(/a message of more than \d+ bytes/);
     expect(error.message).toContain(`maxLineBytes (${MiB} bytes)`);
     expect(ok.settled()).toBe(false);
     await ok.finish();
@@ -110,7 +110,7 @@ describe('McpClient over stdio against a hostile server', () => {
       const held = client.callTool('healthy', { key });
       const error = await rejection(client.callTool('overcap', { bytes: 2 * MiB, at }));
       expect(error.code).toBe('RESPONSE_TOO_LARGE');
-      expect(error.message).toContain(`${2 * MiB} bytes`);
+      expect(error.message).toMatch(/a message of more than \d+ bytes/);
       expect(error.message).toContain(`maxLineBytes (${MiB} bytes)`);
       // Nobody can tell whom it answered, so no request in flight is left waiting for it.
       expect((await rejection(held)).code).toBe('RESPONSE_TOO_LARGE');
@@ -119,6 +119,22 @@ describe('McpClient over stdio against a hostile server', () => {
       expect(next.content).toEqual([{ type: 'text', text: 'after the garbage' }]);
     },
   );
+
+  it('a line that passes maxLineBytes and never ends fails its request at the cap, not by timeout', async () => {
+    const endless = fileURLToPath(new URL('./hostile/endless-line-server.mjs', import.meta.url));
+    const t = new StdioClientTransport({
+      command: process.execPath,
+      args: [endless],
+      maxLineBytes: MiB,
+      closeTimeoutMs: 200,
+    });
+    const c = new McpClient({ transport: t, requestTimeoutMs: 0 });
+    open.push(c);
+    await c.connect();
+    const error = await rejection(c.listTools());
+    expect(error.code).toBe('RESPONSE_TOO_LARGE');
+    expect(error.message).toContain(`maxLineBytes (${MiB} bytes)`);
+  });
 
   it('an answer for an unknown id is ignored with a warning; the request it did not answer times out', async () => {
     const { client } = await connect({}, { requestTimeoutMs: 300 });

@@ -35,7 +35,7 @@ export function createInbound(options: InboundOptions): (event: LineEvent) => vo
 
   const onOverflow = (bytes: number, head: Uint8Array | undefined): void => {
     const found = scanOversizeHead(head ? utf8.decode(head) : '');
-    const what = `a message of ${bytes} bytes from ${label} exceeds maxLineBytes (${maxLineBytes} bytes) and was discarded; raise the stdio client option maxLineBytes to accept it`;
+    const what = `a message of more than ${bytes - 1} bytes from ${label} exceeds maxLineBytes (${maxLineBytes} bytes) and was discarded; raise the stdio client option maxLineBytes to accept it`;
     if (!found.method) {
       sink.requestFailed(
         found.id,

@@ -215,7 +215,10 @@ export class StdioClientTransport implements ClientTransport {
     stdout.on('error', () => undefined);
     stderrStream?.on('error', () => undefined);
 
-    const decoder = new LineDecoder(this.maxMessageBytes, { headBytes: OVERSIZE_HEAD_BYTES });
+    const decoder = new LineDecoder(this.maxMessageBytes, {
+      headBytes: OVERSIZE_HEAD_BYTES,
+      reportAtCap: true,
+    });
     const inbound = createInbound({
       sink,
       label: this.label,

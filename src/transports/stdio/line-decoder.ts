@@ -5,11 +5,17 @@
  * that a reader can still find which request it answered.
  */
 export type LineEvent =
-  { kind: 'line'; text: string } | { kind: 'overflow'; bytes: number; head?: Uint8Array };
+  | { kind: 'line'; text: string }
+  | { kind: 'overflow'; bytes: number; head?: Uint8Array };
 
 export interface LineDecoderOptions {
   /** How many leading bytes of a discarded line to keep for its overflow event (default 0). */
   headBytes?: number;
+  /**
+   * Report an over-long line as soon as it passes the cap (`bytes`: what was seen by then), not
+   * at its newline: a line that never ends must not leave its reader waiting. Default false.
+   */
+  reportAtCap?: boolean;
 }
 
 const utf8 = new TextDecoder('utf-8');
@@ -27,6 +33,7 @@ export class LineDecoder {
   private discarding = false;
   private discarded = 0;
   private readonly headBytes: number;
+  private readonly reportAtCap: boolean;
   private head: Uint8Array | undefined;
   private headSize = 0;
 
@@ -35,6 +42,7 @@ export class LineDecoder {
     options: LineDecoderOptions = {},
   ) {
     this.headBytes = options.headBytes ?? 0;
+    this.reportAtCap = options.reportAtCap ?? false;
   }
 
   push(chunk: Uint8Array, emit: (event: LineEvent) => void): void {
@@ -43,13 +51,13 @@ export class LineDecoder {
       const nl = chunk.indexOf(10, start);
       if (nl < 0) {
         // The caller may reuse its buffer: keep a copy of the unfinished tail only.
-        this.take(chunk.subarray(start), true);
+        this.take(chunk.subarray(start), true, emit);
         return;
       }
       if (this.size === 0 && !this.discarding && nl - start <= this.maxLineBytes) {
         this.emitLine(chunk.subarray(start, nl), emit);
       } else {
-        this.take(chunk.subarray(start, nl), false);
+        this.take(chunk.subarray(start, nl), false, emit);
         this.finishLine(emit);
       }
       start = nl + 1;
@@ -61,7 +69,7 @@ export class LineDecoder {
     if (this.size > 0 || this.discarding) this.finishLine(emit);
   }
 
-  private take(piece: Uint8Array, copy: boolean): void {
+  private take(piece: Uint8Array, copy: boolean, emit: (event: LineEvent) => void): void {
     if (piece.length === 0) return;
     if (this.discarding) {
       this.discarded += piece.length;
@@ -79,6 +87,7 @@ export class LineDecoder {
       }
       this.parts = [];
       this.size = 0;
+      if (this.reportAtCap) this.report(emit);
       return;
     }
     // Buffer#slice is a view like subarray: Uint8Array's slice copies (into a Buffer, for a Buffer).
@@ -95,14 +104,18 @@ export class LineDecoder {
     this.headSize += n;
   }
 
+  private report(emit: (event: LineEvent) => void): void {
+    const head = this.head?.subarray(0, this.headSize);
+    emit(
+      head
+        ? { kind: 'overflow', bytes: this.discarded, head }
+        : { kind: 'overflow', bytes: this.discarded },
+    );
+  }
+
   private finishLine(emit: (event: LineEvent) => void): void {
     if (this.discarding) {
-      const head = this.head?.subarray(0, this.headSize);
-      emit(
-        head
-          ? { kind: 'overflow', bytes: this.discarded, head }
-          : { kind: 'overflow', bytes: this.discarded },
-      );
+      if (!this.reportAtCap) this.report(emit);
       this.discarding = false;
       this.discarded = 0;
       this.head = undefined;
