@@ -35,7 +35,7 @@ import {
   MAX_WARNINGS_KEPT,
 } from './options.js';
 import type { ClientWarning, McpClientOptions } from './options.js';
-import { checkResult } from './result-check.js';
+import { CACHEABLE, MRTR, checkResult } from './result-check.js';
 import { answerServerRequest } from './server-requests.js';
 import { ToolHeaderTable } from './tool-headers.js';
 import type { ClientTransport } from './transport.js';
@@ -53,15 +53,6 @@ export interface RequestOptions {
   cache?: boolean;
 }
 
-const CACHED = new Set([
-  'server/discover',
-  'tools/list',
-  'prompts/list',
-  'resources/list',
-  'resources/templates/list',
-  'resources/read',
-]);
-const MRTR = new Set(['tools/call', 'prompts/get', 'resources/read']);
 const DEFAULT_CLIENT_INFO: Implementation = { name: 'mcpkit', version: '0.1.0' };
 /** Distinguishes clients that share a cache store without naming a credential. */
 let instances = 0;
@@ -212,7 +203,7 @@ export abstract class ClientBase {
   async request(method: string, params: Obj = {}, options: RequestOptions = {}): Promise<Obj> {
     this.requireOpen(method);
     const cache =
-      this.cacheStore !== undefined && options.cache !== false && CACHED.has(method)
+      this.cacheStore !== undefined && options.cache !== false && CACHEABLE.has(method)
         ? this.cacheStore
         : undefined;
     if (cache) {

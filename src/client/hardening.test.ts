@@ -193,22 +193,20 @@ describe('hardening: unescaped server text in warnings', () => {
 
 describe('hardening: icons in content', () => {
   it('a resource_link in tools/call loses its javascript: and file: icons', async () => {
-    const t = new ScriptedTransport()
-      .modern()
-      .onRequest(
-        'tools/call',
-        result({
-          resultType: 'complete',
-          content: [
-            {
-              type: 'resource_link',
-              uri: 'file:///a',
-              name: 'a',
-              icons: [{ src: 'javascript:alert(1)' }, { src: 'file:///etc/passwd' }],
-            },
-          ],
-        }),
-      );
+    const t = new ScriptedTransport().modern().onRequest(
+      'tools/call',
+      result({
+        resultType: 'complete',
+        content: [
+          {
+            type: 'resource_link',
+            uri: 'file:///a',
+            name: 'a',
+            icons: [{ src: 'javascript:alert(1)' }, { src: 'file:///etc/passwd' }],
+          },
+        ],
+      }),
+    );
     const c = await new McpClient({ transport: t }).connect();
     const r = await c.callTool('x');
     expect((r.content[0] as { icons?: unknown[] }).icons ?? []).toEqual([]);

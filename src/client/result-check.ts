@@ -18,7 +18,7 @@ export type Warn = (warning: ClientWarning) => void;
 export type DropTool = (name: string) => void;
 
 /** Results that carry `ttlMs` and `cacheScope` in 2026-07-28. */
-const CACHEABLE = new Set([
+export const CACHEABLE = new Set([
   'server/discover',
   'tools/list',
   'prompts/list',
@@ -28,7 +28,7 @@ const CACHEABLE = new Set([
 ]);
 
 /** The only methods that may answer `input_required` (SEP-2322). */
-const MRTR = new Set(['tools/call', 'prompts/get', 'resources/read']);
+export const MRTR = new Set(['tools/call', 'prompts/get', 'resources/read']);
 
 const LIST_FIELD: Record<string, string> = {
   'tools/list': 'tools',

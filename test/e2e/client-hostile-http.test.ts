@@ -12,9 +12,9 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { McpClient, type McpClientOptions } from '../../src/client/index.js';
-import { McpKitError } from '../../src/errors/index.js';
 import { HttpClientTransport, type HttpClientOptions } from '../../src/transports/http/index.js';
 import { until, withTimeout } from '../../src/testing/sse.js';
+import { healthy, rejection } from './hostile/expect-helpers.js';
 
 const SERVER = fileURLToPath(new URL('./hostile/hostile-http-server.mjs', import.meta.url));
 const MiB = 1024 * 1024;
@@ -71,47 +71,13 @@ async function connect(
   return c;
 }
 
-/** The error `promise` rejects with (fails the test if it resolves). */
-async function rejection(promise: Promise<unknown>): Promise<McpKitError> {
-  const outcome = await promise.then(
-    (value) => ({ value }),
-    (error: unknown) => ({ error }),
-  );
-  if (!('error' in outcome))
-    throw new Error(`expected a rejection, got ${JSON.stringify(outcome)}`);
-  expect(outcome.error).toBeInstanceOf(McpKitError);
-  return outcome.error as McpKitError;
-}
-
-let keys = 0;
-
-/**
- * Starts a healthy call the server holds until released. `settled` proves it was still in flight
- * when the misbehaviour hit; `finish()` releases it and checks its answer.
- */
-function healthy(client: McpClient): { settled: () => boolean; finish: () => Promise<void> } {
-  const key = `h${++keys}`;
-  let settled = false;
-  const call = client.callTool('healthy', { key }, { timeoutMs: 20_000 });
-  call.then(
-    () => (settled = true),
-    () => (settled = true),
-  );
-  return {
-    settled: () => settled,
-    finish: async () => {
-      await client.callTool('release', { key });
-      expect(await call).toMatchObject({ content: [{ type: 'text', text: `healthy ${key}` }] });
-    },
-  };
-}
-
+/** Control characters (but tab and newline) that a warning must never carry raw. */
 const CONTROL = /[\u0000-\u0008\u000b-\u001f]/;
 
 describe('McpClient over HTTP against a hostile server', () => {
   it('garbage SSE events are skipped with warnings; a malformed answer fails with INVALID_RESPONSE', async () => {
     const client = await connect();
-    const ok = healthy(client);
+    const ok = healthy(client, 'h');
     const after = await client.callTool('garbage-sse', { then: 'valid' });
     expect(after.content).toEqual([{ type: 'text', text: 'after the garbage' }]);
     const error = await rejection(client.callTool('garbage-sse'));
@@ -128,7 +94,7 @@ describe('McpClient over HTTP against a hostile server', () => {
 
   it('an SSE stream that stops mid-event: STREAM_INTERRUPTED naming the request', async () => {
     const client = await connect();
-    const ok = healthy(client);
+    const ok = healthy(client, 'h');
     for (const how of ['end', 'destroy']) {
       const error = await rejection(client.callTool('cut-sse', { how }));
       expect(error.code).toBe('STREAM_INTERRUPTED');
@@ -140,7 +106,7 @@ describe('McpClient over HTTP against a hostile server', () => {
 
   it('a response body larger than maxResponseBytes: RESPONSE_TOO_LARGE naming the cap', async () => {
     const client = await connect({ maxResponseBytes: MiB });
-    const ok = healthy(client);
+    const ok = healthy(client, 'h');
     const calls = [
       client.callTool('big-json', { bytes: 2 * MiB }),
       client.callTool('big-json', { bytes: 2 * MiB, declare: true }),
@@ -157,7 +123,7 @@ describe('McpClient over HTTP against a hostile server', () => {
 
   it('a schema-violating answer fails with INVALID_RESULT naming the path', async () => {
     const client = await connect();
-    const ok = healthy(client);
+    const ok = healthy(client, 'h');
     const error = await rejection(client.callTool('invalid'));
     expect(error.code).toBe('INVALID_RESULT');
     expect(error.message).toContain('tools/call');
@@ -168,7 +134,7 @@ describe('McpClient over HTTP against a hostile server', () => {
 
   it('an answer for an unknown id: INVALID_RESPONSE as the JSON body, a warning on a stream', async () => {
     const client = await connect();
-    const ok = healthy(client);
+    const ok = healthy(client, 'h');
     const error = await rejection(client.callTool('unknown-id'));
     expect(error.code).toBe('INVALID_RESPONSE');
     expect(error.message).toMatch(/answered request \d+ with another message than its response/);
@@ -183,7 +149,7 @@ describe('McpClient over HTTP against a hostile server', () => {
 
   it('a server that never answers: REQUEST_TIMEOUT naming the method and the budget', async () => {
     const client = await connect({}, { requestTimeoutMs: 250 });
-    const ok = healthy(client);
+    const ok = healthy(client, 'h');
     const error = await rejection(client.callTool('hang'));
     expect(error.code).toBe('REQUEST_TIMEOUT');
     expect(error.message).toBe('tools/call got no answer within 250 ms');
@@ -193,7 +159,7 @@ describe('McpClient over HTTP against a hostile server', () => {
 
   it('a cursor that never ends: PAGE_LIMIT after maxPages', async () => {
     const client = await connect({}, { maxPages: 5 });
-    const ok = healthy(client);
+    const ok = healthy(client, 'h');
     const error = await rejection(client.listResources());
     expect(error.code).toBe('PAGE_LIMIT');
     expect(error.message).toContain('resources/list');
@@ -204,7 +170,7 @@ describe('McpClient over HTTP against a hostile server', () => {
 
   it('a 100k-deep JSON answer fails its request with INVALID_RESPONSE, nothing overflows', async () => {
     const client = await connect();
-    const ok = healthy(client);
+    const ok = healthy(client, 'h');
     const error = await rejection(client.callTool('deep', { depth: 100_000 }));
     expect(error.code).toBe('INVALID_RESPONSE');
     expect(error.message).toMatch(/more than 64 levels below "result"/);
@@ -221,7 +187,7 @@ describe('McpClient over HTTP against a hostile server', () => {
       return process.memoryUsage().heapUsed;
     };
     const before = heap();
-    const ok = healthy(client);
+    const ok = healthy(client, 'h');
     const flood = 200_000;
     const stream = await client.listen(
       { resourceSubscriptions: ['file:///flood/'] },

@@ -9,9 +9,9 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpClient, type McpClientOptions } from '../../src/client/index.js';
-import { McpKitError } from '../../src/errors/index.js';
 import { StdioClientTransport, type StdioClientOptions } from '../../src/transports/stdio/index.js';
 import { until } from '../../src/testing/sse.js';
+import { healthy, nextKey, rejection } from './hostile/expect-helpers.js';
 
 const SERVER = fileURLToPath(new URL('./hostile/hostile-stdio-server.mjs', import.meta.url));
 const MiB = 1024 * 1024;
@@ -36,41 +36,6 @@ async function connect(
   await c.connect();
   expect(c.era).toBe('modern');
   return { client: c, transport: t };
-}
-
-/** The error `promise` rejects with (fails the test if it resolves). */
-async function rejection(promise: Promise<unknown>): Promise<McpKitError> {
-  const outcome = await promise.then(
-    (value) => ({ value }),
-    (error: unknown) => ({ error }),
-  );
-  if (!('error' in outcome))
-    throw new Error(`expected a rejection, got ${JSON.stringify(outcome)}`);
-  expect(outcome.error).toBeInstanceOf(McpKitError);
-  return outcome.error as McpKitError;
-}
-
-let keys = 0;
-
-/**
- * Starts a healthy call the server holds until released. `settled` proves it was still in flight
- * when the misbehaviour hit; `finish()` releases it and checks its answer.
- */
-function healthy(client: McpClient): { settled: () => boolean; finish: () => Promise<void> } {
-  const key = `k${++keys}`;
-  let settled = false;
-  const call = client.callTool('healthy', { key }, { timeoutMs: 20_000 });
-  call.then(
-    () => (settled = true),
-    () => (settled = true),
-  );
-  return {
-    settled: () => settled,
-    finish: async () => {
-      await client.callTool('release', { key });
-      expect(await call).toMatchObject({ content: [{ type: 'text', text: `healthy ${key}` }] });
-    },
-  };
 }
 
 describe('McpClient over stdio against a hostile server', () => {
@@ -106,7 +71,7 @@ describe('McpClient over stdio against a hostile server', () => {
     'a line over maxLineBytes with no id in its first 4 KiB (%s) fails every request in flight; the next one works',
     async (at) => {
       const { client } = await connect({ maxLineBytes: MiB });
-      const key = `k${++keys}`;
+      const key = nextKey('k');
       const held = client.callTool('healthy', { key });
       const error = await rejection(client.callTool('overcap', { bytes: 2 * MiB, at }));
       expect(error.code).toBe('RESPONSE_TOO_LARGE');
