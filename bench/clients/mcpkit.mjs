@@ -1,4 +1,6 @@
 // The mcpkit client (dist/client) with its HTTP or stdio transport, cache off, era pinned modern.
+// The HTTP transport is built as a user builds it, with the default options: on Node that is
+// the node:http request path (`requester: 'auto'`), as `connect({ url })` gives too.
 import { McpClient } from '../../dist/client/index.js';
 import { HttpClientTransport } from '../../dist/transports/http/index.js';
 import { StdioClientTransport } from '../../dist/transports/stdio/index.js';

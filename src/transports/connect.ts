@@ -1,6 +1,7 @@
 /**
  * `mcpkit/connect`: an `McpClient` connected in one call, over stdio when given a `command`,
- * over Streamable HTTP when given a `url`.
+ * over Streamable HTTP when given a `url` (on Node.js through `node:http` with a keep-alive
+ * agent, unless `fetch` or `requester: 'fetch'` is given: see `HttpClientOptions.requester`).
  *
  * @example
  * const client = await connect({ command: 'mcpkit', args: ['serve', './docs', '--stdio'] });

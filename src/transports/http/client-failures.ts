@@ -1,4 +1,5 @@
 import { McpKitError, type McpKitErrorCode } from '../../errors/index.js';
+import type { HttpAnswer } from './client-requester.js';
 
 /** A transport failure tied to an HTTP answer: `status` is what the core branches on (404/405). */
 export type HttpStatusError = McpKitError & { readonly status: number; readonly body?: string };
@@ -22,7 +23,7 @@ export function statusError(
 }
 
 /** `405 Method Not Allowed` (the reason phrase when the server gave one). */
-export function statusLine(response: Response): string {
+export function statusLine(response: HttpAnswer): string {
   return response.statusText ? `${response.status} ${response.statusText}` : `${response.status}`;
 }
 
@@ -30,7 +31,7 @@ export function statusLine(response: Response): string {
 export function answeredError(
   method: string,
   url: URL,
-  response: Response,
+  response: HttpAnswer,
   body = '',
 ): HttpStatusError {
   const excerpt = excerptOf(body);
@@ -39,7 +40,7 @@ export function answeredError(
   return statusError('HTTP_ERROR', message, response.status, body || undefined);
 }
 
-/** A fetch that rejected (refused, reset, DNS): `POST <url> failed: connect ECONNREFUSED …`. */
+/** A request that failed (refused, reset, DNS): `POST <url> failed: connect ECONNREFUSED …`. */
 export function networkError(method: string, url: URL, cause: unknown): McpKitError {
   return new McpKitError('HTTP_ERROR', `${method} ${shownUrl(url)} failed: ${reasonOf(cause)}`, {
     cause,
@@ -48,6 +49,10 @@ export function networkError(method: string, url: URL, cause: unknown): McpKitEr
 
 /** The most telling message of an error chain (undici hides the socket error in `cause`). */
 function reasonOf(error: unknown): string {
+  // node:http's own AggregateError (every address of a host refused) has no message.
+  if (error instanceof AggregateError && error.errors[0] instanceof Error && !error.message) {
+    return error.errors[0].message;
+  }
   let reason = error instanceof Error ? error.message : String(error);
   let current: unknown = error;
   for (let depth = 0; depth < 5 && current instanceof Error; depth++) {

@@ -1,41 +1,48 @@
 import { discardBody } from './client-body.js';
 import { networkError, shownUrl, statusError, statusLine } from './client-failures.js';
 import { MAX_REDIRECTS, type ResolvedClientOptions } from './client-options.js';
+import type { Abort } from './client-abort.js';
+import type { HttpAnswer, HttpMethod } from './client-requester.js';
 
 /** Redirects that keep the method and body when `allowRedirects` follows them. */
 const FOLLOWED = new Set([301, 302, 307, 308]);
 
 export interface HttpCall {
-  method: 'POST' | 'GET' | 'DELETE';
-  headers: Headers;
+  method: HttpMethod;
+  /** Lowercase names. */
+  headers: Record<string, string>;
   body?: string;
-  signal: AbortSignal;
+  signal: Abort;
 }
 
 /**
- * One HTTP exchange, redirects handled by hand (`redirect: 'manual'`): refused unless
+ * One HTTP exchange through the options' requester, redirects handled by hand: refused unless
  * `allowRedirects`, and then followed to the same origin only, so that the extra headers
  * (`authorization`) never reach another host. Rejects with HTTP_REDIRECT or HTTP_ERROR (a
  * network failure), or with the abort reason once `signal` aborted.
  */
-export async function fetchMcp(options: ResolvedClientOptions, call: HttpCall): Promise<Response> {
-  const fetchFn = options.fetch;
+export async function fetchMcp(
+  options: ResolvedClientOptions,
+  call: HttpCall,
+): Promise<HttpAnswer> {
+  const requester = options.requester;
   let target = options.url;
   for (let hop = 0; ; hop++) {
-    let response: Response;
+    let response: HttpAnswer;
     try {
-      response = await fetchFn(target, {
+      response = await requester.request({
         method: call.method,
+        url: target,
         headers: call.headers,
         ...(call.body === undefined ? {} : { body: call.body }),
         signal: call.signal,
-        redirect: 'manual',
       });
     } catch (error) {
       if (call.signal.aborted) throw error;
       throw networkError(call.method, target, error);
     }
-    const redirected = response.type === 'opaqueredirect' || isRedirect(response.status);
+    // 0: fetch's opaque redirect (a browser hides the status and Location).
+    const redirected = response.status === 0 || isRedirect(response.status);
     if (!redirected) return response;
     await discardBody(response);
     const next = locationOf(response, target);
@@ -57,8 +64,8 @@ function isRedirect(status: number): boolean {
   return status >= 300 && status < 400;
 }
 
-function locationOf(response: Response, base: URL): URL | undefined {
-  const location = response.headers.get('location');
+function locationOf(response: HttpAnswer, base: URL): URL | undefined {
+  const location = response.header('location');
   if (location === null) return undefined;
   try {
     return new URL(location, base);

@@ -1,9 +1,11 @@
 import type { ClientTransportSink } from '../../client/transport.js';
 import type { McpKitError } from '../../errors/index.js';
 import type { JSONRPCMessage, JSONRPCResponse, RequestId } from '../../protocol/jsonrpc.js';
+import { Abort } from './client-abort.js';
 import { discardBody, readBodyPrefix, readCappedBody } from './client-body.js';
 import { answeredError, shownUrl, statusError, type HttpStatusError } from './client-failures.js';
 import { fetchMcp } from './client-fetch.js';
+import type { HttpAnswer } from './client-requester.js';
 import { decodeInbound } from './client-inbound.js';
 import {
   DELETE_TIMEOUT_MS,
@@ -28,10 +30,10 @@ export class ClientLink {
     return shownUrl(this.options.url);
   }
 
-  post(computed: Record<string, string>, body: string, signal: AbortSignal): Promise<Response> {
+  post(computed: Record<string, string>, body: string, signal: Abort): Promise<HttpAnswer> {
     const headers = this.headers(computed);
-    headers.set('content-type', JSON_TYPE);
-    headers.set('accept', `${JSON_TYPE}, ${SSE_TYPE}`);
+    headers['content-type'] = JSON_TYPE;
+    headers['accept'] = POST_ACCEPT;
     return fetchMcp(this.options, { method: 'POST', headers, body, signal });
   }
 
@@ -39,11 +41,11 @@ export class ClientLink {
   get(
     computed: Record<string, string>,
     lastEventId: string | undefined,
-    signal: AbortSignal,
-  ): Promise<Response> {
-    const headers = this.headers({ ...this.session.streamHeaders(), ...computed });
-    headers.set('accept', SSE_TYPE);
-    if (lastEventId !== undefined) headers.set('last-event-id', lastEventId);
+    signal: Abort,
+  ): Promise<HttpAnswer> {
+    const headers = this.headers(this.session.streamHeaders(), computed);
+    headers['accept'] = SSE_TYPE;
+    if (lastEventId !== undefined) headers['last-event-id'] = lastEventId;
     return fetchMcp(this.options, { method: 'GET', headers, signal });
   }
 
@@ -54,7 +56,7 @@ export class ClientLink {
       const response = await fetchMcp(this.options, {
         method: 'DELETE',
         headers: this.headers(this.session.streamHeaders()),
-        signal: AbortSignal.timeout(DELETE_TIMEOUT_MS),
+        signal: Abort.timeout(DELETE_TIMEOUT_MS),
       });
       await discardBody(response);
     } catch {
@@ -63,7 +65,7 @@ export class ClientLink {
   }
 
   /** Takes a session id off a response, warning about a malformed one. */
-  capture(sink: ClientTransportSink, response: Response, initialize: boolean): void {
+  capture(sink: ClientTransportSink, response: HttpAnswer, initialize: boolean): void {
     const warning = this.session.capture(response, initialize);
     if (warning !== undefined) sink.warn('INVALID_SESSION_ID', warning);
   }
@@ -75,7 +77,7 @@ export class ClientLink {
    */
   async statusFailure(
     method: string,
-    response: Response,
+    response: HttpAnswer,
     sent: string | undefined,
     id?: RequestId,
   ): Promise<HttpStatusError | JSONRPCResponse> {
@@ -104,8 +106,8 @@ export class ClientLink {
   }
 
   /** Why a GET did not open an SSE stream (its body consumed). */
-  async streamFailure(response: Response, sent: string | undefined): Promise<McpKitError> {
-    if (!response.ok) {
+  async streamFailure(response: HttpAnswer, sent: string | undefined): Promise<McpKitError> {
+    if (!isOk(response)) {
       return (await this.statusFailure('GET', response, sent)) as HttpStatusError;
     }
     await discardBody(response);
@@ -113,19 +115,34 @@ export class ClientLink {
     return answeredError('GET', this.options.url, response, `Content-Type ${type}, not SSE`);
   }
 
-  /** The extra headers, then the call's own (which they never override), then the session. */
-  private headers(own: Record<string, string>): Headers {
-    const headers = new Headers(this.options.headers);
-    for (const [name, value] of Object.entries(own)) headers.set(name, value);
+  /**
+   * A fresh set of lowercase headers: the extra headers, then the call's own (which they never
+   * override), then the session.
+   */
+  private headers(...own: Array<Record<string, string>>): Record<string, string> {
+    const headers = { ...this.options.headers };
+    for (const set of own) {
+      for (const name in set) headers[name.toLowerCase()] = set[name] as string;
+    }
     const id = this.session.header;
-    if (id !== undefined) headers.set(SESSION_HEADER, id);
+    if (id !== undefined) headers[SESSION_HEADER] = id;
     return headers;
   }
 }
 
-export function contentType(response: Response): string {
-  const value = response.headers.get('content-type') ?? '';
-  return (value.split(';')[0] ?? '').trim().toLowerCase();
+/** What POSTs accept: a JSON answer or an SSE stream. */
+const POST_ACCEPT = `${JSON_TYPE}, ${SSE_TYPE}`;
+
+export function contentType(response: HttpAnswer): string {
+  const value = response.header('content-type');
+  if (value === null) return '';
+  const semicolon = value.indexOf(';');
+  return (semicolon === -1 ? value : value.slice(0, semicolon)).trim().toLowerCase();
+}
+
+/** A 2xx status (fetch's `response.ok`). */
+export function isOk(response: HttpAnswer): boolean {
+  return response.status >= 200 && response.status <= 299;
 }
 
 export function isResponse(message: JSONRPCMessage): message is JSONRPCResponse {

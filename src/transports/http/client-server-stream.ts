@@ -1,7 +1,9 @@
 import type { ClientTransportSink } from '../../client/transport.js';
 import { isMcpKitError } from '../../errors/index.js';
+import type { Abort } from './client-abort.js';
 import { networkError } from './client-failures.js';
-import { SSE_TYPE, contentType, type ClientLink } from './client-link.js';
+import { SSE_TYPE, contentType, isOk, type ClientLink } from './client-link.js';
+import type { HttpAnswer } from './client-requester.js';
 import { pumpSse } from './client-sse-pump.js';
 import { SseDecoder, type SseEvent } from './client-sse-reader.js';
 import { reconnectDelay, sleep } from './client-wait.js';
@@ -15,7 +17,7 @@ import { reconnectDelay, sleep } from './client-wait.js';
 export async function runServerStream(
   link: ClientLink,
   sink: ClientTransportSink,
-  signal: AbortSignal,
+  signal: Abort,
   extra: Record<string, string>,
   ready: () => void,
   deliver: (event: SseEvent) => void,
@@ -25,7 +27,7 @@ export async function runServerStream(
   let misses = 0;
   for (;;) {
     const sent = link.session.header;
-    let response: Response | undefined;
+    let response: HttpAnswer | undefined;
     try {
       response = await link.get(extra, lastEventId, signal);
     } catch (error) {
@@ -35,17 +37,17 @@ export async function runServerStream(
     }
     if (response) {
       if (response.status === 405) {
-        await response.body?.cancel().catch(() => undefined);
+        await response.cancel();
         return;
       }
-      if (!response.ok || contentType(response) !== SSE_TYPE) {
+      if (!isOk(response) || contentType(response) !== SSE_TYPE) {
         const failure = await link.streamFailure(response, sent);
         return sink.warn(failure.code, failure.message);
       }
       ready();
       const decoder = new SseDecoder(link.options.maxResponseBytes);
       let progressed = false;
-      const end = await pumpSse(response.body, decoder, (event) => {
+      const end = await pumpSse(response, decoder, (event) => {
         progressed = true;
         if (!signal.aborted) deliver(event);
         return signal.aborted;

@@ -1,4 +1,5 @@
 import type { Era } from '../../protocol/index.js';
+import type { HttpAnswer } from './client-requester.js';
 
 export const SESSION_HEADER = 'mcp-session-id';
 export const VERSION_HEADER = 'mcp-protocol-version';
@@ -30,9 +31,9 @@ export class ClientSession {
    * era is not known yet then), any other answer of a 2025-11-25 connection only when none is
    * known. Returns a warning when the server sent a bad one.
    */
-  capture(response: Response, initialize: boolean): string | undefined {
+  capture(response: HttpAnswer, initialize: boolean): string | undefined {
     if (!initialize && this.era === 'modern') return undefined;
-    const value = response.headers.get(SESSION_HEADER);
+    const value = response.header(SESSION_HEADER);
     if (value === null || (this.id !== undefined && !initialize)) return undefined;
     if (!VALID_SESSION_ID.test(value)) {
       return `ignored an Mcp-Session-Id that is not 1 to 1024 visible ASCII characters`;

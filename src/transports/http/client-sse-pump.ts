@@ -1,6 +1,5 @@
+import type { HttpAnswer } from './client-requester.js';
 import type { SseDecoder, SseEvent } from './client-sse-reader.js';
-
-type ReadResult = Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>['read']>>;
 
 /** How reading one SSE body ended. */
 export type PumpEnd =
@@ -18,33 +17,27 @@ export type PumpEnd =
  * rejects; whatever ends the body is in the result.
  */
 export async function pumpSse(
-  body: ReadableStream<Uint8Array> | null,
+  body: HttpAnswer,
   decoder: SseDecoder,
   onEvent: (event: SseEvent) => boolean,
 ): Promise<PumpEnd> {
-  if (!body) return { kind: 'ended' };
-  const reader = body.getReader();
   let end: PumpEnd | undefined;
-  try {
-    while (end === undefined) {
-      let chunk: ReadResult;
-      try {
-        chunk = await reader.read();
-      } catch (cause) {
-        return { kind: 'broken', cause };
-      }
-      if (chunk.done) return { kind: 'ended' };
-      for (const event of decoder.push(chunk.value)) {
-        if (onEvent(event)) {
-          end = { kind: 'stopped' };
-          break;
-        }
-      }
-      if (end === undefined && decoder.overflowed) end = { kind: 'too-large' };
+  while (end === undefined) {
+    let chunk: Uint8Array | undefined;
+    try {
+      chunk = await body.read();
+    } catch (cause) {
+      return { kind: 'broken', cause };
     }
-    await reader.cancel().catch(() => undefined);
-    return end;
-  } finally {
-    reader.releaseLock();
+    if (chunk === undefined) return { kind: 'ended' };
+    for (const event of decoder.push(chunk)) {
+      if (onEvent(event)) {
+        end = { kind: 'stopped' };
+        break;
+      }
+    }
+    if (end === undefined && decoder.overflowed) end = { kind: 'too-large' };
   }
+  await body.cancel();
+  return end;
 }

@@ -1,6 +1,7 @@
 /**
- * The Streamable HTTP client transport over web `fetch`: one POST per message, answers as JSON
- * or SSE, 2025-11-25 sessions and stream resumption. Web APIs only, so it runs in any runtime.
+ * The Streamable HTTP client transport: one POST per message, answers as JSON or SSE,
+ * 2025-11-25 sessions and stream resumption. Requests go through a requester
+ * (client-requester.ts): web `fetch` in any runtime, `node:http` on Node (no import of it here).
  */
 import type {
   ClientTransport,
@@ -17,12 +18,14 @@ import type {
   JSONRPCResponse,
   RequestId,
 } from '../../protocol/jsonrpc.js';
+import { Abort } from './client-abort.js';
 import { discardBody, readCappedBody } from './client-body.js';
 import { networkError, statusError } from './client-failures.js';
 import type { HttpStatusError } from './client-failures.js';
 import { decodeInbound } from './client-inbound.js';
-import { ClientLink, JSON_TYPE, SSE_TYPE, contentType, isResponse } from './client-link.js';
+import { ClientLink, JSON_TYPE, SSE_TYPE, contentType, isOk, isResponse } from './client-link.js';
 import { resolveClientOptions, type HttpClientOptions } from './client-options.js';
+import type { HttpAnswer } from './client-requester.js';
 import { runServerStream } from './client-server-stream.js';
 import { VERSION_HEADER } from './client-session.js';
 import { pumpSse } from './client-sse-pump.js';
@@ -33,7 +36,7 @@ import { reconnectDelay, sleep } from './client-wait.js';
 interface Flight {
   readonly id: RequestId;
   readonly sink: ClientTransportSink;
-  readonly controller: AbortController;
+  readonly controller: Abort;
   /** The headers the core computed; resumption GETs reuse their MCP-Protocol-Version. */
   readonly headers: Record<string, string>;
   /** Answered, failed or cancelled: nothing more is reported for it. */
@@ -43,7 +46,9 @@ interface Flight {
 }
 
 /**
- * A `ClientTransport` for Streamable HTTP (2026-07-28 and 2025-11-25).
+ * A `ClientTransport` for Streamable HTTP (2026-07-28 and 2025-11-25). On Node.js it requests
+ * over `node:http`/`node:https` with a keep-alive agent, elsewhere (or given `fetch`) over web
+ * fetch: see `requester` in the options.
  *
  * @example
  * const transport = new HttpClientTransport({
@@ -57,8 +62,8 @@ export class HttpClientTransport implements ClientTransport {
   private readonly link: ClientLink;
   private readonly flights = new Map<RequestId, Flight>();
   /** Notifications and responses being POSTed, and the GET stream: aborted on close. */
-  private readonly others = new Set<AbortController>();
-  private serverStream: AbortController | undefined;
+  private readonly others = new Set<Abort>();
+  private serverStream: Abort | undefined;
   private sink: ClientTransportSink | undefined;
 
   constructor(options: HttpClientOptions) {
@@ -86,7 +91,7 @@ export class HttpClientTransport implements ClientTransport {
     const flight: Flight = {
       id: message.id,
       sink,
-      controller: new AbortController(),
+      controller: new Abort(),
       headers: options.headers ?? {},
       done: false,
       lastEventId: undefined,
@@ -122,17 +127,15 @@ export class HttpClientTransport implements ClientTransport {
     const sink = this.live();
     if (this.link.session.era !== 'legacy') return;
     this.serverStream?.abort();
-    const controller = new AbortController();
+    const controller = new Abort();
     this.serverStream = controller;
     this.others.add(controller);
     const deliver = (event: SseEvent): void => this.deliver(sink, event, 'the GET stream');
     await new Promise<void>((ready) => {
-      void runServerStream(this.link, sink, controller.signal, headers, ready, deliver).finally(
-        () => {
-          this.others.delete(controller);
-          ready();
-        },
-      );
+      void runServerStream(this.link, sink, controller, headers, ready, deliver).finally(() => {
+        this.others.delete(controller);
+        ready();
+      });
     });
   }
 
@@ -154,6 +157,7 @@ export class HttpClientTransport implements ClientTransport {
     this.serverStream = undefined;
     await this.link.endSession();
     this.link.session.clear();
+    this.link.options.requester.close();
     sink.closed(new McpKitError('PEER_CLOSED', 'closed by the client'));
   }
 
@@ -166,7 +170,7 @@ export class HttpClientTransport implements ClientTransport {
   private async run(flight: Flight, body: string, initialize: boolean): Promise<void> {
     try {
       const sent = this.link.session.header;
-      const response = await this.link.post(flight.headers, body, flight.controller.signal);
+      const response = await this.link.post(flight.headers, body, flight.controller);
       this.link.capture(flight.sink, response, initialize);
       if (response.status >= 400) {
         const failure = await this.link.statusFailure('POST', response, sent, flight.id);
@@ -188,7 +192,7 @@ export class HttpClientTransport implements ClientTransport {
     }
   }
 
-  private async readJson(flight: Flight, response: Response): Promise<void> {
+  private async readJson(flight: Flight, response: HttpAnswer): Promise<void> {
     const body = await readCappedBody(response, this.link.options.maxResponseBytes);
     if (body.tooLarge) return this.fail(flight, this.tooLarge(flight.id, 'the JSON answer'));
     const inbound = decodeInbound(body.text, this.link.options.maxDepth);
@@ -210,16 +214,16 @@ export class HttpClientTransport implements ClientTransport {
    * Reads a request's SSE stream until its response. A 2025-11-25 stream that ends early after
    * an event id is resumed: after `retry:` ms, a GET with `Last-Event-ID` continues it.
    */
-  private async readStream(flight: Flight, first: Response): Promise<void> {
+  private async readStream(flight: Flight, first: HttpAnswer): Promise<void> {
     const where = `the stream of request ${String(flight.id)}`;
-    let response: Response | undefined = first;
+    let response: HttpAnswer | undefined = first;
     let misses = 0;
     let cause: unknown;
     for (;;) {
       let progressed = false;
       if (response) {
         const decoder = new SseDecoder(this.link.options.maxResponseBytes);
-        const end = await pumpSse(response.body, decoder, (event) => {
+        const end = await pumpSse(response, decoder, (event) => {
           progressed = true;
           this.deliver(flight.sink, event, where);
           return flight.done;
@@ -243,23 +247,23 @@ export class HttpClientTransport implements ClientTransport {
       if (misses > this.link.options.maxReconnects) {
         return this.fail(flight, this.interrupted(flight, cause, true));
       }
-      if (!(await sleep(reconnectDelay(flight.retryMs), flight.controller.signal))) return;
+      if (!(await sleep(reconnectDelay(flight.retryMs), flight.controller))) return;
       response = await this.resume(flight);
       if (flight.done) return;
     }
   }
 
   /** The GET that continues a request's stream; undefined when it could not be made. */
-  private async resume(flight: Flight): Promise<Response | undefined> {
+  private async resume(flight: Flight): Promise<HttpAnswer | undefined> {
     const sent = this.link.session.header;
     const version = pick(flight.headers, VERSION_HEADER);
-    let response: Response;
+    let response: HttpAnswer;
     try {
-      response = await this.link.get(version, flight.lastEventId, flight.controller.signal);
+      response = await this.link.get(version, flight.lastEventId, flight.controller);
     } catch {
       return undefined;
     }
-    if (response.ok && contentType(response) === SSE_TYPE) return response;
+    if (isOk(response) && contentType(response) === SSE_TYPE) return response;
     // The server cannot continue it (405, 400, 404): the request is lost.
     this.fail(flight, await this.link.streamFailure(response, sent));
     return undefined;
@@ -291,12 +295,12 @@ export class HttpClientTransport implements ClientTransport {
   /** POSTs a notification or a response; resolves once the server took it (202). */
   private async sendOneWay(message: JSONRPCMessage, options: SendOptions): Promise<void> {
     const sink = this.live();
-    const controller = new AbortController();
+    const controller = new Abort();
     this.others.add(controller);
     try {
       const sent = this.link.session.header;
       const body = JSON.stringify(message);
-      const response = await this.link.post(options.headers ?? {}, body, controller.signal);
+      const response = await this.link.post(options.headers ?? {}, body, controller);
       this.link.capture(sink, response, false);
       if (response.status >= 400) {
         throw (await this.link.statusFailure('POST', response, sent)) as HttpStatusError;
@@ -304,7 +308,7 @@ export class HttpClientTransport implements ClientTransport {
       // Nothing is owed for a notification or a response: a body, if any, is dropped.
       await discardBody(response);
     } catch (error) {
-      if (controller.signal.aborted) throw new McpKitError('PEER_CLOSED', 'closed by the client');
+      if (controller.aborted) throw new McpKitError('PEER_CLOSED', 'closed by the client');
       throw asKitError(error, 'POST', this.link.options.url);
     } finally {
       this.others.delete(controller);

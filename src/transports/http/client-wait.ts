@@ -1,3 +1,4 @@
+import type { Abort } from './client-abort.js';
 import { DEFAULT_RECONNECT_DELAY_MS, MAX_RECONNECT_DELAY_MS } from './client-options.js';
 
 /** How long to wait before reconnecting: the server's `retry:`, capped, or the default. */
@@ -6,17 +7,16 @@ export function reconnectDelay(retryMs: number | undefined): number {
 }
 
 /** Waits `ms`; false as soon as `signal` aborts (the request was cancelled, the client closed). */
-export function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
+export function sleep(ms: number, signal: Abort): Promise<boolean> {
   if (signal.aborted) return Promise.resolve(false);
   return new Promise((resolve) => {
-    const onAbort = (): void => {
+    const stop = signal.listen(() => {
       clearTimeout(timer);
       resolve(false);
-    };
+    });
     const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
+      stop();
       resolve(true);
     }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
   });
 }

@@ -12,5 +12,5 @@ export {
   DEFAULT_CLIENT_MAX_RECONNECTS,
   DEFAULT_CLIENT_MAX_RESPONSE_BYTES,
 } from './client-options.js';
-export type { HttpClientOptions } from './client-options.js';
+export type { HttpClientOptions, HttpRequesterChoice } from './client-options.js';
 export type { HttpStatusError } from './client-failures.js';

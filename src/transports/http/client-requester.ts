@@ -1,0 +1,118 @@
+/**
+ * The seam between the HTTP client transport and the HTTP stack under it: one request, its
+ * status and headers, its body as chunks. Two implementations: web `fetch` (here, any runtime)
+ * and `node:http` with a keep-alive agent (node-requester.ts, Node only, several times cheaper).
+ */
+
+import type { Abort } from './client-abort.js';
+
+export type HttpMethod = 'POST' | 'GET' | 'DELETE';
+
+export interface HttpRequest {
+  readonly method: HttpMethod;
+  readonly url: URL;
+  /** Lowercase names, values as sent. */
+  readonly headers: Record<string, string>;
+  readonly body?: string;
+  /** Aborting it rejects the request (or the body's next read) with its reason, socket closed. */
+  readonly signal: Abort;
+}
+
+/** An answer whose headers came; its body is read once: by `read` calls or one `readText`. */
+export interface HttpAnswer {
+  /** The status; 0 for fetch's opaque redirect (a browser's `redirect: 'manual'`). */
+  readonly status: number;
+  readonly statusText: string;
+  /** One header by lowercase name, repeated values joined with `, `; null when absent. */
+  header(name: string): string | null;
+  /** The next chunk of the body; undefined at its end. Rejects when the connection broke. */
+  read(): Promise<Uint8Array | undefined>;
+  /**
+   * The whole body as UTF-8 text (a BOM dropped), read in one go; undefined once it passed
+   * `cap` bytes (reading stopped there and the body was cancelled). Rejects when it broke off.
+   */
+  readText(cap: number): Promise<string | undefined>;
+  /** Drops the rest of the body: an unfinished one closes its connection. Never rejects. */
+  cancel(): Promise<void>;
+}
+
+export interface HttpRequester {
+  /** Resolves once the status and headers came; rejects on a network failure or an abort. */
+  request(request: HttpRequest): Promise<HttpAnswer>;
+  /** Lets go of idle connections (the transport closed); a later request opens new ones. */
+  close(): void;
+}
+
+/** Requests through a web `fetch` (`globalThis.fetch` or the one the user passed). */
+export class FetchRequester implements HttpRequester {
+  constructor(private readonly fetchFn: typeof globalThis.fetch) {}
+
+  async request(request: HttpRequest): Promise<HttpAnswer> {
+    const abort = request.signal;
+    if (abort.aborted) throw abort.reason;
+    const controller = new AbortController();
+    // Kept for the body's whole life: aborting stops its reading too.
+    abort.listen(() => controller.abort(abort.reason));
+    const init: RequestInit = {
+      method: request.method,
+      headers: request.headers,
+      signal: controller.signal,
+      redirect: 'manual',
+    };
+    if (request.body !== undefined) init.body = request.body;
+    return new FetchAnswer(await this.fetchFn(request.url, init));
+  }
+
+  close(): void {
+    // fetch keeps its own pool.
+  }
+}
+
+class FetchAnswer implements HttpAnswer {
+  readonly status: number;
+  readonly statusText: string;
+  private reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
+
+  constructor(private readonly response: Response) {
+    this.status = response.type === 'opaqueredirect' ? 0 : response.status;
+    this.statusText = response.statusText;
+  }
+
+  header(name: string): string | null {
+    return this.response.headers.get(name);
+  }
+
+  async read(): Promise<Uint8Array | undefined> {
+    const body = this.response.body;
+    if (!body) return undefined;
+    this.reader ??= body.getReader();
+    const { done, value } = await this.reader.read();
+    return done ? undefined : value;
+  }
+
+  async readText(cap: number): Promise<string | undefined> {
+    // A declared length is enforced by fetch itself: such a body is read whole, in one call
+    // (unless compressed: the length is then the compressed one, not what is decoded).
+    const headers = this.response.headers;
+    const declared = Number(headers.get('content-length') ?? Number.NaN);
+    if (declared <= cap && headers.get('content-encoding') === null) return this.response.text();
+    const decoder = new TextDecoder();
+    let text = '';
+    let total = 0;
+    for (;;) {
+      const chunk = await this.read();
+      if (chunk === undefined) return text + decoder.decode();
+      total += chunk.length;
+      if (total > cap) {
+        await this.cancel();
+        return undefined;
+      }
+      text += decoder.decode(chunk, { stream: true });
+    }
+  }
+
+  async cancel(): Promise<void> {
+    const done = this.reader ? this.reader.cancel() : this.response.body?.cancel();
+    await done?.catch(() => undefined);
+  }
+}
