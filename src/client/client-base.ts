@@ -110,7 +110,7 @@ export abstract class ClientBase {
       conn: this.conn,
       prepare: (filter, meta) => {
         const params = withMeta(this.envelope(), { notifications: filter }, meta);
-        return { params, headers: this.headersFor('subscriptions/listen', params) };
+        return { params, headers: this.headersFor('subscriptions/listen', params) ?? {} };
       },
       subscribe: (uri) => this.once('resources/subscribe', { uri }, {}),
       unsubscribe: (uri) => this.once('resources/unsubscribe', { uri }, {}),
@@ -276,8 +276,11 @@ export abstract class ClientBase {
     method: string,
     params: Obj,
     extra?: Record<string, string>,
-  ): Record<string, string> {
-    return { ...standardHeaders(this.protocolVersion, method, params), ...extra };
+  ): Record<string, string> | undefined {
+    // Headers are HTTP's; over stdio they would only be built to be dropped.
+    if (this.transport.kind !== 'http') return undefined;
+    const headers = standardHeaders(this.protocolVersion, method, params);
+    return extra ? Object.assign(headers, extra) : headers;
   }
 
   protected timeoutOf(options: RequestOptions): number {
@@ -310,10 +313,9 @@ export abstract class ClientBase {
       this.toolHeaders.refuseDropped(String(params['name']));
       extra = await this.paramHeaders(params);
     }
-    const send: SendRequestOptions = {
-      timeoutMs: this.timeoutOf(options),
-      headers: this.headersFor(method, sendParams, extra),
-    };
+    const send: SendRequestOptions = { timeoutMs: this.timeoutOf(options) };
+    const headers = this.headersFor(method, sendParams, extra);
+    if (headers) send.headers = headers;
     if (options.signal) send.signal = options.signal;
     if (options.onProgress) send.onProgress = options.onProgress;
     try {

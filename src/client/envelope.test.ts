@@ -137,8 +137,17 @@ describe('what every request carries', () => {
     expect(t.last('resources/read').headers['Mcp-Name']).toBe('mem://a');
   });
 
+  it('stdio: no headers are built at all (they are HTTP\'s)', async () => {
+    const t = new ScriptedTransport({ kind: 'stdio' })
+      .modern()
+      .onRequest('tools/call', result({ content: [], resultType: 'complete' }));
+    const c = await new McpClient({ transport: t }).connect();
+    await c.callTool('x');
+    expect(t.last('tools/call').headers).toEqual({});
+  });
+
   it('legacy: the cap in _meta of every request, no modern keys', async () => {
-    const t = new ScriptedTransport({ maxMessageBytes: 999 })
+    const t = new ScriptedTransport({ maxMessageBytes: 999, kind: 'http' })
       .legacy()
       .onRequest('tools/call', result({ content: [] }));
     const c = await new McpClient({ transport: t }).connect();

@@ -30,8 +30,8 @@ function acking(
   });
 }
 
-async function modern(script: Script = acking()) {
-  const t = new ScriptedTransport().modern().onRequest('subscriptions/listen', script);
+async function modern(script: Script = acking(), kind: 'stdio' | 'http' = 'http') {
+  const t = new ScriptedTransport({ kind }).modern().onRequest('subscriptions/listen', script);
   const c = await new McpClient({ transport: t }).connect();
   return { t, c };
 }
