@@ -96,6 +96,8 @@ export class StdioClientTransport implements ClientTransport {
   private starting: Promise<unknown> | undefined;
   // The last child exited on its own: sends fail with PEER_CLOSED until the next start.
   private lost = false;
+  /** Lines written in the current tick (the second one corks stdin until the next tick). */
+  private writesThisTick = 0;
   // The last child's captured stderr, kept after it exits until the next start.
   private ring: StderrRing | undefined;
 
@@ -315,10 +317,14 @@ export class StdioClientTransport implements ClientTransport {
       );
     }
     const stdin = conn.stdin;
-    // Lines written in one tick go to the pipe in one writev (50 requests: one syscall).
-    if (stdin.writableCorked === 0) {
+    // A burst (50 requests in one tick) goes to the pipe in one writev; a lone line at once.
+    if (++this.writesThisTick === 1) {
+      process.nextTick(() => {
+        if (this.writesThisTick > 1) stdin.uncork();
+        this.writesThisTick = 0;
+      });
+    } else if (this.writesThisTick === 2) {
       stdin.cork();
-      process.nextTick(() => stdin.uncork());
     }
     return new Promise((resolve, reject) => {
       // The callback runs once the line was handed to the pipe: awaiting it is the backpressure.
