@@ -299,6 +299,7 @@ const EXPECTED: Record<string, string[]> = {
     'HttpEndpoint',
     'HttpExchange',
     'HttpOptions',
+    'HttpRequesterChoice',
     'HttpResponder',
     'HttpStatusError',
     'LOOPBACK_HOSTS',
