@@ -9,6 +9,8 @@ import type {
   JSONRPCRequest,
   RequestId,
 } from '../protocol/index.js';
+import { Deadlines } from './deadlines.js';
+import type { Deadline } from './deadlines.js';
 import type { ClientTransport, ClientTransportSink, SendOptions } from './transport.js';
 import { shown } from './shown.js';
 
@@ -52,6 +54,7 @@ export class Connection {
   private readonly pending = new Map<RequestId, Pending>();
   private readonly byToken = new Map<string, Pending>();
   private closedError: McpKitError | undefined;
+  private readonly deadlines = new Deadlines();
 
   constructor(
     readonly transport: ClientTransport,
@@ -95,9 +98,9 @@ export class Connection {
         reject(cancelled(method, signal));
         return;
       }
-      let timer: ReturnType<typeof setTimeout> | undefined;
+      let timer: Deadline | undefined;
       const cleanup = (): void => {
-        if (timer) clearTimeout(timer);
+        timer?.clear();
         signal?.removeEventListener('abort', onAbort);
         this.pending.delete(id);
         if (entry.progressToken !== undefined) this.byToken.delete(entry.progressToken);
@@ -120,12 +123,12 @@ export class Connection {
       };
       signal?.addEventListener('abort', onAbort, { once: true });
       if (timeoutMs !== undefined && timeoutMs > 0) {
-        timer = setTimeout(() => {
+        timer = this.deadlines.add(timeoutMs, () => {
           this.transport.cancel(id, `timed out after ${timeoutMs} ms`);
           entry.reject(
             new McpKitError('REQUEST_TIMEOUT', `${method} got no answer within ${timeoutMs} ms`),
           );
-        }, timeoutMs);
+        });
       }
       let sendParams = params;
       if (onProgress) {

@@ -137,7 +137,7 @@ describe('what every request carries', () => {
     expect(t.last('resources/read').headers['Mcp-Name']).toBe('mem://a');
   });
 
-  it('stdio: no headers are built at all (they are HTTP\'s)', async () => {
+  it("stdio: no headers are built at all (they are HTTP's)", async () => {
     const t = new ScriptedTransport({ kind: 'stdio' })
       .modern()
       .onRequest('tools/call', result({ content: [], resultType: 'complete' }));

@@ -100,7 +100,11 @@ export async function initialize(deps: HandshakeDeps): Promise<ServerIdentity> {
     {},
     standardHeaders(version, 'notifications/initialized', {}),
   );
-  await conn.transport.openServerStream({ 'MCP-Protocol-Version': version });
+  // Bounded: a GET whose headers never come must not hold connect() (it goes on without it).
+  await conn.transport.openServerStream(
+    { 'MCP-Protocol-Version': version },
+    { timeoutMs: deps.timeoutMs },
+  );
   return identity;
 }
 

@@ -10,13 +10,15 @@ type Obj = Record<string, unknown>;
 function run(method: string, raw: unknown, era: 'modern' | 'legacy' = 'modern') {
   const warnings: ClientWarning[] = [];
   const dropped: string[] = [];
-  const out = checkResult(
-    era,
-    method,
-    raw,
-    (w) => warnings.push(w),
-    (n) => dropped.push(n),
-  );
+  // checkResult answers synchronously when it can, and may throw: always a promise here.
+  const out = (async () =>
+    checkResult(
+      era,
+      method,
+      raw,
+      (w) => warnings.push(w),
+      (n) => dropped.push(n),
+    ))();
   return { out, warnings, dropped };
 }
 

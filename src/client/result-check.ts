@@ -157,15 +157,15 @@ async function lenientBlocks(method: string, blocks: unknown[], at: string, warn
  * The checked result of `method`. `input_required` results are checked as such (only the three
  * methods that may send them).
  */
-export async function checkResult(
+export function checkResult(
   era: Era,
   method: string,
   raw: unknown,
   warn: Warn,
   dropTool?: DropTool,
-): Promise<Obj> {
+): Obj | Promise<Obj> {
   if (!isObj(raw)) throw invalid(method, 'result', 'result must be an object');
-  let result = repair(era, method, raw, warn);
+  const result = repair(era, method, raw, warn);
   const type = result['resultType'];
   if (era === 'modern' && type !== 'complete' && !(type === 'input_required' && MRTR.has(method))) {
     throw invalid(
@@ -185,6 +185,17 @@ export async function checkResult(
   if (kind === 'input_required') return result;
   if (method === 'server/discover' || method === 'initialize') return safeServerInfo(result, warn);
   if (Object.hasOwn(LIST_FIELD, method)) return checkList(method, result, warn, dropTool);
+  // Synchronous unless content needs a lenient (async: MIME sniffing) read: the common case.
+  if (method === 'resources/read') {
+    if ((result['contents'] as unknown[]).every((c) => plainText(c, 'contents'))) return result;
+  } else if (method === 'tools/call') {
+    if ((result['content'] as unknown[]).every((b) => plainText(b, 'block'))) return result;
+  }
+  return readContent(method, result, warn);
+}
+
+async function readContent(method: string, checked: Obj, warn: Warn): Promise<Obj> {
+  let result = checked;
   if (method === 'tools/call') {
     result = {
       ...result,
@@ -200,7 +211,6 @@ export async function checkResult(
     );
     result = { ...result, messages: messages.map((m, i) => ({ ...m, content: blocks[i] })) };
   } else if (method === 'resources/read') {
-    if ((result['contents'] as unknown[]).every((c) => plainText(c, 'contents'))) return result;
     const contents = await Promise.all(
       (result['contents'] as unknown[]).map(async (item, i) => {
         try {

@@ -67,9 +67,13 @@ export interface ClientTransport {
   cancel(id: RequestId, reason?: string): void;
   /**
    * 2025-11-25 over HTTP: opens the GET stream for server-to-client messages, once the session
-   * is initialised. Other transports resolve at once.
+   * is initialised; resolves once the server answered it, or after `options.timeoutMs` (the
+   * core's request timeout: the stream may still open later). Other transports resolve at once.
    */
-  openServerStream(headers?: Record<string, string>): Promise<void>;
+  openServerStream(
+    headers?: Record<string, string>,
+    options?: { timeoutMs?: number },
+  ): Promise<void>;
   /** Forgets a 2025-11-25 session (after a 404) so the next `initialize` starts a new one. */
   resetSession(): void;
   /** Ends the connection (stdio: stdin closed, wait, SIGTERM, SIGKILL; HTTP: DELETE the session). */

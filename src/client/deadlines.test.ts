@@ -1,0 +1,70 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Deadlines } from './deadlines.js';
+
+describe('Deadlines', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+  const clock = () => new Deadlines(() => Date.now());
+
+  it('fires after its time, not before, and never once cleared', () => {
+    const d = clock();
+    const fired: string[] = [];
+    d.add(100, () => fired.push('a'));
+    const b = d.add(100, () => fired.push('b'));
+    vi.advanceTimersByTime(99);
+    expect(fired).toEqual([]);
+    b.clear();
+    vi.advanceTimersByTime(1);
+    expect(fired).toEqual(['a']);
+    vi.advanceTimersByTime(1000);
+    expect(fired).toEqual(['a']);
+  });
+
+  it('fires same-duration entries in order, each at its own time', () => {
+    const d = clock();
+    const fired: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      d.add(100, () => fired.push(i));
+      vi.advanceTimersByTime(10);
+    }
+    vi.advanceTimersByTime(50); // t=100: the first is due
+    expect(fired).toEqual([0]);
+    vi.advanceTimersByTime(25); // t=125: the second and third
+    expect(fired).toEqual([0, 1, 2]);
+    vi.advanceTimersByTime(100);
+    expect(fired).toEqual([0, 1, 2, 3, 4]);
+    expect(d.held).toBe(0);
+  });
+
+  it('keeps durations apart', () => {
+    const d = clock();
+    const fired: string[] = [];
+    d.add(500, () => fired.push('slow'));
+    d.add(50, () => fired.push('fast'));
+    vi.advanceTimersByTime(60);
+    expect(fired).toEqual(['fast']);
+    vi.advanceTimersByTime(500);
+    expect(fired).toEqual(['fast', 'slow']);
+  });
+
+  it('a long-running head does not pin the settled entries behind it', () => {
+    const d = clock();
+    let headFired = false;
+    d.add(60_000, () => (headFired = true));
+    for (let i = 0; i < 100_000; i++) d.add(60_000, () => {}).clear();
+    expect(d.held).toBeLessThan(2_000);
+    vi.advanceTimersByTime(60_000);
+    expect(headFired).toBe(true);
+    expect(d.held).toBe(0);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('arms no timer once every entry settled', () => {
+    const d = clock();
+    const a = d.add(100, () => {});
+    const b = d.add(100, () => {});
+    a.clear();
+    b.clear();
+    expect(vi.getTimerCount()).toBe(0);
+  });
+});

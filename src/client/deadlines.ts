@@ -1,0 +1,117 @@
+/**
+ * Request timeouts without a timer per request. Requests with the same timeout expire in the
+ * order they were sent, so each duration keeps a FIFO of deadlines and one timer for its oldest
+ * live entry; a settled request is only marked, and dropped when it reaches the head (or when
+ * marked entries outnumber live ones, so a long-running head cannot pin a backlog).
+ */
+
+export interface Deadline {
+  /** Stops the deadline (the request settled). */
+  clear(): void;
+}
+
+interface Entry {
+  at: number;
+  fire: () => void;
+  live: boolean;
+}
+
+class Lane {
+  private queue: Entry[] = [];
+  private head = 0;
+  private live = 0;
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly ms: number,
+    private readonly now: () => number,
+  ) {}
+
+  add(fire: () => void): Deadline {
+    const entry: Entry = { at: this.now() + this.ms, fire, live: true };
+    this.queue.push(entry);
+    this.live++;
+    if (this.timer === undefined) this.arm();
+    return {
+      clear: () => {
+        if (!entry.live) return;
+        entry.live = false;
+        this.live--;
+        this.trim();
+      },
+    };
+  }
+
+  get idle(): boolean {
+    return this.live === 0;
+  }
+
+  get held(): number {
+    return this.queue.length - this.head;
+  }
+
+  private trim(): void {
+    while (this.head < this.queue.length && !this.queue[this.head]!.live) this.head++;
+    const dead = this.queue.length - this.head - this.live;
+    if (this.head === this.queue.length) {
+      this.queue = [];
+      this.head = 0;
+    } else if (this.head > 1024 || dead > 1024 + 4 * this.live) {
+      this.queue = this.queue.slice(this.head).filter((e) => e.live);
+      this.head = 0;
+    }
+    if (this.live === 0 && this.timer !== undefined) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+  }
+
+  private arm(): void {
+    const first = this.queue[this.head];
+    if (!first) return;
+    this.timer = setTimeout(() => this.expire(), Math.max(0, first.at - this.now()));
+  }
+
+  private expire(): void {
+    this.timer = undefined;
+    const now = this.now();
+    while (this.head < this.queue.length) {
+      const entry = this.queue[this.head]!;
+      if (entry.live && entry.at > now) break;
+      this.head++;
+      if (entry.live) {
+        entry.live = false;
+        this.live--;
+        entry.fire();
+      }
+    }
+    this.trim();
+    if (this.live > 0 && this.timer === undefined) this.arm();
+  }
+}
+
+export class Deadlines {
+  private readonly lanes = new Map<number, Lane>();
+
+  constructor(private readonly now: () => number = () => performance.now()) {}
+
+  /** Entries held, settled ones not yet dropped included (bounded: see the class comment). */
+  get held(): number {
+    let n = 0;
+    for (const lane of this.lanes.values()) n += lane.held;
+    return n;
+  }
+
+  /** Calls `fire` after `ms` unless cleared first. */
+  add(ms: number, fire: () => void): Deadline {
+    let lane = this.lanes.get(ms);
+    if (!lane) {
+      lane = new Lane(ms, this.now);
+      this.lanes.set(ms, lane);
+      // Few distinct timeouts are usual; forget idle lanes past a handful.
+      if (this.lanes.size > 16)
+        for (const [k, l] of this.lanes) if (l.idle && k !== ms) this.lanes.delete(k);
+    }
+    return lane.add(fire);
+  }
+}
