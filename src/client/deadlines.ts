@@ -30,7 +30,7 @@ class Lane {
   add(fire: () => void): Deadline {
     const entry: Entry = { at: this.now() + this.ms, fire, live: true };
     this.queue.push(entry);
-    this.live++;
+    if (this.live++ === 0 && this.timer !== undefined) refTimer(this.timer, true);
     if (this.timer === undefined) this.arm();
     return {
       clear: () => {
@@ -60,10 +60,8 @@ class Lane {
       this.queue = this.queue.slice(this.head).filter((e) => e.live);
       this.head = 0;
     }
-    if (this.live === 0 && this.timer !== undefined) {
-      clearTimeout(this.timer);
-      this.timer = undefined;
-    }
+    // Left armed (one timer per `ms`, not per request), but it no longer holds the process open.
+    if (this.live === 0 && this.timer !== undefined) refTimer(this.timer, false);
   }
 
   private arm(): void {
@@ -88,6 +86,13 @@ class Lane {
     this.trim();
     if (this.live > 0 && this.timer === undefined) this.arm();
   }
+}
+
+/** Node timers can stop holding the event loop open; elsewhere there is nothing to hold. */
+function refTimer(timer: ReturnType<typeof setTimeout>, on: boolean): void {
+  const t = timer as { ref?: () => void; unref?: () => void };
+  if (on) t.ref?.();
+  else t.unref?.();
 }
 
 export class Deadlines {

@@ -24,15 +24,10 @@ const context = JSON.parse(process.env['MCP_CONFORMANCE_CONTEXT'] ?? '{}') as {
 let duringInput: (() => Promise<void>) | undefined;
 
 const client = new McpClient({
-  // A new connection per request, over fetch (undici never reuses a socket after
-  // `connection: close`, whatever the answer says): the suite runs ~40 clients and their mocks at
-  // once, and on a loaded machine a client that reads an answer late may reuse a keep-alive socket
-  // the mock has already timed out (ECONNRESET / "other side closed" on the next POST).
-  transport: new HttpClientTransport({
-    url,
-    fetch: globalThis.fetch,
-    headers: { connection: 'close' },
-  }),
+  // The default requester (node:http on Node), keep-alive: the suite runs ~40 clients and their
+  // mocks at once, and a client that reads an answer late may reuse a socket the mock has already
+  // timed out; the requester sends such a request again on a new connection.
+  transport: new HttpClientTransport({ url }),
   clientInfo: { name: 'mcpkit-conformance-client', version: '0.1.0' },
   era: version === '2026-07-28' ? 'modern' : 'legacy',
   // Accept with nothing filled in: the client's SEP-1034 defaults complete the answer.

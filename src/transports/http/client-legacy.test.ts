@@ -116,6 +116,38 @@ describe.each(REQUESTERS)('over %s', (requester) => {
       expect(server.requests.some((r) => r.method === 'DELETE')).toBe(false);
     });
 
+    it('after a 404 only initialize goes out: the rest fails with SESSION_EXPIRED unsent', async () => {
+      let gone = true;
+      const { server, transport, record } = await connected((r, res) => {
+        if (r.method === 'DELETE') return void res.writeHead(200).end();
+        if (gone) return sendJson(res, 404, {});
+        if (r.json?.['id'] === undefined) return void res.writeHead(202).end();
+        sendJson(res, 200, result(r.json['id']));
+      });
+      await transport.request(call(2, 'tools/list'), { headers: VERSION });
+      await until(() => record.failed.length === 1, 'the 404');
+      const sent = server.requests.length;
+      await transport.request(call(3, 'tools/list'), { headers: VERSION });
+      await until(() => record.failed.length === 2, 'the refusal');
+      expect(record.failed[1]).toMatchObject({ id: 3, error: { code: 'SESSION_EXPIRED' } });
+      expect(String(record.failed[1]?.error.message)).toContain(`session ${SESSION}`);
+      const note = { jsonrpc: '2.0' as const, method: 'notifications/roots/list_changed' };
+      await expect(transport.notify(note)).rejects.toMatchObject({ code: 'SESSION_EXPIRED' });
+      expect(server.requests).toHaveLength(sent);
+      // The core initializes again (resetSession first): that goes out, and so does the rest.
+      gone = false;
+      transport.resetSession();
+      await transport.request({ ...initialize, id: 4 }, { headers: VERSION });
+      await until(() => record.messages.length === 1, 'the initialize answer');
+      await transport.request(call(5, 'tools/list'), { headers: VERSION });
+      await until(() => record.messages.length === 2, 'the answer');
+      const again = server.requests.slice(sent);
+      expect(again.map((r) => [r.json?.['id'], r.headers['mcp-session-id']])).toEqual([
+        [4, undefined],
+        [5, SESSION],
+      ]);
+    });
+
     it('tells the server about a cancellation (a closed stream is not one in 2025-11-25)', async () => {
       const { server, transport } = await connected((r, res) => {
         if (r.json?.['method'] === 'notifications/cancelled') return void res.writeHead(202).end();

@@ -1,5 +1,6 @@
 import type { ClientTransportSink } from '../../client/transport.js';
-import type { McpKitError } from '../../errors/index.js';
+import { McpKitError } from '../../errors/index.js';
+import { ERROR_CODES } from '../../protocol/error-codes.js';
 import type { JSONRPCMessage, JSONRPCResponse, RequestId } from '../../protocol/jsonrpc.js';
 import { Abort } from './client-abort.js';
 import { discardBody, readBodyPrefix, readCappedBody } from './client-body.js';
@@ -64,6 +65,20 @@ export class ClientLink {
     }
   }
 
+  /**
+   * SESSION_EXPIRED when the 2025-11-25 session expired and none replaced it yet: what a
+   * request (not `initialize`) fails with before it is sent.
+   */
+  expiredFailure(method: string): McpKitError | undefined {
+    const id = this.session.expired;
+    if (id === undefined) return undefined;
+    return new McpKitError(
+      'SESSION_EXPIRED',
+      `${method} ${this.shownUrl}: the server no longer knows session ${id} (it answered 404); ` +
+        'initialize again',
+    );
+  }
+
   /** Takes a session id off a response, warning about a malformed one. */
   capture(sink: ClientTransportSink, response: HttpAnswer, initialize: boolean): void {
     const warning = this.session.capture(response, initialize);
@@ -100,7 +115,12 @@ export class ClientLink {
     }
     const inbound = decodeInbound(body.text, this.options.maxDepth);
     if (inbound.kind === 'message' && isResponse(inbound.message) && id !== undefined) {
-      if (inbound.message.id === id) return inbound.message;
+      const message = inbound.message;
+      if (message.id === id) return message;
+      // The POST carried this one request: a modern error with id null can only answer it.
+      if (message.id === null && 'error' in message && MODERN_ERRORS.has(message.error.code)) {
+        return { ...message, id };
+      }
     }
     return answeredError(method, url, response, body.text);
   }
@@ -129,6 +149,18 @@ export class ClientLink {
     return headers;
   }
 }
+
+/**
+ * The 2026-07-28 errors a server may send with `id: null` (it refused the request before
+ * reading its id: a header it could not match, a version it does not speak) and that era
+ * detection reads. Other `id: null` errors (a legacy server's -32000 "Server not initialized"
+ * to `server/discover`) stay HTTP_ERRORs with their status.
+ */
+const MODERN_ERRORS = new Set<number>([
+  ERROR_CODES.HEADER_MISMATCH,
+  ERROR_CODES.MISSING_REQUIRED_CLIENT_CAPABILITY,
+  ERROR_CODES.UNSUPPORTED_PROTOCOL_VERSION,
+]);
 
 /** What POSTs accept: a JSON answer or an SSE stream. */
 const POST_ACCEPT = `${JSON_TYPE}, ${SSE_TYPE}`;

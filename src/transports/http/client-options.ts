@@ -58,6 +58,11 @@ export const DEFAULT_RECONNECT_DELAY_MS = 1000;
 export const MAX_RECONNECT_DELAY_MS = 30_000;
 /** The most bytes of a non-JSON error body read for a message. */
 export const ERROR_BODY_BYTES = 64 * 1024;
+/**
+ * The longest `openServerStream` waits for the server to answer the GET stream (less when the
+ * core's request timeout is shorter); past it the connection goes on, the GET still pending.
+ */
+export const SERVER_STREAM_WAIT_MS = 10_000;
 /** How long `close()` waits for the DELETE of a session. */
 export const DELETE_TIMEOUT_MS = 5000;
 /** The most redirects one request follows when `allowRedirects` is set. */

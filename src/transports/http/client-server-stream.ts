@@ -26,6 +26,8 @@ export async function runServerStream(
   let retryMs: number | undefined;
   let misses = 0;
   for (;;) {
+    // An expired session's stream is not reopened: the core initializes again and opens anew.
+    if (link.session.expired !== undefined) return;
     const sent = link.session.header;
     let response: HttpAnswer | undefined;
     try {

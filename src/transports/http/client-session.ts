@@ -15,10 +15,22 @@ export class ClientSession {
   era: Era | undefined;
   protocolVersion: string | undefined;
   private id: string | undefined;
+  /** The session the server said it no longer knows (a 404), until a new `initialize`. */
+  private expiredId: string | undefined;
 
   /** The id the server gave, whatever the era (for diagnostics). */
   get sessionId(): string | undefined {
     return this.id;
+  }
+
+  /**
+   * The 2025-11-25 session that expired (a 404 to a POST or a GET), while no new one replaced
+   * it: nothing but `initialize` can go out then (the server would answer 400 to a request
+   * without the id, which says nothing of the expiry), so requests fail with SESSION_EXPIRED
+   * and the core initializes again.
+   */
+  get expired(): string | undefined {
+    return this.era === 'legacy' ? this.expiredId : undefined;
   }
 
   /** The session id to send, if this era has one. */
@@ -33,6 +45,8 @@ export class ClientSession {
    */
   capture(response: HttpAnswer, initialize: boolean): string | undefined {
     if (!initialize && this.era === 'modern') return undefined;
+    // An answer to `initialize` starts afresh, with a session id or without one.
+    if (initialize) this.expiredId = undefined;
     const value = response.header(SESSION_HEADER);
     if (value === null || (this.id !== undefined && !initialize)) return undefined;
     if (!VALID_SESSION_ID.test(value)) {
@@ -44,16 +58,21 @@ export class ClientSession {
 
   /** Forgets the session if it is still `id` (a newer one may have replaced it meanwhile). */
   expire(id: string): void {
-    if (this.id === id) this.id = undefined;
+    if (this.id !== id) return;
+    this.id = undefined;
+    this.expiredId = id;
   }
 
+  /** Forgets the session, expired or not: the core is about to initialize again. */
   reset(): void {
     this.id = undefined;
+    this.expiredId = undefined;
   }
 
   /** Back to a fresh connection: no session, no era (the core detects it again). */
   clear(): void {
     this.id = undefined;
+    this.expiredId = undefined;
     this.era = undefined;
     this.protocolVersion = undefined;
   }

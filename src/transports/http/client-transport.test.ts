@@ -212,6 +212,24 @@ describe.each(REQUESTERS)('over %s', (requester) => {
       expect(record.failed).toEqual([]);
     });
 
+    it('takes a modern error with id null as the answer of the one request its POST carried', async () => {
+      const error = (code: number) => ({
+        jsonrpc: '2.0',
+        id: null,
+        error: { code, message: 'refused', data: { supported: ['2027-01-01'] } },
+      });
+      const { transport, record } = await setup((r, res) =>
+        sendJson(res, 400, error(r.json?.['id'] === 9 ? -32022 : -32600)),
+      );
+      await transport.request(call(9));
+      await until(() => record.messages.length === 1, 'the error');
+      expect(record.messages[0]).toEqual({ ...error(-32022), id: 9 });
+      // Any other code with id null is no answer: an HTTP_ERROR with the status.
+      await transport.request(call(10));
+      await until(() => record.failed.length === 1, 'the failure');
+      expect(record.failed[0]?.error).toMatchObject({ code: 'HTTP_ERROR', status: 400 });
+    });
+
     it.each([
       [404, 'Not Found'],
       [405, 'Method Not Allowed'],

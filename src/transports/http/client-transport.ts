@@ -24,7 +24,11 @@ import { networkError, statusError } from './client-failures.js';
 import type { HttpStatusError } from './client-failures.js';
 import { decodeInbound } from './client-inbound.js';
 import { ClientLink, JSON_TYPE, SSE_TYPE, contentType, isOk, isResponse } from './client-link.js';
-import { resolveClientOptions, type HttpClientOptions } from './client-options.js';
+import {
+  SERVER_STREAM_WAIT_MS,
+  resolveClientOptions,
+  type HttpClientOptions,
+} from './client-options.js';
 import type { HttpAnswer } from './client-requester.js';
 import { runServerStream } from './client-server-stream.js';
 import { VERSION_HEADER } from './client-session.js';
@@ -123,7 +127,15 @@ export class HttpClientTransport implements ClientTransport {
     }
   }
 
-  async openServerStream(headers: Record<string, string> = {}): Promise<void> {
+  /**
+   * Opens the 2025-11-25 GET stream; resolves once the server answered it, or after
+   * `options.timeoutMs` (at most 10 s) with a warning: the GET then stays pending, and the
+   * stream opens whenever its answer comes (the requester's idle timeout ends a dead one).
+   */
+  async openServerStream(
+    headers: Record<string, string> = {},
+    options: { timeoutMs?: number } = {},
+  ): Promise<void> {
     const sink = this.live();
     if (this.link.session.era !== 'legacy') return;
     this.serverStream?.abort();
@@ -131,7 +143,21 @@ export class HttpClientTransport implements ClientTransport {
     this.serverStream = controller;
     this.others.add(controller);
     const deliver = (event: SseEvent): void => this.deliver(sink, event, 'the GET stream');
-    await new Promise<void>((ready) => {
+    const given = options.timeoutMs ?? 0;
+    const waitMs = given > 0 ? Math.min(given, SERVER_STREAM_WAIT_MS) : SERVER_STREAM_WAIT_MS;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        sink.warn(
+          'REQUEST_TIMEOUT',
+          `GET ${this.link.shownUrl}: no answer to the GET stream within ${waitMs} ms; going on ` +
+            'without it until it comes (server-to-client messages wait until then)',
+        );
+        resolve();
+      }, waitMs);
+      const ready = (): void => {
+        clearTimeout(timer);
+        resolve();
+      };
       void runServerStream(this.link, sink, controller, headers, ready, deliver).finally(() => {
         this.others.delete(controller);
         ready();
@@ -169,6 +195,9 @@ export class HttpClientTransport implements ClientTransport {
   /** The POST of a request, and its answer. */
   private async run(flight: Flight, body: string, initialize: boolean): Promise<void> {
     try {
+      // After a 404 only `initialize` goes out: anything else would carry no session id.
+      const expired = initialize ? undefined : this.link.expiredFailure('POST');
+      if (expired) return this.fail(flight, expired);
       const sent = this.link.session.header;
       const response = await this.link.post(flight.headers, body, flight.controller);
       this.link.capture(flight.sink, response, initialize);
@@ -255,6 +284,11 @@ export class HttpClientTransport implements ClientTransport {
 
   /** The GET that continues a request's stream; undefined when it could not be made. */
   private async resume(flight: Flight): Promise<HttpAnswer | undefined> {
+    const expired = this.link.expiredFailure('GET');
+    if (expired) {
+      this.fail(flight, expired);
+      return undefined;
+    }
     const sent = this.link.session.header;
     const version = pick(flight.headers, VERSION_HEADER);
     let response: HttpAnswer;
@@ -295,6 +329,8 @@ export class HttpClientTransport implements ClientTransport {
   /** POSTs a notification or a response; resolves once the server took it (202). */
   private async sendOneWay(message: JSONRPCMessage, options: SendOptions): Promise<void> {
     const sink = this.live();
+    const expired = this.link.expiredFailure('POST');
+    if (expired) throw expired;
     const controller = new Abort();
     this.others.add(controller);
     try {

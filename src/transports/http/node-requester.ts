@@ -6,6 +6,7 @@
  */
 import type * as NodeHttp from 'node:http';
 import type * as NodeHttps from 'node:https';
+import type { Socket } from 'node:net';
 import type * as NodeZlib from 'node:zlib';
 import type { HttpAnswer, HttpRequest, HttpRequester } from './client-requester.js';
 import { NodeAnswer } from './node-answer.js';
@@ -25,6 +26,15 @@ export interface NodeModules {
 export const IDLE_TIMEOUT_MS = 300_000;
 /** How long an idle pooled connection is kept (less when the server's Keep-Alive says so). */
 const FREE_SOCKET_MS = 4000;
+/**
+ * A POST that fails on a reused connection within this long, no byte of answer read, is sent
+ * again on a new one: the server closed the idle connection as the request went out (its
+ * keep-alive timeout, a restart), and the reset answers bytes it never read. Past it the server
+ * may have read the request and acted on it, and a POST (a tool call) is not sent twice.
+ */
+export const STALE_RETRY_MS = 1000;
+/** How a connection that the server already closed fails: reset, hang-up (EOF), broken pipe. */
+const STALE_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED']);
 
 /**
  * The built-ins, when this is Node.js with `process.getBuiltinModule`; undefined elsewhere
@@ -49,13 +59,19 @@ export class NodeRequester implements HttpRequester {
   private httpsAgent: NodeHttps.Agent | undefined;
 
   private readonly idleTimeoutMs: number;
+  private readonly staleRetryMs: number;
 
-  /** @param options.idleTimeoutMs how long a connection in use may stay silent (300 s). */
+  /**
+   * @param options.idleTimeoutMs how long a connection in use may stay silent (300 s).
+   * @param options.staleRetryMs how soon a POST must fail on a reused connection to be sent
+   *   again (1 s; GET and DELETE are always sent again).
+   */
   constructor(
     private readonly modules: NodeModules,
-    options: { idleTimeoutMs?: number } = {},
+    options: { idleTimeoutMs?: number; staleRetryMs?: number } = {},
   ) {
     this.idleTimeoutMs = options.idleTimeoutMs ?? IDLE_TIMEOUT_MS;
+    this.staleRetryMs = options.staleRetryMs ?? STALE_RETRY_MS;
   }
 
   request(request: HttpRequest): Promise<HttpAnswer> {
@@ -67,12 +83,35 @@ export class NodeRequester implements HttpRequester {
         new TypeError('Request cannot be constructed from a URL that includes credentials'),
       );
     }
-    const secure = url.protocol === 'https:';
-    const headers = request.headers;
     // A Buffer, not a string: node:http would then write the headers as UTF-8 with it, where
     // fetch sends their characters as bytes (latin1).
     const body = request.body === undefined ? undefined : Buffer.from(request.body);
-    if (body !== undefined) headers['content-length'] = String(body.length);
+    if (body !== undefined) request.headers['content-length'] = String(body.length);
+    return this.attempt(request, body, false);
+  }
+
+  close(): void {
+    this.httpAgent?.destroy();
+    this.httpsAgent?.destroy();
+    this.httpAgent = undefined;
+    this.httpsAgent = undefined;
+  }
+
+  /**
+   * One try of a request. A keep-alive connection that the server closed while it sat in the
+   * pool fails the request that reuses it (ECONNRESET, "socket hang up"); such a request is
+   * sent again once, on a new connection, when nothing of an answer came and it is safe to:
+   * what Node's docs advise (`reusedSocket`) and browsers do, bounded for POSTs (see
+   * STALE_RETRY_MS). A request on a new connection, or with an answer begun, is never retried.
+   */
+  private attempt(
+    request: HttpRequest,
+    body: Buffer | undefined,
+    retried: boolean,
+  ): Promise<HttpAnswer> {
+    const { url, signal } = request;
+    const secure = url.protocol === 'https:';
+    const headers = request.headers;
     const options: NodeHttp.RequestOptions = {
       method: request.method,
       hostname: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname,
@@ -84,15 +123,33 @@ export class NodeRequester implements HttpRequester {
     const req = secure ? this.modules.https.request(options) : this.modules.http.request(options);
     return new Promise<HttpAnswer>((resolve, reject) => {
       let answer: NodeAnswer | undefined;
+      let socket: Socket | undefined;
+      let readBefore = 0;
+      let sentAt = 0;
       const onAbort = (): void => {
         if (answer) answer.fail(signal.reason);
         else reject(signal.reason);
         req.destroy();
       };
       req.once('close', signal.listen(onAbort));
+      req.once('socket', (assigned: Socket) => {
+        socket = assigned;
+        readBefore = assigned.bytesRead;
+        sentAt = Date.now();
+      });
       req.on('error', (error) => {
-        if (answer) answer.fail(error);
-        else reject(signal.aborted ? signal.reason : error);
+        if (answer) return answer.fail(error);
+        if (signal.aborted) return reject(signal.reason);
+        const stale =
+          !retried &&
+          req.reusedSocket &&
+          STALE_CODES.has((error as NodeJS.ErrnoException).code ?? '') &&
+          socket?.bytesRead === readBefore &&
+          (request.method !== 'POST' || Date.now() - sentAt <= this.staleRetryMs);
+        if (!stale) return reject(error);
+        // The idle connections pooled with it are as old, or older: none is reused.
+        this.dropIdle(secure);
+        resolve(this.attempt(request, body, true));
       });
       req.setTimeout(this.idleTimeoutMs, () => {
         const seconds = this.idleTimeoutMs / 1000;
@@ -106,11 +163,12 @@ export class NodeRequester implements HttpRequester {
     });
   }
 
-  close(): void {
-    this.httpAgent?.destroy();
-    this.httpsAgent?.destroy();
-    this.httpAgent = undefined;
-    this.httpsAgent = undefined;
+  /** Closes the idle connections of an agent (the ones in use are left alone). */
+  private dropIdle(secure: boolean): void {
+    const agent = secure ? this.httpsAgent : this.httpAgent;
+    for (const sockets of Object.values(agent?.freeSockets ?? {})) {
+      for (const idle of sockets ?? []) idle.destroy();
+    }
   }
 
   private plainAgent(): NodeHttp.Agent {
