@@ -215,17 +215,19 @@ export abstract class ClientBase {
     }
     const stamp = cache?.stamp();
     const dropped: string[] = [];
-    const { result, rounds } =
-      MRTR.has(method) && this.era === 'modern'
-        ? await withInputs(
-            method,
-            params,
-            (p) => this.once(method, p, options, dropped),
-            this.options.handlers,
-            this.inputContext(method, params, options),
-            this.options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
-          )
-        : { result: await this.once(method, params, options, dropped), rounds: 0 };
+    let result = await this.once(method, params, options, dropped);
+    let rounds = 0;
+    if (result['resultType'] === 'input_required' && this.era === 'modern' && MRTR.has(method)) {
+      ({ result, rounds } = await withInputs(
+        method,
+        params,
+        (p) => this.once(method, p, options, dropped),
+        this.options.handlers,
+        this.inputContext(method, params, options),
+        this.options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
+        result,
+      ));
+    }
     // A result that answers input responses is not the answer to the plain request.
     if (cache && rounds === 0) {
       cache.put(this.credential, method, params, result, { stamp: stamp as number, dropped });

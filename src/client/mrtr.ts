@@ -20,11 +20,13 @@ export async function withInputs(
   handlers: InputHandlers | undefined,
   ctx: InputHandlerContext,
   maxRounds: number,
+  /** The answer to the first send, when the caller already has it. */
+  first?: Obj,
 ): Promise<{ result: Obj; rounds: number }> {
   const { inputResponses: _r, requestState: _s, ...base } = params;
   let current = params;
   for (let round = 0; ; round++) {
-    const result = await send(current);
+    const result = round === 0 && first ? first : await send(current);
     if (result['resultType'] !== 'input_required') return { result, rounds: round };
     if (round === maxRounds) break;
     const requests = (result['inputRequests'] ?? {}) as Record<
