@@ -60,7 +60,7 @@ const RESULT_DEFS: Record<Era, Record<string, string>> = {
     'subscriptions/listen': 'SubscriptionsListenResult',
     'tools/call': 'CallToolResult',
     'tools/list': 'ListToolsResult',
-    'input_required': 'InputRequiredResult',
+    input_required: 'InputRequiredResult',
   },
   legacy: {
     initialize: 'InitializeResult',

@@ -30,7 +30,10 @@ export class MemoryClientTransport implements ClientTransport {
 
   setEra(): void {}
 
-  async request(message: JSONRPCMessage & { id: RequestId }, options?: { headers?: Record<string, string> }): Promise<void> {
+  async request(
+    message: JSONRPCMessage & { id: RequestId },
+    options?: { headers?: Record<string, string> },
+  ): Promise<void> {
     const conn = this.live();
     this.sent.push(message);
     this.headers.push(options?.headers ?? {});

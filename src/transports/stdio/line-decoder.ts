@@ -5,8 +5,7 @@
  * that a reader can still find which request it answered.
  */
 export type LineEvent =
-  | { kind: 'line'; text: string }
-  | { kind: 'overflow'; bytes: number; head?: Uint8Array };
+  { kind: 'line'; text: string } | { kind: 'overflow'; bytes: number; head?: Uint8Array };
 
 export interface LineDecoderOptions {
   /** How many leading bytes of a discarded line to keep for its overflow event (default 0). */
