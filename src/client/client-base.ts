@@ -71,6 +71,7 @@ export abstract class ClientBase {
   protected readonly toolHeaders = new ToolHeaderTable(() => this.listTools());
   protected readonly listens: ListenRegistry;
   private reinitializing: Promise<void> | undefined;
+  private readonly warnHook = (warning: ClientWarning): void => this.warn(warning);
   /** Counts the 2025-11-25 sessions this client re-created. */
   private sessionEpoch = 0;
   private connecting: Promise<this> | undefined;
@@ -322,16 +323,16 @@ export abstract class ClientBase {
     if (options.onProgress) send.onProgress = options.onProgress;
     try {
       const raw = await this.conn.send(method, sendParams, send).done;
-      return await checkResult(
-        this.era as Era,
-        method,
-        raw,
-        (w) => this.warn(w),
-        (name) => {
-          this.toolHeaders.drop(name);
-          dropped?.push(name);
-        },
-      );
+      const drop =
+        method === 'tools/list'
+          ? (name: string): void => {
+              this.toolHeaders.drop(name);
+              dropped?.push(name);
+            }
+          : undefined;
+      const checked = checkResult(this.era as Era, method, raw, this.warnHook, drop);
+      // Most results are checked synchronously: no extra turn for them.
+      return checked instanceof Promise ? await checked : checked;
     } catch (error) {
       if (!retried && error instanceof McpKitError && error.code === 'SESSION_EXPIRED') {
         // Only the first request to see the old session expire starts a new one.

@@ -29,28 +29,24 @@ export type { RequestOptions } from './client-base.js';
 type Obj = Record<string, unknown>;
 
 export class McpClient extends ClientBase {
-  async callTool(
-    name: string,
-    args?: Obj,
-    options: RequestOptions = {},
-  ): Promise<CallToolResult & Obj> {
+  callTool(name: string, args?: Obj, options: RequestOptions = {}): Promise<CallToolResult & Obj> {
     const params: Obj = { name };
     if (args !== undefined) params['arguments'] = args;
-    return (await this.request('tools/call', params, options)) as CallToolResult & Obj;
+    return this.request('tools/call', params, options) as Promise<CallToolResult & Obj>;
   }
 
-  async readResource(uri: string, options: RequestOptions = {}): Promise<ReadResourceResult & Obj> {
-    return (await this.request('resources/read', { uri }, options)) as ReadResourceResult & Obj;
+  readResource(uri: string, options: RequestOptions = {}): Promise<ReadResourceResult & Obj> {
+    return this.request('resources/read', { uri }, options) as Promise<ReadResourceResult & Obj>;
   }
 
-  async getPrompt(
+  getPrompt(
     name: string,
     args?: Record<string, string>,
     options: RequestOptions = {},
   ): Promise<GetPromptResult & Obj> {
     const params: Obj = { name };
     if (args !== undefined) params['arguments'] = args;
-    return (await this.request('prompts/get', params, options)) as GetPromptResult & Obj;
+    return this.request('prompts/get', params, options) as Promise<GetPromptResult & Obj>;
   }
 
   async complete(
