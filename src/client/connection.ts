@@ -10,7 +10,7 @@ import type {
   RequestId,
 } from '../protocol/index.js';
 import { Deadlines } from './deadlines.js';
-import type { Deadline } from './deadlines.js';
+import type { Deadline, Expirable } from './deadlines.js';
 import type { ClientTransport, ClientTransportSink, SendOptions } from './transport.js';
 import { shown } from './shown.js';
 
@@ -37,6 +37,72 @@ interface Pending {
   reject(error: Error): void;
   progressToken?: string;
   onProgress?: (progress: Progress) => void;
+}
+
+/**
+ * One request in flight. A class rather than closures: it is its own abort listener and deadline
+ * target, so a request allocates one object for all three.
+ */
+class PendingRequest implements Pending, Expirable {
+  progressToken?: string;
+  onProgress?: (progress: Progress) => void;
+  deadline: Deadline | undefined;
+  timeoutMs = 0;
+  private settled = false;
+
+  constructor(
+    private readonly conn: Connection,
+    readonly id: RequestId,
+    readonly method: string,
+    private readonly onResult: (result: Obj) => void,
+    private readonly onError: (error: Error) => void,
+    private readonly signal: AbortSignal | undefined,
+  ) {}
+
+  resolve(result: Obj): void {
+    if (this.finish()) this.onResult(result);
+  }
+
+  reject(error: Error): void {
+    if (this.finish()) this.onError(error);
+  }
+
+  /** The signal aborted. */
+  handleEvent(): void {
+    if (this.settled) return;
+    this.conn.transport.cancel(this.id, 'cancelled by the client');
+    this.reject(cancelled(this.method, this.signal as AbortSignal));
+  }
+
+  expire(): void {
+    if (this.settled) return;
+    this.conn.transport.cancel(this.id, `timed out after ${this.timeoutMs} ms`);
+    this.reject(
+      new McpKitError(
+        'REQUEST_TIMEOUT',
+        `${this.method} got no answer within ${this.timeoutMs} ms`,
+      ),
+    );
+  }
+
+  unsent(error: unknown): void {
+    this.reject(
+      error instanceof McpKitError
+        ? error
+        : new McpKitError('PEER_CLOSED', `${this.method} could not be sent: ${String(error)}`, {
+            cause: error,
+          }),
+    );
+  }
+
+  private finish(): boolean {
+    if (this.settled) return false;
+    this.settled = true;
+    this.deadline?.clear();
+    this.signal?.removeEventListener('abort', this);
+    this.conn.forget(this);
+    return true;
+  }
 }
 
 export interface ConnectionEvents {
@@ -98,37 +164,11 @@ export class Connection {
         reject(cancelled(method, signal));
         return;
       }
-      let timer: Deadline | undefined;
-      const cleanup = (): void => {
-        timer?.clear();
-        signal?.removeEventListener('abort', onAbort);
-        this.pending.delete(id);
-        if (entry.progressToken !== undefined) this.byToken.delete(entry.progressToken);
-      };
-      const entry: Pending = {
-        method,
-        resolve: (r) => {
-          cleanup();
-          resolve(r);
-        },
-        reject: (e) => {
-          cleanup();
-          reject(e);
-        },
-      };
-      const onAbort = (): void => {
-        if (!this.pending.has(id)) return;
-        this.transport.cancel(id, 'cancelled by the client');
-        entry.reject(cancelled(method, signal as AbortSignal));
-      };
-      signal?.addEventListener('abort', onAbort, { once: true });
+      const entry = new PendingRequest(this, id, method, resolve, reject, signal);
+      signal?.addEventListener('abort', entry, { once: true });
       if (timeoutMs !== undefined && timeoutMs > 0) {
-        timer = this.deadlines.add(timeoutMs, () => {
-          this.transport.cancel(id, `timed out after ${timeoutMs} ms`);
-          entry.reject(
-            new McpKitError('REQUEST_TIMEOUT', `${method} got no answer within ${timeoutMs} ms`),
-          );
-        });
+        entry.timeoutMs = timeoutMs;
+        entry.deadline = this.deadlines.add(timeoutMs, entry);
       }
       let sendParams = params;
       if (onProgress) {
@@ -151,21 +191,19 @@ export class Connection {
         // A transport that throws instead of rejecting must not leave the entry behind.
         handedOver = Promise.reject(error);
       }
-      handedOver.catch((error: unknown) => {
-        entry.reject(
-          error instanceof McpKitError
-            ? error
-            : new McpKitError('PEER_CLOSED', `${method} could not be sent: ${String(error)}`, {
-                cause: error,
-              }),
-        );
-      });
+      handedOver.catch((error: unknown) => entry.unsent(error));
     });
     return { id, done };
   }
 
   notify(method: string, params: Obj, headers?: Record<string, string>): Promise<void> {
     return this.transport.notify({ jsonrpc: '2.0', method, params }, headers ? { headers } : {});
+  }
+
+  /** @internal A request settled: it leaves the tables. */
+  forget(entry: PendingRequest): void {
+    if (this.pending.get(entry.id) === entry) this.pending.delete(entry.id);
+    if (entry.progressToken !== undefined) this.byToken.delete(entry.progressToken);
   }
 
   /** Fails every request in flight (reconnect, close). */

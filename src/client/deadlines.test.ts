@@ -9,8 +9,8 @@ describe('Deadlines', () => {
   it('fires after its time, not before, and never once cleared', () => {
     const d = clock();
     const fired: string[] = [];
-    d.add(100, () => fired.push('a'));
-    const b = d.add(100, () => fired.push('b'));
+    d.add(100, { expire: () => fired.push('a') });
+    const b = d.add(100, { expire: () => fired.push('b') });
     vi.advanceTimersByTime(99);
     expect(fired).toEqual([]);
     b.clear();
@@ -24,7 +24,7 @@ describe('Deadlines', () => {
     const d = clock();
     const fired: number[] = [];
     for (let i = 0; i < 5; i++) {
-      d.add(100, () => fired.push(i));
+      d.add(100, { expire: () => fired.push(i) });
       vi.advanceTimersByTime(10);
     }
     vi.advanceTimersByTime(50); // t=100: the first is due
@@ -39,8 +39,8 @@ describe('Deadlines', () => {
   it('keeps durations apart', () => {
     const d = clock();
     const fired: string[] = [];
-    d.add(500, () => fired.push('slow'));
-    d.add(50, () => fired.push('fast'));
+    d.add(500, { expire: () => fired.push('slow') });
+    d.add(50, { expire: () => fired.push('fast') });
     vi.advanceTimersByTime(60);
     expect(fired).toEqual(['fast']);
     vi.advanceTimersByTime(500);
@@ -50,8 +50,8 @@ describe('Deadlines', () => {
   it('a long-running head does not pin the settled entries behind it', () => {
     const d = clock();
     let headFired = false;
-    d.add(60_000, () => (headFired = true));
-    for (let i = 0; i < 100_000; i++) d.add(60_000, () => {}).clear();
+    d.add(60_000, { expire: () => (headFired = true) });
+    for (let i = 0; i < 100_000; i++) d.add(60_000, { expire: () => {} }).clear();
     expect(d.held).toBeLessThan(2_000);
     vi.advanceTimersByTime(60_000);
     expect(headFired).toBe(true);
@@ -62,12 +62,12 @@ describe('Deadlines', () => {
   it('one timer serves a run of requests, and lapses once they all settled', () => {
     const d = clock();
     let fired = 0;
-    for (let i = 0; i < 1000; i++) d.add(100, () => fired++).clear();
+    for (let i = 0; i < 1000; i++) d.add(100, { expire: () => fired++ }).clear();
     expect(vi.getTimerCount()).toBe(1);
     vi.advanceTimersByTime(100);
     expect(vi.getTimerCount()).toBe(0);
     expect(fired).toBe(0);
-    d.add(100, () => fired++);
+    d.add(100, { expire: () => fired++ });
     vi.advanceTimersByTime(100);
     expect(fired).toBe(1);
   });

@@ -10,10 +10,25 @@ export interface Deadline {
   clear(): void;
 }
 
-interface Entry {
-  at: number;
-  fire: () => void;
-  live: boolean;
+/** What a deadline calls when it passes (an object, so that no closure is made per request). */
+export interface Expirable {
+  expire(): void;
+}
+
+class Entry implements Deadline {
+  live = true;
+
+  constructor(
+    readonly at: number,
+    readonly target: Expirable,
+    private readonly lane: Lane,
+  ) {}
+
+  clear(): void {
+    if (!this.live) return;
+    this.live = false;
+    this.lane.settled();
+  }
 }
 
 class Lane {
@@ -27,19 +42,18 @@ class Lane {
     private readonly now: () => number,
   ) {}
 
-  add(fire: () => void): Deadline {
-    const entry: Entry = { at: this.now() + this.ms, fire, live: true };
+  add(target: Expirable): Deadline {
+    const entry = new Entry(this.now() + this.ms, target, this);
     this.queue.push(entry);
     if (this.live++ === 0 && this.timer !== undefined) refTimer(this.timer, true);
     if (this.timer === undefined) this.arm();
-    return {
-      clear: () => {
-        if (!entry.live) return;
-        entry.live = false;
-        this.live--;
-        this.trim();
-      },
-    };
+    return entry;
+  }
+
+  /** An entry was cleared. */
+  settled(): void {
+    this.live--;
+    this.trim();
   }
 
   get idle(): boolean {
@@ -54,7 +68,7 @@ class Lane {
     while (this.head < this.queue.length && !this.queue[this.head]!.live) this.head++;
     const dead = this.queue.length - this.head - this.live;
     if (this.head === this.queue.length) {
-      this.queue = [];
+      this.queue.length = 0;
       this.head = 0;
     } else if (this.head > 1024 || dead > 1024 + 4 * this.live) {
       this.queue = this.queue.slice(this.head).filter((e) => e.live);
@@ -80,7 +94,7 @@ class Lane {
       if (entry.live) {
         entry.live = false;
         this.live--;
-        entry.fire();
+        entry.target.expire();
       }
     }
     this.trim();
@@ -107,8 +121,8 @@ export class Deadlines {
     return n;
   }
 
-  /** Calls `fire` after `ms` unless cleared first. */
-  add(ms: number, fire: () => void): Deadline {
+  /** Calls `target.expire()` after `ms` unless cleared first. */
+  add(ms: number, target: Expirable): Deadline {
     let lane = this.lanes.get(ms);
     if (!lane) {
       lane = new Lane(ms, this.now);
@@ -117,6 +131,6 @@ export class Deadlines {
       if (this.lanes.size > 16)
         for (const [k, l] of this.lanes) if (l.idle && k !== ms) this.lanes.delete(k);
     }
-    return lane.add(fire);
+    return lane.add(target);
   }
 }
