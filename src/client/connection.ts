@@ -166,7 +166,8 @@ export class Connection {
       }
       const entry = new PendingRequest(this, id, method, resolve, reject, signal);
       signal?.addEventListener('abort', entry, { once: true });
-      if (timeoutMs !== undefined && timeoutMs > 0) {
+      // Infinity (or NaN) means no deadline, as 0 does.
+      if (timeoutMs !== undefined && timeoutMs > 0 && Number.isFinite(timeoutMs)) {
         entry.timeoutMs = timeoutMs;
         entry.deadline = this.deadlines.add(timeoutMs, entry);
       }

@@ -71,4 +71,15 @@ describe('Deadlines', () => {
     vi.advanceTimersByTime(100);
     expect(fired).toBe(1);
   });
+
+  it('a deadline past the longest timer (2^31 ms) waits instead of spinning', () => {
+    const d = clock();
+    let fired = false;
+    d.add(2 ** 32, { expire: () => (fired = true) });
+    vi.advanceTimersByTime(2 ** 31);
+    expect(fired).toBe(false);
+    expect(vi.getTimerCount()).toBe(1);
+    vi.advanceTimersByTime(2 ** 31);
+    expect(fired).toBe(true);
+  });
 });

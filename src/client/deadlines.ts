@@ -31,6 +31,8 @@ class Entry implements Deadline {
   }
 }
 
+const MAX_TIMER_MS = 0x7fffffff;
+
 class Lane {
   private queue: Entry[] = [];
   private head = 0;
@@ -81,7 +83,9 @@ class Lane {
   private arm(): void {
     const first = this.queue[this.head];
     if (!first) return;
-    this.timer = setTimeout(() => this.expire(), Math.max(0, first.at - this.now()));
+    // setTimeout takes at most 2^31-1 ms (longer is cut to 1 ms): a far deadline re-arms.
+    const wait = Math.min(MAX_TIMER_MS, Math.max(0, first.at - this.now()));
+    this.timer = setTimeout(() => this.expire(), wait);
   }
 
   private expire(): void {
