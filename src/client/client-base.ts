@@ -21,8 +21,7 @@ import type { ServerIdentity } from './era-detect.js';
 import { handshake, initialize } from './handshake.js';
 import type { HandshakeDeps } from './handshake.js';
 import { capabilitiesFromHandlers } from './input-handlers.js';
-import { withInputs } from './mrtr.js';
-import type { InputHandlerContext } from './input-handlers.js';
+import { inputContext, withInputs } from './mrtr.js';
 import { ListenRegistry } from './listen-registry.js';
 import { paginate } from './lists.js';
 import type { ListMethod } from './lists.js';
@@ -32,10 +31,10 @@ import {
   DEFAULT_MAX_INPUT_ROUNDS,
   DEFAULT_MAX_PAGES,
   DEFAULT_REQUEST_TIMEOUT_MS,
-  MAX_WARNINGS_KEPT,
 } from './options.js';
 import type { ClientWarning, McpClientOptions } from './options.js';
 import { CACHEABLE, MRTR, checkResult } from './result-check.js';
+import { WarningLog } from './warning-log.js';
 import { answerServerRequest } from './server-requests.js';
 import { ToolHeaderTable } from './tool-headers.js';
 import type { ClientTransport } from './transport.js';
@@ -64,14 +63,13 @@ export abstract class ClientBase {
   private readonly clientInfo: Implementation;
   private readonly cacheStore: ClientCache | undefined;
   private readonly credential: string;
-  private readonly warningsKept: ClientWarning[] = [];
+  private readonly warningLog = new WarningLog(() => this.options.onWarning);
   private identity: ServerIdentity | undefined;
   private pinnedEra: Era | undefined;
   private state: 'idle' | 'connecting' | 'open' | 'closed' = 'idle';
   protected readonly toolHeaders = new ToolHeaderTable(() => this.listTools());
   protected readonly listens: ListenRegistry;
   private reinitializing: Promise<void> | undefined;
-  private readonly warnHook = (warning: ClientWarning): void => this.warn(warning);
   /** Counts the 2025-11-25 sessions this client re-created. */
   private sessionEpoch = 0;
   private connecting: Promise<this> | undefined;
@@ -102,9 +100,9 @@ export abstract class ClientBase {
           serverInfo: this.serverInfo,
           era: this.era,
           headers: standardHeaders(this.protocolVersion, request.method, {}),
-          warn: (w) => this.warn(w),
+          warn: this.warningLog.add,
         }),
-      warn: (code, message) => this.warn({ code, message }),
+      warn: (code, message) => this.warningLog.add({ code, message }),
       closed: (error) => this.onClosed(error),
     });
     this.listens = new ListenRegistry({
@@ -116,7 +114,7 @@ export abstract class ClientBase {
       subscribe: (uri) => this.once('resources/subscribe', { uri }, {}),
       unsubscribe: (uri) => this.once('resources/unsubscribe', { uri }, {}),
       connected: () => this.connected,
-      warn: (w) => this.warn(w),
+      warn: this.warningLog.add,
     });
   }
 
@@ -138,7 +136,7 @@ export abstract class ClientBase {
   }
   /** The last warnings (repairs, dropped tools and icons, odd messages), oldest first. */
   get warnings(): readonly ClientWarning[] {
-    return this.warningsKept;
+    return this.warningLog.kept;
   }
   get connected(): boolean {
     return this.state === 'open';
@@ -224,7 +222,7 @@ export abstract class ClientBase {
         params,
         (p) => this.once(method, p, options, dropped),
         this.options.handlers,
-        this.inputContext(method, params, options),
+        inputContext(method, params, this.serverInfo, options.signal),
         this.options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
         result,
       ));
@@ -250,7 +248,7 @@ export abstract class ClientBase {
           ? (this.options.discoverTimeoutMs ?? DEFAULT_DISCOVER_TIMEOUT_MS)
           : this.timeoutOf({}),
       timeoutMs: this.timeoutOf({}),
-      warn: (w) => this.warn(w),
+      warn: this.warningLog.add,
     };
     const cache = this.cacheStore;
     if (cache) deps.discovered = (r) => cache.put(this.credential, 'server/discover', {}, r);
@@ -330,7 +328,7 @@ export abstract class ClientBase {
               dropped?.push(name);
             }
           : undefined;
-      const checked = checkResult(this.era as Era, method, raw, this.warnHook, drop);
+      const checked = checkResult(this.era as Era, method, raw, this.warningLog.add, drop);
       // Most results are checked synchronously: no extra turn for them.
       return checked instanceof Promise ? await checked : checked;
     } catch (error) {
@@ -355,16 +353,6 @@ export abstract class ClientBase {
   }
 
   /** MRTR: answer `input_required` through the handlers and retry with a new id. */
-  private inputContext(method: string, params: Obj, options: RequestOptions): InputHandlerContext {
-    const ctx: InputHandlerContext = {
-      era: 'modern',
-      serverInfo: this.serverInfo,
-      request: { method, params },
-    };
-    if (options.signal) ctx.signal = options.signal;
-    return ctx;
-  }
-
   private async paramHeaders(params: Obj): Promise<Record<string, string> | undefined> {
     if (this.transport.kind !== 'http' || this.era !== 'modern') return undefined;
     return this.toolHeaders.headersFor(
@@ -389,22 +377,15 @@ export abstract class ClientBase {
     try {
       this.options.onNotification?.(note);
     } catch (error) {
-      this.warn({ code: 'HANDLER_FAILED', message: `onNotification threw: ${String(error)}` });
+      this.warningLog.add({
+        code: 'HANDLER_FAILED',
+        message: `onNotification threw: ${String(error)}`,
+      });
     }
   }
 
   private onClosed(error: McpKitError): void {
     this.listens.endAll(error.code === 'PEER_CLOSED' ? undefined : error);
     if (this.state === 'open') this.state = 'idle';
-  }
-
-  private warn(warning: ClientWarning): void {
-    this.warningsKept.push(warning);
-    if (this.warningsKept.length > MAX_WARNINGS_KEPT) this.warningsKept.shift();
-    try {
-      this.options.onWarning?.(warning);
-    } catch {
-      // A failing warning hook must not fail the request that warned.
-    }
   }
 }

@@ -6,6 +6,7 @@
 import { McpKitError } from '../errors/index.js';
 import { answerInput } from './input-handlers.js';
 import type { InputHandlerContext, InputHandlers } from './input-handlers.js';
+import type { Implementation } from '../protocol/index.js';
 
 type Obj = Record<string, unknown>;
 
@@ -53,4 +54,16 @@ export async function withInputs(
     'INVALID_RESULT',
     `${method} still asked for input after ${maxRounds} rounds; gave up`,
   );
+}
+
+/** What the handlers are told about the request that asked for input. */
+export function inputContext(
+  method: string,
+  params: Obj,
+  serverInfo: Implementation | undefined,
+  signal: AbortSignal | undefined,
+): InputHandlerContext {
+  const ctx: InputHandlerContext = { era: 'modern', serverInfo, request: { method, params } };
+  if (signal) ctx.signal = signal;
+  return ctx;
 }

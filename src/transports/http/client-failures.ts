@@ -74,3 +74,48 @@ export function excerptOf(body: string): string {
     c === '\n' ? '\\n' : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
   );
 }
+
+/** What the failures below need to know of the transport. */
+interface FailureContext {
+  readonly shownUrl: string;
+  readonly options: { readonly maxResponseBytes: number; readonly maxReconnects: number };
+}
+
+export function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export function asKitError(error: unknown, method: string, url: URL): McpKitError {
+  return error instanceof McpKitError ? error : networkError(method, url, error);
+}
+
+export function tooLargeError(
+  link: FailureContext,
+  id: string | number,
+  what: string,
+): McpKitError {
+  const cap = link.options.maxResponseBytes;
+  return new McpKitError(
+    'RESPONSE_TOO_LARGE',
+    `POST ${link.shownUrl}: ${what} to request ${String(id)} is larger than ${cap} bytes ` +
+      '(maxResponseBytes); raise maxResponseBytes, or ask for less (pagination, resource links)',
+  );
+}
+
+export function interruptedError(
+  link: FailureContext,
+  flight: { readonly id: string | number },
+  cause: unknown,
+  exhausted: boolean,
+): McpKitError {
+  const why = cause === undefined ? '' : ` (${errorText(cause)})`;
+  const after = exhausted
+    ? `, and ${link.options.maxReconnects} reconnections (maxReconnects) did not bring it`
+    : '';
+  return new McpKitError(
+    'STREAM_INTERRUPTED',
+    `POST ${link.shownUrl}: the SSE stream of request ${String(flight.id)} ended before ` +
+      `its response${why}${after}; send the request again`,
+    { cause },
+  );
+}

@@ -20,7 +20,7 @@ import type {
 } from '../../protocol/jsonrpc.js';
 import { Abort } from './client-abort.js';
 import { discardBody, readCappedBody } from './client-body.js';
-import { networkError, statusError } from './client-failures.js';
+import { asKitError, interruptedError, statusError, tooLargeError } from './client-failures.js';
 import type { HttpStatusError } from './client-failures.js';
 import { decodeInbound } from './client-inbound.js';
 import { ClientLink, JSON_TYPE, SSE_TYPE, contentType, isOk, isResponse } from './client-link.js';
@@ -223,7 +223,8 @@ export class HttpClientTransport implements ClientTransport {
 
   private async readJson(flight: Flight, response: HttpAnswer): Promise<void> {
     const body = await readCappedBody(response, this.link.options.maxResponseBytes);
-    if (body.tooLarge) return this.fail(flight, this.tooLarge(flight.id, 'the JSON answer'));
+    if (body.tooLarge)
+      return this.fail(flight, tooLargeError(this.link, flight.id, 'the JSON answer'));
     const inbound = decodeInbound(body.text, this.link.options.maxDepth);
     if (inbound.kind === 'failed') return this.fail(flight, inbound.error);
     if (inbound.kind === 'message') {
@@ -264,17 +265,20 @@ export class HttpClientTransport implements ClientTransport {
         flight.retryMs = decoder.retryMs ?? flight.retryMs;
         if (flight.done) return;
         if (end.kind === 'too-large') {
-          return this.fail(flight, this.tooLarge(flight.id, 'an SSE event of the answer'));
+          return this.fail(
+            flight,
+            tooLargeError(this.link, flight.id, 'an SSE event of the answer'),
+          );
         }
         cause = end.kind === 'broken' ? end.cause : undefined;
       }
       // 2026-07-28 has no resumption; a 2025-11-25 stream needs an event id to resume from.
       if (this.link.session.era !== 'legacy' || flight.lastEventId === undefined) {
-        return this.fail(flight, this.interrupted(flight, cause, false));
+        return this.fail(flight, interruptedError(this.link, flight, cause, false));
       }
       misses = progressed ? 1 : misses + 1;
       if (misses > this.link.options.maxReconnects) {
-        return this.fail(flight, this.interrupted(flight, cause, true));
+        return this.fail(flight, interruptedError(this.link, flight, cause, true));
       }
       if (!(await sleep(reconnectDelay(flight.retryMs), flight.controller))) return;
       response = await this.resume(flight);
@@ -364,28 +368,6 @@ export class HttpClientTransport implements ClientTransport {
     flight.controller.abort();
     flight.sink.requestFailed(flight.id, error);
   }
-
-  private tooLarge(id: RequestId, what: string): McpKitError {
-    const cap = this.link.options.maxResponseBytes;
-    return new McpKitError(
-      'RESPONSE_TOO_LARGE',
-      `POST ${this.link.shownUrl}: ${what} to request ${String(id)} is larger than ${cap} bytes ` +
-        '(maxResponseBytes); raise maxResponseBytes, or ask for less (pagination, resource links)',
-    );
-  }
-
-  private interrupted(flight: Flight, cause: unknown, exhausted: boolean): McpKitError {
-    const why = cause === undefined ? '' : ` (${errorText(cause)})`;
-    const after = exhausted
-      ? `, and ${this.link.options.maxReconnects} reconnections (maxReconnects) did not bring it`
-      : '';
-    return new McpKitError(
-      'STREAM_INTERRUPTED',
-      `POST ${this.link.shownUrl}: the SSE stream of request ${String(flight.id)} ended before ` +
-        `its response${why}${after}; send the request again`,
-      { cause },
-    );
-  }
 }
 
 /** The value of one header (any case) of a computed set, as a set of its own. */
@@ -394,12 +376,4 @@ function pick(headers: Record<string, string>, name: string): Record<string, str
     if (key.toLowerCase() === name) return { [name]: value };
   }
   return {};
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-function asKitError(error: unknown, method: string, url: URL): McpKitError {
-  return isMcpKitError(error) ? error : networkError(method, url, error);
 }
