@@ -11,6 +11,9 @@ import { McpClient, type ClientWarning } from '../../src/client/index.js';
 import { StdioClientTransport } from '../../src/transports/stdio/index.js';
 import { HttpClientTransport } from '../../src/transports/http/index.js';
 import { LISTENING } from './servers/content.js';
+import { stopChild } from '../e2e/serve-harness.js';
+
+export { stopChild };
 
 export const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 export const MODERN = '2026-07-28';
@@ -78,20 +81,6 @@ export async function spawnListening(
     throw error;
   });
   return { child, url, output };
-}
-
-/** SIGTERM, then SIGKILL after 3 s; resolves with how the process ended. */
-export async function stopChild(
-  child: ChildProcessWithoutNullStreams,
-): Promise<{ code: number | null; signal: string | null }> {
-  if (child.exitCode === null && child.signalCode === null) {
-    const exited = new Promise<void>((r) => child.once('exit', () => r()));
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
-    await exited;
-    clearTimeout(timer);
-  }
-  return { code: child.exitCode, signal: child.signalCode };
 }
 
 export type ClientEra = 'auto' | 'legacy';

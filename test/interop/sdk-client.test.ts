@@ -35,6 +35,7 @@ import {
   createInteropServer,
   itemUri,
 } from './interop-server.js';
+import { stopChild } from '../e2e/serve-harness.js';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const SERVER_SCRIPT = 'test/interop/interop-server.ts';
@@ -128,20 +129,6 @@ async function spawnHttpServer(
     throw error;
   });
   return { child, url };
-}
-
-/** SIGTERM, then SIGKILL after 3 s; resolves with how the process ended. */
-async function stopChild(
-  child: ChildProcessWithoutNullStreams,
-): Promise<{ code: number | null; signal: string | null }> {
-  if (child.exitCode === null && child.signalCode === null) {
-    const exited = new Promise<void>((r) => child.once('exit', () => r()));
-    child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
-    await exited;
-    clearTimeout(timer);
-  }
-  return { code: child.exitCode, signal: child.signalCode };
 }
 
 /** Runs `fn`, expecting a ProtocolError; returns it. */
