@@ -4,6 +4,8 @@
 // a window in flight, over Streamable HTTP (both clients against one server) and over stdio (each
 // client spawns the server, as a host does). Each client measures its own CPU per request; every
 // round, the server's count of answered reads must equal the client's count of completed ones.
+// A bare loop (bench/clients/bare.mjs, no library) runs beside them as the floor: the CPU any Node
+// process spends to move these bytes, so a client's own cost is what it spends above that floor.
 import { rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { answerCounter } from './answered.mjs';
@@ -13,11 +15,12 @@ import { startChild, startHttpChild, stopChild } from './children.mjs';
 
 const SERVE = new URL('../servers/serve-counted.mjs', import.meta.url);
 const CLIENTS = {
+  bare: new URL('../clients/bare.mjs', import.meta.url),
   sdk: new URL('../clients/sdk.mjs', import.meta.url),
   mcpkit: new URL('../clients/mcpkit.mjs', import.meta.url),
 };
 export const CLIENT = {
-  /** Target: mcpkit's client CPU per request at most this fraction of the SDK client's. */
+  /** Target: mcpkit's client CPU per request, above the bare floor, at most this fraction of the SDK client's. */
   cpuGoal: 0.5,
   transports: ['http', 'stdio'],
   modes: [

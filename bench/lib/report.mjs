@@ -107,7 +107,11 @@ export function largeTable(c, goals) {
   return [c.title, ...rows, ...verdicts].join('\n');
 }
 
-/** Case D, per (transport, mode): the CPU and req/s ratios of mcpkit's client to the SDK's. */
+/**
+ * Case D, per (transport, mode): mcpkit's client against the SDK's. `cpu` is the raw ratio of CPU per
+ * request; `own` the ratio of what each spends above the bare loop's floor (null without a floor);
+ * `floorRatio` the raw ratio a client costing nothing above the floor would reach.
+ */
 export function clientPairs(c, spec, opts) {
   const pairs = [];
   for (const transport of spec.transports) {
@@ -115,32 +119,51 @@ export function clientPairs(c, spec, opts) {
       const at = (name) => c.targets[`${transport} ${mode.key} ${name}`];
       const m = at('mcpkit');
       const s = at('sdk');
+      const b = at('bare');
       const ok = (t) => t && !t.error && !t.skipped;
+      const both = ok(m) && ok(s);
+      const floored = both && ok(b) && s.cpuUsPerReq > b.cpuUsPerReq;
       pairs.push({
         transport,
         mode: mode.key,
         label: `${transport}, ${mode.label(opts)}`,
-        cpu: ok(m) && ok(s) ? m.cpuUsPerReq / s.cpuUsPerReq : null,
-        rps: ok(m) && ok(s) ? m.reqPerSec / s.reqPerSec : null,
-        failed: Boolean(m?.error || s?.error),
+        cpu: both ? m.cpuUsPerReq / s.cpuUsPerReq : null,
+        rps: both ? m.reqPerSec / s.reqPerSec : null,
+        floor: ok(b) ? b.cpuUsPerReq : null,
+        own: floored
+          ? Math.max(0, m.cpuUsPerReq - b.cpuUsPerReq) / (s.cpuUsPerReq - b.cpuUsPerReq)
+          : null,
+        floorRatio: floored ? b.cpuUsPerReq / s.cpuUsPerReq : null,
+        failed: Boolean(m?.error || s?.error || b?.error),
       });
     }
   }
   return pairs;
 }
 
-/** PASS/FAIL of case D: every (transport, mode) at most `goal` of the SDK client's CPU. */
+/** The figure the target is judged on: the own-cost ratio when the floor ran, else the raw one. */
+const judged = (p) => p.own ?? p.cpu;
+
+/**
+ * PASS/FAIL of case D: in every (transport, mode), mcpkit's CPU per request above the bare floor at
+ * most `goal` of the SDK client's (the raw ratio when the floor was not measured).
+ */
 export function clientVerdict(c, pairs, goal) {
-  const want = `target: mcpkit client CPU/request <= ${goal}x the SDK client's`;
+  const floored = pairs.every((p) => p.own !== null);
+  const want = floored
+    ? `target: mcpkit client's own CPU/request (above the bare loop) <= ${goal}x the SDK client's`
+    : `target: mcpkit client CPU/request <= ${goal}x the SDK client's (no bare floor measured)`;
   if (pairs.some((p) => p.failed)) return `FAIL: a client did not run correctly; ${want}`;
   const measured = pairs.filter((p) => p.cpu !== null);
   if (measured.length === 0) return `NOT MEASURED: needs both clients (sdk, mcpkit); ${want}`;
-  const worst = measured.reduce((a, b) => (b.cpu > a.cpu ? b : a));
-  const passed = measured.filter((p) => p.cpu <= goal).length;
+  const worst = measured.reduce((a, b) => (judged(b) > judged(a) ? b : a));
+  const passed = measured.filter((p) => judged(p) <= goal).length;
   const all = passed === measured.length && measured.length === pairs.length;
+  const raw = measured.filter((p) => p.cpu <= goal).length;
   return (
     `${all ? 'PASS' : 'FAIL'}: ${passed}/${pairs.length} within target; worst ` +
-    `${worst.cpu.toFixed(2)}x (${worst.label}) (${want})`
+    `${judged(worst).toFixed(2)}x (${worst.label}) (${want}); raw CPU/request ` +
+    `<= ${goal}x in ${raw}/${pairs.length}`
   );
 }
 
@@ -166,9 +189,12 @@ export function clientTable(c, spec, opts) {
       }
     }
     if (p.cpu !== null) {
+      const mark = judged(p) <= spec.cpuGoal ? 'PASS' : 'FAIL';
       rows.push(
-        `${''.padEnd(22)}mcpkit/sdk: CPU/req ${p.cpu.toFixed(2)}x ` +
-          `${p.cpu <= spec.cpuGoal ? 'PASS' : 'FAIL'}, req/s ${p.rps.toFixed(2)}x`,
+        p.own === null
+          ? `${''.padEnd(22)}mcpkit/sdk: CPU/req ${p.cpu.toFixed(2)}x ${mark}, req/s ${p.rps.toFixed(2)}x`
+          : `${''.padEnd(22)}mcpkit/sdk: own CPU/req above bare ${p.own.toFixed(2)}x ${mark}; ` +
+              `raw ${p.cpu.toFixed(2)}x (bare/sdk ${p.floorRatio.toFixed(2)}x); req/s ${p.rps.toFixed(2)}x`,
       );
     }
   }
