@@ -14,7 +14,7 @@ import type {
 } from '../protocol/index.js';
 import { ClientCache } from './cache.js';
 import { Connection } from './connection.js';
-import type { Progress, SendRequestOptions } from './connection.js';
+import type { SendRequestOptions } from './connection.js';
 import { standardHeaders, withMeta } from './envelope.js';
 import type { EnvelopeContext } from './envelope.js';
 import type { ServerIdentity } from './era-detect.js';
@@ -32,8 +32,9 @@ import {
   DEFAULT_MAX_PAGES,
   DEFAULT_REQUEST_TIMEOUT_MS,
 } from './options.js';
-import type { ClientWarning, McpClientOptions } from './options.js';
+import type { ClientWarning, McpClientOptions, RequestOptions } from './options.js';
 import { CACHEABLE, MRTR, checkResult } from './result-check.js';
+import { NotificationFanout, tellRaw, type NotificationListener } from './notification-fanout.js';
 import { WarningLog } from './warning-log.js';
 import { answerServerRequest } from './server-requests.js';
 import { ToolHeaderTable } from './tool-headers.js';
@@ -41,16 +42,7 @@ import type { ClientTransport } from './transport.js';
 
 type Obj = Record<string, unknown>;
 
-export interface RequestOptions {
-  signal?: AbortSignal;
-  /** Overrides `requestTimeoutMs` for this request; 0 disables the timeout. */
-  timeoutMs?: number;
-  onProgress?: (progress: Progress) => void;
-  /** Extra `_meta` keys for this request. */
-  meta?: Record<string, unknown>;
-  /** `false`: skip the cache for this request (and do not store its answer). */
-  cache?: boolean;
-}
+export type { RequestOptions };
 
 const DEFAULT_CLIENT_INFO: Implementation = { name: 'mcpkit', version: '0.1.0' };
 /** Distinguishes clients that share a cache store without naming a credential. */
@@ -64,6 +56,7 @@ export abstract class ClientBase {
   private readonly cacheStore: ClientCache | undefined;
   private readonly credential: string;
   private readonly warningLog = new WarningLog(() => this.options.onWarning);
+  private readonly noteListeners = new NotificationFanout();
   private identity: ServerIdentity | undefined;
   private pinnedEra: Era | undefined;
   private state: 'idle' | 'connecting' | 'open' | 'closed' = 'idle';
@@ -133,6 +126,10 @@ export abstract class ClientBase {
   }
   get instructions(): string | undefined {
     return this.identity?.instructions;
+  }
+  /** The `server/discover` or `initialize` result the era was found from. */
+  get handshakeResult(): Obj | undefined {
+    return this.identity?.result;
   }
   /** The last warnings (repairs, dropped tools and icons, odd messages), oldest first. */
   get warnings(): readonly ClientWarning[] {
@@ -321,6 +318,7 @@ export abstract class ClientBase {
     if (options.onProgress) send.onProgress = options.onProgress;
     try {
       const raw = await this.conn.send(method, sendParams, send).done;
+      if (options.onRawResult) tellRaw(options.onRawResult, raw, this.warningLog.add);
       const drop =
         method === 'tools/list'
           ? (name: string): void => {
@@ -370,8 +368,18 @@ export abstract class ClientBase {
     );
   }
 
+  /**
+   * Calls `listener` with every notification the client receives, those a listen stream or a
+   * request claims included (a resolver's cache uses it to forget changed resources). Returns
+   * the function that removes it.
+   */
+  addNotificationListener(listener: NotificationListener): () => void {
+    return this.noteListeners.add(listener);
+  }
+
   private onNotification(note: JSONRPCNotification): void {
     this.cacheStore?.invalidate(note as { method: string; params?: Obj });
+    this.noteListeners.emit(note as { method: string; params?: Obj }, this.warningLog.add);
     if (note.method === 'notifications/tools/list_changed') this.toolHeaders.forget();
     if (this.listens.route(note)) return;
     try {

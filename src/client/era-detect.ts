@@ -24,6 +24,8 @@ export interface ServerIdentity {
   serverInfo: Implementation | undefined;
   instructions: string | undefined;
   supportedVersions?: string[];
+  /** The discover or initialize result (checked; absent when a modern error stood in for it). */
+  result?: Obj;
 }
 
 export type ProbeOutcome =
@@ -91,6 +93,7 @@ export function identityFromDiscover(r: Obj): ServerIdentity {
     capabilities: (r['capabilities'] ?? {}) as ServerCapabilities,
     serverInfo: info,
     instructions: typeof r['instructions'] === 'string' ? r['instructions'] : undefined,
+    result: r,
   };
   if (Array.isArray(r['supportedVersions']))
     identity.supportedVersions = r['supportedVersions'] as string[];
@@ -111,6 +114,7 @@ export function identityFromInitialize(r: Obj): ServerIdentity {
     capabilities: (r['capabilities'] ?? {}) as ServerCapabilities,
     serverInfo: r['serverInfo'] as Implementation | undefined,
     instructions: typeof r['instructions'] === 'string' ? r['instructions'] : undefined,
+    result: r,
   };
 }
 

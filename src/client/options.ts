@@ -3,6 +3,7 @@ import type { ClientCapabilities, Era, Implementation } from '../protocol/index.
 import type { ClientTransport } from './transport.js';
 import type { InputHandlers } from './input-handlers.js';
 import type { ClientCache } from './cache.js';
+import type { Progress } from './connection.js';
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 /** How long a stdio `server/discover` probe may go unanswered before `initialize` is tried. */
@@ -55,4 +56,21 @@ export interface McpClientOptions {
   onWarning?: (warning: ClientWarning) => void;
   /** Every notification no request or listen stream claimed (logs, 2025-11-25 changes). */
   onNotification?: (notification: { method: string; params?: Record<string, unknown> }) => void;
+}
+
+/** Per-request options of every `McpClient` method. */
+export interface RequestOptions {
+  signal?: AbortSignal;
+  /** Overrides `requestTimeoutMs` for this request; 0 disables the timeout. */
+  timeoutMs?: number;
+  onProgress?: (progress: Progress) => void;
+  /** Extra `_meta` keys for this request. */
+  meta?: Record<string, unknown>;
+  /** `false`: skip the cache for this request (and do not store its answer). */
+  cache?: boolean;
+  /**
+   * Sees each answer's `result` exactly as the server sent it, before any repair or check (an
+   * auditor's view; it must not modify it). Called once per answer, input rounds included.
+   */
+  onRawResult?: (result: unknown) => void;
 }

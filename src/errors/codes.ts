@@ -72,6 +72,18 @@ export const MCPKIT_ERROR_CODES = {
   STREAM_UNSUPPORTED: 'STREAM_UNSUPPORTED',
   /** A URI template breaks RFC 6570 syntax. */
   TEMPLATE_SYNTAX: 'TEMPLATE_SYNTAX',
+  /** The SSRF guard refused an address (loopback, private, metadata, …) no allow-list names. */
+  GUARD_BLOCKED: 'GUARD_BLOCKED',
+  /** A URL the SSRF guard will not fetch: not http(s), credentials in it, unparsable. */
+  GUARD_BAD_URL: 'GUARD_BAD_URL',
+  /** A guarded fetch was redirected more times than allowed. */
+  GUARD_REDIRECT_LIMIT: 'GUARD_REDIRECT_LIMIT',
+  /** A guarded fetch's body grew past its byte cap (it was cut off, not buffered). */
+  GUARD_TOO_LARGE: 'GUARD_TOO_LARGE',
+  /** A guarded fetch, its whole redirect chain included, took longer than allowed. */
+  GUARD_TIMEOUT: 'GUARD_TIMEOUT',
+  /** A guarded fetch failed: the name did not resolve, the connection failed, a non-2xx status. */
+  FETCH_FAILED: 'FETCH_FAILED',
 } as const;
 
 export type McpKitErrorCode = (typeof MCPKIT_ERROR_CODES)[keyof typeof MCPKIT_ERROR_CODES];
