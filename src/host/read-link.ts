@@ -1,0 +1,127 @@
+/**
+ * One read of one link: through `resources/read` on the server that produced it, or (an http(s)
+ * link, when the policy hands a fetcher) by the host through the SSRF guard. Never throws: every
+ * way it can end is an outcome-shaped answer.
+ */
+import { isTextMimeType, sniffMime, DEFAULT_BINARY_MIME } from '../content/index.js';
+import { isMcpKitError } from '../errors/index.js';
+import { decodeContents } from './decode.js';
+import { essence, schemeOf } from './policy.js';
+import type { DecodedContents, RefusalCode, ResolverClient, UrlFetcher } from './types.js';
+
+export type ReadAnswer =
+  | {
+      kind: 'read';
+      contents: DecodedContents[];
+      bytes: number;
+      source: 'server' | 'fetch';
+      ttlMs: number;
+      shared: boolean;
+    }
+  | { kind: 'refused'; code: RefusalCode; by: 'guard' | 'policy'; reason: string }
+  | { kind: 'failed'; code: string; reason: string; error: unknown };
+
+export interface ReadRequest {
+  client: ResolverClient;
+  uri: string;
+  fetchUrls: UrlFetcher | undefined;
+  maxBytes: number;
+  signal: AbortSignal | undefined;
+  timeoutMs: number | undefined;
+}
+
+const GUARD_REFUSALS = new Set(['GUARD_BLOCKED', 'GUARD_BAD_URL']);
+
+function failedFrom(error: unknown): ReadAnswer {
+  if (isMcpKitError(error)) {
+    if (GUARD_REFUSALS.has(error.code))
+      return { kind: 'refused', code: 'guard', by: 'guard', reason: `guard: ${error.message}` };
+    if (error.code === 'GUARD_TOO_LARGE')
+      return { kind: 'refused', code: 'size', by: 'policy', reason: `size: ${error.message}` };
+    return { kind: 'failed', code: error.code, reason: `${error.code}: ${error.message}`, error };
+  }
+  const code =
+    typeof (error as { code?: unknown })?.code === 'number'
+      ? `JSONRPC_${(error as { code: number }).code}`
+      : 'READ_FAILED';
+  const message = error instanceof Error ? error.message : String(error);
+  return { kind: 'failed', code, reason: `${code}: ${message}`, error };
+}
+
+const fatalUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+async function fetched(url: string, bytes: Uint8Array, type: string | undefined) {
+  const warnings: string[] = [];
+  let mimeType = type === undefined || type === '' ? undefined : essence(type);
+  if (mimeType === undefined) {
+    mimeType = (await sniffMime(bytes)) ?? DEFAULT_BINARY_MIME;
+    warnings.push(`${url} came without a Content-Type; ${mimeType} assumed`);
+  }
+  const contents: DecodedContents = { uri: url, mimeType, bytes, size: bytes.length, warnings };
+  if (isTextMimeType(mimeType)) {
+    try {
+      contents.text = fatalUtf8.decode(bytes);
+    } catch {
+      warnings.push(`${url} is declared ${mimeType} but is not UTF-8; kept as bytes`);
+    }
+  }
+  return contents;
+}
+
+export async function readLink(req: ReadRequest): Promise<ReadAnswer> {
+  const scheme = schemeOf(req.uri);
+  try {
+    if (req.fetchUrls && (scheme === 'http' || scheme === 'https')) {
+      const options: { signal?: AbortSignal; maxBytes: number } = { maxBytes: req.maxBytes };
+      if (req.signal) options.signal = req.signal;
+      const got = await req.fetchUrls(req.uri, options);
+      const contents = await fetched(got.url, got.bytes, got.mimeType);
+      return {
+        kind: 'read',
+        contents: [contents],
+        bytes: contents.size,
+        source: 'fetch',
+        ttlMs: 0,
+        shared: false,
+      };
+    }
+    const options: { signal?: AbortSignal; timeoutMs?: number; cache: boolean } = { cache: false };
+    if (req.signal) options.signal = req.signal;
+    if (req.timeoutMs !== undefined) options.timeoutMs = req.timeoutMs;
+    const result = await req.client.readResource(req.uri, options);
+    const list: unknown = (result as { contents?: unknown }).contents;
+    if (!Array.isArray(list))
+      return {
+        kind: 'failed',
+        code: 'INVALID_RESULT',
+        reason: 'INVALID_RESULT: the read result has no contents array',
+        error: undefined,
+      };
+    const contents: DecodedContents[] = [];
+    let bytes = 0;
+    for (let i = 0; i < list.length; i++) {
+      const decoded = await decodeContents(list[i], `contents[${i}]`);
+      if ('error' in decoded) {
+        const code = decoded.error.startsWith('INVALID_BASE64')
+          ? 'INVALID_BASE64'
+          : 'INVALID_CONTENT';
+        const reason = decoded.error.startsWith(code) ? decoded.error : `${code}: ${decoded.error}`;
+        return { kind: 'failed', code, reason, error: undefined };
+      }
+      contents.push(decoded.contents);
+      bytes += decoded.contents.size;
+    }
+    const ttl = (result as { ttlMs?: unknown }).ttlMs;
+    const scope = (result as { cacheScope?: unknown }).cacheScope;
+    return {
+      kind: 'read',
+      contents,
+      bytes,
+      source: 'server',
+      ttlMs: typeof ttl === 'number' ? ttl : 0,
+      shared: scope === 'shared',
+    };
+  } catch (error) {
+    return failedFrom(error);
+  }
+}
