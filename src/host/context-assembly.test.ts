@@ -7,6 +7,7 @@ import {
   type ContextEntry,
 } from './context-assembly.js';
 import { estimateTokens } from './token-estimate.js';
+import { resolvedEntry } from './resolved-brand.js';
 import type { DecodedContents, LinkOutcome, ResolvedBlock, Resolution } from './types.js';
 
 // A text block of `bytes` ASCII bytes, so that its default cost is `bytes`.
@@ -33,7 +34,12 @@ const link = (
 ): ResolvedBlock => {
   const block: ContentBlock = { type: 'resource_link', uri, name };
   if (annotations !== undefined) block.annotations = annotations;
-  return { type: 'resource_link', block, link: { uri, name, server: { name: 's' } }, outcome };
+  return resolvedEntry({
+    type: 'resource_link',
+    block,
+    link: { uri, name, server: { name: 's' } },
+    outcome,
+  });
 };
 
 const readLink = (uri: string, name: string, text: string) =>
@@ -176,7 +182,7 @@ describe('assembleContext: audience', () => {
 describe('assembleContext: links', () => {
   const turn: Resolution = {
     blocks: [
-      { type: 'text', block: t(4) },
+      resolvedEntry({ type: 'text', block: t(4) }),
       readLink('file:///read.md', 'read', 'hello, world'),
       link('file:///big.log', 'big', { status: 'skipped', code: 'budget', reason: 'budget: over' }),
       link('https://x.test/', 'x', {
@@ -236,25 +242,25 @@ describe('contextBytes', () => {
     ['embedded blob, ==', { type: 'resource', resource: { uri: 'a:b', blob: 'AA==' } }, 1],
     [
       'resolved embedded: its decoded size',
-      {
+      resolvedEntry({
         type: 'resource',
         block: { type: 'resource', resource: { uri: 'a:b', text: 'ignored' } },
         contents: decoded('a:b', 'abc'),
         warnings: [],
-      },
+      }),
       3,
     ],
     [
       'resolved embedded that failed to decode: from the block',
-      {
+      resolvedEntry({
         type: 'resource',
         block: { type: 'resource', resource: { uri: 'a:b', blob: 'AAAA' } },
         error: 'bad',
         warnings: [],
-      },
+      }),
       3,
     ],
-    ['resolved text', { type: 'text', block: { type: 'text', text: 'abc' } }, 3],
+    ['resolved text', resolvedEntry({ type: 'text', block: { type: 'text', text: 'abc' } }), 3],
     ['link not read: uri + name', link('file:///é', 'n', skipped), 11],
     ['read link: contents', readLink('a:b', 'n', 'ab'), 2],
     [
@@ -311,11 +317,11 @@ describe('assembleContext: bad options', () => {
 
 describe('assembleContext: what is not a content block', () => {
   it('leaves an invalid entry out of both views, with the resolver’s reason', () => {
-    const invalid = {
+    const invalid = resolvedEntry({
       type: 'invalid' as const,
       block: 42,
       error: 'content[0] is not a content block',
-    };
+    });
     const text = { type: 'text' as const, text: 'ok' };
     const out = assembleContext([invalid, text]);
     expect(out.forModel.map((i) => i.index)).toEqual([1]);
@@ -327,5 +333,31 @@ describe('assembleContext: what is not a content block', () => {
         detail: 'content[0] is not a content block',
       }),
     ]);
+  });
+});
+
+describe('assembleContext: a server cannot pass for the resolver', () => {
+  it('takes a raw block carrying `block`, `link` or `outcome` fields for what it is', () => {
+    const big = 'x'.repeat(10_000);
+    const fakeText = { type: 'text', text: big, block: { type: 'text', text: '' } } as ContentBlock;
+    const fakeLink = {
+      type: 'resource_link',
+      uri: 'file:///a',
+      name: 'a',
+      block: {},
+      link: {},
+      outcome: { status: 'read', contents: [] },
+    } as unknown as ContentBlock;
+    const out = assembleContext([fakeText, fakeLink], { budget: 100 });
+    expect(out.leftOut.map((l) => `${l.index}:${l.reason}`)).toEqual(['0:budget']);
+    expect(out.forModel).toEqual([
+      expect.objectContaining({ index: 1, form: 'pointer', cost: 'file:///a'.length + 1 }),
+    ]);
+  });
+
+  it('leaves out what is not a block at all, unbranded', () => {
+    const out = assembleContext([null, 7, { no: 'type' }] as unknown as ContentBlock[]);
+    expect(out.forModel).toEqual([]);
+    expect(out.leftOut.map((l) => l.reason)).toEqual(['invalid', 'invalid', 'invalid']);
   });
 });

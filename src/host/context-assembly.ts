@@ -4,6 +4,7 @@
  */
 import { utf8Length } from '../content/wire-size.js';
 import type { ContentBlock, Role } from '../protocol/index.js';
+import { isResolvedEntry } from './resolved-brand.js';
 import type { ResolvedBlock, ResolvedInvalid, Resolution } from './types.js';
 
 /** One input entry: a plain content block, or what the resolver made of one. */
@@ -104,9 +105,15 @@ export function assembleContext(
   const leftOut: LeftOut[] = [];
   entries.forEach((entry, index) => {
     // Not a content block at all (a result taken as received): never sent anywhere.
-    if (isInvalid(entry)) {
+    const junk = isInvalid(entry)
+      ? entry.error
+      : !isResolved(entry) &&
+          (typeof entry !== 'object' || entry === null || typeof entry.type !== 'string')
+        ? `entry ${index} is not a content block`
+        : undefined;
+    if (junk !== undefined) {
       const item: ContextItem = { block: entry, index, cost: 0, priority: 0, form: 'content' };
-      leftOut.push(leave(item, 'invalid', entry.error));
+      leftOut.push(leave(item, 'invalid', junk));
       return;
     }
     const raw = rawBlock(entry);
@@ -215,14 +222,12 @@ function isEntryList(
 }
 
 function isInvalid(entry: ContextEntry): entry is ResolvedInvalid {
-  return (
-    entry.type === ('invalid' as string) && typeof (entry as { error?: unknown }).error === 'string'
-  );
+  return isResolvedEntry(entry) && entry.type === ('invalid' as string);
 }
 
+/** Only what the resolver made is resolved: a server's block with a `block` field is not. */
 function isResolved(entry: ContextEntry): entry is ResolvedBlock {
-  const block = (entry as { block?: unknown }).block;
-  return typeof block === 'object' && block !== null;
+  return isResolvedEntry(entry);
 }
 
 function rawBlock(entry: ContextEntry): ContentBlock {

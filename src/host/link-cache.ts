@@ -24,6 +24,7 @@ export interface LinkCacheOptions {
 export class LinkCache {
   private readonly entries = new Map<string, CachedRead>();
   private bytes = 0;
+  private changes = 0;
   private readonly maxEntries: number;
   private readonly maxBytes: number;
   private readonly now: () => number;
@@ -60,12 +61,28 @@ export class LinkCache {
     }
   }
 
-  /** Drops every entry for `uri` or a resource under it (a resource-updated notification). */
-  invalidate(uri: string): void {
-    for (const [key, entry] of this.entries) if (coversUri(uri, entry.uri)) this.delete(key);
+  /**
+   * Drops every entry for `uri` or a resource under it (a resource-updated notification); with
+   * `scopes`, only entries whose key starts with one of them (one server's, in a shared cache).
+   */
+  invalidate(uri: string, scopes?: readonly string[]): void {
+    this.changes++;
+    for (const [key, entry] of this.entries) {
+      if (scopes && !scopes.some((s) => key.startsWith(s))) continue;
+      if (coversUri(uri, entry.uri)) this.delete(key);
+    }
+  }
+
+  /**
+   * Counts invalidations: a read that started before one may carry the old bytes, so the
+   * resolver keeps it only when this did not move while it was in flight.
+   */
+  get generation(): number {
+    return this.changes;
   }
 
   clear(): void {
+    this.changes++;
     this.entries.clear();
     this.bytes = 0;
   }

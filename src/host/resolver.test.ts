@@ -404,3 +404,79 @@ describe('resolve: blocks taken as received', () => {
     expect(stats.reads).toEqual([]);
   });
 });
+
+describe('resolve: after a cold review', () => {
+  it('starts no read once the turn has read its budget (unsized links)', async () => {
+    const served: Served = {};
+    const blocks: ContentBlock[] = [];
+    for (let i = 0; i < 20; i++) {
+      served[`file:///${i}`] = text(`file:///${i}`, 'q'.repeat(100));
+      blocks.push(link(`file:///${i}`));
+    }
+    const { client, stats } = fakeClient(served);
+    const r = await resolve(blocks, client, { select: 'all', budgetBytes: 150, concurrency: 1 });
+    expect(stats.reads).toEqual(['file:///0', 'file:///1']);
+    const o = outcomes(r);
+    expect(o[0]).toMatchObject({ status: 'read', bytes: 100 });
+    expect(o[1]).toMatchObject({ status: 'skipped', code: 'budget', bytes: 100 });
+    expect(o[1]!.discarded?.[0]?.text).toBe('q'.repeat(100));
+    expect(o[1]!.contents).toBeUndefined();
+    for (const later of o.slice(2)) {
+      expect(later).toMatchObject({ status: 'skipped', code: 'budget' });
+      expect(later.reason).toMatch(/its whole budget of 150; not read$/);
+    }
+    expect(r.bytesRead).toBe(100);
+  });
+
+  it('a select predicate that throws reads nothing and fails no other link', async () => {
+    const { client, stats } = fakeClient({ 'file:///ok': text('file:///ok', 'ok') });
+    const r = await resolve([link('file:///boom'), link('file:///ok')], client, {
+      select: (l) => {
+        if (l.uri.endsWith('boom')) throw new Error('predicate broke');
+        return true;
+      },
+    });
+    const [boom, ok] = outcomes(r);
+    expect(boom).toMatchObject({ status: 'skipped', code: 'not-requested' });
+    expect(boom!.reason).toMatch(/the select predicate failed \(Error: predicate broke\)/);
+    expect(ok).toMatchObject({ status: 'read' });
+    expect(stats.reads).toEqual(['file:///ok']);
+  });
+
+  it('does not cache a read that a resource-updated notification overtook', async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((r) => (release = r));
+    const { client, notify } = fakeClient({});
+    let reads = 0;
+    client.readResource = async (uri) => {
+      reads++;
+      if (reads === 1) await gate;
+      return text(uri, `v${reads}`, { ttlMs: 60_000 });
+    };
+    const resolver = new Resolver(client, { select: 'all' });
+    const first = resolver.resolve([link('file:///doc')]);
+    await new Promise((r) => setTimeout(r, 5));
+    notify('file:///doc');
+    release();
+    expect(outcomes(await first)[0]!.contents![0]!.text).toBe('v1');
+    const second = await resolver.resolve([link('file:///doc')]);
+    expect(outcomes(second)[0]).toMatchObject({ source: 'server' });
+    expect(outcomes(second)[0]!.contents![0]!.text).toBe('v2');
+  });
+
+  it("in a shared cache, one server's update drops only its own entries", async () => {
+    const cache = new LinkCache();
+    const served = {
+      'file:///x': text('file:///x', 'X', { ttlMs: 60_000, cacheScope: 'shared' }),
+    } as Served;
+    const a = fakeClient(served, 'a');
+    const b = fakeClient(served, 'b');
+    const ra = new Resolver(a.client, { select: 'all' }, { cache, serverKey: 'A' });
+    const rb = new Resolver(b.client, { select: 'all' }, { cache, serverKey: 'B' });
+    await ra.resolve([link('file:///x')]);
+    await rb.resolve([link('file:///x')]);
+    b.notify('file:///');
+    expect(outcomes(await ra.resolve([link('file:///x')]))[0]!.source).toBe('cache');
+    expect(outcomes(await rb.resolve([link('file:///x')]))[0]!.source).toBe('server');
+  });
+});

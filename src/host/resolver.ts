@@ -20,7 +20,8 @@ import {
   type Limits,
   type ResolvePolicy,
 } from './policy.js';
-import { readLink } from './read-link.js';
+import { readLink, type ReadAnswer } from './read-link.js';
+import { resolvedEntry } from './resolved-brand.js';
 import { TurnBudget } from './turn-budget.js';
 import type {
   LinkInfo,
@@ -115,9 +116,14 @@ export class Resolver {
       ? client.addNotificationListener?.((note) => {
           const uri = note.params?.['uri'];
           if (note.method === 'notifications/resources/updated' && typeof uri === 'string')
-            cache.invalidate(uri);
+            cache.invalidate(uri, this.scopes());
         })
       : undefined;
+  }
+
+  /** The key prefixes of this resolver's entries (its client's, and its server's shared ones). */
+  private scopes(): string[] {
+    return [`${this.privateKey}\n`, `${this.sharedKey}\n`];
   }
 
   /** Stops following the client's notifications (the cache stays as it is). */
@@ -166,7 +172,7 @@ export class Resolver {
       entry.outcome = await this.admit(policy, limits, budget, entry, byUri, admitted);
     }
     await this.readAll(policy, limits, budget, admitted);
-    return { blocks: out, bytesRead: budget.used, warnings };
+    return { blocks: out.map((b) => resolvedEntry(b)), bytesRead: budget.used, warnings };
   }
 
   private async embedded(
@@ -203,7 +209,15 @@ export class Resolver {
       const reason = `INVALID_URI: the link's URI is not valid (${bad}): ${JSON.stringify(link.uri).slice(0, 200)}`;
       return { status: 'failed', code: 'INVALID_URI', reason };
     }
-    if (!isSelected(policy, link)) {
+    let selected: boolean;
+    try {
+      selected = isSelected(policy, link);
+    } catch (error) {
+      // Failing closed, as with consent: a predicate that breaks has not chosen the link.
+      const reason = `not-requested: the select predicate failed (${String(error)})`;
+      return { status: 'skipped', code: 'not-requested', reason };
+    }
+    if (!selected) {
       return {
         status: 'skipped',
         code: 'not-requested',
@@ -266,54 +280,52 @@ export class Resolver {
     item: Admitted,
   ): Promise<LinkOutcome> {
     const { uri } = item.entry.link;
-    const hit =
-      this.cache?.get(`${this.privateKey}\n${uri}`) ?? this.cache?.get(`${this.sharedKey}\n${uri}`);
-    let answer;
-    if (hit)
-      answer = {
-        kind: 'read' as const,
-        contents: hit.contents,
-        bytes: hit.bytes,
-        source: 'cache' as const,
-        ttlMs: 0,
-        shared: false,
-      };
-    else {
-      answer = await readLink({
-        client: this.client,
-        uri,
-        fetchUrls: policy.fetchUrls,
-        maxBytes: limits.maxLinkBytes,
-        signal: policy.signal,
-        timeoutMs: policy.timeoutMs,
-      });
+    const cache = this.cache;
+    const hit = cache?.get(`${this.privateKey}\n${uri}`) ?? cache?.get(`${this.sharedKey}\n${uri}`);
+    const stopped = hit ? undefined : budget.refuseStart(item.claim);
+    if (stopped) {
+      budget.release(item.claim);
+      return { status: 'skipped', code: 'budget', reason: stopped };
     }
+    const generation = cache?.generation;
+    const answer: ReadAnswer = hit
+      ? {
+          kind: 'read',
+          contents: hit.contents,
+          bytes: hit.bytes,
+          source: 'server',
+          ttlMs: 0,
+          shared: false,
+        }
+      : await readLink({
+          client: this.client,
+          uri,
+          fetchUrls: policy.fetchUrls,
+          maxBytes: limits.maxLinkBytes,
+          signal: policy.signal,
+          timeoutMs: policy.timeoutMs,
+        });
     budget.release(item.claim);
     if (answer.kind === 'refused')
       return { status: 'refused', by: answer.by, code: answer.code, reason: answer.reason };
     if (answer.kind === 'failed')
       return { status: 'failed', code: answer.code, reason: answer.reason, error: answer.error };
-    if (answer.source !== 'cache' && this.cache) {
+    // Not kept when the resource changed while it was read: the bytes may be the old ones.
+    if (!hit && cache && cache.generation === generation) {
       const key = `${answer.shared ? this.sharedKey : this.privateKey}\n${uri}`;
-      this.cache.put(key, uri, answer.contents, answer.bytes, answer.ttlMs);
+      cache.put(key, uri, answer.contents, answer.bytes, answer.ttlMs);
     }
-    const refusal = refuseAfterRead(policy, limits, answer.contents, answer.bytes);
-    if (refusal)
-      return {
-        status: 'refused',
-        by: 'policy',
-        code: refusal.code,
-        reason: refusal.reason,
-        bytes: answer.bytes,
-      };
-    const over = budget.refuseRead(answer.bytes);
-    if (over) return { status: 'skipped', code: 'budget', reason: over, bytes: answer.bytes };
-    return {
-      status: 'read',
-      contents: answer.contents,
-      bytes: answer.bytes,
-      source: answer.source,
-    };
+    const { contents, bytes } = answer;
+    const refusal = refuseAfterRead(policy, limits, contents, bytes);
+    if (refusal) {
+      budget.charge(bytes);
+      const { code, reason } = refusal;
+      return { status: 'refused', by: 'policy', code, reason, bytes, discarded: contents };
+    }
+    const over = budget.refuseRead(bytes);
+    if (over)
+      return { status: 'skipped', code: 'budget', reason: over, bytes, discarded: contents };
+    return { status: 'read', contents, bytes, source: hit ? 'cache' : answer.source };
   }
 }
 

@@ -59,6 +59,11 @@ export interface LinkOutcome {
   contents?: DecodedContents[];
   /** Decoded bytes obtained, when a read happened (read, and refusals after the read). */
   bytes?: number;
+  /**
+   * What a read brought before the policy or the budget turned it away (refused or skipped after
+   * the read): for an audit trail or a digest, never for the model.
+   */
+  discarded?: DecodedContents[];
   /** Where the bytes came from (read only). */
   source?: 'server' | 'fetch' | 'cache';
   /** The error (failed only). */
