@@ -2,8 +2,11 @@
 /** The mcpkit command line: argument parsing and output only; the work is done by the library. */
 import { isMcpKitError } from '../errors/index.js';
 import { parseServeArgs } from './args.js';
+import { runAudit } from './audit-command.js';
+import { parseHostArgs } from './host-args.js';
+import { runInspect } from './inspect-command.js';
 import { packageVersion, runServe, UsageError } from './serve-command.js';
-import { USAGE } from './usage.js';
+import { AUDIT_USAGE, INSPECT_USAGE, USAGE } from './usage.js';
 
 async function main(argv: string[]): Promise<number | undefined> {
   const [command, ...rest] = argv;
@@ -14,6 +17,15 @@ async function main(argv: string[]): Promise<number | undefined> {
   if (command === '--version' || command === '-v') {
     process.stdout.write(`${packageVersion()}\n`);
     return 0;
+  }
+  if (command === 'inspect' || command === 'audit') {
+    const host = parseHostArgs(command, rest);
+    if (host.kind === 'help') {
+      process.stdout.write(command === 'inspect' ? INSPECT_USAGE : AUDIT_USAGE);
+      return 0;
+    }
+    if (host.kind === 'error') throw new UsageError(host.message);
+    return command === 'inspect' ? runInspect(host.args) : runAudit(host.args);
   }
   if (command !== 'serve') throw new UsageError(`unknown command ${JSON.stringify(command)}`);
   const parsed = parseServeArgs(rest);

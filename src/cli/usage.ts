@@ -3,7 +3,13 @@ export const USAGE = `mcpkit: a resource-first toolkit for the Model Context Pro
 
 Usage:
   mcpkit serve [DIR] [--stdio | --http [host:]port] [options]
+  mcpkit inspect URL [VERB ...] [options]
+  mcpkit inspect [VERB ...] [options] -- COMMAND ARGS...
+  mcpkit audit URL [options]
+  mcpkit audit [options] -- COMMAND ARGS...
   mcpkit --help | --version
+
+'mcpkit inspect --help' and 'mcpkit audit --help' describe those two commands.
 
 mcpkit serve serves the files under DIR (default: the example folder shipped with mcpkit) as
 MCP resources, file:///{+path} with the path relative to DIR, with the tools "search" and
@@ -91,4 +97,87 @@ TIME is a number with a unit: ms, s, m or h (a bare number is seconds). E.g. 500
 
 Exit status: 0 after a clean stop (SIGINT or SIGTERM, or the end of stdin with --stdio),
 1 when the server cannot start (e.g. the port is taken), 2 for bad arguments.
+`;
+
+/** Options that `inspect` and `audit` share. */
+const HOST_OPTIONS = `Target: an http:// or https:// URL of a Streamable HTTP endpoint (never subject to the SSRF
+guard), or, after "--", the command line of a stdio server (run without a shell, with this
+environment).
+
+Options:
+  --json                  one JSON object on stdout instead of the human form
+  --era auto|2026-07-28|2025-11-25
+                          the protocol era (default auto: server/discover, else initialize)
+  --timeout SECONDS       each request, and each guarded fetch with its whole redirect chain
+                          (default 30; 500ms and 2m work too)
+  --budget BYTES          the most read in one run, checked against a listed size before a read
+                          and against the bytes after it (default 4MiB)
+  --fetch-urls            fetch http(s) links with the host's own SSRF-guarded client instead of
+                          only through resources/read on the server (loopback, private,
+                          link-local, metadata and similar addresses are refused)
+  --allow-address HOST|IP|CIDR
+                          exempt from the guard when the URL's host as written or the address it
+                          resolves to matches; repeat for several
+  --help, -h              this help
+
+BYTES is a number of bytes, or a number with a unit: k or kib = 1024, m or mib = 1024^2,
+g or gib = 1024^3; kb, mb, gb = powers of 1000. E.g. 512KiB, 4MiB.
+`;
+
+/** The text of `mcpkit inspect --help`. */
+export const INSPECT_USAGE = `mcpkit inspect: look at what an MCP server offers, reads, prompts and tool calls
+
+Usage:
+  mcpkit inspect URL [VERB ...] [options]
+  mcpkit inspect [VERB ...] [options] -- COMMAND ARGS...
+
+Verbs:
+  (none)                  the discover (or initialize) answer, then every list, all pages
+  read URI                resources/read of one URI
+  prompt NAME [key=value ...]
+                          prompts/get with those arguments
+  call TOOL [JSON]        tools/call with a JSON object of arguments
+
+Links (resource_link blocks) in a prompt or tool result:
+  --resolve none|ask|all  none (default): no link is read; ask: y/n per link on the terminal
+                          (every link refused without a terminal); all: every link, within the
+                          budget. Links are read through resources/read on their server.
+
+${HOST_OPTIONS}
+Control characters and terminal escapes in anything the server sent are shown escaped.
+
+Exit status: 0 when the command got a result (a tool result with isError included), 1 when the
+server answered a JSON-RPC error or could not be reached, 2 for bad arguments.
+`;
+
+/** The text of `mcpkit audit --help`. */
+export const AUDIT_USAGE = `mcpkit audit: walk an MCP server and report what a host would trip over
+
+Usage:
+  mcpkit audit URL [options]
+  mcpkit audit [options] -- COMMAND ARGS...
+
+The walk: the discover (or initialize) answer; every list, all pages; a read of each listed
+resource within --budget; each prompt, its required arguments filled from completion/complete
+(or a placeholder); the tools named by --call; every resource_link met, read through
+resources/read. Each answer is judged as the server sent it, against the official schema of
+its era. Tools are never called unless named.
+
+Audit options:
+  --call NAME=JSON        call this tool with these arguments (a JSON object); repeatable
+  --block-budget BYTES    an embedded resource larger than this on the wire is flagged
+                          (default 1MiB)
+
+${HOST_OPTIONS}
+Findings (severity: code):
+  error:   blob-invalid-base64, link-unresolved, link-read-failed, result-over-cap (over stdio),
+           missing-result-type, missing-cache-hints, template-invalid, uri-invalid,
+           schema-violation, request-failed, pagination-loop, unreachable
+  warning: result-over-cap (over HTTP, or a listed size implying one), blob-missing-mime,
+           blob-noncanonical-base64, mime-mismatch, embed-over-budget, legacy-not-found-code,
+           size-mismatch, client-warning, request-failed (a prompt got with placeholders)
+  info:    name-reused, link-not-checked, budget-spent, tool-error
+
+Exit status: 0 when no error-level finding was made, 1 when one was (a server that cannot be
+reached is the finding "unreachable"), 2 for bad arguments. Progress goes to stderr.
 `;

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { parseTemplate } from '../uri/index.js';
+import { Coverage, isPartsTemplate } from './audit-coverage.js';
+
+describe('Coverage', () => {
+  const coverage = new Coverage();
+  coverage.addResource('file:///README.md');
+
+  it('takes templates, and says why one does not parse', () => {
+    expect(coverage.addTemplate('file:///{+path}{?offset,length,version}')).toBeUndefined();
+    expect(coverage.addTemplate('docs://{name}')).toBeUndefined();
+    expect(coverage.addTemplate('bad://{x')).toMatch(/unclosed/);
+  });
+
+  it('covers listed resources and template matches', () => {
+    expect(coverage.coveredBy('file:///README.md')).toBe('a listed resource');
+    expect(coverage.coveredBy('docs://intro')).toBe('the template "docs://{name}"');
+    expect(coverage.coveredBy('file:///big.bin?offset=0&length=10')).toContain('{+path}');
+    expect(coverage.coveredBy('other://x')).toBeUndefined();
+  });
+
+  it('knows a parts template', () => {
+    expect(coverage.partsTemplateFor('file:///big.bin')).toBe(
+      'file:///{+path}{?offset,length,version}',
+    );
+    expect(coverage.partsTemplateFor('docs://intro')).toBeUndefined();
+    expect(isPartsTemplate(parseTemplate('x://{id}{&offset,length}'))).toBe(true);
+    expect(isPartsTemplate(parseTemplate('x://{id}{?offset}'))).toBe(false);
+    expect(isPartsTemplate(parseTemplate('x://{offset}/{length}'))).toBe(false);
+  });
+});

@@ -1,0 +1,144 @@
+/**
+ * The links met in tool results and prompts, each read once: through `resources/read` on the
+ * server that produced it, or, with `--fetch-urls`, an uncovered http(s) link through the SSRF
+ * guard. A failed read is `link-read-failed` when a listed resource or template covers the link,
+ * `link-unresolved` when nothing does (`link-not-checked` for an uncovered http(s) link that was
+ * not fetched: the host may be meant to fetch it).
+ */
+import type { McpClient } from '../client/index.js';
+import { McpKitError } from '../errors/index.js';
+import { checkReadContents, type ContentContext, type LinkMet } from './audit-content.js';
+import type { Coverage } from './audit-coverage.js';
+import type { LinkFetch } from './audit-fetch.js';
+import { quote, type Place } from './audit-findings.js';
+import { mimeContradiction } from './audit-mime.js';
+import { describeError, isInvalidResult, judged, type ReadBudget } from './audit-read.js';
+
+export interface LinkDeps {
+  client: McpClient;
+  ctx: ContentContext;
+  budget: ReadBudget;
+  coverage: Coverage;
+  /** Present with `--fetch-urls`. */
+  fetch?: LinkFetch;
+}
+
+const HTTP = /^https?:/i;
+
+/** Where a link was met, for its findings: the request whose answer held it. */
+function metIn(link: LinkMet): string {
+  const { method, name } = link.place;
+  return name === undefined ? method : `${method} ${quote(name, 80)}`;
+}
+
+/** Checks every link (one read per distinct URI); returns how many were read or fetched. */
+export async function checkLinks(
+  links: readonly LinkMet[],
+  deps: LinkDeps,
+  progress?: (done: number, total: number) => void,
+): Promise<number> {
+  const seen = new Set<string>();
+  const unique = links.filter((l) => !seen.has(l.uri) && seen.add(l.uri));
+  let read = 0;
+  for (let i = 0; i < unique.length; i++) {
+    progress?.(i, unique.length);
+    if (await checkLink(unique[i] as LinkMet, deps)) read++;
+  }
+  return read;
+}
+
+async function checkLink(link: LinkMet, deps: LinkDeps): Promise<boolean> {
+  const { ctx, budget, coverage } = deps;
+  const where: Place = { method: link.place.method, uri: link.uri };
+  if (link.place.name !== undefined) where.name = link.place.name;
+  const at = { ...where, path: link.path };
+  const coveredBy = coverage.coveredBy(link.uri);
+  const http = HTTP.test(link.uri);
+  if (!budget.fits(link.size)) {
+    ctx.log.add({
+      code: 'link-not-checked',
+      message: `not read: ${budget.left === 0 ? 'the budget is spent' : `its size (${link.size}) is over what is left of the budget (${budget.left} bytes)`} (--budget ${budget.limit})`,
+      ...at,
+    });
+    return false;
+  }
+  if (coveredBy === undefined && http && deps.fetch) return fetchLink(link, deps, at);
+
+  const place: Place = { method: 'resources/read', uri: link.uri };
+  let items: Array<{ uri: unknown; bytes: number }> = [];
+  const got = await judged(
+    place,
+    ctx,
+    (onRawResult) => deps.client.readResource(link.uri, { onRawResult, cache: false }),
+    async (raw) => void (items = await checkReadContents(raw, place, ctx)),
+  );
+  if (got.raw !== undefined) {
+    const bytes = items.reduce((n, item) => n + item.bytes, 0);
+    budget.spend(bytes);
+    // An answer the client refused was judged already (schema-violation): it was not a failed read.
+    if (got.error === undefined || isInvalidResult(got.error)) {
+      if (link.size !== undefined && items.length === 1 && bytes !== link.size) {
+        ctx.log.add({
+          code: 'size-mismatch',
+          message: `the link says ${link.size} bytes, the read gave ${bytes}`,
+          ...at,
+        });
+      }
+      return true;
+    }
+  }
+  const why = describeError(got.error);
+  if (coveredBy !== undefined) {
+    ctx.log.add({
+      code: 'link-read-failed',
+      message: `a link met in ${metIn(link)}, covered by ${coveredBy}, failed to read: ${why}`,
+      ...at,
+    });
+  } else if (http) {
+    ctx.log.add({
+      code: 'link-not-checked',
+      message: `an http(s) link no listed resource or template covers, which resources/read did not resolve (${why}); not fetched (--fetch-urls fetches it through the SSRF guard)`,
+      ...at,
+    });
+  } else {
+    ctx.log.add({
+      code: 'link-unresolved',
+      message: `a link met in ${metIn(link)} that no listed resource or template covers, and resources/read failed: ${why}`,
+      ...at,
+    });
+  }
+  return false;
+}
+
+async function fetchLink(
+  link: LinkMet,
+  deps: LinkDeps,
+  at: Place & { path: string },
+): Promise<boolean> {
+  const { ctx, budget } = deps;
+  try {
+    const got = await (deps.fetch as LinkFetch)(link.uri, budget.left);
+    budget.spend(got.bytes.length);
+    const declared = link.mimeType ?? got.mimeType;
+    const why = declared === undefined ? undefined : await mimeContradiction(declared, got.bytes);
+    if (why)
+      ctx.log.add({ code: 'mime-mismatch', message: `fetched ${quote(got.url)}: ${why}`, ...at });
+    return true;
+  } catch (error) {
+    if (error instanceof McpKitError && error.code === 'GUARD_TOO_LARGE') {
+      budget.spend(budget.left);
+      ctx.log.add({
+        code: 'link-not-checked',
+        message: `fetch stopped: the body is over what is left of the budget (--budget ${budget.limit})`,
+        ...at,
+      });
+      return false;
+    }
+    ctx.log.add({
+      code: 'link-unresolved',
+      message: `an http(s) link met in ${metIn(link)} that no listed resource or template covers, and the guarded fetch failed: ${describeError(error)}`,
+      ...at,
+    });
+    return false;
+  }
+}

@@ -1,0 +1,177 @@
+/**
+ * The four lists, every page, each page judged as sent; then the checks of their entries: names
+ * given twice, URIs, templates, and listed sizes that imply an answer over the stdio cap.
+ */
+import type { McpClient } from '../client/index.js';
+import { isTextMimeType } from '../content/index.js';
+import { base64Length } from '../protocol/index.js';
+import { RESULT_CAP_BYTES } from './audit-answer.js';
+import { checkUri, type ContentContext } from './audit-content.js';
+import type { Coverage } from './audit-coverage.js';
+import { pointer, quote } from './audit-findings.js';
+import { describeError, judged } from './audit-read.js';
+
+type Obj = Record<string, unknown>;
+
+function isObj(value: unknown): value is Obj {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Pages one list may take before its cursor is taken to never end. */
+export const MAX_LIST_PAGES = 1000;
+
+export type ListMethod =
+  'tools/list' | 'prompts/list' | 'resources/list' | 'resources/templates/list';
+
+export const LIST_FIELDS: Record<ListMethod, string> = {
+  'tools/list': 'tools',
+  'prompts/list': 'prompts',
+  'resources/list': 'resources',
+  'resources/templates/list': 'resourceTemplates',
+};
+
+/** One entry of a list, with where it was: the page and its JSON pointer in that page. */
+export interface Listed {
+  entry: Obj;
+  page: number;
+  path: string;
+}
+
+/** Every entry of every page of `method`; a failed page or a cursor seen twice ends the list. */
+export async function walkList(
+  client: McpClient,
+  method: ListMethod,
+  ctx: ContentContext,
+): Promise<Listed[]> {
+  const field = LIST_FIELDS[method];
+  const out: Listed[] = [];
+  const cursors = new Set<string>();
+  let cursor: string | undefined;
+  for (let page = 0; ; page++) {
+    const params = cursor === undefined ? {} : { cursor };
+    const got = await judged({ method }, ctx, (onRawResult) =>
+      client.request(method, params, { onRawResult, cache: false }),
+    );
+    const raw = got.raw;
+    if (raw === undefined) {
+      ctx.log.add({
+        code: 'request-failed',
+        message: `${method}${page > 0 ? ` (page ${page + 1}, cursor ${quote(cursor)})` : ''} failed: ${describeError(got.error)}`,
+        method,
+      });
+      break;
+    }
+    const entries = isObj(raw) && Array.isArray(raw[field]) ? (raw[field] as unknown[]) : [];
+    entries.forEach((entry, i) => {
+      if (isObj(entry)) out.push({ entry, page, path: pointer('', field, i) });
+    });
+    const next = isObj(raw) ? raw['nextCursor'] : undefined;
+    if (typeof next !== 'string') break;
+    if (cursors.has(next) || next === cursor) {
+      ctx.log.add({
+        code: 'pagination-loop',
+        message: `${method} page ${page + 1} answered the cursor ${quote(next)} a second time: the list never ends`,
+        method,
+        path: '/nextCursor',
+      });
+      break;
+    }
+    if (page + 1 >= MAX_LIST_PAGES) {
+      ctx.log.add({
+        code: 'pagination-loop',
+        message: `${method} still had a nextCursor after ${MAX_LIST_PAGES} pages; stopped there`,
+        method,
+        path: '/nextCursor',
+      });
+      break;
+    }
+    cursors.add(next);
+    cursor = next;
+  }
+  return out;
+}
+
+/** `name-reused` for every name given to two entries of one list. */
+export function checkNames(
+  method: ListMethod,
+  listed: readonly Listed[],
+  ctx: ContentContext,
+): void {
+  const first = new Map<string, Listed>();
+  const what = LIST_FIELDS[method].replace(/s$/, '');
+  for (const item of listed) {
+    const name = item.entry['name'];
+    if (typeof name !== 'string') continue;
+    const earlier = first.get(name);
+    if (!earlier) {
+      first.set(name, item);
+      continue;
+    }
+    const uri = item.entry['uri'];
+    ctx.log.add({
+      code: 'name-reused',
+      message: `two ${what}s are named ${quote(name, 80)} (${at(earlier)} and ${at(item)}); a host that shows or picks by name cannot tell them apart`,
+      method,
+      name,
+      path: item.path,
+      ...(typeof uri === 'string' ? { uri } : {}),
+    });
+  }
+}
+
+function at(item: Listed): string {
+  return item.page === 0 ? item.path : `${item.path} of page ${item.page + 1}`;
+}
+
+/** URIs of listed resources and templates; fills `coverage`. */
+export function checkResourceEntries(
+  resources: readonly Listed[],
+  templates: readonly Listed[],
+  ctx: ContentContext,
+  coverage: Coverage,
+): void {
+  for (const { entry, path } of resources) {
+    const uri = entry['uri'];
+    const place = { method: 'resources/list', ...(typeof uri === 'string' ? { uri } : {}) };
+    if (checkUri(uri, pointer(path, 'uri'), place, ctx)) coverage.addResource(uri as string);
+  }
+  for (const { entry, path } of templates) {
+    const template = entry['uriTemplate'];
+    if (typeof template !== 'string') continue;
+    const problem = coverage.addTemplate(template);
+    if (problem === undefined) continue;
+    ctx.log.add({
+      code: 'template-invalid',
+      message: `${quote(template)} is not an RFC 6570 template: ${problem}`,
+      method: 'resources/templates/list',
+      path: pointer(path, 'uriTemplate'),
+      ...(typeof entry['name'] === 'string' ? { name: entry['name'] } : {}),
+    });
+  }
+}
+
+/**
+ * A listed `size` that implies a read answer over 10 MiB (base64 for a binary type) is a
+ * warning, unless a parts template covers the resource.
+ */
+export function checkListedSizes(
+  resources: readonly Listed[],
+  ctx: ContentContext,
+  coverage: Coverage,
+): void {
+  for (const { entry, path } of resources) {
+    const { uri, size, mimeType } = entry as { uri?: unknown; size?: unknown; mimeType?: unknown };
+    if (typeof uri !== 'string' || typeof size !== 'number' || !Number.isFinite(size)) continue;
+    const binary = typeof mimeType === 'string' && !isTextMimeType(mimeType);
+    const wire = (binary ? base64Length(size) : size) + 2 * uri.length + 100;
+    if (wire <= RESULT_CAP_BYTES || coverage.partsTemplateFor(uri) !== undefined) continue;
+    ctx.log.add({
+      code: 'result-over-cap',
+      severity: 'warning',
+      message: `its listed size (${size} bytes${binary ? ', base64 on the wire' : ''}) implies a read answer over the ${RESULT_CAP_BYTES} bytes (10 MiB) the official SDK client's stdio buffer takes, and no parts template covers it`,
+      method: 'resources/list',
+      uri,
+      path: pointer(path, 'size'),
+    });
+  }
+}

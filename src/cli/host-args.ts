@@ -1,0 +1,239 @@
+/**
+ * Argument parsing of the host-side commands, `mcpkit inspect` and `mcpkit audit`: pure, one clear
+ * message per mistake. A target is an `http(s)` URL (the first word) or, after `--`, the command
+ * line of a stdio server.
+ */
+import { isIP } from 'node:net';
+import { parseDuration, parseSize } from './values.js';
+
+export type HostTarget =
+  { kind: 'http'; url: string } | { kind: 'stdio'; command: string; args: string[] };
+
+export interface HostArgs {
+  target: HostTarget;
+  /** The positional words that are not the URL: `['read', 'file:///x']`, `['call', 'T', '{…}']`, `[]`. */
+  verb: string[];
+  json: boolean;
+  era: 'auto' | '2026-07-28' | '2025-11-25';
+  /** `--timeout SECONDS` (default 30 s): each request, and each guarded fetch. */
+  timeoutMs: number;
+  /** `--budget BYTES` (default 4 MiB): the most read in one run. */
+  budgetBytes: number;
+  /** `--block-budget BYTES` (default 1 MiB, audit only): the largest embedded block not flagged. */
+  blockBudgetBytes: number;
+  /** `--resolve none|ask|all` (inspect only, default none). */
+  resolve: 'none' | 'ask' | 'all';
+  fetchUrls: boolean;
+  /** `--allow-address HOST|IP|CIDR`, repeatable; IPv6 given without brackets. */
+  allowAddresses: string[];
+  /** `--call NAME=JSON` (audit only), repeatable, in the order given. */
+  calls: Array<{ name: string; arguments: Record<string, unknown> }>;
+}
+
+export type HostCommand = 'inspect' | 'audit';
+
+export type ParsedHostArgs =
+  { kind: 'ok'; args: HostArgs } | { kind: 'help' } | { kind: 'error'; message: string };
+
+export const DEFAULT_HOST_TIMEOUT_MS = 30_000;
+export const DEFAULT_HOST_BUDGET_BYTES = 4 * 1024 * 1024;
+export const DEFAULT_HOST_BLOCK_BUDGET_BYTES = 1024 * 1024;
+
+const ERAS = ['auto', '2026-07-28', '2025-11-25'] as const;
+const RESOLVE = ['none', 'ask', 'all'] as const;
+
+/** Which command each option belongs to; an option of the other command is an error. */
+const OPTIONS: Record<string, { value: boolean; only?: HostCommand }> = {
+  '--help': { value: false },
+  '-h': { value: false },
+  '--json': { value: false },
+  '--fetch-urls': { value: false },
+  '--era': { value: true },
+  '--timeout': { value: true },
+  '--budget': { value: true },
+  '--allow-address': { value: true },
+  '--block-budget': { value: true, only: 'audit' },
+  '--call': { value: true, only: 'audit' },
+  '--resolve': { value: true, only: 'inspect' },
+};
+
+const LABEL = /^(?!-)[A-Za-z0-9_-]{1,63}(?<!-)$/;
+
+/**
+ * Why `--allow-address` cannot take `raw`, or undefined. Takes a host name (as a URL writes it,
+ * a trailing dot allowed), an IPv4 or IPv6 address (brackets allowed) or a CIDR such as
+ * `10.0.0.0/8` or `fd00::/8`.
+ */
+export function allowAddressProblem(raw: string): string | undefined {
+  const bad = `--allow-address expects a host name, an IP address or a CIDR (e.g. 10.0.0.0/8), got ${JSON.stringify(raw)}`;
+  const slash = raw.indexOf('/');
+  if (slash >= 0) {
+    const ip = raw.slice(0, slash);
+    const bits = raw.slice(slash + 1);
+    const family = isIP(ip);
+    if (family === 0 || !/^\d{1,3}$/.test(bits)) return bad;
+    const max = family === 4 ? 32 : 128;
+    if (Number(bits) > max) return `${bad}: a /${bits} prefix is longer than ${max} bits`;
+    return undefined;
+  }
+  if (isIP(raw) !== 0) return undefined;
+  const name = raw.endsWith('.') ? raw.slice(0, -1) : raw;
+  if (name.length === 0 || name.length > 253) return bad;
+  // All-numeric names are odd spellings of addresses (127.1), which the guard refuses anyway.
+  if (/^[\d.]+$/.test(name) || /^0x/i.test(name)) return bad;
+  return name.split('.').every((label) => LABEL.test(label)) ? undefined : bad;
+}
+
+/** `[::1]` → `::1`; everything else as given. */
+function unbracket(raw: string): string {
+  return /^\[[0-9a-fA-F:.]+\](\/\d+)?$/.test(raw) ? raw.replace(/^\[|\](?=\/|$)/g, '') : raw;
+}
+
+function parseCall(raw: string): HostArgs['calls'][number] | string {
+  const eq = raw.indexOf('=');
+  const name = eq < 0 ? raw : raw.slice(0, eq);
+  if (name === '')
+    return `--call expects NAME=JSON (e.g. --call 'search={"query":"x"}'), got ${JSON.stringify(raw)}`;
+  if (eq < 0) return { name, arguments: {} };
+  let value: unknown;
+  try {
+    value = JSON.parse(raw.slice(eq + 1));
+  } catch (error) {
+    return `--call ${name}: the arguments are not JSON (${(error as Error).message})`;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return `--call ${name}: the arguments must be a JSON object, e.g. ${name}={"key":"value"}`;
+  return { name, arguments: value as Record<string, unknown> };
+}
+
+function parseUrl(raw: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return undefined;
+  }
+  return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : undefined;
+}
+
+/**
+ * Parses the arguments after `inspect` or `audit`: `URL [VERB …] [options]` or
+ * `[VERB …] [options] -- COMMAND ARGS…`. Options take their value as the next argument or after
+ * `=`; everything after `--` is the server's command line, passed as is.
+ */
+export function parseHostArgs(command: HostCommand, argv: readonly string[]): ParsedHostArgs {
+  const args: HostArgs = {
+    target: { kind: 'http', url: '' },
+    verb: [],
+    json: false,
+    era: 'auto',
+    timeoutMs: DEFAULT_HOST_TIMEOUT_MS,
+    budgetBytes: DEFAULT_HOST_BUDGET_BYTES,
+    blockBudgetBytes: DEFAULT_HOST_BLOCK_BUDGET_BYTES,
+    resolve: 'none',
+    fetchUrls: false,
+    allowAddresses: [],
+    calls: [],
+  };
+  const error = (message: string): ParsedHostArgs => ({ kind: 'error', message });
+  const dashes = argv.indexOf('--');
+  const own = dashes < 0 ? argv : argv.slice(0, dashes);
+  const positional: string[] = [];
+  for (let i = 0; i < own.length; i++) {
+    const arg = own[i] as string;
+    if (!arg.startsWith('-') || arg === '-') {
+      positional.push(arg);
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    const name = eq > 0 && arg.startsWith('--') ? arg.slice(0, eq) : arg;
+    const inline = eq > 0 && arg.startsWith('--') ? arg.slice(eq + 1) : undefined;
+    const option = OPTIONS[name];
+    if (!option) return error(`unknown option ${JSON.stringify(name)} for ${command}`);
+    if (option.only && option.only !== command)
+      return error(`${name} applies to mcpkit ${option.only} only`);
+    if (!option.value) {
+      if (inline !== undefined) return error(`${name} takes no value`);
+      if (name === '--help' || name === '-h') return { kind: 'help' };
+      if (name === '--json') args.json = true;
+      else args.fetchUrls = true;
+      continue;
+    }
+    const raw = inline ?? own[++i];
+    if (raw === undefined || (inline === undefined && raw.startsWith('--')))
+      return error(`${name} expects a value`);
+    const problem = setValue(args, name, raw);
+    if (problem) return error(problem);
+  }
+  if (dashes >= 0) {
+    const [cmd, ...rest] = argv.slice(dashes + 1);
+    if (cmd === undefined || cmd === '')
+      return error(`nothing after "--": give the server's command, e.g. -- node server.js`);
+    if (positional[0] !== undefined && parseUrl(positional[0]) !== undefined)
+      return error('give either a URL or a command after "--", not both');
+    args.target = { kind: 'stdio', command: cmd, args: rest };
+    args.verb = positional;
+  } else {
+    const [first, ...rest] = positional;
+    if (first === undefined)
+      return error(
+        `${command} needs a server: a URL (mcpkit ${command} http://127.0.0.1:3333/mcp) or a command after "--" (mcpkit ${command} -- node server.js)`,
+      );
+    const url = parseUrl(first);
+    if (url === undefined)
+      return error(
+        `expected an http:// or https:// URL first, got ${JSON.stringify(first)} (a stdio server goes after "--")`,
+      );
+    args.target = { kind: 'http', url };
+    args.verb = rest;
+  }
+  if (command === 'audit' && args.verb.length > 0)
+    return error(`unexpected argument ${JSON.stringify(args.verb[0])}: audit takes no verb`);
+  return { kind: 'ok', args };
+}
+
+/** Sets one value option; returns the problem, if any. */
+function setValue(args: HostArgs, name: string, raw: string): string | undefined {
+  switch (name) {
+    case '--era':
+      if (!(ERAS as readonly string[]).includes(raw))
+        return `--era expects one of ${ERAS.join(', ')}, got ${JSON.stringify(raw)}`;
+      args.era = raw as HostArgs['era'];
+      return undefined;
+    case '--resolve':
+      if (!(RESOLVE as readonly string[]).includes(raw))
+        return `--resolve expects one of ${RESOLVE.join(', ')}, got ${JSON.stringify(raw)}`;
+      args.resolve = raw as HostArgs['resolve'];
+      return undefined;
+    case '--timeout': {
+      const ms = parseDuration(raw);
+      if (ms === undefined || ms <= 0)
+        return `--timeout expects a number of seconds (or 500ms, 2m), more than 0, got ${JSON.stringify(raw)}`;
+      args.timeoutMs = ms;
+      return undefined;
+    }
+    case '--budget':
+    case '--block-budget': {
+      const bytes = parseSize(raw);
+      if (bytes === undefined)
+        return `${name} expects a size in bytes (e.g. 4MiB, 512KiB, 1000000), got ${JSON.stringify(raw)}`;
+      if (name === '--budget') args.budgetBytes = bytes;
+      else args.blockBudgetBytes = bytes;
+      return undefined;
+    }
+    case '--allow-address': {
+      const value = unbracket(raw);
+      const problem = allowAddressProblem(value);
+      if (problem) return problem;
+      args.allowAddresses.push(value);
+      return undefined;
+    }
+    case '--call': {
+      const call = parseCall(raw);
+      if (typeof call === 'string') return call;
+      args.calls.push(call);
+      return undefined;
+    }
+  }
+  return `unknown option ${JSON.stringify(name)}`;
+}

@@ -1,0 +1,106 @@
+/**
+ * The client of `mcpkit inspect` and `mcpkit audit`: the target of the command line, connected.
+ * Over HTTP the target URL is the user's own choice and is never subject to the SSRF guard.
+ */
+import { McpClient } from '../client/index.js';
+import type { ClientWarning, McpClientOptions } from '../client/index.js';
+import { McpKitError, ProtocolError } from '../errors/index.js';
+import { HttpClientTransport } from '../transports/http/index.js';
+import { StdioClientTransport } from '../transports/stdio/index.js';
+import type { HostArgs, HostTarget } from './host-args.js';
+import { packageVersion } from './serve-command.js';
+import { shownText } from './terminal-text.js';
+
+export interface ConnectHooks {
+  onWarning?(warning: ClientWarning): void;
+  /** Notifications no request claimed (logs, list changes). */
+  onNotification?(notification: { method: string; params?: Record<string, unknown> }): void;
+  /** `clientInfo.name` (default `mcpkit`). */
+  clientName?: string;
+}
+
+const ERA_PIN: Record<HostArgs['era'], NonNullable<McpClientOptions['era']>> = {
+  auto: 'auto',
+  '2026-07-28': 'modern',
+  '2025-11-25': 'legacy',
+};
+
+/** The target as a person would type it: the URL, or the command line (escaped for a terminal). */
+export function describeTarget(target: HostTarget): string {
+  if (target.kind === 'http') return shownText(target.url);
+  const words = [target.command, ...target.args].map((w) =>
+    /^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`,
+  );
+  return shownText(words.join(' '));
+}
+
+/**
+ * Connects to the command line's target: HTTP through `HttpClientTransport`, stdio by spawning
+ * the command (with our environment: the user named the server, as with any command they run),
+ * its stderr captured for error messages. The era is pinned by `--era`; each request waits
+ * `--timeout`; the cache is off (every answer is what the server sent now).
+ *
+ * @throws McpKitError when the server cannot be reached, started or initialized (the caller
+ *   exits 1); a JSON-RPC error answered to the handshake comes as that McpKitError's cause.
+ */
+export async function connectTarget(args: HostArgs, hooks: ConnectHooks = {}): Promise<McpClient> {
+  const { target } = args;
+  const transport =
+    target.kind === 'http'
+      ? new HttpClientTransport({ url: target.url })
+      : new StdioClientTransport({
+          command: target.command,
+          args: target.args,
+          env: { ...process.env },
+          stderr: 'capture',
+        });
+  const options: McpClientOptions = {
+    transport,
+    clientInfo: { name: hooks.clientName ?? 'mcpkit', version: packageVersion() },
+    era: ERA_PIN[args.era],
+    requestTimeoutMs: args.timeoutMs,
+    cache: false,
+  };
+  if (hooks.onWarning) options.onWarning = (w) => hooks.onWarning?.(w);
+  if (hooks.onNotification) options.onNotification = (n) => hooks.onNotification?.(n);
+  const client = new McpClient(options);
+  try {
+    return await client.connect();
+  } catch (error) {
+    await client.close().catch(() => undefined);
+    throw unreachable(target, error, transport);
+  }
+}
+
+function unreachable(
+  target: HostTarget,
+  error: unknown,
+  transport: HttpClientTransport | StdioClientTransport,
+): McpKitError {
+  const where = describeTarget(target);
+  if (error instanceof McpKitError) {
+    const stderr = transport instanceof StdioClientTransport ? transport.stderrText() : '';
+    // The exit error already quotes stderr; others (a timeout) do not.
+    const tail =
+      stderr && !error.message.includes('stderr') ? `; its stderr: ${lastLines(stderr)}` : '';
+    return new McpKitError(error.code, `cannot connect to ${where}: ${error.message}${tail}`, {
+      cause: error,
+    });
+  }
+  const what =
+    error instanceof ProtocolError
+      ? `the handshake was answered with error ${error.code}: ${shownText(error.message)}`
+      : error instanceof Error
+        ? error.message
+        : String(error);
+  return new McpKitError(
+    error instanceof ProtocolError ? 'INVALID_RESPONSE' : 'PEER_CLOSED',
+    `cannot connect to ${where}: ${what}`,
+    { cause: error },
+  );
+}
+
+function lastLines(text: string): string {
+  const lines = text.trimEnd().split('\n').slice(-5).join('\n');
+  return shownText(lines.length > 1000 ? `…${lines.slice(-1000)}` : lines);
+}

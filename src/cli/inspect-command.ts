@@ -1,0 +1,245 @@
+/**
+ * `mcpkit inspect`: looks at any server as a host would. No verb: the discover (or initialize)
+ * answer and every list, all pages; `read URI`; `prompt NAME [key=value…]`; `call TOOL [JSON]`.
+ * Links met in a prompt or a tool result are read only as `--resolve` says.
+ */
+import type { McpClient } from '../client/index.js';
+import { McpKitError, isMcpKitError, isProtocolError } from '../errors/index.js';
+import { decodeContents } from '../host/decode.js';
+import type { HostArgs } from './host-args.js';
+import { connectTarget } from './host-connect.js';
+import { blockJson, blocksOf, hostResolver, sha256 } from './host-resolve.js';
+import { renderBlocks, renderOverview, renderRead, type ReadEntry } from './inspect-render.js';
+import { UsageError } from './serve-command.js';
+import { shownText } from './terminal-text.js';
+
+type Obj = Record<string, unknown>;
+type Verb =
+  | { kind: 'overview' }
+  | { kind: 'read'; uri: string }
+  | { kind: 'prompt'; name: string; arguments: Record<string, string> }
+  | { kind: 'call'; name: string; arguments: Obj | undefined };
+
+/** The verb words, checked before anything is started (bad usage is exit 2). */
+export function parseVerb(words: readonly string[]): Verb {
+  const [verb, ...rest] = words;
+  if (verb === undefined) return { kind: 'overview' };
+  if (verb === 'read') {
+    if (rest.length !== 1)
+      throw new UsageError('inspect read takes one URI: mcpkit inspect … read URI');
+    return { kind: 'read', uri: rest[0] as string };
+  }
+  if (verb === 'prompt') {
+    const [name, ...pairs] = rest;
+    if (name === undefined)
+      throw new UsageError('inspect prompt takes a prompt name: prompt NAME [key=value…]');
+    const args: Record<string, string> = {};
+    for (const pair of pairs) {
+      const eq = pair.indexOf('=');
+      if (eq <= 0) throw new UsageError(`inspect prompt: ${JSON.stringify(pair)} is not key=value`);
+      args[pair.slice(0, eq)] = pair.slice(eq + 1);
+    }
+    return { kind: 'prompt', name, arguments: args };
+  }
+  if (verb === 'call') {
+    const [name, json, ...extra] = rest;
+    if (name === undefined || extra.length > 0)
+      throw new UsageError(
+        'inspect call takes a tool name and at most one JSON object: call TOOL [JSON]',
+      );
+    if (json === undefined) return { kind: 'call', name, arguments: undefined };
+    let value: unknown;
+    try {
+      value = JSON.parse(json);
+    } catch (error) {
+      throw new UsageError(
+        `inspect call ${name}: the arguments are not JSON (${(error as Error).message})`,
+      );
+    }
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      throw new UsageError(
+        `inspect call ${name}: the arguments must be a JSON object, got ${json}`,
+      );
+    return { kind: 'call', name, arguments: value as Obj };
+  }
+  throw new UsageError(
+    `unknown inspect verb ${JSON.stringify(verb)} (expected read, prompt or call)`,
+  );
+}
+
+const MAX_PAGES = 1000;
+
+/** Every page of a list; a page that breaks its schema is taken as received (with a warning). */
+async function listAll(client: McpClient, method: string, field: string, enabled: boolean) {
+  const items: unknown[] = [];
+  if (!enabled) return items;
+  const seen = new Set<string>();
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const params = cursor === undefined ? {} : { cursor };
+    const result = await asReceived((onRawResult) =>
+      client.request(method, params, { onRawResult }),
+    );
+    const list = result[field];
+    if (Array.isArray(list)) items.push(...list);
+    const next = result['nextCursor'];
+    if (typeof next !== 'string' || next === '') return items;
+    if (seen.has(next))
+      throw new McpKitError(
+        'PAGE_LIMIT',
+        `${method}: the cursor ${JSON.stringify(next)} came back; the list would never end`,
+      );
+    seen.add(next);
+    cursor = next;
+  }
+  throw new McpKitError('PAGE_LIMIT', `${method}: more than ${MAX_PAGES} pages`);
+}
+
+async function overview(client: McpClient): Promise<Obj> {
+  const caps = client.serverCapabilities ?? {};
+  const has = (k: string): boolean => (caps as Obj)[k] !== undefined;
+  return {
+    era: client.protocolVersion,
+    server: client.handshakeResult ?? { serverInfo: client.serverInfo, capabilities: caps },
+    resources: await listAll(client, 'resources/list', 'resources', has('resources')),
+    resourceTemplates: await listAll(
+      client,
+      'resources/templates/list',
+      'resourceTemplates',
+      has('resources'),
+    ),
+    prompts: await listAll(client, 'prompts/list', 'prompts', has('prompts')),
+    tools: await listAll(client, 'tools/list', 'tools', has('tools')),
+  };
+}
+
+/**
+ * The checked result, or, when it breaks its schema, the result as received (with a warning):
+ * the blocks that are fine still get their outcomes, the broken ones say what is wrong.
+ */
+async function asReceived(
+  call: (onRawResult: (r: unknown) => void) => Promise<Obj>,
+  keep: (r: unknown) => void = () => undefined,
+): Promise<Obj> {
+  let raw: unknown;
+  try {
+    return await call((r) => {
+      raw = r;
+      keep(r);
+    });
+  } catch (error) {
+    const invalid = isMcpKitError(error) && error.code === 'INVALID_RESULT';
+    if (!invalid || typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw error;
+    process.stderr.write(`warning: ${shownText(error.message)}; shown as received\n`);
+    return raw as Obj;
+  }
+}
+
+async function read(client: McpClient, uri: string): Promise<{ json: Obj; entries: ReadEntry[] }> {
+  let raw: unknown;
+  const result = (await asReceived(
+    (onRawResult) => client.readResource(uri, { onRawResult }),
+    (r) => (raw = r),
+  )) as { contents?: unknown[] };
+  const entries: ReadEntry[] = [];
+  const contents = (Array.isArray(result.contents) ? result.contents : []) as unknown[];
+  for (let i = 0; i < contents.length; i++) {
+    const decoded = await decodeContents(contents[i], `contents[${i}]`);
+    if ('error' in decoded)
+      entries.push({
+        error: decoded.error,
+        uri: String((contents[i] as unknown as Obj)?.['uri'] ?? ''),
+      });
+    else entries.push({ contents: decoded.contents, sha256: sha256([decoded.contents.bytes]) });
+  }
+  const json = {
+    result: raw ?? result,
+    contents: entries.map((e) => {
+      if ('error' in e) return { uri: e.uri, error: e.error };
+      const c = e.contents;
+      const sent = (contents[entries.indexOf(e)] as unknown as Obj)?.['mimeType'];
+      return {
+        uri: c.uri,
+        ...(typeof sent === 'string' ? { mimeType: sent } : {}),
+        bytes: c.size,
+        sha256: e.sha256,
+      };
+    }),
+  };
+  return { json, entries };
+}
+
+async function withBlocks(
+  client: McpClient,
+  args: HostArgs,
+  call: (onRawResult: (r: unknown) => void) => Promise<Obj>,
+): Promise<{
+  json: Obj;
+  result: Obj;
+  resolved: Awaited<ReturnType<ReturnType<typeof hostResolver>['resolver']['resolve']>>;
+}> {
+  let raw: unknown;
+  const result = await asReceived(call, (r) => (raw = r));
+  const { resolver, close } = hostResolver(client, args, args.resolve);
+  try {
+    const resolved = await resolver.resolve(blocksOf(result));
+    return {
+      json: { result: raw ?? result, blocks: resolved.blocks.map(blockJson) },
+      result,
+      resolved,
+    };
+  } finally {
+    close();
+  }
+}
+
+const write = (text: string): void =>
+  void process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+
+/** Runs the command: 0 with a result (a tool's `isError` included), 1 for an error answer or no connection. */
+export async function runInspect(args: HostArgs): Promise<number> {
+  const verb = parseVerb(args.verb);
+  const warnings: string[] = [];
+  let client: McpClient | undefined;
+  try {
+    client = await connectTarget(args, {
+      clientName: 'mcpkit-inspect',
+      onWarning: (w) => warnings.push(`${w.code}: ${w.message}`),
+    });
+    if (verb.kind === 'overview') {
+      const data = await overview(client);
+      write(args.json ? JSON.stringify(data, null, 2) : renderOverview(data));
+    } else if (verb.kind === 'read') {
+      const { json, entries } = await read(client, verb.uri);
+      write(args.json ? JSON.stringify(json, null, 2) : renderRead(verb.uri, entries));
+    } else {
+      const c = client;
+      const { json, resolved, result } = await withBlocks(client, args, (onRawResult) =>
+        verb.kind === 'prompt'
+          ? c.getPrompt(verb.name, verb.arguments, { onRawResult })
+          : c.callTool(verb.name, verb.arguments, { onRawResult }),
+      );
+      const head =
+        verb.kind === 'call'
+          ? `tool ${shownText(verb.name)}${result['isError'] === true ? ' (isError: the tool reports a failure)' : ''}`
+          : `prompt ${shownText(verb.name)}`;
+      write(args.json ? JSON.stringify(json, null, 2) : renderBlocks(head, resolved));
+    }
+    if (!args.json) for (const w of warnings) process.stderr.write(`warning: ${shownText(w)}\n`);
+    return 0;
+  } catch (error) {
+    process.stderr.write(`mcpkit inspect: ${describeError(error)}\n`);
+    return 1;
+  } finally {
+    await client?.close().catch(() => undefined);
+  }
+}
+
+function describeError(error: unknown): string {
+  if (isProtocolError(error)) {
+    const data = error.data === undefined ? '' : ` ${JSON.stringify(error.data)}`;
+    return shownText(`the server answered error ${error.code}: ${error.message}${data}`);
+  }
+  if (isMcpKitError(error)) return shownText(`${error.code}: ${error.message}`);
+  return shownText(error instanceof Error ? error.message : String(error));
+}
