@@ -11,7 +11,7 @@ import { connectTarget } from './host-connect.js';
 import { blockJson, blocksOf, hostResolver, sha256 } from './host-resolve.js';
 import { renderBlocks, renderOverview, renderRead, type ReadEntry } from './inspect-render.js';
 import { UsageError } from './serve-command.js';
-import { shownText } from './terminal-text.js';
+import { shownText, terminalJson } from './terminal-text.js';
 
 type Obj = Record<string, unknown>;
 type Verb =
@@ -208,10 +208,10 @@ export async function runInspect(args: HostArgs): Promise<number> {
     });
     if (verb.kind === 'overview') {
       const data = await overview(client);
-      write(args.json ? JSON.stringify(data, null, 2) : renderOverview(data));
+      write(args.json ? terminalJson(data) : renderOverview(data));
     } else if (verb.kind === 'read') {
       const { json, entries } = await read(client, verb.uri);
-      write(args.json ? JSON.stringify(json, null, 2) : renderRead(verb.uri, entries));
+      write(args.json ? terminalJson(json) : renderRead(verb.uri, entries));
     } else {
       const c = client;
       const { json, resolved, result } = await withBlocks(client, args, (onRawResult) =>
@@ -223,7 +223,7 @@ export async function runInspect(args: HostArgs): Promise<number> {
         verb.kind === 'call'
           ? `tool ${shownText(verb.name)}${result['isError'] === true ? ' (isError: the tool reports a failure)' : ''}`
           : `prompt ${shownText(verb.name)}`;
-      write(args.json ? JSON.stringify(json, null, 2) : renderBlocks(head, resolved));
+      write(args.json ? terminalJson(json) : renderBlocks(head, resolved));
     }
     if (!args.json) for (const w of warnings) process.stderr.write(`warning: ${shownText(w)}\n`);
     return 0;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { shownText } from './terminal-text.js';
+import { shownText, terminalJson } from './terminal-text.js';
 
 describe('shownText', () => {
   it.each([
@@ -27,5 +27,32 @@ describe('shownText', () => {
   it('is the same string when nothing needs escaping', () => {
     const value = 'x'.repeat(1000);
     expect(shownText(value)).toBe(value);
+  });
+});
+
+describe('shownText: invisible format characters', () => {
+  it.each([
+    ['file:///a\u200b.md', 'file:///a\\u200b.md'],
+    ['a\u200db', 'a\\u200db'],
+    ['a\u2060b', 'a\\u2060b'],
+    ['\ufeffhead', '\\ufeffhead'],
+    ['soft\u00adhyphen', 'soft\\xadhyphen'],
+    ['tag\u{e0041}\u{e007f}', 'tag\\u{e0041}\\u{e007f}'],
+    ['emoji 😀 stays', 'emoji 😀 stays'],
+    ['lone \ud800 high', 'lone \\ud800 high'],
+    ['lone \udc00 low', 'lone \\udc00 low'],
+  ])('%j is shown as %j', (raw, shown) => {
+    expect(shownText(raw)).toBe(shown);
+  });
+});
+
+describe('terminalJson', () => {
+  it('escapes C1 and format characters and stays the same JSON', () => {
+    const value = { name: 'a\u009b31m\u202e\u200b\u{e0041}b', plain: 'é 😀', ctl: '\u001b' };
+    const out = terminalJson(value);
+    expect(out).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u200b\u202e]/u);
+    expect(out).toContain('a\\u009b31m\\u202e\\u200b\\udb40\\udc41b');
+    expect(out).toContain('é 😀');
+    expect(JSON.parse(out)).toEqual(value);
   });
 });

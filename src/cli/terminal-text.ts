@@ -14,22 +14,22 @@ export interface ShownTextOptions {
 }
 
 /**
- * C0 (U+0000–001F), DEL, C1 (U+0080–009F), ALM (U+061C), LRM/RLM (U+200E–200F), the line and
- * paragraph separators (U+2028–2029), the bidi embeddings and overrides (U+202A–202E) and
- * isolates (U+2066–2069), and lone surrogates.
+ * C0 (U+0000–001F), DEL, C1 (U+0080–009F), every format character (Cf: ALM, LRM/RLM, the bidi
+ * embeddings, overrides and isolates, zero-width spaces and joiners, the word joiner, BOM, soft
+ * hyphen, tag characters), the line and paragraph separators (U+2028–2029), and lone surrogates:
+ * all of them either drive the terminal or make one string look like another.
  */
-const UNSAFE =
-  /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\p{Cf}\u2028\u2029\ud800-\udfff]/gu;
 
 const NAMED: Record<string, string> = { '\n': '\\n', '\t': '\\t', '\r': '\\r' };
 
 function escape(ch: string): string {
   const named = NAMED[ch];
   if (named !== undefined) return named;
-  const code = ch.charCodeAt(0);
-  return code <= 0xff
-    ? `\\x${code.toString(16).padStart(2, '0')}`
-    : `\\u${code.toString(16).padStart(4, '0')}`;
+  const code = ch.codePointAt(0) as number;
+  if (code <= 0xff) return `\\x${code.toString(16).padStart(2, '0')}`;
+  if (code <= 0xffff) return `\\u${code.toString(16).padStart(4, '0')}`;
+  return `\\u{${code.toString(16)}}`;
 }
 
 /**
@@ -45,5 +45,21 @@ export function shownText(value: string, options: ShownTextOptions = {}): string
   const multiline = options.multiline === true;
   return value.replace(UNSAFE, (ch) =>
     multiline && (ch === '\n' || ch === '\t') ? ch : escape(ch),
+  );
+}
+
+const JSON_UNSAFE = /[\u007f-\u009f\p{Cf}\u2028\u2029]/gu;
+
+/**
+ * `JSON.stringify` for output that may land on a terminal: JSON already escapes C0 controls;
+ * this also escapes DEL, C1 and format characters (as `\uXXXX`, surrogate pairs for astral
+ * ones), so the text is the same JSON, and a terminal sees no raw CSI or bidi override.
+ */
+export function terminalJson(value: unknown): string {
+  return (JSON.stringify(value, null, 2) ?? 'null').replace(JSON_UNSAFE, (ch) =>
+    Array.from(
+      { length: ch.length },
+      (_, i) => `\\u${ch.charCodeAt(i).toString(16).padStart(4, '0')}`,
+    ).join(''),
   );
 }

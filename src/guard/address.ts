@@ -98,6 +98,28 @@ export function isMetadataAddress(address: IPv4 | IPv6): boolean {
   return METADATA_ADDRESSES.includes(address.toNormalizedString());
 }
 
+/**
+ * The IPv4 address an IPv6 one carries inside it, by any of the schemes that reach it: mapped
+ * (::ffff:a.b.c.d), compatible (::a.b.c.d), translated (::ffff:0:a.b.c.d), 6to4, NAT64.
+ */
+export function carriedV4(address: IPv6): IPv4 | undefined {
+  const b = address.toByteArray();
+  const zero = (from: number, to: number): boolean => b.slice(from, to).every((x) => x === 0);
+  const tail = (): IPv4 => new ipaddr.IPv4(b.slice(12, 16));
+  if (zero(0, 10) && b[10] === 0xff && b[11] === 0xff) return tail();
+  if (zero(0, 12) && !zero(12, 16)) return tail();
+  if (zero(0, 8) && b[8] === 0xff && b[9] === 0xff && zero(10, 12)) return tail();
+  return embeddedV4(address);
+}
+
+/** A metadata endpoint, spelled as itself or carried inside an IPv6 address. */
+export function reachesMetadata(address: IPv4 | IPv6): boolean {
+  if (isMetadataAddress(address)) return true;
+  if (address.kind() !== 'ipv6') return false;
+  const v4 = carriedV4(address as IPv6);
+  return v4 !== undefined && isMetadataAddress(v4);
+}
+
 function classifyV4(address: IPv4): BlockReason | undefined {
   const range = address.range();
   return range in V4_REASONS ? V4_REASONS[range] : 'reserved';

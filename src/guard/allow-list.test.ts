@@ -32,6 +32,14 @@ const CHECK: Array<[string, string[] | undefined, string | undefined]> = [
   ['fd00:ec2::254', ['fd00::/8'], 'metadata'],
   ['fd00:ec2::254', ['fd00:ec2::254'], undefined],
   ['100.100.100.200', ['100.64.0.0/10'], 'metadata'],
+  // … nor through an IPv6 range whose addresses carry it inside.
+  ['::ffff:169.254.169.254', ['::/0'], 'ipv4Mapped'],
+  ['::ffff:169.254.169.254', ['::ffff:0:0/96'], 'ipv4Mapped'],
+  ['::ffff:169.254.169.254', ['::ffff:169.254.169.254'], undefined],
+  ['::169.254.169.254', ['::/96'], 'ipv4Compatible'],
+  ['64:ff9b::a9fe:a9fe', ['64:ff9b::/96'], 'metadata'],
+  ['2002:a9fe:a9fe::1', ['2002::/16'], 'metadata'],
+  ['64:ff9b::a00:1', ['64:ff9b::/96'], undefined],
   // Name entries do not count for a bare address.
   ['127.0.0.1', ['localhost'], 'loopback'],
   // Not an address: refused whatever the list says.

@@ -2,7 +2,7 @@
  * The allow-list: host names (as written in the URL), IP addresses and CIDRs the guard lets
  * through. Parsed once per guard; an entry that is none of the three is a programming error.
  */
-import { classifyParsed, isMetadataAddress, parseIp, type BlockReason } from './address.js';
+import { classifyParsed, parseIp, reachesMetadata, type BlockReason } from './address.js';
 import type { Cidr, IpAddress } from './ipaddr.js';
 
 export interface AllowList {
@@ -76,9 +76,9 @@ export function parseAllowList(entries: readonly string[] = []): AllowList {
     empty: names.size === 0 && ranges.length === 0,
     hasName: (hostname) => names.has(comparableName(hostname)),
     covers(address) {
-      // A metadata endpoint is exempt only when named exactly: '169.254.0.0/16' or '0.0.0.0/0'
-      // written for other reasons must not open it by accident.
-      const needsExact = isMetadataAddress(address);
+      // A metadata endpoint is exempt only when named exactly: '169.254.0.0/16', '0.0.0.0/0' or
+      // '::/0' (which covers ::ffff:169.254.169.254) written for other reasons must not open it.
+      const needsExact = reachesMetadata(address);
       return ranges.some(
         ({ range, exact }) =>
           (exact || !needsExact) && address.kind() === range[0].kind() && address.match(range),

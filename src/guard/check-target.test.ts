@@ -154,6 +154,22 @@ describe('guard.check: names', () => {
     expect((await named.check('http://localhost./')).addresses).toEqual(['127.0.0.1']);
   });
 
+  it('lets localhost through when the list covers the address it stands for, without DNS', async () => {
+    const { lookup, calls } = stubLookup({ localhost: ['8.8.8.8'] });
+    for (const allow of [['127.0.0.1'], ['127.0.0.0/8']]) {
+      const guard = createGuard({ lookup, allow });
+      expect((await guard.check('http://localhost:3000/')).addresses).toEqual(['127.0.0.1']);
+      expect((await guard.check('http://api.localhost/')).addresses).toEqual(['127.0.0.1']);
+    }
+    expect(
+      (await createGuard({ lookup, allow: ['::1'] }).check('http://localhost/')).addresses,
+    ).toEqual(['::1']);
+    expect(
+      await refusal(createGuard({ lookup, allow: ['10.0.0.0/8'] }).check('http://localhost/')),
+    ).toMatchObject({ code: 'GUARD_BLOCKED' });
+    expect(calls).toEqual([]);
+  });
+
   it('fails (FETCH_FAILED) on a name that does not resolve or resolves to nothing', async () => {
     const { lookup } = stubLookup({ 'empty.test': [] });
     const guard = createGuard({ lookup });

@@ -21,6 +21,11 @@ export interface CheckedTarget {
 // Names that never leave the machine (RFC 6761) or that only cloud metadata answers to.
 const METADATA_NAMES = new Set(['metadata.google.internal', 'metadata.goog']);
 
+const LOCALHOST: LookupAddress[] = [
+  { address: '127.0.0.1', family: 4 },
+  { address: '::1', family: 6 },
+];
+
 function blockedName(name: string): BlockReason | undefined {
   if (name === 'localhost' || name.endsWith('.localhost')) return 'loopback';
   return METADATA_NAMES.has(name) ? 'metadata' : undefined;
@@ -143,6 +148,13 @@ export async function checkTarget(
   } else {
     const name = comparableName(hostname);
     const reason = byName ? undefined : blockedName(name);
+    // `localhost` is loopback by definition, never asked of DNS: it is allowed when the list
+    // covers 127.0.0.1 or ::1 (the address it stands for), and connects to the covered one.
+    const local =
+      reason === 'loopback'
+        ? LOCALHOST.filter((a) => !checkParsedAddress(a.address, options.allow))
+        : [];
+    if (local.length > 0) return { url, hostname, addresses: local };
     if (reason !== undefined) {
       const message = `${quoted(url.href)} refused: the name ${quoted(name)} is ${reason}; list it in allow to fetch it anyway${context}`;
       throw new GuardError('GUARD_BLOCKED', message, { url: url.href, reason });
