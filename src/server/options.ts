@@ -3,6 +3,7 @@ import type { DecisionRecord } from '../content/assemble.js';
 import type { Policy } from '../content/policy.js';
 import type { CacheScope, Implementation } from '../protocol/types.js';
 import type { LinkStore } from './link-store.js';
+import type { ChangeBus } from './change-bus.js';
 
 /** Cache hints for cacheable results (SEP-2549). */
 export interface CacheHints {
@@ -27,6 +28,11 @@ export interface ServerOptions extends Implementation {
   capabilities?: Record<string, unknown>;
   /** Where ephemeral artifacts are kept for links (default: in memory, 1 hour). */
   linkStore?: LinkStore;
+  /**
+   * Where change events travel (`notifyResourceUpdated`, `notifyListChanged`): memory by default,
+   * a shared bus (`mcpkit/redis`) so that listeners on every instance hear of every change.
+   */
+  bus?: ChangeBus;
   /** The embed-vs-link policy and the link guarantee. */
   content?: ContentOptions;
   /**

@@ -24,6 +24,8 @@ import { dispatch } from './dispatch.js';
 import type { PromptEntry, ResourceEntry, TemplateEntry, ToolEntry } from './entries.js';
 import { MemoryLinkStore, type LinkStore } from './link-store.js';
 import { ListenHub } from './listen-hub.js';
+import { AttachTracker, type AttachHook } from './attach-tracker.js';
+import { MemoryBus, type ChangeBus, type ChangeEvent } from './change-bus.js';
 import type { ServerOptions } from './options.js';
 import { Peer, type PeerOptions } from './peer.js';
 import { Registry, type ListKind } from './registry.js';
@@ -66,6 +68,8 @@ export class McpServer {
   private readonly templates: Registry<TemplateEntry, ResourceTemplate>;
   private readonly prompts: Registry<PromptEntry, Prompt>;
   private readonly listen = new ListenHub();
+  private readonly bus: ChangeBus;
+  private readonly attachments = new AttachTracker();
   private readonly signer: RequestStateSigner;
   private readonly peers = new Set<Peer>();
   /** What the engine sees of this server (never the class itself). */
@@ -102,6 +106,8 @@ export class McpServer {
       () => this.changed('resources'),
     );
     this.linkStore = options.linkStore ?? new MemoryLinkStore();
+    this.bus = options.bus ?? new MemoryBus();
+    this.bus.subscribe((event) => this.deliver(event));
     this.signer = new RequestStateSigner(
       options.requestStateSecret,
       options.requestStateTtlMs ?? 600_000,
@@ -213,16 +219,40 @@ export class McpServer {
 
   /** Tells listening clients that a list changed (also done on every registration change). */
   notifyListChanged(kind: ListKind): void {
-    this.listen.listChanged(kind);
-    const message: JSONRPCMessage = {
-      jsonrpc: '2.0',
-      method: `notifications/${kind}/list_changed`,
-    };
-    for (const peer of this.peers) if (peer.session?.initialized) peer.send(message);
+    this.bus.publish({ type: 'list-changed', list: kind });
   }
 
-  /** Tells subscribers that a resource changed. */
+  /** Tells subscribers that a resource changed (on every instance sharing the bus). */
   notifyResourceUpdated(uri: string): void {
+    this.bus.publish({ type: 'resource-updated', uri });
+  }
+
+  /**
+   * Registers per-URI interest hooks: `attach(uri)` when the first listen stream or legacy
+   * subscription naming `uri` opens, `detach(uri)` after the last one closes.
+   */
+  onAttach(hook: AttachHook): () => void {
+    return this.attachments.onAttach(hook);
+  }
+
+  /** Whether some listen stream or legacy subscription covers `uri`. */
+  isAttached(uri: string): boolean {
+    return this.attachments.isAttached(uri);
+  }
+
+  /** Delivers one event from the bus (this instance's or another's) to local listeners. */
+  private deliver(event: ChangeEvent): void {
+    if (event.type === 'list-changed') {
+      const kind = event.list;
+      this.listen.listChanged(kind);
+      const message: JSONRPCMessage = {
+        jsonrpc: '2.0',
+        method: `notifications/${kind}/list_changed`,
+      };
+      for (const peer of this.peers) if (peer.session?.initialized) peer.send(message);
+      return;
+    }
+    const { uri } = event;
     this.listen.resourceUpdated(uri);
     for (const peer of this.peers) {
       const subs = peer.session?.subscriptions;
