@@ -34,7 +34,7 @@ import {
 } from './options.js';
 import type { ClientWarning, McpClientOptions, RequestOptions } from './options.js';
 import { CACHEABLE, MRTR, checkResult } from './result-check.js';
-import { NotificationFanout, tellRaw, type NotificationListener } from './notification-fanout.js';
+import { NotificationFanout, tellRaw } from './notification-fanout.js';
 import { WarningLog } from './warning-log.js';
 import { answerServerRequest } from './server-requests.js';
 import { ToolHeaderTable } from './tool-headers.js';
@@ -53,10 +53,10 @@ export abstract class ClientBase {
   private readonly conn: Connection;
   private readonly capabilities: ClientCapabilities;
   private readonly clientInfo: Implementation;
-  private readonly cacheStore: ClientCache | undefined;
+  protected readonly cacheStore: ClientCache | undefined;
   private readonly credential: string;
-  private readonly warningLog = new WarningLog(() => this.options.onWarning);
-  private readonly noteListeners = new NotificationFanout();
+  protected readonly warningLog = new WarningLog(() => this.options.onWarning);
+  protected readonly noteListeners = new NotificationFanout();
   private identity: ServerIdentity | undefined;
   private pinnedEra: Era | undefined;
   private state: 'idle' | 'connecting' | 'open' | 'closed' = 'idle';
@@ -140,7 +140,7 @@ export abstract class ClientBase {
   }
 
   /** `close()` may run while `open()` awaits: read the state afresh. */
-  private isClosed(): boolean {
+  protected isClosed(): boolean {
     return this.state === 'closed';
   }
 
@@ -366,15 +366,6 @@ export abstract class ClientBase {
       (cursor) => this.request(method, cursor === undefined ? {} : { cursor }, options),
       max,
     );
-  }
-
-  /**
-   * Calls `listener` with every notification the client receives, those a listen stream or a
-   * request claims included (a resolver's cache uses it to forget changed resources). Returns
-   * the function that removes it.
-   */
-  addNotificationListener(listener: NotificationListener): () => void {
-    return this.noteListeners.add(listener);
   }
 
   private onNotification(note: JSONRPCNotification): void {

@@ -20,11 +20,18 @@ import type {
   Tool,
 } from '../protocol/index.js';
 import { ClientBase } from './client-base.js';
+import type { NotificationListener } from './notification-fanout.js';
 import type { RequestOptions } from './client-base.js';
-import type { ListenStream } from './listen.js';
+import type { ListenNotification, ListenStream } from './listen.js';
+import { ResilientListenStream, type RelistenOptions } from './resilient-listen.js';
 import { collect } from './lists.js';
 
 export type { RequestOptions } from './client-base.js';
+
+/** Options of `listen()`: a request's, and `relisten` to survive the stream's end. */
+export interface ListenOptions extends RequestOptions {
+  relisten?: boolean | RelistenOptions;
+}
 
 type Obj = Record<string, unknown>;
 
@@ -96,11 +103,58 @@ export class McpClient extends ClientBase {
   /**
    * Opens a listen stream and resolves once the server acknowledged it. Against a 2025-11-25
    * server: `resources/subscribe` per URI, and the notifications the session already carries.
+   * With `relisten`, the stream survives its end: it listens again with backoff and then yields
+   * one resync frame per subscribed URI and list (`_meta["dev.mcpkit/resync"]`), so that a
+   * consumer re-reading on them never misses the final state.
    */
-  async listen(filter: SubscriptionFilter, options: RequestOptions = {}): Promise<ListenStream> {
-    this.requireOpen('subscriptions/listen');
-    const open: { timeoutMs: number; meta?: Obj } = { timeoutMs: this.timeoutOf(options) };
-    if (options.meta) open.meta = options.meta;
-    return this.listens.open(this.era as Era, filter, open);
+  listen(
+    filter: SubscriptionFilter,
+    options?: ListenOptions & { relisten?: false },
+  ): Promise<ListenStream>;
+  listen(
+    filter: SubscriptionFilter,
+    options: ListenOptions & { relisten: true | RelistenOptions },
+  ): Promise<ResilientListenStream>;
+  async listen(
+    filter: SubscriptionFilter,
+    options: ListenOptions = {},
+  ): Promise<ListenStream | ResilientListenStream> {
+    const open = (): Promise<ListenStream> => {
+      this.requireOpen('subscriptions/listen');
+      const o: { timeoutMs: number; meta?: Obj } = { timeoutMs: this.timeoutOf(options) };
+      if (options.meta) o.meta = options.meta;
+      return this.listens.open(this.era as Era, filter, o);
+    };
+    const first = await open();
+    if (!options.relisten) return first;
+    const deps = {
+      // A client whose connection is gone (a stdio server that exited) connects again first.
+      open: async () => {
+        if (!this.connected) await this.reconnect();
+        return open();
+      },
+      inject: (note: ListenNotification) => this.injectNotification(note),
+      closed: () => this.isClosed(),
+    };
+    return new ResilientListenStream(
+      first,
+      filter,
+      deps,
+      options.relisten === true ? {} : options.relisten,
+    );
+  }
+
+  /**
+   * Calls `listener` with every notification the client receives, those a listen stream or a
+   * request claims included (a resolver's cache uses it to forget changed resources). Returns
+   * the function that removes it.
+   */
+  addNotificationListener(listener: NotificationListener): () => void {
+    return this.noteListeners.add(listener);
+  }
+  /** A frame the client made up (a resync after a re-listen): caches and listeners hear of it. */
+  protected injectNotification(note: { method: string; params?: Obj }): void {
+    this.cacheStore?.invalidate(note);
+    this.noteListeners.emit(note, this.warningLog.add);
   }
 }

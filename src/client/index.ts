@@ -7,7 +7,10 @@
  * const tools = await client.listTools();
  */
 export { McpClient } from './client.js';
-export type { RequestOptions } from './client.js';
+export type { ListenOptions, RequestOptions } from './client.js';
+export { ResilientListenStream, RESYNC_META, resyncFrames } from './resilient-listen.js';
+export type { RelistenOptions } from './resilient-listen.js';
+export type { NotificationListener } from './notification-fanout.js';
 export type { Progress } from './connection.js';
 export {
   DEFAULT_REQUEST_TIMEOUT_MS,
