@@ -6,7 +6,7 @@ import type { ClientWarning, McpClient } from '../client/index.js';
 import type { ContentContext } from './audit-content.js';
 import { createLinkFetch } from './audit-fetch.js';
 import { FindingLog } from './audit-findings.js';
-import { ServerGone, describeError } from './audit-read.js';
+import { ServerGone, TimeoutStreak, describeError } from './audit-read.js';
 import { reportJson, reportText, type AuditReport, type AuditServer } from './audit-report.js';
 import { walkServer, type WalkProgress, type WalkStats } from './audit-walk.js';
 import type { HostArgs, HostTarget } from './host-args.js';
@@ -82,6 +82,7 @@ export async function runAudit(args: HostArgs, io?: AuditIo): Promise<number> {
       transport: args.target.kind,
       log,
       blockBudgetBytes: args.blockBudgetBytes,
+      timeouts: new TimeoutStreak(),
     };
     const progress = createWalkProgress(out);
     try {

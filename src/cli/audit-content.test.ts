@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   checkBlocks,
   checkReadContents,
+  sizeContradicts,
   type ContentContext,
   type LinkMet,
 } from './audit-content.js';
@@ -36,6 +37,7 @@ describe('checkReadContents', () => {
       ctx,
     );
     expect(items.map((i) => i.bytes)).toEqual([6, 16, 2, 16, 3, 16, 0]);
+    expect(items.map((i) => i.text)).toEqual([true, false, false, false, false, false, true]);
     expect(codes(ctx)).toEqual([
       'blob-invalid-base64 /contents/2/blob',
       'blob-noncanonical-base64 /contents/3/blob',
@@ -77,5 +79,36 @@ describe('checkBlocks', () => {
         path: '/content/4',
       },
     ]);
+  });
+});
+
+describe('checkBlocks: image and audio against the block budget', () => {
+  it('reports an image or audio block whose data is over the budget on the wire', async () => {
+    const ctx = context(100);
+    const data = Buffer.concat([PNG, Buffer.alloc(100)]).toString('base64');
+    const blocks = [
+      { type: 'image', mimeType: 'image/png', data },
+      { type: 'audio', mimeType: 'audio/wav', data: Buffer.alloc(90).toString('base64') },
+      { type: 'image', mimeType: 'image/png', data: PNG.toString('base64') },
+    ].map((block, i) => ({ block, path: `/messages/${i}/content` }));
+    await checkBlocks(blocks, { method: 'prompts/get', name: 'p' }, ctx, []);
+    expect(codes(ctx)).toEqual([
+      'embed-over-budget /messages/0/content',
+      'embed-over-budget /messages/1/content',
+    ]);
+    expect(ctx.log.findings[0]?.message).toMatch(
+      /^an embedded image block of \d+ bytes on the wire, over the block budget of 100/,
+    );
+    expect(ctx.log.findings[1]?.message).toMatch(/^an embedded audio block/);
+  });
+});
+
+describe('sizeContradicts', () => {
+  it('forgives a text item 3 bytes short: a UTF-8 byte order mark the server dropped', () => {
+    expect(sizeContradicts(8, { uri: 'x:/t', bytes: 5, text: true })).toBe(false);
+    expect(sizeContradicts(5, { uri: 'x:/t', bytes: 5, text: true })).toBe(false);
+    expect(sizeContradicts(8, { uri: 'x:/b', bytes: 5, text: false })).toBe(true);
+    expect(sizeContradicts(9, { uri: 'x:/t', bytes: 5, text: true })).toBe(true);
+    expect(sizeContradicts(2, { uri: 'x:/t', bytes: 5, text: true })).toBe(true);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * Checks of content as the server sent it: blobs (base64, `mimeType`, the bytes against the
- * declared type), URIs, embedded blocks against the block budget; and the links met, collected
- * for the link checks.
+ * declared type), URIs, embedded blocks (resources, images, audio) against the block budget; and
+ * the links met, collected for the link checks.
  */
 import { contentWireSize, decodeBase64, repairBase64, utf8Length } from '../content/index.js';
 import { SNIFF_SAMPLE } from '../content/mime.js';
@@ -10,6 +10,7 @@ import type { ContentBlock } from '../protocol/index.js';
 import type { AnswerContext } from './audit-answer.js';
 import { pointer, quote, type Place } from './audit-findings.js';
 import { mimeContradiction } from './audit-mime.js';
+import type { TimeoutStreak } from './audit-read.js';
 
 type Obj = Record<string, unknown>;
 
@@ -20,6 +21,28 @@ function isObj(value: unknown): value is Obj {
 export interface ContentContext extends AnswerContext {
   /** Embedded blocks larger than this on the wire get `embed-over-budget`. */
   blockBudgetBytes: number;
+  /** Counts timeouts in a row across the walk (absent: the walk never stops early). */
+  timeouts?: TimeoutStreak;
+}
+
+/** One contents item of a read: its URI, decoded bytes, and whether it came as `text`. */
+export interface ReadItem {
+  uri: unknown;
+  bytes: number;
+  text: boolean;
+}
+
+/** The UTF-8 byte order mark, as `fs.stat` counts it and a text contents item does not. */
+const UTF8_BOM_BYTES = 3;
+
+/**
+ * Whether a `size` (listed, or a link's) contradicts the bytes read. A text item 3 bytes short is
+ * a UTF-8 file whose byte order mark the server dropped when it decoded the text (mcpkit serve
+ * lists the file's size): the same content, not a lie.
+ */
+export function sizeContradicts(size: number, item: ReadItem): boolean {
+  if (item.bytes === size) return false;
+  return !(item.text && item.bytes + UTF8_BOM_BYTES === size);
 }
 
 /** A `resource_link` met in a tool result or prompt. */
@@ -139,16 +162,32 @@ export async function checkReadContents(
   raw: unknown,
   place: Place,
   ctx: AnswerContext,
-): Promise<Array<{ uri: unknown; bytes: number }>> {
+): Promise<ReadItem[]> {
   const contents =
     isObj(raw) && Array.isArray(raw['contents']) ? (raw['contents'] as unknown[]) : [];
-  const out: Array<{ uri: unknown; bytes: number }> = [];
+  const out: ReadItem[] = [];
   for (let i = 0; i < contents.length; i++) {
     const item = contents[i];
     const bytes = await checkContentsItem(item, pointer('/contents', i), place, ctx);
-    out.push({ uri: isObj(item) ? item['uri'] : undefined, bytes });
+    const text = isObj(item) && typeof item['text'] === 'string';
+    out.push({ uri: isObj(item) ? item['uri'] : undefined, bytes, text });
   }
   return out;
+}
+
+/** `embed-over-budget` for a block (an embedded resource, image or audio) over the block budget. */
+function checkBlockBudget(block: Obj, path: string, place: Place, ctx: ContentContext): void {
+  const wire = contentWireSize(block as unknown as ContentBlock);
+  if (wire <= ctx.blockBudgetBytes) return;
+  const resource = isObj(block['resource']) ? block['resource'] : undefined;
+  const what = resource ? 'an embedded resource' : `an embedded ${String(block['type'])} block`;
+  ctx.log.add({
+    code: 'embed-over-budget',
+    message: `${what} of ${wire} bytes on the wire, over the block budget of ${ctx.blockBudgetBytes} (--block-budget); send a resource_link instead`,
+    path,
+    ...place,
+    ...(typeof resource?.['uri'] === 'string' ? { uri: resource['uri'] } : {}),
+  });
 }
 
 /**
@@ -167,20 +206,11 @@ export async function checkBlocks(
     if ((type === 'image' || type === 'audio') && typeof block['data'] === 'string') {
       const { sample } = checkBase64(block['data'], pointer(path, 'data'), place, ctx);
       await checkMime(block['mimeType'], sample, pointer(path, 'mimeType'), place, ctx);
+      // Image and audio bytes travel inline just as an embedded resource's do.
+      checkBlockBudget(block, path, place, ctx);
     } else if (type === 'resource' && isObj(block['resource'])) {
       await checkContentsItem(block['resource'], pointer(path, 'resource'), place, ctx);
-      const wire = contentWireSize(block as unknown as ContentBlock);
-      if (wire > ctx.blockBudgetBytes) {
-        ctx.log.add({
-          code: 'embed-over-budget',
-          message: `an embedded resource of ${wire} bytes on the wire, over the block budget of ${ctx.blockBudgetBytes} (--block-budget); send a resource_link instead`,
-          path,
-          ...place,
-          ...(typeof block['resource']['uri'] === 'string'
-            ? { uri: block['resource']['uri'] }
-            : {}),
-        });
-      }
+      checkBlockBudget(block, path, place, ctx);
     } else if (type === 'resource_link') {
       const uri = block['uri'];
       if (!checkUri(uri, pointer(path, 'uri'), place, ctx)) continue;

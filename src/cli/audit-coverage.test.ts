@@ -28,4 +28,11 @@ describe('Coverage', () => {
     expect(isPartsTemplate(parseTemplate('x://{id}{?offset}'))).toBe(false);
     expect(isPartsTemplate(parseTemplate('x://{offset}/{length}'))).toBe(false);
   });
+
+  it('names the first part of a resource through the parts template', () => {
+    expect(coverage.firstPartUri('file:///docs/big%20one.bin', 1024)).toBe(
+      'file:///docs/big%20one.bin?offset=0&length=1024',
+    );
+    expect(coverage.firstPartUri('docs://intro', 1024)).toBeUndefined();
+  });
 });

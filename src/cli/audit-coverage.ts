@@ -47,4 +47,16 @@ export class Coverage {
   partsTemplateFor(uri: string): string | undefined {
     return this.templates.find((t) => isPartsTemplate(t) && t.match(uri) !== undefined)?.template;
   }
+
+  /**
+   * The URI of the first part of `uri` (`offset` 0, at most `length` bytes) through the parts
+   * template that covers it, or undefined when none does.
+   */
+  firstPartUri(uri: string, length: number): string | undefined {
+    for (const t of this.templates) {
+      const values = isPartsTemplate(t) ? t.match(uri) : undefined;
+      if (values !== undefined) return t.expand({ ...values, offset: 0, length });
+    }
+    return undefined;
+  }
 }

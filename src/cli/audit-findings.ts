@@ -17,7 +17,7 @@ export interface Finding {
 /**
  * Every code and its usual severity. Two depend on the case: `result-over-cap` is an error over
  * stdio and a warning over HTTP or for a listed size; `request-failed` is a warning for a prompt
- * got with placeholder arguments.
+ * got with guessed arguments (completions or placeholders).
  */
 export const FINDING_CODES = {
   'blob-invalid-base64': 'error',
@@ -35,6 +35,8 @@ export const FINDING_CODES = {
   'pagination-loop': 'error',
   /** The server could not be reached, or went away during the walk. */
   unreachable: 'error',
+  /** Requests in a row timed out: the rest of the walk was skipped (not a full audit). */
+  'walk-stopped': 'error',
   'blob-missing-mime': 'warning',
   'blob-noncanonical-base64': 'warning',
   'mime-mismatch': 'warning',

@@ -7,7 +7,13 @@
  */
 import type { McpClient } from '../client/index.js';
 import { McpKitError } from '../errors/index.js';
-import { checkReadContents, type ContentContext, type LinkMet } from './audit-content.js';
+import {
+  checkReadContents,
+  sizeContradicts,
+  type ContentContext,
+  type LinkMet,
+  type ReadItem,
+} from './audit-content.js';
 import type { Coverage } from './audit-coverage.js';
 import type { LinkFetch } from './audit-fetch.js';
 import { quote, type Place } from './audit-findings.js';
@@ -65,7 +71,7 @@ async function checkLink(link: LinkMet, deps: LinkDeps): Promise<boolean> {
   if (coveredBy === undefined && http && deps.fetch) return fetchLink(link, deps, at);
 
   const place: Place = { method: 'resources/read', uri: link.uri };
-  let items: Array<{ uri: unknown; bytes: number }> = [];
+  let items: ReadItem[] = [];
   const got = await judged(
     place,
     ctx,
@@ -77,7 +83,8 @@ async function checkLink(link: LinkMet, deps: LinkDeps): Promise<boolean> {
     budget.spend(bytes);
     // An answer the client refused was judged already (schema-violation): it was not a failed read.
     if (got.error === undefined || isInvalidResult(got.error)) {
-      if (link.size !== undefined && items.length === 1 && bytes !== link.size) {
+      const only = items.length === 1 ? items[0] : undefined;
+      if (link.size !== undefined && only !== undefined && sizeContradicts(link.size, only)) {
         ctx.log.add({
           code: 'size-mismatch',
           message: `the link says ${link.size} bytes, the read gave ${bytes}`,

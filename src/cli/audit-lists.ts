@@ -151,6 +151,18 @@ export function checkResourceEntries(
 }
 
 /**
+ * The least a whole read of a listed resource takes on the wire, from its listed `size` (base64
+ * for a binary type), or undefined without a size.
+ */
+export function listedWireBytes(entry: Obj): number | undefined {
+  const { uri, size, mimeType } = entry;
+  if (typeof uri !== 'string' || typeof size !== 'number' || !Number.isFinite(size))
+    return undefined;
+  const binary = typeof mimeType === 'string' && !isTextMimeType(mimeType);
+  return (binary ? base64Length(size) : size) + 2 * uri.length + 100;
+}
+
+/**
  * A listed `size` that implies a read answer over 10 MiB (base64 for a binary type) is a
  * warning, unless a parts template covers the resource.
  */
@@ -161,9 +173,9 @@ export function checkListedSizes(
 ): void {
   for (const { entry, path } of resources) {
     const { uri, size, mimeType } = entry as { uri?: unknown; size?: unknown; mimeType?: unknown };
-    if (typeof uri !== 'string' || typeof size !== 'number' || !Number.isFinite(size)) continue;
+    const wire = listedWireBytes(entry);
+    if (typeof uri !== 'string' || typeof size !== 'number' || wire === undefined) continue;
     const binary = typeof mimeType === 'string' && !isTextMimeType(mimeType);
-    const wire = (binary ? base64Length(size) : size) + 2 * uri.length + 100;
     if (wire <= RESULT_CAP_BYTES || coverage.partsTemplateFor(uri) !== undefined) continue;
     ctx.log.add({
       code: 'result-over-cap',

@@ -1,7 +1,8 @@
 /**
  * One request of the walk, judged on the answer as sent: the raw result goes through the answer
  * checks even when the client then refuses it (INVALID_RESULT is a finding, not a crash), and a
- * failure is described for the finding the caller makes. The read budget of the run lives here.
+ * failure is described for the finding the caller makes. The read budget of the run, and the
+ * count of timeouts in a row that stops a walk nobody answers, live here.
  */
 import { McpKitError, ProtocolError } from '../errors/index.js';
 import { checkAnswer, isPreciseIssue, type AnswerContext } from './audit-answer.js';
@@ -14,6 +15,44 @@ const LEGACY_NOT_FOUND = -32002;
 export class ServerGone extends Error {
   constructor(readonly reason: unknown) {
     super(describeError(reason));
+  }
+}
+
+/**
+ * Requests in a row that may time out before the walk stops: a server that answers nothing
+ * would otherwise hold the walk for `--timeout` times every resource, argument and call.
+ */
+export const TIMEOUT_STREAK_LIMIT = 3;
+
+/** Too many requests in a row timed out: the walk stops (one `walk-stopped` finding). */
+export class WalkStopped extends Error {
+  constructor(
+    readonly last: Place,
+    readonly timeouts: number,
+    readonly reason: unknown,
+  ) {
+    super(describeError(reason));
+  }
+}
+
+export function isTimeout(error: unknown): boolean {
+  return error instanceof McpKitError && error.code === 'REQUEST_TIMEOUT';
+}
+
+/** Timeouts in a row; any answer (a result or an error) resets the count. */
+export class TimeoutStreak {
+  count = 0;
+
+  constructor(readonly limit = TIMEOUT_STREAK_LIMIT) {}
+
+  /** Counts one request's outcome; throws WalkStopped at the limit. */
+  record(place: Place, error: unknown): void {
+    if (!isTimeout(error)) {
+      this.count = 0;
+      return;
+    }
+    this.count++;
+    if (this.count >= this.limit) throw new WalkStopped(place, this.count, error);
   }
 }
 
@@ -53,11 +92,12 @@ export interface Judged<T> {
  * Runs `send` with an `onRawResult` hook, judges the raw answer (`checkAnswer`, then `inspect`:
  * the caller's content checks), and reports a 2026-07-28 server's -32002. A client refusal
  * (INVALID_RESULT) of an answer in which no check found anything becomes a `schema-violation`
- * in the client's words. Throws ServerGone when the server went away.
+ * in the client's words. Throws ServerGone when the server went away, WalkStopped when this was
+ * one timeout too many (`timeouts`).
  */
 export async function judged<T>(
   place: Place,
-  ctx: AnswerContext,
+  ctx: AnswerContext & { timeouts?: TimeoutStreak },
   send: (onRawResult: (raw: unknown) => void) => Promise<T>,
   inspect?: (raw: unknown) => Promise<void> | void,
 ): Promise<Judged<T>> {
@@ -74,6 +114,7 @@ export async function judged<T>(
     if (isGone(error)) throw new ServerGone(error);
     out.error = error;
   }
+  ctx.timeouts?.record(place, out.error);
   if (answered) {
     checkAnswer(out.raw, place, ctx);
     await inspect?.(out.raw);

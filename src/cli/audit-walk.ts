@@ -1,15 +1,19 @@
 /**
  * The walk of `mcpkit audit`: the discover answer (2026-07-28), the four lists, a read of each
- * listed resource within the budget, each prompt (required arguments from completions, else a
- * placeholder), the tools named by `--call`, and every link met on the way.
+ * listed resource within the budget (the first part of one too large to read whole, when a parts
+ * template covers it), each prompt (audit-prompts.ts), the tools named by `--call`, and every
+ * link met on the way. Timeouts in a row stop the walk (`walk-stopped`).
  */
 import type { McpClient } from '../client/index.js';
 import type { ServerCapabilities } from '../protocol/index.js';
+import { RESULT_CAP_BYTES } from './audit-answer.js';
 import {
   checkBlocks,
   checkReadContents,
+  sizeContradicts,
   type ContentContext,
   type LinkMet,
+  type ReadItem,
 } from './audit-content.js';
 import { Coverage } from './audit-coverage.js';
 import type { LinkFetch } from './audit-fetch.js';
@@ -19,11 +23,13 @@ import {
   checkListedSizes,
   checkNames,
   checkResourceEntries,
+  listedWireBytes,
   walkList,
   type ListMethod,
   type Listed,
 } from './audit-lists.js';
-import { describeError, isInvalidResult, judged, ReadBudget } from './audit-read.js';
+import { getPrompts } from './audit-prompts.js';
+import { describeError, isInvalidResult, judged, ReadBudget, WalkStopped } from './audit-read.js';
 import type { HostArgs } from './host-args.js';
 
 type Obj = Record<string, unknown>;
@@ -33,10 +39,14 @@ function isObj(value: unknown): value is Obj {
 }
 
 /**
- * The values a required prompt argument gets when completions offer none: a word, then (when
- * the server refuses it) a number, since many such arguments are ids or counts.
+ * A listed resource whose listed size puts a whole read within 10% of the 10 MiB cap (or over
+ * it) is read through its first part when a parts template covers it: servers keep a margin
+ * under the cap (mcpkit serve refuses such a whole read and points at the parts).
  */
-export const PLACEHOLDERS = ['example', '1'] as const;
+const NEAR_CAP_BYTES = Math.floor(RESULT_CAP_BYTES * 0.9);
+
+/** The length asked for the first part of such a resource (mcpkit serve's part size). */
+export const FIRST_PART_BYTES = 1024 * 1024;
 
 export interface WalkStats {
   tools: number;
@@ -63,9 +73,54 @@ export interface WalkDeps {
 }
 
 export async function walkServer(deps: WalkDeps): Promise<WalkStats> {
-  const { client, ctx, args } = deps;
+  const stats: WalkStats = {
+    tools: 0,
+    prompts: 0,
+    resources: 0,
+    resourceTemplates: 0,
+    reads: 0,
+    bytesRead: 0,
+    links: 0,
+    linksRead: 0,
+    calls: deps.args.calls.length,
+  };
+  // Where the walk is, for the finding that says where it stopped.
+  let at = { stage: 'starting', done: 0, total: 0 };
+  const report = deps.progress;
+  const progress: WalkProgress = (stage, done, total) => {
+    at = { stage, done, total };
+    report?.(stage, done, total);
+  };
+  const budget = new ReadBudget(deps.args.budgetBytes);
+  try {
+    await walkStages({ ...deps, progress }, stats, budget);
+  } catch (error) {
+    if (!(error instanceof WalkStopped)) throw error;
+    deps.ctx.log.add({
+      code: 'walk-stopped',
+      message: `${error.timeouts} requests in a row got no answer within --timeout (${deps.args.timeoutMs / 1000} s), the last a ${error.last.method}; the walk stopped while ${at.stage}${at.total > 0 ? ` (${at.done + 1} of ${at.total})` : ''}: nothing after that was walked`,
+      ...error.last,
+    });
+  }
+  stats.bytesRead = budget.used;
+  if (budget.skipped.length > 0) {
+    const shown = budget.skipped.slice(0, 3).map((u) => quote(u, 100));
+    deps.ctx.log.add({
+      code: 'budget-spent',
+      message: `${budget.skipped.length} listed resource(s) not read: over what was left of the budget of ${budget.limit} bytes (--budget): ${shown.join(', ')}${budget.skipped.length > 3 ? ', …' : ''}`,
+      method: 'resources/read',
+    });
+  }
+  return stats;
+}
+
+async function walkStages(
+  deps: WalkDeps & { progress: WalkProgress },
+  stats: WalkStats,
+  budget: ReadBudget,
+): Promise<void> {
+  const { client, ctx, progress } = deps;
   const caps: ServerCapabilities = client.serverCapabilities ?? {};
-  const progress = deps.progress ?? ((): void => undefined);
   if (ctx.era === 'modern') {
     const got = await judged({ method: 'server/discover' }, ctx, (onRawResult) =>
       client.request('server/discover', {}, { onRawResult, cache: false }),
@@ -87,91 +142,81 @@ export async function walkServer(deps: WalkDeps): Promise<WalkStats> {
     lists[method] = await walkList(client, method, ctx);
     if (method !== 'resources/templates/list') checkNames(method, lists[method], ctx);
   }
+  stats.tools = lists['tools/list'].length;
+  stats.prompts = lists['prompts/list'].length;
+  stats.resources = lists['resources/list'].length;
+  stats.resourceTemplates = lists['resources/templates/list'].length;
   const coverage = new Coverage();
   checkResourceEntries(lists['resources/list'], lists['resources/templates/list'], ctx, coverage);
   checkListedSizes(lists['resources/list'], ctx, coverage);
 
-  const budget = new ReadBudget(args.budgetBytes);
-  const stats: WalkStats = {
-    tools: lists['tools/list'].length,
-    prompts: lists['prompts/list'].length,
-    resources: lists['resources/list'].length,
-    resourceTemplates: lists['resources/templates/list'].length,
-    reads: 0,
-    bytesRead: 0,
-    links: 0,
-    linksRead: 0,
-    calls: args.calls.length,
-  };
-  stats.reads = await readResources(lists['resources/list'], deps, budget, progress);
+  await readResources(lists['resources/list'], deps, { budget, coverage, stats });
   const links: LinkMet[] = [];
   await getPrompts(lists['prompts/list'], deps, Boolean(caps.completions), links, progress);
   await callTools(deps, links);
   stats.links = new Set(links.map((l) => l.uri)).size;
   const linkDeps = { client, ctx, budget, coverage, ...(deps.fetch ? { fetch: deps.fetch } : {}) };
   stats.linksRead = await checkLinks(links, linkDeps, (i, n) => progress('checking links', i, n));
-  stats.bytesRead = budget.used;
-  if (budget.skipped.length > 0) {
-    const shown = budget.skipped.slice(0, 3).map((u) => quote(u, 100));
-    ctx.log.add({
-      code: 'budget-spent',
-      message: `${budget.skipped.length} listed resource(s) not read: over what was left of the budget of ${budget.limit} bytes (--budget): ${shown.join(', ')}${budget.skipped.length > 3 ? ', …' : ''}`,
-      method: 'resources/read',
-    });
-  }
-  return stats;
 }
 
-function failed(
-  place: Place,
-  ctx: ContentContext,
-  error: unknown,
-  severity?: 'warning',
-  why = '',
-): void {
+function failed(place: Place, ctx: ContentContext, error: unknown, why = ''): void {
   ctx.log.add({
     code: 'request-failed',
     message: `${place.method} failed${why}: ${describeError(error)}`,
     ...place,
-    ...(severity ? { severity } : {}),
   });
 }
 
+/**
+ * Reads each listed resource once, within the budget. One whose listed size puts a whole read
+ * near or over the cap, and that a parts template covers, is read through its first part: the
+ * whole read would be refused, and hosts are meant to read it in parts.
+ */
 async function readResources(
   resources: readonly Listed[],
-  deps: WalkDeps,
-  budget: ReadBudget,
-  progress: WalkProgress,
-): Promise<number> {
-  const { client, ctx } = deps;
+  deps: WalkDeps & { progress: WalkProgress },
+  walk: { budget: ReadBudget; coverage: Coverage; stats: WalkStats },
+): Promise<void> {
+  const { client, ctx, progress } = deps;
+  const { budget, coverage, stats } = walk;
   const seen = new Set<string>();
-  let reads = 0;
   for (let i = 0; i < resources.length; i++) {
     const { entry } = resources[i] as Listed;
     const uri = entry['uri'];
     if (typeof uri !== 'string' || seen.has(uri)) continue;
     seen.add(uri);
     const size = typeof entry['size'] === 'number' ? entry['size'] : undefined;
-    if (!budget.fits(size)) {
+    const wire = listedWireBytes(entry);
+    const length = Math.min(FIRST_PART_BYTES, budget.left);
+    const part =
+      wire !== undefined && wire > NEAR_CAP_BYTES && length > 0
+        ? coverage.firstPartUri(uri, length)
+        : undefined;
+    if (part === undefined && !budget.fits(size)) {
       budget.skipped.push(uri);
       continue;
     }
     progress('reading resources', i, resources.length);
-    const place: Place = { method: 'resources/read', uri };
+    const place: Place = { method: 'resources/read', uri: part ?? uri };
     if (typeof entry['name'] === 'string') place.name = entry['name'];
-    let items: Array<{ uri: unknown; bytes: number }> = [];
+    let items: ReadItem[] = [];
     const got = await judged(
       place,
       ctx,
-      (onRawResult) => client.readResource(uri, { onRawResult, cache: false }),
+      (onRawResult) => client.readResource(part ?? uri, { onRawResult, cache: false }),
       async (raw) => void (items = await checkReadContents(raw, place, ctx)),
     );
     if (got.raw !== undefined) {
-      reads++;
-      const bytes = items.reduce((n, item) => n + item.bytes, 0);
-      budget.spend(bytes);
+      stats.reads++;
+      budget.spend(items.reduce((n, item) => n + item.bytes, 0));
       const only = items.length === 1 ? items[0] : undefined;
-      if (size !== undefined && only?.uri === uri && only.bytes !== size) {
+      // A part is not the whole: its size says nothing about the listed one.
+      if (
+        part === undefined &&
+        size !== undefined &&
+        only?.uri === uri &&
+        sizeContradicts(size, only)
+      ) {
         ctx.log.add({
           code: 'size-mismatch',
           message: `listed with size ${size}, but the read gave ${only.bytes} bytes`,
@@ -181,100 +226,23 @@ async function readResources(
       }
     }
     if (got.error !== undefined && !isInvalidResult(got.error)) {
-      failed(place, ctx, got.error, undefined, ' for a listed resource');
-    }
-  }
-  return reads;
-}
-
-/** Values for the required arguments: the first completion, else the placeholder. */
-async function promptArguments(
-  prompt: Obj,
-  deps: WalkDeps,
-  completions: boolean,
-): Promise<{ values: Record<string, string>; placeholders: string[] }> {
-  const values: Record<string, string> = {};
-  const placeholders: string[] = [];
-  const name = prompt['name'] as string;
-  const declared = Array.isArray(prompt['arguments']) ? (prompt['arguments'] as unknown[]) : [];
-  for (const arg of declared) {
-    if (!isObj(arg) || arg['required'] !== true || typeof arg['name'] !== 'string') continue;
-    const argName = arg['name'];
-    let value: string | undefined;
-    if (completions) {
-      const context = Object.keys(values).length > 0 ? { arguments: { ...values } } : undefined;
-      const got = await judged({ method: 'completion/complete', name }, deps.ctx, (onRawResult) =>
-        deps.client.complete({ type: 'ref/prompt', name }, { name: argName, value: '' }, context, {
-          onRawResult,
-        }),
-      );
-      const raw = got.raw;
-      const offered =
-        isObj(raw) && isObj(raw['completion']) ? raw['completion']['values'] : undefined;
-      const first: unknown = Array.isArray(offered) ? offered[0] : undefined;
-      if (typeof first === 'string' && first !== '') value = first;
-    }
-    if (value === undefined) {
-      value = PLACEHOLDERS[0];
-      placeholders.push(argName);
-    }
-    values[argName] = value;
-  }
-  return { values, placeholders };
-}
-
-async function getPrompts(
-  prompts: readonly Listed[],
-  deps: WalkDeps,
-  completions: boolean,
-  links: LinkMet[],
-  progress: WalkProgress,
-): Promise<void> {
-  const { client, ctx } = deps;
-  for (let i = 0; i < prompts.length; i++) {
-    const prompt = (prompts[i] as Listed).entry;
-    const name = prompt['name'];
-    if (typeof name !== 'string') continue;
-    progress('getting prompts', i, prompts.length);
-    const { values, placeholders } = await promptArguments(prompt, deps, completions);
-    const place: Place = { method: 'prompts/get', name };
-    const args = Object.keys(values).length > 0 ? values : undefined;
-    const inspect = (raw: unknown): Promise<void> => {
-      const messages =
-        isObj(raw) && Array.isArray(raw['messages']) ? (raw['messages'] as unknown[]) : [];
-      const blocks = messages.map((m, j) => ({
-        block: isObj(m) ? m['content'] : undefined,
-        path: `/messages/${j}/content`,
-      }));
-      return checkBlocks(blocks, place, ctx, links);
-    };
-    const get = (given: Record<string, string> | undefined) =>
-      judged(
-        place,
-        ctx,
-        (onRawResult) => client.getPrompt(name, given, { onRawResult, cache: false }),
-        inspect,
-      );
-    let got = await get(args);
-    if (got.error !== undefined && got.raw === undefined && placeholders.length > 0) {
-      const second = { ...values };
-      for (const p of placeholders) second[p] = PLACEHOLDERS[1];
-      const retry = await get(second);
-      if (retry.error === undefined || retry.raw !== undefined) got = retry;
-    }
-    if (got.error !== undefined && !isInvalidResult(got.error)) {
       const why =
-        placeholders.length > 0
-          ? ` (with the placeholders ${PLACEHOLDERS.map((p) => JSON.stringify(p)).join(' and ')} for ${placeholders.map((p) => quote(p, 40)).join(', ')}: no completion offered a value)`
-          : '';
-      failed(place, ctx, got.error, placeholders.length > 0 ? 'warning' : undefined, why);
+        part === undefined
+          ? ' for a listed resource'
+          : ` for the first part of a listed resource too large to read whole (${uri})`;
+      failed(place, ctx, got.error, why);
     }
   }
 }
 
-async function callTools(deps: WalkDeps, links: LinkMet[]): Promise<void> {
-  const { client, ctx, args } = deps;
-  for (const call of args.calls) {
+async function callTools(
+  deps: WalkDeps & { progress: WalkProgress },
+  links: LinkMet[],
+): Promise<void> {
+  const { client, ctx, args, progress } = deps;
+  for (let i = 0; i < args.calls.length; i++) {
+    const call = args.calls[i] as (typeof args.calls)[number];
+    progress('calling tools', i, args.calls.length);
     const place: Place = { method: 'tools/call', name: call.name };
     const contentOf = (raw: unknown): unknown[] =>
       isObj(raw) && Array.isArray(raw['content']) ? (raw['content'] as unknown[]) : [];

@@ -2,7 +2,9 @@
  * `mcpkit audit` end to end against test/e2e/host/broken-server.mjs, which plants one case of
  * every finding code: over stdio (JSON and the terminal form) and over HTTP, where the link
  * checks with `--fetch-urls` must refuse loopback, metadata and a redirect into 127.0.0.2
- * without ever reaching them, and without `--fetch-urls` fetch nothing at all.
+ * without ever reaching them, and without `--fetch-urls` fetch nothing at all. Then
+ * test/e2e/host/slow-server.mjs: a walk nobody answers stops (`walk-stopped`), and a long
+ * walk shows progress on stderr.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/cli/audit-findings.js';
@@ -11,6 +13,7 @@ import { HAVE_DIST } from './serve-harness.js';
 import {
   BROKEN,
   ListeningServer,
+  SLOW,
   auditJson,
   codesOf,
   only,
@@ -116,11 +119,20 @@ describe.skipIf(!HAVE_DIST)('mcpkit audit: the broken server over stdio', () => 
       path: '/messages/3/content',
       message: 'the link says 3 bytes, the read gave 15',
     });
-    expect(find(f, 'embed-over-budget')).toMatchObject({
-      method: 'prompts/get',
-      name: 'big-embed',
-      path: '/messages/0/content',
-    });
+    expect(only(f, 'embed-over-budget')).toEqual([
+      expect.objectContaining({
+        method: 'prompts/get',
+        name: 'big-embed',
+        path: '/messages/0/content',
+        uri: 'broken://embedded',
+      }),
+      // An image's data travels inline too.
+      expect.objectContaining({
+        name: 'big-embed',
+        path: '/messages/1/content',
+        message: expect.stringMatching(/^an embedded image block of \d+ bytes on the wire/),
+      }),
+    ]);
     expect(find(f, 'legacy-not-found-code')).toMatchObject({ uri: 'broken://gone' });
     expect(find(f, 'link-read-failed')).toMatchObject({
       uri: 'broken://doc/failing',
@@ -167,6 +179,12 @@ describe.skipIf(!HAVE_DIST)('mcpkit audit: the broken server over stdio', () => 
       links: 7,
       calls: 1,
     });
+  });
+
+  it('--block-budget raised over both embedded blocks: no embed-over-budget', async () => {
+    const { report } = await auditJson(['--block-budget', '2MiB', ...STDIO]);
+    expect(only(report.findings, 'embed-over-budget')).toEqual([]);
+    expect(report.walked).toMatchObject({ prompts: 3 });
   });
 
   it('the terminal form: grouped by severity, escaped, the budget spent before the links', async () => {
@@ -255,5 +273,48 @@ describe.skipIf(!HAVE_DIST)('mcpkit audit: the broken server over HTTP', () => {
       /GUARD_BLOCKED: .*127\.0\.0\.1 is loopback/,
     );
     expect(server.stderr.match(/fetched/g)).toHaveLength(1);
+  });
+});
+
+describe.skipIf(!HAVE_DIST)('mcpkit audit: a slow or silent server', () => {
+  const slow = (...flags: string[]): string[] => ['--', process.execPath, SLOW, ...flags];
+
+  it('stops after 3 timeouts in a row with walk-stopped, and shows progress on stderr', async () => {
+    // 10 reads and 10 completions that never answer: 20 s at --timeout 1 without the bound.
+    const started = Date.now();
+    const { run, report } = await auditJson([
+      '--timeout',
+      '1',
+      ...slow('--hang-reads', '--hang-completions'),
+    ]);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(run.code).toBe(1);
+    expect(report.findings.map((f) => [f.code, f.severity, f.uri])).toEqual([
+      ['request-failed', 'error', 'slow://r/0'],
+      ['request-failed', 'error', 'slow://r/1'],
+      ['walk-stopped', 'error', 'slow://r/2'],
+    ]);
+    expect(find(report.findings, 'walk-stopped').message).toBe(
+      '3 requests in a row got no answer within --timeout (1 s), the last a resources/read; the walk stopped while reading resources (3 of 10): nothing after that was walked',
+    );
+    expect(report.walked).toMatchObject({ resources: 10, reads: 0, prompts: 1 });
+    expect(run.stderr).toMatch(/^mcpkit audit: reading resources \d+\/10…$/m);
+  });
+
+  it('shows progress in the completion loop and the --call loop', async () => {
+    // Each loop takes over 2 s, the interval between two progress lines off a terminal.
+    const calls = Array.from({ length: 8 }, () => ['--call', 'slow']).flat();
+    const [completing, calling] = await Promise.all([
+      // 10 completions of 250 ms each; 8 calls of 300 ms each.
+      auditJson(slow('--complete-ms', '250')),
+      auditJson([...calls, ...slow('--call-ms', '300')]),
+    ]);
+    for (const { run, report } of [completing, calling]) {
+      expect(report.findings).toEqual([]);
+      expect(run.code).toBe(0);
+    }
+    expect(completing.run.stderr).toMatch(/^mcpkit audit: completing prompt arguments \d+\/10…$/m);
+    expect(calling.run.stderr).toMatch(/^mcpkit audit: calling tools \d+\/8…$/m);
+    expect(calling.report.walked).toMatchObject({ calls: 8 });
   });
 });

@@ -1,21 +1,35 @@
 /**
  * `mcpkit audit` end to end, the built CLI as a process, against servers that should pass:
- * `mcpkit serve` on examples/docs (stdio and HTTP), `@modelcontextprotocol/server-everything`
- * (stdio, 2025-11-25) and a server written with the official SDK v2 (stdio and HTTP,
- * 2026-07-28); then a server that cannot be reached, and bad usage.
+ * `mcpkit serve` on examples/docs (stdio and HTTP) and on folders that once made it fail (a
+ * first completed file too large to embed, files over 10 MiB, UTF-16 and BOM text),
+ * `@modelcontextprotocol/server-everything` (stdio, 2025-11-25) and a server written with the
+ * official SDK v2 (stdio and HTTP, 2026-07-28); then a server that cannot be reached, and bad
+ * usage.
  */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, HAVE_DIST } from './serve-harness.js';
+import { CLI, HAVE_DIST, MiB } from './serve-harness.js';
 import {
   EVERYTHING,
   ListeningServer,
   SDK_SERVER,
   auditJson,
   codesOf,
+  only,
   runCli,
 } from './host/audit-harness.js';
 
 const SERVE_STDIO = ['--', process.execPath, CLI, 'serve', 'examples/docs', '--stdio'];
+const serveStdio = (dir: string): string[] => [
+  '--',
+  process.execPath,
+  CLI,
+  'serve',
+  dir,
+  '--stdio',
+];
 
 describe.skipIf(!HAVE_DIST)('mcpkit audit: servers that pass', () => {
   let serve: ListeningServer;
@@ -96,6 +110,94 @@ describe.skipIf(!HAVE_DIST)('mcpkit audit: servers that pass', () => {
       });
       expect(report.walked).toMatchObject({ links: 2, linksRead: 2 });
     }
+  });
+});
+
+describe.skipIf(!HAVE_DIST)('mcpkit audit: mcpkit serve on folders that caught bugs', () => {
+  let root: string;
+  const folder = (name: string): string => join(root, name);
+
+  beforeAll(async () => {
+    root = await mkdtemp(join(tmpdir(), 'mcpkit-audit-'));
+    const files: Array<[string, Buffer]> = [
+      // review-file's completion offers a.bin first: too large to embed, so serve refuses it.
+      ['first-large/a.bin', Buffer.alloc(5 * MiB, 7)],
+      ['first-large/b.md', Buffer.from('# b\n')],
+      // Over the 10 MiB a whole read may take: serve points at its parts template instead.
+      ['over-cap/big.bin', Buffer.alloc(10.5 * MiB, 7)],
+      ['over-cap/big.txt', Buffer.alloc(16 * MiB, 'a')],
+      // "hi" in UTF-16LE (file-type calls FF FE… audio/mpeg), and UTF-8 with a BOM.
+      ['text/u16.txt', Buffer.from([0xff, 0xfe, 0x68, 0x00, 0x69, 0x00])],
+      ['text/bom.txt', Buffer.from([0xef, 0xbb, 0xbf, ...Buffer.from('hello')])],
+    ];
+    for (const [path, bytes] of files) {
+      await mkdir(join(root, path, '..'), { recursive: true });
+      await writeFile(join(root, path), bytes);
+    }
+  });
+
+  afterAll(async () => {
+    if (root) await rm(root, { recursive: true, force: true });
+  });
+
+  it('a first completed file too large to embed: the next value is tried, no findings, exit 0', async () => {
+    const { run, report } = await auditJson(serveStdio(folder('first-large')));
+    // a.bin (5 MiB) is over the default --budget of 4 MiB: left unread, which is info.
+    expect(codesOf(report.findings)).toEqual(['budget-spent info']);
+    expect(run.code).toBe(0);
+  });
+
+  it('every completed file too large to embed: a warning (the values were guesses), exit 0', async () => {
+    const { run, report } = await auditJson(serveStdio(folder('over-cap')));
+    expect(report.summary.error).toBe(0);
+    expect(run.code).toBe(0);
+    const failed = only(report.findings, 'request-failed');
+    expect(failed).toEqual([
+      expect.objectContaining({ severity: 'warning', method: 'prompts/get', name: 'review-file' }),
+    ]);
+    expect(failed[0]?.message).toMatch(
+      /with guessed arguments \(2 tries: "path" "big\.bin", "big\.txt"/,
+    );
+  });
+
+  it('files over 10 MiB with a --budget that fits them: read through their first part, exit 0', async () => {
+    const { run, report } = await auditJson([
+      '--budget',
+      '64MiB',
+      ...serveStdio(folder('over-cap')),
+    ]);
+    expect(report.summary.error).toBe(0);
+    expect(run.code).toBe(0);
+    expect(codesOf(report.findings)).toEqual(['request-failed warning']);
+    expect(report.walked).toMatchObject({ resources: 2, reads: 2 });
+    // Two first parts of at most 1 MiB each, not 26.5 MiB of whole reads.
+    expect(report.walked?.bytesRead).toBeGreaterThan(0);
+    expect(report.walked?.bytesRead).toBeLessThanOrEqual(2 * MiB);
+  });
+
+  it('UTF-16LE text and UTF-8 text with a BOM: no mime-mismatch, no size-mismatch', async () => {
+    const { run, report } = await auditJson(serveStdio(folder('text')));
+    expect(report.findings).toEqual([]);
+    expect(run.code).toBe(0);
+    expect(report.walked).toMatchObject({ resources: 2, reads: 2 });
+  });
+
+  it('--block-budget: an embedded resource over it is a warning, exit 0', async () => {
+    const { run, report } = await auditJson([
+      '--block-budget',
+      '1k',
+      '--call',
+      'read={"path":"README.md"}',
+      ...SERVE_STDIO,
+    ]);
+    expect(run.code).toBe(0);
+    const over = only(report.findings, 'embed-over-budget', 'warning');
+    expect(over.map((f) => [f.method, f.name, f.uri])).toEqual([
+      ['prompts/get', 'review-file', 'file:///README.md'],
+      ['tools/call', 'read', 'file:///README.md'],
+    ]);
+    expect(over[0]?.message).toMatch(/over the block budget of 1024 \(--block-budget\)/);
+    expect(codesOf(report.findings)).toEqual(['embed-over-budget warning']);
   });
 });
 

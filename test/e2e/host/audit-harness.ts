@@ -1,6 +1,7 @@
 /**
- * Harness of the `mcpkit audit` end-to-end tests: the built CLI as a process, and HTTP servers
- * (the broken fixture, the SDK v2 server, `mcpkit serve`) as processes that print their URL.
+ * Harness of the `mcpkit audit` end-to-end tests: the built CLI as a process, the fixtures
+ * (broken-server.mjs, slow-server.mjs), and HTTP servers (the broken fixture, the SDK v2
+ * server, `mcpkit serve`) as processes that print their URL.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +10,7 @@ import type { AuditReport } from '../../../src/cli/audit-report.js';
 import { CLI, ROOT, stopChild } from '../serve-harness.js';
 
 export const BROKEN = fileURLToPath(new URL('./broken-server.mjs', import.meta.url));
+export const SLOW = fileURLToPath(new URL('./slow-server.mjs', import.meta.url));
 export const SDK_SERVER = 'test/interop/servers/sdk-server.ts';
 export const EVERYTHING = 'node_modules/@modelcontextprotocol/server-everything/dist/index.js';
 

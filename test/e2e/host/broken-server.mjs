@@ -16,6 +16,8 @@ const PNG = Buffer.from([
 ]);
 /** PNG bytes long enough for base64 with a line break every 76 characters. */
 const LONG_PNG = Buffer.concat([PNG, Buffer.alloc(90, 7)]);
+/** 1.1 MiB of PNG bytes: 1.5 MiB of base64 on the wire. */
+const BIG_PNG = Buffer.concat([PNG, Buffer.alloc(MiB + 100 * 1024)]);
 const OPAQUE = Buffer.from([0, 0x13, 0x37, 0xfe, 0xed, 0, 1, 2, 3, 0x80, 0x81, 0xff]);
 const CONTROL_URI = 'broken://ctl/\u001b[31mred\u202e';
 
@@ -114,11 +116,13 @@ function promptAnswer(name, args, httpBase) {
         ...(httpBase ? [user(link(`${httpBase}/redirect`, 'redirect'))] : []),
       ];
     case 'big-embed':
+      // Both over the default block budget of 1 MiB on the wire: a resource, and an image.
       return [
         user({
           type: 'resource',
           resource: text('broken://embedded', 'e'.repeat(MiB + 100 * 1024)),
         }),
+        user({ type: 'image', mimeType: 'image/png', data: BIG_PNG.toString('base64') }),
       ];
     case 'needs-arg':
       // Only the value its completion offers works: proves the audit asked for it.
