@@ -7,7 +7,7 @@
 import { checkBlocks, type LinkMet } from './audit-content.js';
 import { quote, type Place } from './audit-findings.js';
 import { describeError, isInvalidResult, isTimeout, judged, type Judged } from './audit-read.js';
-import type { WalkDeps, WalkProgress } from './audit-walk.js';
+import type { WalkDeps, WalkProgress } from './audit-walk-types.js';
 
 type Obj = Record<string, unknown>;
 

@@ -4,7 +4,6 @@
  * template covers it), each prompt (audit-prompts.ts), the tools named by `--call`, and every
  * link met on the way. Timeouts in a row stop the walk (`walk-stopped`).
  */
-import type { McpClient } from '../client/index.js';
 import type { ServerCapabilities } from '../protocol/index.js';
 import { RESULT_CAP_BYTES } from './audit-answer.js';
 import {
@@ -16,7 +15,6 @@ import {
   type ReadItem,
 } from './audit-content.js';
 import { Coverage } from './audit-coverage.js';
-import type { LinkFetch } from './audit-fetch.js';
 import { quote, type Place } from './audit-findings.js';
 import { checkLinks } from './audit-links.js';
 import {
@@ -29,8 +27,8 @@ import {
   type Listed,
 } from './audit-lists.js';
 import { getPrompts } from './audit-prompts.js';
+import type { WalkDeps, WalkProgress } from './audit-walk-types.js';
 import { describeError, isInvalidResult, judged, ReadBudget, WalkStopped } from './audit-read.js';
-import type { HostArgs } from './host-args.js';
 
 type Obj = Record<string, unknown>;
 
@@ -62,15 +60,7 @@ export interface WalkStats {
 }
 
 /** What the walk reports as it goes (stderr progress). */
-export type WalkProgress = (stage: string, done: number, total: number) => void;
-
-export interface WalkDeps {
-  client: McpClient;
-  args: HostArgs;
-  ctx: ContentContext;
-  fetch?: LinkFetch;
-  progress?: WalkProgress;
-}
+export type { WalkDeps, WalkProgress };
 
 export async function walkServer(deps: WalkDeps): Promise<WalkStats> {
   const stats: WalkStats = {

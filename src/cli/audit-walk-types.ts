@@ -1,0 +1,15 @@
+/** What a walk is given and how it reports, apart from the walk so that its steps can share them. */
+import type { McpClient } from '../client/index.js';
+import type { ContentContext } from './audit-content.js';
+import type { LinkFetch } from './audit-fetch.js';
+import type { HostArgs } from './host-args.js';
+
+export type WalkProgress = (stage: string, done: number, total: number) => void;
+
+export interface WalkDeps {
+  client: McpClient;
+  args: HostArgs;
+  ctx: ContentContext;
+  fetch?: LinkFetch;
+  progress?: WalkProgress;
+}
