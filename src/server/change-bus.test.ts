@@ -61,7 +61,7 @@ describe('servers sharing a bus', () => {
     const updates = conn.received.filter(
       (m) => 'method' in m && m.method === 'notifications/resources/updated',
     );
-    expect(updates.map((m) => (m as { params: { uri: string } }).params.uri)).toEqual([
+    expect(updates.map((m) => (m as unknown as { params: { uri: string } }).params.uri)).toEqual([
       'mem://a/child',
       'mem://a',
     ]);

@@ -51,7 +51,13 @@ export class MemoryBus implements ChangeBus {
 
   /** For tests and embedders: tells the gap handlers that events may have been lost. */
   gap(why: string): void {
-    for (const handler of this.gaps) handler(why);
+    for (const handler of this.gaps) {
+      try {
+        handler(why);
+      } catch (error) {
+        console.warn(`mcpkit: a change-bus gap handler threw: ${String(error)}`);
+      }
+    }
   }
 
   async close(): Promise<void> {

@@ -1,29 +1,23 @@
-import { jsonStringWireSize, utf8Length } from '../content/wire-size.js';
-import { ERROR_CODES } from '../protocol/error-codes.js';
-import { ProtocolError } from '../errors/protocol-error.js';
-import type { JSONRPCMessage, RequestId } from '../protocol/jsonrpc.js';
-import { META } from '../protocol/meta-keys.js';
+/**
+ * Open `subscriptions/listen` streams (2026-07-28) and what they are subscribed to: the list
+ * kinds, and resource URIs in an index (an update reaches the streams that cover it, without
+ * asking the others). Each URI a stream names is attached while the stream is open, so that a
+ * provider watches a resource only while someone listens (`AttachTracker`, which legacy
+ * subscriptions feed too).
+ */
+import type { ProtocolError } from '../errors/protocol-error.js';
+import type { RequestId } from '../protocol/jsonrpc.js';
 import type { SubscriptionFilter } from '../protocol/types.js';
-import { coversUri } from '../uri/covers.js';
-import { DEFAULT_MAX_LISTEN_QUEUE_BYTES } from './options.js';
+import { AttachTracker } from './attach-tracker.js';
 import type { ChannelFlow } from './channel-flow.js';
+import { listenEventsLost } from './listen-errors.js';
+import { CoverIndex } from './listen-index.js';
+import { KIND_KEY, ListenStream, type FrameKey, type Listener } from './listen-stream.js';
+import { listenLimitsOf, type ListenLimits } from './options.js';
 import type { ListKind } from './registry.js';
 
-export type { ChannelFlow };
-
-export interface Listener {
-  id: RequestId;
-  filter: SubscriptionFilter;
-  notify: (message: JSONRPCMessage) => void;
-  /** The backpressure of `notify`'s channel; without one, frames are written as they come. */
-  flow?: ChannelFlow | undefined;
-  /** Ends the listen; `error` is set when the server cut it because its client fell behind. */
-  end: (error?: ProtocolError) => void;
-  /** Most bytes the stream may queue while congested (default 4 MiB, `maxListenQueueBytes`). */
-  maxQueueBytes?: number;
-  /** Told why a stream was cut (default console.warn). */
-  warn?: (message: string) => void;
-}
+export type { ChannelFlow, Listener };
+export { frame } from './listen-stream.js';
 
 const FILTER_KEY: Record<
   ListKind,
@@ -33,146 +27,40 @@ const FILTER_KEY: Record<
   prompts: 'promptsListChanged',
   resources: 'resourcesListChanged',
 };
+const KINDS = Object.keys(FILTER_KEY) as ListKind[];
 
-/** Held-frame keys of the list kinds: symbols, so that no URI can collide with them. */
-const KIND_KEY: Record<ListKind, symbol> = {
-  tools: Symbol('tools'),
-  prompts: Symbol('prompts'),
-  resources: Symbol('resources'),
-};
-const KIND_OF = new Map<symbol, ListKind>(
-  Object.entries(KIND_KEY).map(([kind, key]) => [key, kind as ListKind]),
-);
-
-/** Frames one drain writes before it lets other work in. */
-const DRAIN_ROUND = 64;
-
-/** A frame to send: a resource URI (`updated`) or a list kind's key (`list_changed`). */
-type FrameKey = string | symbol;
-
-/**
- * One listen stream. While its channel is congested it holds frame keys instead of frames, in
- * first-come order and each once: an update for a URI already held (not yet written) is the same
- * update, so coalescing loses nothing. Past `maxQueueBytes` the stream is cut.
- */
-class ListenStream {
-  private held: Set<FrameKey> | undefined;
-  private bytes = 0;
-  /** Wire size of this stream's `updated` frame with an empty URI; known once it first holds. */
-  private baseBytes = 0;
-  private closed = false;
-  private drainer: (() => void) | undefined;
-
-  constructor(
-    readonly listener: Listener,
-    private readonly flow: ChannelFlow | undefined,
-  ) {}
-
-  /** Writes the frame, or holds its key while the channel is congested. */
-  offer(key: FrameKey): void {
-    if (this.closed) return;
-    const flow = this.flow;
-    if (this.held === undefined) {
-      // The common path: a reading client costs one getter more than an unbounded write.
-      this.listener.notify(this.frameOf(key));
-      if (flow?.congested === true) this.startHolding(flow);
-      return;
-    }
-    if (this.held.has(key)) return;
-    this.held.add(key);
-    this.bytes += this.sizeOf(key);
-    const queued = this.queuedBytes;
-    const limit = this.listener.maxQueueBytes ?? DEFAULT_MAX_LISTEN_QUEUE_BYTES;
-    if (queued > limit) this.overflow(queued, limit);
-  }
-
-  get heldFrames(): number {
-    return this.held?.size ?? 0;
-  }
-
-  get heldBytes(): number {
-    return this.bytes;
-  }
-
-  /** Bytes held here plus what the channel buffered. */
-  get queuedBytes(): number {
-    return this.bytes + (this.flow?.bufferedBytes ?? 0);
-  }
-
-  /** Forgets what it holds; later drains do nothing. */
-  close(): void {
-    this.closed = true;
-    this.held = undefined;
-    this.bytes = 0;
-  }
-
-  private startHolding(flow: ChannelFlow): void {
-    this.held = new Set();
-    this.baseBytes ||= utf8Length(
-      JSON.stringify(frame('notifications/resources/updated', this.listener.id, { uri: '' })),
-    );
-    flow.onDrain((this.drainer ??= () => this.drain()));
-  }
-
-  /**
-   * Writes what it holds, in order, until the channel is congested again or a round of
-   * DRAIN_ROUND frames is written: then the next round comes on a later turn (onDrain), so that
-   * many streams catching up do not keep other requests waiting.
-   */
-  private drain(): void {
-    const held = this.held;
-    if (this.closed || !held || !this.flow) return;
-    let written = 0;
-    for (const key of held) {
-      held.delete(key);
-      this.bytes -= this.sizeOf(key);
-      this.listener.notify(this.frameOf(key));
-      if (this.flow.congested || ++written >= DRAIN_ROUND) {
-        if (held.size > 0 || this.flow.congested) {
-          this.flow.onDrain(this.drainer as () => void);
-          return;
-        }
-      }
-    }
-    this.held = undefined;
-    this.bytes = 0;
-  }
-
-  private overflow(queued: number, limit: number): void {
-    this.close();
-    const id = JSON.stringify(this.listener.id);
-    (this.listener.warn ?? console.warn)(
-      `mcpkit: ended subscriptions/listen ${id}: its client is not reading and ${queued} bytes are queued, more than maxListenQueueBytes (${limit})`,
-    );
-    this.listener.end(
-      new ProtocolError(
-        ERROR_CODES.INTERNAL_ERROR,
-        `subscriptions/listen ended: the client fell behind by more than ${limit} bytes (maxListenQueueBytes); updates were dropped, listen again and re-read`,
-        { maxListenQueueBytes: limit },
-      ),
-    );
-  }
-
-  private frameOf(key: FrameKey): JSONRPCMessage {
-    const id = this.listener.id;
-    if (typeof key === 'string') return frame('notifications/resources/updated', id, { uri: key });
-    return frame(`notifications/${KIND_OF.get(key) as ListKind}/list_changed`, id);
-  }
-
-  /** About the frame's JSON size (a list_changed counts as an `updated` with an empty URI). */
-  private sizeOf(key: FrameKey): number {
-    return typeof key === 'string' ? this.baseBytes + jsonStringWireSize(key) - 2 : this.baseBytes;
-  }
+export interface ListenHubOptions {
+  /** Per-URI interest, shared with legacy subscriptions (default: a tracker of its own). */
+  attachments?: AttachTracker;
+  /** The server's listen options (`maxListens`, …); checked here, defaults where unset. */
+  limits?: Partial<ListenLimits>;
+  /** Told why a stream was cut (default console.warn). */
+  warn?: (message: string) => void;
 }
 
-/** Open `subscriptions/listen` streams (2026-07-28). */
 export class ListenHub {
-  private readonly streams = new Set<ListenStream>();
+  readonly limits: ListenLimits;
+  readonly attachments: AttachTracker;
+  private readonly warn: (message: string) => void;
+  /** Every open stream, with the function that forgets it. */
+  private readonly streams = new Map<ListenStream, () => void>();
+  private readonly byKind: Record<ListKind, Set<ListenStream>> = {
+    tools: new Set(),
+    prompts: new Set(),
+    resources: new Set(),
+  };
+  private readonly byUri = new CoverIndex<ListenStream>();
   /**
    * Listens that `endAll` ended, by the channel they notify on and their id: the server ended
    * them, so they get their result even though their connection closes right after.
    */
   private readonly endedByServer = new WeakMap<Listener['notify'], Set<RequestId>>();
+
+  constructor(options: ListenHubOptions = {}) {
+    this.limits = listenLimitsOf(options.limits);
+    this.attachments = options.attachments ?? new AttachTracker();
+    this.warn = options.warn ?? ((message) => console.warn(message));
+  }
 
   /** The part of a filter this server honours. */
   honoured(
@@ -189,14 +77,44 @@ export class ListenHub {
     return out;
   }
 
-  /** Adds a listener; the returned remover also drops whatever its stream holds. */
+  /**
+   * Adds a listener and attaches its URIs; the returned remover (idempotent) detaches them and
+   * drops whatever its stream holds. A stream the hub cuts (its client fell behind, a gap) is
+   * removed before its listener's `end` runs.
+   */
   add(listener: Listener): () => void {
-    const stream = new ListenStream(listener, listener.flow);
-    this.streams.add(stream);
-    return () => {
+    const uris = [...new Set(listener.filter.resourceSubscriptions ?? [])];
+    const kinds = KINDS.filter((kind) => listener.filter[FILTER_KEY[kind]] === true);
+    let removed = false;
+    const attached: string[] = [];
+    const remove = (): void => {
+      if (removed) return;
+      removed = true;
       this.streams.delete(stream);
+      for (const kind of kinds) this.byKind[kind].delete(stream);
+      for (const uri of uris) this.byUri.remove(uri, stream);
       stream.close();
+      for (const uri of attached.splice(0)) this.attachments.remove(uri);
     };
+    const stream = new ListenStream(
+      listener,
+      {
+        maxQueueBytes: listener.maxQueueBytes ?? this.limits.maxListenQueueBytes,
+        maxPendingUris: listener.maxPendingUris ?? this.limits.maxListenPendingUris,
+        warn: listener.warn ?? this.warn,
+      },
+      remove,
+    );
+    this.streams.set(stream, remove);
+    for (const kind of kinds) this.byKind[kind].add(stream);
+    for (const uri of uris) this.byUri.add(uri, stream);
+    // Attached last: a hook that reports a change at once already finds the stream.
+    for (const uri of uris) {
+      if (removed) break;
+      attached.push(uri);
+      this.attachments.add(uri);
+    }
+    return remove;
   }
 
   get size(): number {
@@ -211,7 +129,7 @@ export class ListenHub {
     let frames = 0;
     let heldBytes = 0;
     let maxQueuedBytes = 0;
-    for (const s of this.streams) {
+    for (const s of this.streams.keys()) {
       frames += s.heldFrames;
       heldBytes += s.heldBytes;
       maxQueuedBytes = Math.max(maxQueuedBytes, s.queuedBytes);
@@ -220,26 +138,52 @@ export class ListenHub {
   }
 
   listChanged(kind: ListKind): void {
-    const flag = FILTER_KEY[kind];
     const key = KIND_KEY[kind];
-    for (const s of this.streams) if (s.listener.filter[flag] === true) s.offer(key);
+    for (const s of [...this.byKind[kind]]) this.offer(s, key);
   }
 
+  /** Offers the update to every stream one of whose URIs covers `uri` (it or a parent), once. */
   resourceUpdated(uri: string): void {
-    for (const s of this.streams) {
-      if (s.listener.filter.resourceSubscriptions?.some((sub) => coversUri(sub, uri))) {
-        s.offer(uri);
-      }
-    }
+    for (const s of this.byUri.covering(uri)) this.offer(s, uri);
   }
 
-  /** Ends every stream gracefully (server shutdown): each still gets its result. */
-  endAll(): void {
-    for (const { listener: l } of [...this.streams]) {
+  /**
+   * Ends every stream. Without `error` it is the graceful end (server shutdown): each still gets
+   * its result. With one, each is answered with it (the bus lost events: clients listen again).
+   */
+  endAll(error?: ProtocolError): void {
+    for (const [{ listener: l }, remove] of [...this.streams]) {
+      if (error) {
+        remove();
+        l.end(error);
+        continue;
+      }
       let ids = this.endedByServer.get(l.notify);
       if (!ids) this.endedByServer.set(l.notify, (ids = new Set()));
       ids.add(l.id);
       l.end();
+    }
+  }
+
+  /**
+   * The bus may have lost events: ends every open stream with an error its client sees, so that
+   * it listens again and re-reads. Returns how many were ended.
+   */
+  gap(why: string): number {
+    const n = this.streams.size;
+    if (n > 0) this.endAll(listenEventsLost(why));
+    return n;
+  }
+
+  /** One stream's channel failing (a transport's notify that throws) never stops the others. */
+  private offer(stream: ListenStream, key: FrameKey): void {
+    try {
+      stream.offer(key);
+    } catch (error) {
+      const id = JSON.stringify(stream.listener.id);
+      this.warn(
+        `mcpkit: a frame of subscriptions/listen ${id} could not be sent: ${String(error)}`,
+      );
     }
   }
 
@@ -250,12 +194,4 @@ export class ListenHub {
     if (ids.size === 0) this.endedByServer.delete(notify);
     return true;
   }
-}
-
-export function frame(
-  method: string,
-  id: RequestId,
-  params: Record<string, unknown> = {},
-): JSONRPCMessage {
-  return { jsonrpc: '2.0', method, params: { ...params, _meta: { [META.subscriptionId]: id } } };
 }

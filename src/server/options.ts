@@ -38,11 +38,31 @@ export interface ServerOptions extends Implementation {
   /**
    * Most bytes one `subscriptions/listen` stream may queue for a client that stopped reading
    * (default 4 MiB): the frames held while its transport is congested (one per URI or list, not
-   * per change) plus what the transport buffered. Past it the stream ends with an error and a
-   * warning. A server option, not a transport one: the listen engine holds the queue for every
+   * per change) plus what the transport buffered. Past it the stream ends with an error (-32603,
+   * `data.reason: 'fell-behind'`) and a warning, so the client listens again and re-reads. A server option, not a transport one: the listen engine holds the queue for every
    * transport that reports backpressure (HTTP, stdio).
    */
   maxListenQueueBytes?: number;
+  /**
+   * Most distinct resource URIs one `subscriptions/listen` stream holds as "updated, not yet
+   * written" while its client is not reading (default 1,024). Each URI is held once however often
+   * it changes (level-triggered: the client re-reads it anyway); one more distinct URI ends the
+   * stream as `maxListenQueueBytes` does (-32603, `data.reason: 'fell-behind'`), so the client
+   * listens again and re-reads.
+   */
+  maxListenPendingUris?: number;
+  /**
+   * Most `subscriptions/listen` streams open at once on this server (one process runs one,
+   * usually), over every connection and transport (default 10,000). One more is refused before
+   * its acknowledgement: -32603 with `data.reason: 'too-many-listens'` and `data.maxListens`.
+   */
+  maxListens?: number;
+  /**
+   * Most URIs one listen's `notifications.resourceSubscriptions` may name, and most URIs one
+   * 2025-11-25 session may `resources/subscribe` to (default 1,024). More is -32602 naming the
+   * field and the limit. Subscribing to a URI covers its sub-resources: subscribe to a folder.
+   */
+  maxListenUris?: number;
   /** Called with warnings such as unresolved links under linkCheck 'warn' (default: console.warn). */
   onWarning?: (message: string) => void;
   /**
@@ -87,6 +107,44 @@ export const DEFAULT_TRANSPORT_CAP_BYTES = 32 * 1024 * 1024;
 
 /** What a listen stream may queue for a client that is not reading (`maxListenQueueBytes`). */
 export const DEFAULT_MAX_LISTEN_QUEUE_BYTES = 4 * 1024 * 1024;
+
+/** Distinct updated URIs a listen stream holds for a client that is not reading. */
+export const DEFAULT_MAX_LISTEN_PENDING_URIS = 1024;
+
+/** Listen streams open at once in one process. */
+export const DEFAULT_MAX_LISTENS = 10_000;
+
+/** URIs one listen (or one legacy session) may subscribe to. */
+export const DEFAULT_MAX_LISTEN_URIS = 1024;
+
+/** The bounds of listen streams and legacy subscriptions, resolved and checked. */
+export interface ListenLimits {
+  maxListenQueueBytes: number;
+  maxListenPendingUris: number;
+  maxListens: number;
+  maxListenUris: number;
+}
+
+/**
+ * The listen bounds of `options` with their defaults; throws a RangeError naming the option for
+ * a value that is not a positive integer (checked once, when the server is built).
+ */
+export function listenLimitsOf(options: Partial<ListenLimits> = {}): ListenLimits {
+  const limit = (name: keyof ListenLimits, fallback: number): number => {
+    const value = options[name];
+    if (value === undefined) return fallback;
+    if (!Number.isSafeInteger(value) || value < 1) {
+      throw new RangeError(`${name} must be a positive integer, got ${String(value)}`);
+    }
+    return value;
+  };
+  return {
+    maxListenQueueBytes: limit('maxListenQueueBytes', DEFAULT_MAX_LISTEN_QUEUE_BYTES),
+    maxListenPendingUris: limit('maxListenPendingUris', DEFAULT_MAX_LISTEN_PENDING_URIS),
+    maxListens: limit('maxListens', DEFAULT_MAX_LISTENS),
+    maxListenUris: limit('maxListenUris', DEFAULT_MAX_LISTEN_URIS),
+  };
+}
 
 /** The hard cap for one result: `content.capBytes`, else the transport's cap less the envelope. */
 export function resultCapBytes(options: ServerOptions, transportCap: number | undefined): number {

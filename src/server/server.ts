@@ -24,6 +24,7 @@ import { dispatch } from './dispatch.js';
 import type { PromptEntry, ResourceEntry, TemplateEntry, ToolEntry } from './entries.js';
 import { MemoryLinkStore, type LinkStore } from './link-store.js';
 import { ListenHub } from './listen-hub.js';
+import { legacyResync } from './listen-legacy.js';
 import { AttachTracker, type AttachHook } from './attach-tracker.js';
 import { MemoryBus, type ChangeBus, type ChangeEvent } from './change-bus.js';
 import type { ServerOptions } from './options.js';
@@ -67,9 +68,9 @@ export class McpServer {
   private readonly resources: Registry<ResourceEntry, Resource>;
   private readonly templates: Registry<TemplateEntry, ResourceTemplate>;
   private readonly prompts: Registry<PromptEntry, Prompt>;
-  private readonly listen = new ListenHub();
-  private readonly bus: ChangeBus;
   private readonly attachments = new AttachTracker();
+  private readonly listen: ListenHub;
+  private readonly bus: ChangeBus;
   private readonly signer: RequestStateSigner;
   private readonly peers = new Set<Peer>();
   /** What the engine sees of this server (never the class itself). */
@@ -106,8 +107,15 @@ export class McpServer {
       () => this.changed('resources'),
     );
     this.linkStore = options.linkStore ?? new MemoryLinkStore();
+    // Checks the listen bounds (a RangeError naming the option) before anything is wired.
+    this.listen = new ListenHub({
+      attachments: this.attachments,
+      limits: options,
+      warn: (message) => this.warn(message),
+    });
     this.bus = options.bus ?? new MemoryBus();
     this.bus.subscribe((event) => this.deliver(event));
+    this.bus.onGap((why) => this.gap(why));
     this.signer = new RequestStateSigner(
       options.requestStateSecret,
       options.requestStateTtlMs ?? 600_000,
@@ -229,10 +237,28 @@ export class McpServer {
 
   /**
    * Registers per-URI interest hooks: `attach(uri)` when the first listen stream or legacy
-   * subscription naming `uri` opens, `detach(uri)` after the last one closes.
+   * subscription naming `uri` opens, `detach(uri)` after the last one closes (refcounted across
+   * both). A hook registered late is told at once of what is attached already; one that throws
+   * is reported through `onWarning` and never breaks the listen. Returns the unregister.
+   *
+   * @example
+   * server.onAttach({ attach: (uri) => watch(uri), detach: (uri) => unwatch(uri) });
    */
   onAttach(hook: AttachHook): () => void {
-    return this.attachments.onAttach(hook);
+    // A hook that throws is reported and skipped: it never breaks the listen that triggered it.
+    const guarded = (what: 'attach' | 'detach', uri: string): void => {
+      try {
+        hook[what](uri);
+      } catch (error) {
+        this.warn(
+          `mcpkit: a resource ${what} hook threw for ${JSON.stringify(uri)}: ${String(error)}`,
+        );
+      }
+    };
+    return this.attachments.onAttach({
+      attach: (uri) => guarded('attach', uri),
+      detach: (uri) => guarded('detach', uri),
+    });
   }
 
   /** Whether some listen stream or legacy subscription covers `uri`. */
@@ -256,10 +282,39 @@ export class McpServer {
     this.listen.resourceUpdated(uri);
     for (const peer of this.peers) {
       const subs = peer.session?.subscriptions;
-      if (subs && [...subs].some((s) => coversUri(s, uri))) {
+      if (subs && coversAny(subs, uri)) {
         peer.send({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri } });
       }
     }
+  }
+
+  /**
+   * The bus may have lost events: every listen stream ends with an error its client sees (so it
+   * listens again and re-reads); a 2025-11-25 session, which has no stream to end, is told that
+   * everything it follows may have changed.
+   */
+  private gap(why: string): void {
+    const ended = this.listen.gap(why);
+    let sessions = 0;
+    for (const peer of this.peers) {
+      const session = peer.session;
+      if (!session || peer.isClosed) continue;
+      if (!session.initialized && session.subscriptions.size === 0) continue;
+      sessions++;
+      for (const message of legacyResync(session.subscriptions, session.initialized)) {
+        peer.send(message);
+      }
+    }
+    // The bus logs the drop itself; this says what it cost here, when it cost anything.
+    if (ended + sessions === 0) return;
+    const told = sessions > 0 ? `, told ${sessions} 2025-11-25 session(s) to re-read` : '';
+    this.warn(
+      `mcpkit: change events may have been lost (${why}): ended ${ended} listen stream(s) so that their clients listen again${told}`,
+    );
+  }
+
+  private warn(message: string): void {
+    (this.options.onWarning ?? ((m: string) => console.warn(m)))(message);
   }
 
   /**
@@ -301,6 +356,13 @@ export class McpServer {
   private changed(kind: ListKind): void {
     this.notifyListChanged(kind);
   }
+}
+
+/** Whether one of a session's subscriptions covers `uri` (it or a resource above it). */
+function coversAny(subscriptions: ReadonlySet<string>, uri: string): boolean {
+  if (subscriptions.has(uri)) return true;
+  for (const s of subscriptions) if (coversUri(s, uri)) return true;
+  return false;
 }
 
 /** Creates an MCP server. */

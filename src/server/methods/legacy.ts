@@ -9,6 +9,7 @@ import { validateParams } from '../../protocol/validate.js';
 import { LATEST_LEGACY_VERSION, eraOf } from '../../protocol/versions.js';
 import { ProtocolError } from '../../errors/protocol-error.js';
 import type { ServerCore } from '../core.js';
+import { SessionSubscriptions } from '../listen-legacy.js';
 import { levelRank } from '../log-levels.js';
 import type { LegacySession, Peer } from '../peer.js';
 import type { Params } from './types.js';
@@ -25,6 +26,8 @@ export const LEGACY_METHODS: Record<string, LegacyMethod> = {
     session.logLevel = level;
     return {};
   },
+  // A session's subscriptions attach their URIs and are bounded (listen-legacy.ts): add throws
+  // the -32602 of one URI past maxListenUris.
   'resources/subscribe': (params, session) => {
     session.subscriptions.add(params['uri'] as string);
     return {};
@@ -34,6 +37,9 @@ export const LEGACY_METHODS: Record<string, LegacyMethod> = {
     return {};
   },
 };
+
+/** Peers whose session's subscriptions are released when they close (one handler each). */
+const releasing = new WeakSet<Peer>();
 
 /** The legacy handshake: negotiates a 2025-era version and opens the session. */
 export function initialize(core: ServerCore, peer: Peer, request: JSONRPCRequest): JSONRPCResponse {
@@ -48,12 +54,21 @@ export function initialize(core: ServerCore, peer: Peer, request: JSONRPCRequest
   const requested = params['protocolVersion'] as string;
   // Answer with the requested version when we speak it in this era, else our newest legacy one.
   const protocolVersion = eraOf(requested) === 'legacy' ? requested : LATEST_LEGACY_VERSION;
+  // A repeated initialize replaces the session: what the old one subscribed to is released.
+  peer.session?.subscriptions.clear();
+  if (!releasing.has(peer)) {
+    releasing.add(peer);
+    peer.onClose(() => peer.session?.subscriptions.clear());
+  }
   peer.session = {
     protocolVersion,
     clientCapabilities: params['capabilities'] as ClientCapabilities,
     clientInfo: params['clientInfo'] as Implementation,
     logLevel: undefined,
-    subscriptions: new Set(),
+    subscriptions: new SessionSubscriptions(
+      core.listen.attachments,
+      core.listen.limits.maxListenUris,
+    ),
     initialized: false,
   };
   const result: Record<string, unknown> = {

@@ -1,36 +1,39 @@
 import { META } from '../../protocol/meta-keys.js';
 import type { SubscriptionFilter } from '../../protocol/types.js';
 import type { ProtocolError } from '../../errors/protocol-error.js';
+import { tooManyListenUris, tooManyListens } from '../listen-errors.js';
 import { frame } from '../listen-hub.js';
-import { DEFAULT_MAX_LISTEN_QUEUE_BYTES } from '../options.js';
 import type { MethodEnv, MethodSpec, Params, Result } from './types.js';
 
 /**
- * `subscriptions/listen`: acknowledges the honoured filter, then holds the request open until
- * the client cancels or goes away, or the server ends it; the hub sends the notifications. A
- * stream the hub cut for falling behind (maxListenQueueBytes) answers with the hub's error.
+ * `subscriptions/listen`: checks the bounds (`maxListenUris`, `maxListens`) before anything is
+ * sent, acknowledges the honoured filter, then holds the request open until the client cancels
+ * or goes away, or the server ends it; the hub sends the notifications. A stream the hub cut
+ * (its client fell behind, the bus lost events) answers with the hub's error, so that the client
+ * listens again and re-reads.
  */
 async function listen(params: Params, { core, ctx, notify, flow }: MethodEnv): Promise<Result> {
   const id = ctx.requestId;
-  const filter = core.listen.honoured((params['notifications'] ?? {}) as SubscriptionFilter, {
-    resourceSubscriptions: true,
-  });
+  const hub = core.listen;
+  const requested = (params['notifications'] ?? {}) as SubscriptionFilter;
+  const { maxListens, maxListenUris } = hub.limits;
+  const uris = requested.resourceSubscriptions;
+  if (Array.isArray(uris) && uris.length > maxListenUris) {
+    throw tooManyListenUris(uris.length, maxListenUris);
+  }
+  if (hub.size >= maxListens) throw tooManyListens(maxListens);
+  const filter = hub.honoured(requested, { resourceSubscriptions: true });
+  // The acknowledgement is the stream's first frame: the listener (and what its URIs attach)
+  // comes after it, so that an attach hook reporting a change at once cannot overtake it.
   notify(frame('notifications/subscriptions/acknowledged', id, { notifications: filter }));
-  const { maxListenQueueBytes, onWarning } = core.options;
   const cut = await new Promise<ProtocolError | undefined>((resolve) => {
+    // A holder, not a const: a cut during add (an attach hook's own change) ends it before add returns.
+    const stream: { remove?: () => void } = {};
     const done = (error?: ProtocolError): void => {
-      remove();
+      stream.remove?.();
       resolve(error);
     };
-    const remove = core.listen.add({
-      id,
-      filter,
-      notify,
-      flow,
-      end: done,
-      maxQueueBytes: maxListenQueueBytes ?? DEFAULT_MAX_LISTEN_QUEUE_BYTES,
-      warn: onWarning ?? ((message) => console.warn(message)),
-    });
+    stream.remove = hub.add({ id, filter, notify, flow, end: done });
     if (ctx.signal.aborted) done();
     else ctx.signal.addEventListener('abort', () => done(), { once: true });
   });

@@ -18,7 +18,9 @@ import { deleteSession, openSessionStream } from './legacy-stream.js';
 import {
   DEFAULT_BODY_TIMEOUT_MS,
   DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_KEEP_ALIVE_MS,
   DEFAULT_MAX_BODY_TOTAL_BYTES,
+  keepAliveMsOf,
   maxResponseBytesOf,
   type HttpOptions,
 } from './options.js';
@@ -55,7 +57,8 @@ export class HttpEndpoint {
   private readonly maxResponseBytes: number;
 
   constructor(server: McpServer, options: HttpOptions = {}) {
-    this.options = options;
+    // Checked once; the legacy GET streams read the same options.
+    this.options = { ...options, keepAliveMs: keepAliveMsOf(options) };
     this.bodyLimits = {
       maxBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
       idleMs: options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
@@ -247,7 +250,7 @@ export class HttpEndpoint {
       if (!sink) {
         if (!acceptsSse) return;
         sink = res.stream(200, { ...SSE_HEADERS, ...sessionHeaders });
-        stopKeepAlive = startKeepAlive(sink, this.options.keepAliveMs ?? 15_000);
+        stopKeepAlive = startKeepAlive(sink, this.options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS);
       }
       for (const part of event) sink.write(part);
     };

@@ -1,6 +1,6 @@
 import { ERROR_CODES } from '../../protocol/error-codes.js';
 import type { HttpExchange, HttpResponder } from './exchange.js';
-import type { HttpOptions } from './options.js';
+import { DEFAULT_KEEP_ALIVE_MS, type HttpOptions } from './options.js';
 import { jsonError } from './json-error.js';
 import type { SessionTable } from './sessions.js';
 import { SSE_HEADERS, startKeepAlive } from './sse.js';
@@ -47,7 +47,7 @@ export function openSessionStream(
   const sink = res.stream(200, { ...SSE_HEADERS, 'mcp-session-id': id });
   session.stream = sink;
   sink.write(': stream open\n\n');
-  const stopKeepAlive = startKeepAlive(sink, options.keepAliveMs ?? 15_000);
+  const stopKeepAlive = startKeepAlive(sink, options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS);
   const done = (): void => {
     stopKeepAlive();
     if (session.stream === sink) session.stream = undefined;

@@ -35,7 +35,12 @@ export interface HttpOptions extends OriginGuardOptions {
    * request in flight, or are initializing).
    */
   maxSessions?: number;
-  /** Interval of SSE keep-alive comments (default 15 s; 0 disables). */
+  /**
+   * Interval of SSE keep-alive comments (`: keep-alive` lines) on every open SSE stream: listen
+   * streams, legacy GET streams, and any answer that switched to SSE (default 15 s; 0 disables).
+   * They keep proxies and load balancers from closing an idle listen; none is written while the
+   * client is not reading. An integer from 0 to 2147483647.
+   */
   keepAliveMs?: number;
 }
 
@@ -53,6 +58,24 @@ export function maxResponseBytesOf(options: HttpOptions): number {
   if (!Number.isSafeInteger(value) || value < MIN_RESPONSE_BYTES) {
     throw new RangeError(
       `http: maxResponseBytes must be an integer of at least ${MIN_RESPONSE_BYTES}, got ${String(value)}`,
+    );
+  }
+  return value;
+}
+
+/** Interval of SSE keep-alive comments (`keepAliveMs`): 15 s, under common proxy idle timeouts. */
+export const DEFAULT_KEEP_ALIVE_MS = 15_000;
+
+/** The longest interval a timer takes (2^31 - 1 ms). */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/** The keep-alive interval of `options`; throws naming the option for a value it cannot use. */
+export function keepAliveMsOf(options: HttpOptions): number {
+  const value = options.keepAliveMs;
+  if (value === undefined) return DEFAULT_KEEP_ALIVE_MS;
+  if (!Number.isSafeInteger(value) || value < 0 || value > MAX_TIMER_MS) {
+    throw new RangeError(
+      `http: keepAliveMs must be an integer from 0 (no keep-alive comments) to ${MAX_TIMER_MS}, got ${String(value)}`,
     );
   }
   return value;
