@@ -84,6 +84,8 @@ export const MCPKIT_ERROR_CODES = {
   GUARD_TIMEOUT: 'GUARD_TIMEOUT',
   /** A guarded fetch failed: the name did not resolve, the connection failed, a non-2xx status. */
   FETCH_FAILED: 'FETCH_FAILED',
+  /** Redis could not be reached (at start-up), or did not answer a command (the message masks credentials). */
+  REDIS_UNAVAILABLE: 'REDIS_UNAVAILABLE',
 } as const;
 
 export type McpKitErrorCode = (typeof MCPKIT_ERROR_CODES)[keyof typeof MCPKIT_ERROR_CODES];

@@ -1,0 +1,180 @@
+import type { Redis } from 'ioredis';
+import { McpKitError } from '../errors/index.js';
+import {
+  ARTIFACT_URI_PREFIX,
+  MemoryLinkStore,
+  type ArtifactLookup,
+  type LinkStore,
+  type StoredArtifact,
+} from '../server/index.js';
+import { errorText } from './connect.js';
+import { redisKeys, type RedisKeys } from './keys.js';
+import { redactRedisUrl } from './redact.js';
+
+export interface RedisLinkStoreOptions {
+  /**
+   * The secret that names artifacts (an HMAC of their content): every instance sharing the store
+   * needs the same one, as `sharedSecret()` gives it. Required: a random one per process would
+   * name the same content differently on each instance.
+   */
+  secret: string | Uint8Array;
+  /** Key prefix (default `mcpkit:`). */
+  prefix?: string;
+  /** Default lifetime of an artifact (default 1 hour): the TTL of its key. */
+  ttlMs?: number;
+  /**
+   * How long after its expiry (or eviction) an artifact still answers "expired" rather than
+   * "unknown" (default 24 hours): the TTL of its small `artifact-seen` marker, beyond its own.
+   */
+  rememberExpiredMs?: number;
+  /** The URL the connection was made with, to name it in errors (credentials masked). */
+  url?: string;
+}
+
+export const DEFAULT_ARTIFACT_TTL_MS = 3_600_000;
+export const DEFAULT_REMEMBER_EXPIRED_MS = 86_400_000;
+
+/** The hex HMAC that ends an artifact URI (SHA-256: 64 hex digits). */
+const ARTIFACT_ID = /^[0-9a-f]{64}$/;
+
+/**
+ * Artifacts in Redis, so that a link minted on one instance resolves on every other, and after
+ * a restart. Each artifact is one JSON string under `<prefix>artifact:<hex>` with its TTL, and a
+ * marker `<prefix>artifact-seen:<hex>` that outlives it: a link whose artifact expired or was
+ * evicted (Redis `maxmemory`) answers `{ expired }`, one never stored `{ missing }`, as the
+ * memory store does. URIs are the memory store's for the same content and secret.
+ *
+ * @example
+ * const redis = await connectRedis({ url });
+ * const { secret } = await sharedSecret(redis);
+ * const server = createServer({ name: 'docs', version: '1', linkStore: new RedisLinkStore(redis, { secret }) });
+ */
+export class RedisLinkStore implements LinkStore {
+  private readonly keys: RedisKeys;
+  private readonly ttlMs: number;
+  private readonly rememberMs: number;
+  /** Names content exactly as MemoryLinkStore does (mcpkit/server keeps artifactUri to itself). */
+  private readonly naming: MemoryLinkStore;
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly options: RedisLinkStoreOptions,
+  ) {
+    this.keys = redisKeys(options.prefix);
+    this.ttlMs = positive(options.ttlMs, DEFAULT_ARTIFACT_TTL_MS, 'ttlMs');
+    this.rememberMs = positive(
+      options.rememberExpiredMs,
+      DEFAULT_REMEMBER_EXPIRED_MS,
+      'rememberExpiredMs',
+    );
+    this.naming = new MemoryLinkStore({ secret: options.secret, maxBytes: 0, maxTombstones: 0 });
+  }
+
+  owns(uri: string): boolean {
+    return uri.startsWith(ARTIFACT_URI_PREFIX);
+  }
+
+  uriFor(content: { text?: string; blob?: string; mimeType: string }): Promise<string> {
+    return this.naming.uriFor(content);
+  }
+
+  async put(
+    artifact: Omit<StoredArtifact, 'uri' | 'expiresAt'>,
+    ttlMs: number = this.ttlMs,
+  ): Promise<string> {
+    const uri = await this.uriFor(artifact);
+    const id = uri.slice(ARTIFACT_URI_PREFIX.length);
+    const ttl = Math.max(1, Math.ceil(ttlMs));
+    const stored: StoredArtifact = { ...artifact, uri, expiresAt: Date.now() + ttl };
+    const results = await this.run('store', uri, () =>
+      this.redis
+        .multi()
+        .set(this.keys.artifact(id), JSON.stringify(stored), 'PX', ttl)
+        .set(this.keys.artifactSeen(id), '1', 'PX', ttl + this.rememberMs)
+        .exec(),
+    );
+    const failed = results?.find(([error]) => error !== null)?.[0];
+    if (results === null || failed) {
+      throw this.failure('store', uri, failed ?? new Error('the transaction was aborted'));
+    }
+    return uri;
+  }
+
+  async get(uri: string): Promise<ArtifactLookup> {
+    const id = this.owns(uri) ? uri.slice(ARTIFACT_URI_PREFIX.length) : '';
+    if (!ARTIFACT_ID.test(id)) return { missing: true };
+    const [text, seen] = await this.run('read', uri, () =>
+      this.redis.mget(this.keys.artifact(id), this.keys.artifactSeen(id)),
+    );
+    if (typeof text === 'string') {
+      const found = parseArtifact(text, uri);
+      if (found) return { found };
+    }
+    return seen === null || seen === undefined ? { missing: true } : { expired: true };
+  }
+
+  private async run<T>(action: string, uri: string, command: () => Promise<T>): Promise<T> {
+    try {
+      return await command();
+    } catch (error) {
+      throw this.failure(action, uri, error);
+    }
+  }
+
+  private failure(action: string, uri: string, error: unknown): McpKitError {
+    const { url } = this.options;
+    const where = url === undefined ? 'Redis' : `Redis at ${redactRedisUrl(url)}`;
+    // Down is the usual cause, and ioredis words it as a stream that is not writeable.
+    const text =
+      this.redis.status !== 'ready'
+        ? `${where} is unreachable right now (reconnecting)`
+        : `${where}: ${url === undefined ? String(error) : errorText(error, url)}`;
+    return new McpKitError('REDIS_UNAVAILABLE', `Could not ${action} artifact ${uri}: ${text}`, {
+      cause: error,
+    });
+  }
+}
+
+function positive(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value <= 0) {
+    throw new McpKitError(
+      'BAD_ARGUMENTS',
+      `RedisLinkStore option ${name} must be a positive number of ms, not ${value}`,
+    );
+  }
+  return value;
+}
+
+/** The stored JSON, checked: Redis is shared, and a value of the wrong shape is no artifact. */
+function parseArtifact(text: string, uri: string): StoredArtifact | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null) return undefined;
+  const a = value as Record<string, unknown>;
+  const body =
+    typeof a['text'] === 'string' ? 'text' : typeof a['blob'] === 'string' ? 'blob' : undefined;
+  if (
+    a['uri'] !== uri ||
+    body === undefined ||
+    typeof a['name'] !== 'string' ||
+    typeof a['mimeType'] !== 'string' ||
+    typeof a['size'] !== 'number' ||
+    typeof a['expiresAt'] !== 'number'
+  )
+    return undefined;
+  const common = {
+    uri,
+    name: a['name'],
+    mimeType: a['mimeType'],
+    size: a['size'],
+    expiresAt: a['expiresAt'],
+  };
+  return body === 'text'
+    ? { ...common, text: a['text'] as string }
+    : { ...common, blob: a['blob'] as string };
+}
