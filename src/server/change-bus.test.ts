@@ -67,3 +67,18 @@ describe('servers sharing a bus', () => {
     ]);
   });
 });
+
+describe('server.onChange', () => {
+  it('sees every event the server delivers, another instance’s included, before its listeners', () => {
+    const bus = new MemoryBus();
+    const one = createServer({ name: 'one', version: '1', bus });
+    const two = createServer({ name: 'two', version: '1', bus });
+    const seen: string[] = [];
+    const off = two.onChange((e) => seen.push(e.type === 'resource-updated' ? e.uri : e.list));
+    one.notifyResourceUpdated('mem://x');
+    one.notifyListChanged('resources');
+    off();
+    one.notifyResourceUpdated('mem://y');
+    expect(seen).toEqual(['mem://x', 'resources']);
+  });
+});

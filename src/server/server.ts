@@ -69,6 +69,7 @@ export class McpServer {
   private readonly templates: Registry<TemplateEntry, ResourceTemplate>;
   private readonly prompts: Registry<PromptEntry, Prompt>;
   private readonly attachments = new AttachTracker();
+  private readonly changeHandlers = new Set<(event: ChangeEvent) => void>();
   private readonly listen: ListenHub;
   private readonly bus: ChangeBus;
   private readonly signer: RequestStateSigner;
@@ -267,7 +268,23 @@ export class McpServer {
   }
 
   /** Delivers one event from the bus (this instance's or another's) to local listeners. */
+  /**
+   * Sees every change event this instance delivers, its own and other instances' (through a
+   * shared bus): a provider that does not watch for itself drops its caches on them.
+   */
+  onChange(handler: (event: ChangeEvent) => void): () => void {
+    this.changeHandlers.add(handler);
+    return () => void this.changeHandlers.delete(handler);
+  }
+
   private deliver(event: ChangeEvent): void {
+    for (const handler of this.changeHandlers) {
+      try {
+        handler(event);
+      } catch (error) {
+        console.warn(`mcpkit: an onChange handler threw: ${String(error)}`);
+      }
+    }
     if (event.type === 'list-changed') {
       const kind = event.list;
       this.listen.listChanged(kind);
