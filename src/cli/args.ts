@@ -159,6 +159,8 @@ export function parseServeArgs(argv: readonly string[]): ParsedServeArgs {
     }
   }
   if (stdio && http) return error('choose one of --stdio and --http');
+  if (used.has('--watch-debounce') && !args.watch)
+    return error('--watch-debounce has no effect with --no-watch');
   if (stdio) args.transport = { kind: 'stdio' };
   const kind = args.transport.kind;
   for (const name of used) {

@@ -91,6 +91,10 @@ function stdioArgs(args: ServeArgs, dir: string): string[] {
       args.searchTimeoutMs === undefined ? undefined : `${args.searchTimeoutMs}ms`,
     ],
     ['--search-concurrency', args.searchConcurrency],
+    [
+      '--watch-debounce',
+      args.watchDebounceMs === undefined ? undefined : `${args.watchDebounceMs}ms`,
+    ],
   ] as const) {
     if (value !== undefined) out.push(flag, String(value));
   }
@@ -163,7 +167,11 @@ export async function runServe(
     root: dir,
     watch: args.watch,
     refuseHardLinks: args.refuseHardLinks,
-    ...defined({ cacheBytes: args.cacheBytes, partBytes: args.partBytes }),
+    ...defined({
+      cacheBytes: args.cacheBytes,
+      partBytes: args.partBytes,
+      watchDebounceMs: args.watchDebounceMs,
+    }),
     search: defined({
       maxFiles: args.searchMaxFiles,
       maxBytes: args.searchMaxBytes,

@@ -3,6 +3,7 @@ import { parseServeArgs } from './args.js';
 import { DEFAULT_MAX_DEPTH } from '../protocol/depth.js';
 import { GATE_DEFAULTS } from '../providers/filesystem/search-gate.js';
 import { SEARCH_DEFAULTS } from '../providers/filesystem/search.js';
+import { DEFAULT_WATCH_DEBOUNCE_MS } from '../providers/filesystem/folder-freshness.js';
 import { DEFAULT_MAX_LISTEN_QUEUE_BYTES } from '../server/options.js';
 import {
   DEFAULT_BODY_TIMEOUT_MS,
@@ -55,6 +56,7 @@ describe('serve limits on the command line', () => {
       { searchMaxFiles: 1000, searchMaxBytes: 16 * 1024 ** 2, searchTimeoutMs: 2000 },
     ],
     [['--search-concurrency', '2'], { searchConcurrency: 2 }],
+    [['--watch-debounce', '250ms'], { watchDebounceMs: 250, watch: true }],
   ])('%j', (argv, expected) => {
     const parsed = parseServeArgs(argv);
     expect(parsed.kind).toBe('ok');
@@ -74,6 +76,8 @@ describe('serve limits on the command line', () => {
     [['--session-idle', '2d'], /^--session-idle expects a duration/],
     [['--search-concurrency', '0'], /^--search-concurrency expects a whole number from 1 to 1000/],
     [['--max-listen-queue-bytes', '10'], /^--max-listen-queue-bytes must be at least 1k/],
+    [['--watch-debounce', '5ms'], /^--watch-debounce must be from 10ms to 60s, got "5ms"$/],
+    [['--no-watch', '--watch-debounce', '1s'], /^--watch-debounce has no effect with --no-watch$/],
   ])('%j -> error', (argv, message) => {
     const parsed = parseServeArgs(argv);
     expect(parsed).toMatchObject({ kind: 'error' });
@@ -104,6 +108,7 @@ describe('--help names the library defaults', () => {
     ['--body-timeout', '10s', DEFAULT_BODY_TIMEOUT_MS, 10_000],
     ['--header-timeout', '15s', DEFAULT_HEADER_TIMEOUT_MS, 15_000],
     ['--max-body-total-bytes', '64m', DEFAULT_MAX_BODY_TOTAL_BYTES, 64 * MIB],
+    ['--watch-debounce', '100ms', DEFAULT_WATCH_DEBOUNCE_MS, 100],
   ])('%s: (default %s)', (flag, shown, constant, value) => {
     expect(constant).toBe(value);
     expect(helpOf(flag).replace(/\s+/g, ' ')).toContain(`(default ${shown})`);

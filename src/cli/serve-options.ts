@@ -23,7 +23,8 @@ export type ValueKey =
   | 'searchMaxFiles'
   | 'searchMaxBytes'
   | 'searchTimeoutMs'
-  | 'searchConcurrency';
+  | 'searchConcurrency'
+  | 'watchDebounceMs';
 
 export interface ValueOption {
   key: ValueKey;
@@ -107,6 +108,7 @@ export const VALUE_OPTIONS: Readonly<Record<string, ValueOption>> = {
   '--search-max-bytes': { key: 'searchMaxBytes', min: 1024, kind: 'size' },
   '--search-timeout': { key: 'searchTimeoutMs', min: 10, max: DAY_MS, kind: 'duration' },
   '--search-concurrency': { key: 'searchConcurrency', min: 1, max: 1000, kind: 'count' },
+  '--watch-debounce': { key: 'watchDebounceMs', min: 10, max: 60_000, kind: 'duration' },
 };
 
 function describeDuration(ms: number): string {

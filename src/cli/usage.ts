@@ -85,7 +85,11 @@ Files:
                           served like the file it is, even if its other names are outside DIR)
 
 Other:
-  --no-watch              do not watch DIR: the listing is refreshed when older than 2 s
+  --no-watch              do not watch DIR: no change is announced (neither resources/updated
+                          nor list_changed); the listing is walked again when older than 2 s
+  --watch-debounce TIME   how long DIR must be quiet before its changes are announced; a file
+                          written without pause is announced every ten times this
+                          (default 100ms)
   --no-idle-gc            do not give memory back when idle (by default, once the server is idle
                           after a burst and its heap grew by 16m, one full collection runs)
   --quiet, -q             no banner and no progress (over HTTP the URL is still printed)

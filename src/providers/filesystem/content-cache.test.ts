@@ -34,4 +34,22 @@ describe('ByteLruCache', () => {
     expect(released).toBe(1);
     expect(new ByteLruCache<number>(0).accepts(0)).toBe(false);
   });
+
+  it('drops every version of one file at once by its group, and only those', () => {
+    const gone: string[] = [];
+    const cache = new ByteLruCache<number>(100);
+    const track = (name: string) => () => gone.push(name);
+    cache.set('/r/a\0v1', 1, 1, track('a1'), '/r/a');
+    cache.set('/r/a\0v2', 2, 1, track('a2'), '/r/a');
+    cache.set('/r/ab\0v1', 3, 1, track('ab'), '/r/ab');
+    cache.set('/r/b\0v1', 4, 1, track('b'));
+    cache.delete('/r/a\0v1');
+    cache.deleteGroup('/r/a');
+    cache.deleteGroup('/r/a');
+    expect(gone).toEqual(['a1', 'a2']);
+    expect(cache.stats()).toMatchObject({ entries: 2, bytes: 2 });
+    cache.clear();
+    cache.deleteGroup('/r/ab');
+    expect(gone).toEqual(['a1', 'a2', 'ab', 'b']);
+  });
 });

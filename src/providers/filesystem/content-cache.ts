@@ -11,6 +11,8 @@ interface CacheEntry<V> {
   readonly value: V;
   readonly cost: number;
   readonly onEvict: (() => void) | undefined;
+  /** What the entry is a version of (a file's real path), to drop every version at once. */
+  readonly group: string | undefined;
 }
 
 /**
@@ -20,6 +22,7 @@ interface CacheEntry<V> {
  */
 export class ByteLruCache<V> {
   private readonly map = new Map<string, CacheEntry<V>>();
+  private readonly groups = new Map<string, Set<string>>();
   private bytes = 0;
   private hits = 0;
   private misses = 0;
@@ -52,15 +55,21 @@ export class ByteLruCache<V> {
   /**
    * Stores a value; returns false when it is too large to keep. `onEvict` runs once when the
    * value leaves the cache, however it leaves (evicted, replaced, deleted, cleared), and at
-   * once when it is not kept: what was made for the entry alone is let go with it.
+   * once when it is not kept: what was made for the entry alone is let go with it. `group`
+   * names what the value is a version of, for {@link deleteGroup}.
    */
-  set(key: string, value: V, cost: number, onEvict?: () => void): boolean {
+  set(key: string, value: V, cost: number, onEvict?: () => void, group?: string): boolean {
     this.delete(key);
     if (!this.accepts(cost)) {
       onEvict?.();
       return false;
     }
-    this.map.set(key, { value, cost, onEvict });
+    this.map.set(key, { value, cost, onEvict, group });
+    if (group !== undefined) {
+      let keys = this.groups.get(group);
+      if (!keys) this.groups.set(group, (keys = new Set()));
+      keys.add(key);
+    }
     this.bytes += cost;
     for (const oldest of this.map.keys()) {
       if (this.bytes <= this.maxBytes) break;
@@ -74,7 +83,18 @@ export class ByteLruCache<V> {
     if (!entry) return;
     this.map.delete(key);
     this.bytes -= entry.cost;
+    if (entry.group !== undefined) {
+      const keys = this.groups.get(entry.group);
+      keys?.delete(key);
+      if (keys?.size === 0) this.groups.delete(entry.group);
+    }
     entry.onEvict?.();
+  }
+
+  /** Drops every entry stored with this `group` (all cached versions of one file), at once. */
+  deleteGroup(group: string): void {
+    const keys = this.groups.get(group);
+    if (keys) for (const key of [...keys]) this.delete(key);
   }
 
   /** Drops every entry whose key starts with `prefix` (e.g. all versions of one file). */
@@ -85,6 +105,7 @@ export class ByteLruCache<V> {
   clear(): void {
     const entries = [...this.map.values()];
     this.map.clear();
+    this.groups.clear();
     this.bytes = 0;
     for (const entry of entries) entry.onEvict?.();
   }

@@ -37,6 +37,12 @@ export interface FileIndexOptions {
   accept?: ((relative: string) => boolean) | undefined;
   onProgress?: ((progress: IndexProgress) => void) | undefined;
   onWarning?: ((message: string) => void) | undefined;
+  /**
+   * Sees what each walk but the first found changed, once per walk (however many callers
+   * shared it), synchronously, when the listing already shows it; `before` is the listing
+   * the walk replaced.
+   */
+  onDiff?: ((diff: IndexDiff, before: ReadonlyMap<string, IndexedFile>) => void) | undefined;
 }
 
 /** What changed between two walks. */
@@ -89,6 +95,8 @@ export class FileIndex {
   /** What the last walk learned of each regular file, by path. */
   private known = new Map<string, Verdict>();
   private walking: Promise<IndexDiff> | undefined;
+  /** The walk that starts after the one in flight, for callers that need a walk begun after their call. */
+  private queued: Promise<IndexDiff> | undefined;
   /** When the last walk finished (ms since epoch), 0 before the first. */
   scannedAt = 0;
 
@@ -108,8 +116,21 @@ export class FileIndex {
     return this.byKey.get(relative);
   }
 
-  /** Walks the folder again (concurrent calls share one walk) and reports what changed. */
-  refresh(): Promise<IndexDiff> {
+  /**
+   * Walks the folder again (concurrent calls share one walk) and reports what changed. With
+   * `fresh`, the walk starts after this call: a walk already in flight may have passed the
+   * change the caller heard of, so one more follows it (shared by every fresh caller meanwhile).
+   */
+  refresh(fresh = false): Promise<IndexDiff> {
+    if (fresh && this.walking) {
+      this.queued ??= this.walking
+        .catch(() => undefined)
+        .then(() => {
+          this.queued = undefined;
+          return this.refresh();
+        });
+      return this.queued;
+    }
     this.walking ??= this.walk().finally(() => {
       this.walking = undefined;
     });
@@ -163,12 +184,15 @@ export class FileIndex {
     }
     found.sort(byPath);
     onProgress?.({ files: found.length, directories, done: true });
-    const diff = this.diff(found);
+    const diff = this.diff(found, known);
+    const first = this.scannedAt === 0;
+    const before = this.byKey;
     this.entries = found;
     this.dirs = dirs;
     this.byKey = new Map(found.map((f) => [f.path, f]));
     this.known = known;
     this.scannedAt = Date.now();
+    if (!first) this.options.onDiff?.(diff, before);
     return diff;
   }
 
@@ -217,7 +241,11 @@ export class FileIndex {
     }
   }
 
-  private diff(next: readonly IndexedFile[]): IndexDiff {
+  /**
+   * Added, removed and changed paths. A file changed when its version did: size, mtime, and also
+   * inode and ctime, so that a rewrite that restores size and mtime (`cp -p`, `rsync -t`) counts.
+   */
+  private diff(next: readonly IndexedFile[], known: ReadonlyMap<string, Verdict>): IndexDiff {
     const added: string[] = [];
     const changed: string[] = [];
     const seen = new Set<string>();
@@ -225,7 +253,13 @@ export class FileIndex {
       seen.add(file.path);
       const old = this.byKey.get(file.path);
       if (!old) added.push(file.path);
-      else if (old.size !== file.size || old.mtimeMs !== file.mtimeMs) changed.push(file.path);
+      else if (
+        old.size !== file.size ||
+        old.mtimeMs !== file.mtimeMs ||
+        this.known.get(file.path)?.ino !== known.get(file.path)?.ino ||
+        this.known.get(file.path)?.ctimeMs !== known.get(file.path)?.ctimeMs
+      )
+        changed.push(file.path);
     }
     const removed = this.entries.filter((f) => !seen.has(f.path)).map((f) => f.path);
     return { added, removed, changed };

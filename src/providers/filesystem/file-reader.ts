@@ -141,6 +141,6 @@ async function readAndKeep(
       : sharedBodies.hold(c.text ?? '', 'text')
     : undefined;
   const cost = c.wireBytes + (hold?.bytes.byteLength ?? 0);
-  cache.set(key, c, cost, hold?.release);
+  cache.set(key, c, cost, hold?.release, real);
   return outcome;
 }

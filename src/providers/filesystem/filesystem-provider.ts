@@ -9,13 +9,16 @@ import { matchSafely, parseTemplate, type UriTemplate } from '../../uri/index.js
 import type { ListedResource, McpServer, ResourceStat } from '../../server/index.js';
 import { ByteLruCache, type CacheStats } from './content-cache.js';
 import { FileIndex, type IndexDiff, type IndexedFile } from './file-index.js';
-import { FileParts, PARTS_DESCRIPTION } from './file-parts.js';
-import { FolderWatcher } from './folder-watcher.js';
+import { FileParts } from './file-parts.js';
+import { registerFileResources } from './file-resources.js';
+import type { Fingerprint } from './content-baselines.js';
+import { fingerprintOf, FINGERPRINT_MAX_WIRE_BYTES } from './fingerprint.js';
+import type { FolderChangeListener } from './folder-changes.js';
+import { DEFAULT_WATCH_DEBOUNCE_MS, FolderFreshness } from './folder-freshness.js';
 import { nodeFs, type ProviderFs } from './fs-types.js';
 import type { FilesystemProviderOptions } from './provider-options.js';
 import { readContents, statFile, type ContentsOutcome } from './file-reader.js';
-import { readOrStream } from './streamed-file.js';
-import { readWhole } from './whole-read.js';
+import { readOrStream, type WholeReadOutcome } from './streamed-file.js';
 import type { FileContents, ReadControl } from './read-file.js';
 import type { Containment } from './resolve.js';
 import { completePaths, escapePath, type PathCompletion, type Visibility } from './paths.js';
@@ -29,8 +32,6 @@ export interface FileInfo extends IndexedFile {
 
 const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
 
-const WATCH_DEBOUNCE_MS = 100;
-
 /**
  * Serves a folder as resources. Reads resolve the path under the root, follow symlinks only to
  * targets that stay inside it, and serve regular files only; anything else is refused with
@@ -39,6 +40,9 @@ const WATCH_DEBOUNCE_MS = 100;
  * `reason: 'changed'` (never bytes mixed from two versions). A file this process may not read is
  * neither listed, searched nor completed, and reads exactly as a missing one. Encoded contents
  * of unchanged files are cached (keyed by real path, size, mtime and ctime, bounded in bytes).
+ * With `watch`, what changes on disk is announced to the servers it is registered on, debounced
+ * (see folder-freshness.ts): `resources/updated` for a changed file, `list_changed` for one
+ * added or removed; a file someone listens to is compared by contents first.
  *
  * @example
  * const provider = createFilesystemProvider({ root: './docs' });
@@ -65,9 +69,7 @@ export class FilesystemProvider {
   private index: FileIndex | undefined;
   private starting: Promise<void> | undefined;
   private listed: { from: readonly IndexedFile[]; items: ListedResource[] } | undefined;
-  private watcher: FolderWatcher | undefined;
-  private debounce: ReturnType<typeof setTimeout> | undefined;
-  private closed = false;
+  private readonly freshness: FolderFreshness;
 
   constructor(options: FilesystemProviderOptions) {
     this.options = options;
@@ -96,6 +98,22 @@ export class FilesystemProvider {
       ignore: new Set(options.ignore ?? ['node_modules']),
     };
     this.cache = new ByteLruCache(options.cacheBytes ?? DEFAULT_CACHE_BYTES);
+    this.freshness = new FolderFreshness({
+      watch: options.watch ?? false,
+      debounceMs: options.watchDebounceMs ?? DEFAULT_WATCH_DEBOUNCE_MS,
+      visibility: this.visibility,
+      servers: this.servers,
+      uriOf: (relative) => this.uriOf(relative),
+      pathOf: (uri) => this.pathOf(uri),
+      fingerprint: (relative) => this.fingerprint(relative),
+      dropCached: (relative) => {
+        if (this.within)
+          this.cache.deleteGroup(path.join(this.within.root, ...relative.split('/')));
+      },
+      fallbackRescanMs: options.rescanMs ?? 2000,
+      folderName: this.root,
+      onWarning: options.onWarning,
+    });
   }
 
   /** Resolves the root and walks it once; later calls return at once. Rejects if the root is not a folder. */
@@ -130,9 +148,10 @@ export class FilesystemProvider {
       accept: (rel) => this.pathOf(this.uriOf(rel)) === rel,
       onProgress: this.options.onProgress,
       onWarning: this.options.onWarning,
+      onDiff: (diff, before) => this.freshness.onDiff(diff, before),
     });
     await this.index.refresh();
-    if (this.options.watch) this.startWatching(real, this.index);
+    this.freshness.start(real, this.index);
   }
 
   /**
@@ -265,81 +284,70 @@ export class FilesystemProvider {
    */
   register(server: McpServer): () => void {
     this.servers.add(server);
-    const name = this.options.name ?? 'files';
-    const title = path.basename(this.root) || this.root;
-    const complete = { path: (value: string) => this.complete(value) };
-    const remove = server.resource(
-      this.uriTemplate,
-      {
-        name,
-        title: `Files in ${title}`,
-        description:
-          this.options.description ??
-          'Any file under the served folder, by its path relative to the folder',
-        list: () => this.list(),
-        complete,
-        stat: (_uri, variables, context) =>
-          typeof variables['path'] === 'string'
-            ? this.stat(variables['path'], context?.capBytes)
-            : undefined,
-      },
-      (uri, variables, ctx) => {
-        const relative = variables['path'];
-        if (typeof relative !== 'string') return undefined;
-        return readWhole(uri, relative, ctx, {
-          partsTemplate: this.partsTemplate,
-          firstPart: (file) => this.parts.first(file),
-          read: async (file, limit) =>
-            // Where the writer streams (HTTP), an uncached blob is sent from the file as read.
-            ctx.streamsBodies
-              ? readOrStream(
-                  this.fs,
-                  await this.containment(),
-                  this.cache,
-                  file,
-                  limit,
-                  this.knownOf(file),
-                )
-              : this.contents(file, limit),
-        });
-      },
-    );
-    const removeParts = server.resource(
-      this.partsTemplate,
-      {
-        name: `${name}-parts`,
-        title: `Parts of files in ${title}`,
-        description: PARTS_DESCRIPTION,
-        complete,
-        stat: (uri, variables) => this.parts.stat(uri, variables),
-      },
-      (uri, variables, ctx) => this.parts.read(uri, variables, ctx.capBytes),
-    );
+    const unattach = this.freshness.register(server);
+    const remove = registerFileResources(server, {
+      root: this.root,
+      uriTemplate: this.uriTemplate,
+      parts: this.parts,
+      name: this.options.name ?? 'files',
+      description: this.options.description,
+      list: () => this.list(),
+      complete: (prefix) => this.complete(prefix),
+      stat: (relative, capBytes) => this.stat(relative, capBytes),
+      read: (relative, limit, streams) => this.readWhole(relative, limit, streams),
+      noteRead: (relative, version) => this.freshness.noteRead(relative, version),
+    });
     return () => {
-      removeParts();
       remove();
+      unattach();
       this.servers.delete(server);
     };
   }
 
-  /** Walks the folder now and notifies registered servers of what changed. */
+  /** Where the writer streams (HTTP), an uncached blob is sent from the file as it is read. */
+  private async readWhole(
+    relative: string,
+    limit: number,
+    streams: boolean,
+  ): Promise<WholeReadOutcome> {
+    if (!streams) return this.contents(relative, limit);
+    const within = await this.containment();
+    return readOrStream(this.fs, within, this.cache, relative, limit, this.knownOf(relative));
+  }
+
+  /** Walks the folder now and notifies registered servers of what changed (watched or not). */
   async rescan(): Promise<IndexDiff> {
     await this.ready();
-    const index = this.index as FileIndex;
-    const diff = await index.refresh();
-    this.watcher?.sync(index.directories);
-    this.announce(diff);
-    return diff;
+    return this.freshness.rescan(this.index as FileIndex);
+  }
+
+  /**
+   * Sees every event of the folder watch as it comes, before the debounce: `path` is the
+   * root-relative file or directory the platform named (undefined: not known where).
+   */
+  onFolderChange(listener: FolderChangeListener): () => void {
+    return this.freshness.subscribe(listener);
+  }
+
+  /** Resolves once every change watched so far is walked and announced. */
+  async settled(): Promise<void> {
+    await this.ready();
+    await this.freshness.settled();
   }
 
   /** Stops watching and empties the contents cache; the provider still serves, with a listing refreshed on demand. */
   close(): void {
-    this.closed = true;
-    if (this.debounce) clearTimeout(this.debounce);
-    this.watcher?.close();
-    this.watcher = undefined;
+    this.freshness.close();
     // Cached bodies hold shared bytes in a process-wide registry: they go with the provider.
     this.cache.clear();
+  }
+
+  /** A digest of what a read serves now, and its version; undefined when it serves nothing whole. */
+  private async fingerprint(relative: string): Promise<Fingerprint | undefined> {
+    const outcome = await this.contents(relative, FINGERPRINT_MAX_WIRE_BYTES);
+    if (outcome.kind !== 'ok') return undefined;
+    const { size, mtimeMs } = outcome.contents;
+    return { digest: fingerprintOf(outcome.contents), size, mtimeMs };
   }
 
   private async containment(): Promise<Containment> {
@@ -350,45 +358,10 @@ export class FilesystemProvider {
   private async freshIndex(): Promise<FileIndex> {
     await this.ready();
     const index = this.index as FileIndex;
-    const maxAge = this.options.rescanMs ?? (this.watcher?.active ? 30_000 : 2_000);
-    if (Date.now() - index.scannedAt > maxAge) {
-      const diff = await index.refresh();
-      this.watcher?.sync(index.directories);
-      this.announce(diff);
-    }
+    const maxAge = this.options.rescanMs ?? (this.freshness.watching ? 30_000 : 2_000);
+    // What the walk finds is announced by the freshness (when the folder is watched).
+    if (Date.now() - index.scannedAt > maxAge) await index.refresh();
     return index;
-  }
-
-  private announce(diff: IndexDiff): void {
-    if (diff.added.length + diff.removed.length > 0)
-      for (const s of this.servers) s.notifyListChanged('resources');
-    for (const changed of diff.changed) {
-      const uri = this.uriOf(changed);
-      for (const s of this.servers) s.notifyResourceUpdated(uri);
-    }
-  }
-
-  private startWatching(root: string, index: FileIndex): void {
-    this.watcher = new FolderWatcher(root, {
-      onChange: () => this.onChange(),
-      onFailure: (why) =>
-        this.options.onWarning?.(
-          `not watching ${this.root} (${why}); the listing is refreshed when it is older than ${this.options.rescanMs ?? 2000} ms`,
-        ),
-    });
-    this.watcher.sync(index.directories);
-  }
-
-  private onChange(): void {
-    if (this.closed) return;
-    if (this.debounce) clearTimeout(this.debounce);
-    this.debounce = setTimeout(() => {
-      this.debounce = undefined;
-      this.rescan().catch((error: unknown) =>
-        this.options.onWarning?.(`rescan failed: ${(error as Error).message}`),
-      );
-    }, WATCH_DEBOUNCE_MS);
-    this.debounce.unref?.();
   }
 }
 

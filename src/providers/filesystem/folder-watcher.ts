@@ -1,10 +1,15 @@
 /** Change detection for a served folder, without walking what the listing skips. */
 import { watch, type FSWatcher } from 'node:fs';
 import * as path from 'node:path';
+import { toPosix } from './paths.js';
 
 export interface FolderWatcherOptions {
-  /** Called (often several times per change) when something under the folder may have changed. */
-  onChange: () => void;
+  /**
+   * Called (often several times per change) when something under the folder may have changed,
+   * with the root-relative, `/`-separated path the platform named (a file, or a directory whose
+   * entries changed); undefined when it named none.
+   */
+  onChange: (relative: string | undefined) => void;
   /** Called when watching stopped working; the caller falls back to rescanning on demand. */
   onFailure: (why: string) => void;
   /** One native recursive watch (macOS, Windows) instead of one watch per directory. */
@@ -36,13 +41,19 @@ export class FolderWatcher {
     return !this.failed && this.watchers.size > 0;
   }
 
-  /** Watches the root and `directories` (relative, `/`-separated), and no others. */
-  sync(directories: readonly string[]): void {
-    if (this.failed) return;
+  /**
+   * Watches the root and `directories` (relative, `/`-separated), and no others. Returns how
+   * many directories are watched that were not before: what was written in one of them before
+   * its watch began was seen by no watch.
+   */
+  sync(directories: readonly string[]): number {
+    if (this.failed) return 0;
     const wanted = this.recursive ? [''] : ['', ...directories];
     if (wanted.length > (this.options.maxDirectories ?? 8192)) {
-      return this.fail(`more than ${this.options.maxDirectories ?? 8192} directories to watch`);
+      this.fail(`more than ${this.options.maxDirectories ?? 8192} directories to watch`);
+      return 0;
     }
+    let added = 0;
     const keep = new Set(wanted);
     for (const [dir, watcher] of this.watchers) {
       if (!keep.has(dir)) {
@@ -56,22 +67,25 @@ export class FolderWatcher {
         const watcher = watch(
           path.join(this.root, ...dir.split('/')),
           { recursive: this.recursive, persistent: false },
-          () => this.options.onChange(),
+          (_event, name) => this.options.onChange(relativeOf(dir, name)),
         );
         watcher.on('error', () => {
           // A watched directory that went away: the rescan this triggers drops it.
           watcher.close();
           this.watchers.delete(dir);
           if (dir === '') this.fail('the folder itself cannot be watched any more');
-          else this.options.onChange();
+          else this.options.onChange(dir);
         });
         this.watchers.set(dir, watcher);
+        added++;
       } catch (error) {
         const code = (error as { code?: string }).code;
         if (dir !== '' && (code === 'ENOENT' || code === 'ENOTDIR')) continue; // gone since the walk
-        return this.fail((error as Error).message);
+        this.fail((error as Error).message);
+        return 0;
       }
     }
+    return added;
   }
 
   close(): void {
@@ -84,4 +98,11 @@ export class FolderWatcher {
     this.close();
     this.options.onFailure(why);
   }
+}
+
+/** The root-relative path of an event's name under the watched `dir` (recursive: a relative path). */
+function relativeOf(dir: string, name: string | null): string | undefined {
+  if (name === null || name === '') return undefined;
+  const rel = toPosix(name);
+  return dir === '' ? rel : `${dir}/${rel}`;
 }

@@ -21,8 +21,20 @@ export interface FilesystemProviderOptions {
    * and counts twice; one file may take at most half of the cache.
    */
   cacheBytes?: number;
-  /** Watch the folder and notify list changes and resource updates (default false). */
+  /**
+   * Watch the folder and notify list changes and resource updates (default false). A changed
+   * file is announced with `notifications/resources/updated`, a file added or removed with
+   * `notifications/resources/list_changed` (the listing already shows it). For files someone
+   * listens to, the contents are compared first: a touch, or the same bytes written again,
+   * sends nothing. Without a watch nothing is announced, and the listing is walked again when
+   * a request finds it older than `rescanMs`.
+   */
   watch?: boolean;
+  /**
+   * How long (ms) the folder must be quiet before its changes are announced (default 100).
+   * A file written without pause is still announced every ten times this.
+   */
+  watchDebounceMs?: number;
   /** How old the listing may get before a list request walks the folder again (default 2 s; 30 s while watching). */
   rescanMs?: number;
   /** Most files listed (default 100,000); the walk stops once it has listed this many. */

@@ -1,0 +1,85 @@
+/**
+ * The two resource templates a served folder registers on a server: whole files
+ * (`file:///{+path}`: list, completion, stat, read) and their parts (`{?offset,length,version}`).
+ */
+import * as path from 'node:path';
+import type { ListedResource, McpServer, ResourceStat } from '../../server/index.js';
+import { PARTS_DESCRIPTION, type FileParts } from './file-parts.js';
+import type { PathCompletion } from './paths.js';
+import type { FileVersion } from './content-baselines.js';
+import type { WholeReadOutcome } from './streamed-file.js';
+import { readWhole } from './whole-read.js';
+
+/** What the templates need of their provider. */
+export interface FileResourceSource {
+  /** The served folder, absolute: its name titles the templates. */
+  readonly root: string;
+  readonly uriTemplate: string;
+  readonly parts: FileParts;
+  readonly name: string;
+  readonly description: string | undefined;
+  list(): Promise<ListedResource[]>;
+  complete(prefix: string): Promise<PathCompletion>;
+  stat(relative: string, capBytes?: number): Promise<ResourceStat | undefined>;
+  /** A whole file within `limit` wire bytes; `streams`: the writer may send a blob from the file. */
+  read(relative: string, limit: number, streams: boolean): Promise<WholeReadOutcome>;
+  /** A read of this path served this version (undefined: not known which); listeners' fingerprints must know. */
+  noteRead(relative: string, version: FileVersion | undefined): void;
+}
+
+/** Registers both templates on `server`; returns a function that removes them. */
+export function registerFileResources(server: McpServer, source: FileResourceSource): () => void {
+  const { name, parts } = source;
+  const title = path.basename(source.root) || source.root;
+  const complete = { path: (value: string) => source.complete(value) };
+  const remove = server.resource(
+    source.uriTemplate,
+    {
+      name,
+      title: `Files in ${title}`,
+      description:
+        source.description ??
+        'Any file under the served folder, by its path relative to the folder',
+      list: () => source.list(),
+      complete,
+      stat: (_uri, variables, context) =>
+        typeof variables['path'] === 'string'
+          ? source.stat(variables['path'], context?.capBytes)
+          : undefined,
+    },
+    (uri, variables, ctx) => {
+      const relative = variables['path'];
+      if (typeof relative !== 'string') return undefined;
+      return readWhole(uri, relative, ctx, {
+        partsTemplate: parts.template,
+        firstPart: (file) => parts.first(file),
+        read: async (file, limit) => {
+          const outcome = await source.read(file, limit, ctx.streamsBodies === true);
+          if (outcome.kind === 'ok' || outcome.kind === 'streamed') {
+            const { size, mtimeMs } = outcome.contents;
+            source.noteRead(file, { size, mtimeMs });
+          }
+          return outcome;
+        },
+      });
+    },
+  );
+  const removeParts = server.resource(
+    parts.template,
+    {
+      name: `${name}-parts`,
+      title: `Parts of files in ${title}`,
+      description: PARTS_DESCRIPTION,
+      complete,
+      stat: (uri, variables) => parts.stat(uri, variables),
+    },
+    (uri, variables, ctx) => {
+      if (typeof variables['path'] === 'string') source.noteRead(variables['path'], undefined);
+      return parts.read(uri, variables, ctx.capBytes);
+    },
+  );
+  return () => {
+    removeParts();
+    remove();
+  };
+}

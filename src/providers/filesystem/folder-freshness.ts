@@ -1,0 +1,213 @@
+/**
+ * Keeps what a served folder tells clients in step with the disk. One stream of watcher events
+ * ({@link FolderChanges}) feeds the caches (a changed path's cached versions are dropped at once)
+ * and, debounced, the listing (walked again) and the notifications: `list_changed` when files
+ * came or went, `resources/updated` for a file whose contents changed. What costs per URI (reading
+ * a file to tell a touch from a change) is done only for files someone listens to.
+ */
+import type { McpServer } from '../../server/index.js';
+import { ContentBaselines, type FileVersion, type Fingerprint } from './content-baselines.js';
+import { Debouncer } from './debouncer.js';
+import type { FileIndex, IndexDiff, IndexedFile } from './file-index.js';
+import { FolderChanges, type FolderChange, type FolderChangeListener } from './folder-changes.js';
+import { FolderWatcher } from './folder-watcher.js';
+import { isVisiblePath, type Visibility } from './paths.js';
+
+/** How long a folder must be quiet before its changes are announced, by default (ms). */
+export const DEFAULT_WATCH_DEBOUNCE_MS = 100;
+
+/** Files fingerprinted at once when several changed under a listener. */
+const FINGERPRINT_CONCURRENCY = 8;
+
+export interface FreshnessOptions {
+  /** Watch the folder and announce changes (`watch` of the provider). */
+  watch: boolean;
+  debounceMs: number;
+  visibility: Visibility;
+  /** The servers the provider is registered on: where changes are announced. */
+  servers: ReadonlySet<McpServer>;
+  uriOf(relative: string): string;
+  pathOf(uri: string): string | undefined;
+  /** A fingerprint of a file's current contents, read as a client would read it. */
+  fingerprint(relative: string): Promise<Fingerprint | undefined>;
+  /** Drops what the caches hold of a root-relative path. */
+  dropCached(relative: string): void;
+  /** How old the listing may get without a watch (for the warning when watching fails). */
+  fallbackRescanMs: number;
+  /** The folder as the user named it, for warnings. */
+  folderName: string;
+  onWarning?: ((message: string) => void) | undefined;
+}
+
+export class FolderFreshness {
+  /** Every watcher event, synchronously, before any debounce. */
+  private readonly changes = new FolderChanges();
+  private readonly baselines: ContentBaselines;
+  private readonly debouncer: Debouncer;
+  private watcher: FolderWatcher | undefined;
+  private index: FileIndex | undefined;
+  /** Explicit rescans in progress: they announce even when the folder is not watched. */
+  private explicit = 0;
+  /** Updates are announced in order, one diff after the other. */
+  private announcing: Promise<void> = Promise.resolve();
+  private closed = false;
+
+  constructor(private readonly options: FreshnessOptions) {
+    this.baselines = new ContentBaselines({
+      uriOf: options.uriOf,
+      pathOf: options.pathOf,
+      isListed: (relative) => this.index?.get(relative) !== undefined,
+      listed: () => this.index?.files.map((f) => f.path) ?? [],
+      isAttached: (uri) => this.isAttached(uri),
+      fingerprint: options.fingerprint,
+    });
+    this.debouncer = new Debouncer(() => this.flush(), options.debounceMs);
+  }
+
+  /** Whether the watch is running (it may have failed: then the listing is walked on demand). */
+  get watching(): boolean {
+    return this.watcher?.active === true;
+  }
+
+  /** Starts watching (when asked) once the first walk is done. */
+  start(root: string, index: FileIndex): void {
+    this.index = index;
+    if (!this.options.watch || this.closed) return;
+    this.changes.subscribe((change) => this.onChange(change));
+    this.watcher = new FolderWatcher(root, {
+      onChange: (relative) => this.changes.emit({ path: relative }),
+      onFailure: (why) =>
+        this.options.onWarning?.(
+          `not watching ${this.options.folderName} (${why}); the listing is refreshed when it is older than ${this.options.fallbackRescanMs} ms`,
+        ),
+    });
+    this.watcher.sync(index.directories);
+  }
+
+  /** Sees every watcher event (see {@link FolderChanges}); returns a function that stops it. */
+  subscribe(listener: FolderChangeListener): () => void {
+    return this.changes.subscribe(listener);
+  }
+
+  /** Ties a server's listeners to the fingerprints (attach: set up; detach: dropped). */
+  register(server: McpServer): () => void {
+    return server.onAttach({
+      attach: (uri) => this.baselines.attach(uri),
+      detach: (uri) => this.baselines.detach(uri),
+    });
+  }
+
+  /**
+   * A read of `relative` served `version`: unless it is the one its listeners' fingerprint was
+   * taken from, a touch after it is announced (the reader may hold a version in between).
+   */
+  noteRead(relative: string, version: FileVersion | undefined): void {
+    this.baselines.noteRead(relative, version);
+  }
+
+  /** What each walk of the listing found changed (the index's `onDiff`), and what it listed before. */
+  onDiff(diff: IndexDiff, before: ReadonlyMap<string, IndexedFile>): void {
+    // A directory that just got its watch may have gained files before it: one more walk.
+    if (this.index && this.watcher && this.watcher.sync(this.index.directories) > 0) {
+      this.debouncer.trigger();
+    }
+    if (this.closed || (!this.options.watch && this.explicit === 0)) return;
+    for (const gone of diff.removed) this.baselines.forget(gone);
+    if (diff.added.length + diff.removed.length > 0) {
+      for (const server of this.options.servers) server.notifyListChanged('resources');
+    }
+    this.announcing = this.announcing
+      .then(() => this.announceUpdates(diff, before))
+      .catch((error: unknown) =>
+        this.options.onWarning?.(`announcing changes failed: ${(error as Error).message}`),
+      );
+  }
+
+  /** Walks the folder now and announces what changed, watched or not. */
+  async rescan(index: FileIndex): Promise<IndexDiff> {
+    this.explicit++;
+    try {
+      const diff = await index.refresh(true);
+      await this.announcing;
+      return diff;
+    } finally {
+      this.explicit--;
+    }
+  }
+
+  /** Resolves once no change is waiting to be walked or announced (tests). */
+  async settled(): Promise<void> {
+    await this.debouncer.idle();
+    await this.announcing;
+  }
+
+  close(): void {
+    this.closed = true;
+    this.debouncer.close();
+    this.watcher?.close();
+    this.watcher = undefined;
+    this.changes.clear();
+    this.baselines.clear();
+  }
+
+  private onChange(change: FolderChange): void {
+    const { path } = change;
+    // Dot-files, .git and node_modules are never listed: an editor's swap file changes nothing.
+    if (path !== undefined && !isVisiblePath(path, this.options.visibility)) return;
+    if (path !== undefined) this.options.dropCached(path);
+    this.debouncer.trigger();
+  }
+
+  private async flush(): Promise<void> {
+    const index = this.index;
+    if (!index || this.closed) return;
+    try {
+      await index.refresh(true);
+      await this.announcing;
+    } catch (error) {
+      this.options.onWarning?.(`rescan failed: ${(error as Error).message}`);
+    }
+  }
+
+  private isAttached(uri: string): boolean {
+    for (const server of this.options.servers) if (server.isAttached(uri)) return true;
+    return false;
+  }
+
+  private publish(uri: string): void {
+    for (const server of this.options.servers) server.notifyResourceUpdated(uri);
+  }
+
+  /**
+   * A changed file is announced from its size and times alone when nobody here listens to it
+   * (no read), and after a fingerprint when someone does: a touch sends nothing. A file that came
+   * or went gets `list_changed`, and an update too when someone listens to its URI.
+   */
+  private async announceUpdates(
+    diff: IndexDiff,
+    before: ReadonlyMap<string, IndexedFile>,
+  ): Promise<void> {
+    if (this.closed) return;
+    const checks: string[] = [];
+    for (const file of diff.changed) {
+      if (this.isAttached(this.options.uriOf(file))) checks.push(file);
+      else this.publish(this.options.uriOf(file));
+    }
+    for (const file of diff.removed) {
+      const uri = this.options.uriOf(file);
+      if (this.isAttached(uri)) this.publish(uri);
+    }
+    for (const file of diff.added) if (this.isAttached(this.options.uriOf(file))) checks.push(file);
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < checks.length) {
+        const file = checks[next++] as string;
+        const same = await this.baselines.unchanged(file, before.get(file));
+        if (!same && !this.closed) this.publish(this.options.uriOf(file));
+      }
+    };
+    await Promise.all(
+      Array.from({ length: Math.min(FINGERPRINT_CONCURRENCY, checks.length) }, worker),
+    );
+  }
+}
