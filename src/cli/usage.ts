@@ -162,24 +162,26 @@ Usage:
   mcpkit audit [options] -- COMMAND ARGS...
 
 The walk: the discover (or initialize) answer; every list, all pages; a read of each listed
-resource within --budget; each prompt, its required arguments filled from completion/complete
-(or a placeholder); the tools named by --call; every resource_link met, read through
-resources/read. Each answer is judged as the server sent it, against the official schema of
-its era. Tools are never called unless named.
+resource within --budget (a large one that a parts template covers: its first part); each
+prompt, its required arguments filled from completion/complete (the next values offered when
+one is refused; or a placeholder); the tools named by --call; every resource_link met, read
+through resources/read. Each answer is judged as the server sent it, against the official schema
+of its era. Tools are never called unless named. 3 requests in a row that time out stop the walk
+(walk-stopped).
 
 Audit options:
   --call NAME=JSON        call this tool with these arguments (a JSON object); repeatable
-  --block-budget BYTES    an embedded resource larger than this on the wire is flagged
-                          (default 1MiB)
+  --block-budget BYTES    an embedded block (resource, image or audio) larger than this on the
+                          wire is flagged (default 1MiB)
 
 ${HOST_OPTIONS}
 Findings (severity: code):
   error:   blob-invalid-base64, link-unresolved, link-read-failed, result-over-cap (over stdio),
            missing-result-type, missing-cache-hints, template-invalid, uri-invalid,
-           schema-violation, request-failed, pagination-loop, unreachable
+           schema-violation, request-failed, pagination-loop, unreachable, walk-stopped
   warning: result-over-cap (over HTTP, or a listed size implying one), blob-missing-mime,
            blob-noncanonical-base64, mime-mismatch, embed-over-budget, legacy-not-found-code,
-           size-mismatch, client-warning, request-failed (a prompt got with placeholders)
+           size-mismatch, client-warning, request-failed (a prompt got with guessed arguments)
   info:    name-reused, link-not-checked, budget-spent, tool-error
 
 Exit status: 0 when no error-level finding was made, 1 when one was (a server that cannot be
