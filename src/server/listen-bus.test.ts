@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { JSONRPCMessage } from '../protocol/jsonrpc.js';
 import type { SubscriptionFilter } from '../protocol/types.js';
 import { initializeRequest, legacy, modern } from '../testing/messages.js';
-import { SseReader, until, withTimeout } from '../testing/sse.js';
+import { SseReader, until, withTimeout, modernPost } from '../testing/sse.js';
 import { createHttpHandler } from '../transports/http/web-handler.js';
 import { MemoryBus } from './change-bus.js';
 import { createServer, type McpServer } from './server.js';
@@ -153,18 +153,7 @@ describe('a gap on the bus', () => {
     const { bus, first } = pair();
     const handle = createHttpHandler(first);
     const req = modern('subscriptions/listen', { notifications: { toolsListChanged: true } });
-    const res = await handle(
-      new Request('http://127.0.0.1/mcp', {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': '2026-07-28',
-          'mcp-method': 'subscriptions/listen',
-        },
-        body: JSON.stringify(req),
-      }),
-    );
+    const res = await handle(modernPost(req));
     const events = new SseReader(res.body);
     expect(await events.next()).toMatchObject({
       method: 'notifications/subscriptions/acknowledged',

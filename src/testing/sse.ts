@@ -89,3 +89,17 @@ export class SseReader {
     await this.reader.cancel().catch(() => undefined);
   }
 }
+
+/** A 2026-07-28 POST of `message` (its method in `Mcp-Method`) to a web handler, asking for SSE. */
+export function modernPost(message: { method: string }, url = 'http://127.0.0.1/mcp'): Request {
+  return new Request(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': message.method,
+    },
+    body: JSON.stringify(message),
+  });
+}

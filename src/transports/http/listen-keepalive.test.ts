@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { modern } from '../../testing/messages.js';
-import { SseReader, until } from '../../testing/sse.js';
+import { SseReader, until, modernPost } from '../../testing/sse.js';
 import { createServer } from '../../server/server.js';
 import type { SseSink } from './exchange.js';
 import { DEFAULT_KEEP_ALIVE_MS, keepAliveMsOf } from './options.js';
@@ -16,18 +16,7 @@ async function openListen(handle: (r: Request) => Promise<Response>) {
   const req = modern('subscriptions/listen', {
     notifications: { resourceSubscriptions: ['m://'] },
   });
-  const res = await handle(
-    new Request('http://127.0.0.1/mcp', {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2026-07-28',
-        'mcp-method': 'subscriptions/listen',
-      },
-      body: JSON.stringify(req),
-    }),
-  );
+  const res = await handle(modernPost(req));
   return { req, events: new SseReader(res.body) };
 }
 

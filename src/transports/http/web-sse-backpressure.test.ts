@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { modern } from '../../testing/messages.js';
 import { coreOf } from '../../testing/server-core.js';
-import { SseReader, until } from '../../testing/sse.js';
+import { SseReader, until, modernPost } from '../../testing/sse.js';
 import { createServer } from '../../server/server.js';
 import { createHttpHandler } from './web-handler.js';
 
@@ -28,18 +28,7 @@ async function openListen() {
   const req = modern('subscriptions/listen', {
     notifications: { resourceSubscriptions: ['mem://big/'] },
   });
-  const res = await handle(
-    new Request('http://127.0.0.1/mcp', {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2026-07-28',
-        'mcp-method': 'subscriptions/listen',
-      },
-      body: JSON.stringify(req),
-    }),
-  );
+  const res = await handle(modernPost(req));
   const events = new SseReader(res.body);
   expect(await events.next()).toMatchObject({
     method: 'notifications/subscriptions/acknowledged',
