@@ -23,6 +23,12 @@ export interface ServeArgs extends Partial<Record<ValueKey, number>> {
   refuseHardLinks: boolean;
   /** Give memory back with one full collection when idle after a burst (`--no-idle-gc`: off). */
   idleGc: boolean;
+  /** `--redis URL`: share change events, links and the signing secret with other instances. */
+  redis?: string;
+  /** `--redis-prefix`: the prefix of every Redis key and channel (default `mcpkit:`). */
+  redisPrefix?: string;
+  /** `--redis-ca FILE`: a CA certificate (PEM) to trust for `rediss://`. */
+  redisCa?: string;
 }
 
 export type ParsedServeArgs =
@@ -61,6 +67,21 @@ function allowHostProblem(raw: string): string | undefined {
   }
   if (/[:[\]]/.test(raw))
     return `--allow-host expects a host name, or an IPv6 address in brackets such as [fe80::1], got ${JSON.stringify(raw)}`;
+  return undefined;
+}
+
+/** What a bad Redis URL starts with, for the message (the rest may hold a password). */
+function schemeOf(raw: string): string {
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(raw)?.[1];
+  return scheme === undefined ? '' : `, got a ${scheme}:// URL`;
+}
+
+/** Why a Redis option cannot take `raw`, or undefined; a URL is never echoed with its credentials. */
+function redisProblem(name: string, raw: string): string | undefined {
+  if (name === '--redis' && !/^rediss?:\/\/[^/?#]/i.test(raw))
+    return `--redis expects redis://[user:password@]host[:port][/db], or rediss://… for TLS${schemeOf(raw)}`;
+  if (name === '--redis-prefix' && /\s/.test(raw))
+    return `--redis-prefix expects a prefix without spaces, got ${JSON.stringify(raw)}`;
   return undefined;
 }
 
@@ -145,6 +166,20 @@ export function parseServeArgs(argv: readonly string[]): ParsedServeArgs {
         used.add(name);
         continue;
       }
+      case '--redis':
+      case '--redis-prefix':
+      case '--redis-ca': {
+        const raw = inline ?? argv[++i];
+        if (raw === undefined || raw === '' || (inline === undefined && raw.startsWith('--')))
+          return error(`${name} expects a value`);
+        const problem = redisProblem(name, raw);
+        if (problem) return error(problem);
+        if (name === '--redis') args.redis = raw;
+        else if (name === '--redis-prefix') args.redisPrefix = raw;
+        else args.redisCa = raw;
+        used.add(name);
+        continue;
+      }
       default: {
         const option = VALUE_OPTIONS[name];
         if (!option) return error(`unknown option ${JSON.stringify(name)}`);
@@ -161,6 +196,11 @@ export function parseServeArgs(argv: readonly string[]): ParsedServeArgs {
   if (stdio && http) return error('choose one of --stdio and --http');
   if (used.has('--watch-debounce') && !args.watch)
     return error('--watch-debounce has no effect with --no-watch');
+  for (const name of ['--redis-prefix', '--redis-ca'])
+    if (used.has(name) && args.redis === undefined)
+      return error(`${name} applies with --redis only`);
+  if (args.redisCa !== undefined && !/^rediss:/i.test(args.redis ?? ''))
+    return error('--redis-ca applies to a rediss:// URL (TLS) only');
   if (stdio) args.transport = { kind: 'stdio' };
   const kind = args.transport.kind;
   for (const name of used) {

@@ -26,6 +26,29 @@ export interface BannerInput {
   stdioCommand: { command: string; args: string[] };
   /** Key of the server in the pasted configuration. */
   serverName: string;
+  /** With `--redis`: what this instance shares, and through what. */
+  shared?: SharedInfo;
+}
+
+/** What the banner says of the sharing: where (credentials masked) and where the secret came from. */
+export interface SharedInfo {
+  where: string;
+  prefix: string;
+  secretSource: 'env' | 'created' | 'redis';
+}
+
+const SECRET_FROM: Record<SharedInfo['secretSource'], string> = {
+  env: 'from MCPKIT_SECRET',
+  created: 'created in Redis (MCPKIT_SECRET is safer: whoever reads Redis could forge it)',
+  redis: 'read from Redis (MCPKIT_SECRET is safer: whoever reads Redis could forge it)',
+};
+
+/** The banner's lines about the sharing. */
+export function sharedLines(info: SharedInfo): string[] {
+  return [
+    `  shared     through Redis at ${info.where} (prefix ${info.prefix}): change events, links, the signing secret`,
+    `  secret     ${SECRET_FROM[info.secretSource]}`,
+  ];
 }
 
 /** Quotes an argument for a POSIX shell when it needs it. */
@@ -64,6 +87,7 @@ export function banner(input: BannerInput): string {
     `  caps       out: ${formatBytes(t.outboundBytes)} per message, what the client can take (--max-response-bytes); ` +
       `in: ${formatBytes(t.inboundBytes)} per ${t.kind === 'http' ? 'request body (--max-body-bytes)' : 'line (--max-line-bytes)'}`,
     `  parts      a file too large for one message reads in parts: file:///{+path}{?offset,length,version}`,
+    ...(input.shared ? sharedLines(input.shared) : []),
     '',
     'To use it from a stdio host, paste into its MCP configuration:',
     stdioConfig(input.serverName, input.stdioCommand.command, input.stdioCommand.args),

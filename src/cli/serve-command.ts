@@ -5,7 +5,12 @@ import { fileURLToPath } from 'node:url';
 import { McpKitError } from '../errors/index.js';
 import { DEFAULT_BLOCK_BUDGET_BYTES, DEFAULT_RESULT_BUDGET_BYTES } from '../content/index.js';
 import { serveFolder } from '../providers/filesystem/index.js';
-import { createServer, ENVELOPE_RESERVE_BYTES, type McpServer } from '../server/index.js';
+import {
+  createServer,
+  ENVELOPE_RESERVE_BYTES,
+  type McpServer,
+  type ServerOptions,
+} from '../server/index.js';
 import {
   DEFAULT_MAX_LINE_BYTES,
   DEFAULT_STDIO_MAX_RESPONSE_BYTES,
@@ -22,6 +27,8 @@ import type { ServeArgs } from './args.js';
 import { banner, type BannerInput } from './banner.js';
 import { startIdleCompaction } from './idle-compaction.js';
 import { createProgressReporter } from './progress.js';
+import { openShared, redisStdioArgs } from './serve-redis.js';
+import { UsageError } from './usage-error.js';
 
 /** What the command writes to, and how this process was started (for the printed configuration). */
 export interface ServeIo {
@@ -37,12 +44,7 @@ function selfCommand(io: ServeIo): { command: string; args: string[] } {
   return { command: process.execPath, args: [...process.execArgv, path.resolve(script)] };
 }
 
-/** Bad input that is the user's to fix: one line, exit status 2. */
-export class UsageError extends McpKitError {
-  constructor(message: string) {
-    super('BAD_ARGUMENTS', message);
-  }
-}
+export { UsageError };
 
 /** The example folder shipped with the package (examples/docs next to dist/ or src/). */
 export function bundledExampleDir(): string {
@@ -84,6 +86,9 @@ function stdioArgs(args: ServeArgs, dir: string): string[] {
   for (const [flag, value] of [
     ['--max-depth', args.maxDepth],
     ['--max-listen-queue-bytes', args.maxListenQueueBytes],
+    ['--max-listens', args.maxListens],
+    ['--max-listen-uris', args.maxListenUris],
+    ['--max-listen-pending-uris', args.maxListenPendingUris],
     ['--search-max-files', args.searchMaxFiles],
     ['--search-max-bytes', args.searchMaxBytes],
     [
@@ -101,6 +106,7 @@ function stdioArgs(args: ServeArgs, dir: string): string[] {
   if (!args.watch) out.push('--no-watch');
   if (args.refuseHardLinks) out.push('--no-hard-links');
   if (!args.idleGc) out.push('--no-idle-gc');
+  out.push(...redisStdioArgs(args));
   return out;
 }
 
@@ -125,7 +131,11 @@ function serverNameOf(dir: string): string {
   );
 }
 
-function createFolderServer(args: ServeArgs, dir: string): McpServer {
+function createFolderServer(
+  args: ServeArgs,
+  dir: string,
+  shared: Partial<ServerOptions> = {},
+): McpServer {
   const name = path.basename(dir) || dir;
   return createServer({
     name: 'mcpkit-serve',
@@ -136,7 +146,14 @@ function createFolderServer(args: ServeArgs, dir: string): McpServer {
       'Call "search" to find files by name or text, and "read" to get one: small files come embedded, large ones as links ' +
       'to read with resources/read. The prompt "survey" gives an overview of a topic; "review-file" reviews one file.',
     ...(args.pageSize !== undefined ? { pageSize: args.pageSize } : {}),
-    ...defined({ maxDepth: args.maxDepth, maxListenQueueBytes: args.maxListenQueueBytes }),
+    ...defined({
+      maxDepth: args.maxDepth,
+      maxListenQueueBytes: args.maxListenQueueBytes,
+      maxListens: args.maxListens,
+      maxListenUris: args.maxListenUris,
+      maxListenPendingUris: args.maxListenPendingUris,
+    }),
+    ...shared,
     content: {
       ...(args.blockBudgetBytes !== undefined ? { blockBudgetBytes: args.blockBudgetBytes } : {}),
       ...(args.resultBudgetBytes !== undefined
@@ -148,7 +165,8 @@ function createFolderServer(args: ServeArgs, dir: string): McpServer {
 
 /**
  * Runs `mcpkit serve`. Over stdio it resolves with 0 when stdin ends; over HTTP it resolves once
- * listening, and `stop()` (wired to SIGINT/SIGTERM by the CLI) closes it.
+ * listening, and `stop()` (wired to SIGINT/SIGTERM by the CLI) closes it. With `--redis`, Redis is
+ * reached first: unreachable, the command fails (one line, credentials masked) before indexing.
  */
 export async function runServe(
   args: ServeArgs,
@@ -156,7 +174,36 @@ export async function runServe(
 ): Promise<{ done: Promise<number>; stop: () => Promise<void> }> {
   const dir = path.resolve(args.dir ?? bundledExampleDir());
   checkDir(dir);
-  const server = createFolderServer(args, dir);
+  const opened = await openShared(args, (line) => void io.stderr.write(`${line}\n`));
+  let closing: Promise<void> | undefined;
+  let release: () => Promise<void> = () =>
+    (closing ??= opened?.shared.close() ?? Promise.resolve());
+  try {
+    const started = await start(args, io, dir, opened);
+    release = () =>
+      (closing ??= (async () => {
+        await started.close();
+        await opened?.shared.close();
+      })());
+    const done = started.done.then(async (code) => {
+      await release();
+      return code;
+    });
+    return { done, stop: () => release().then(() => started.end()) };
+  } catch (error) {
+    await release();
+    throw error;
+  }
+}
+
+/** The server and its transport; `close()` stops both, `end()` resolves `done` (HTTP). */
+async function start(
+  args: ServeArgs,
+  io: ServeIo,
+  dir: string,
+  opened: Awaited<ReturnType<typeof openShared>>,
+): Promise<{ done: Promise<number>; close(): Promise<void>; end(): void }> {
+  const server = createFolderServer(args, dir, opened?.shared.serverOptions);
   const warn = (message: string): void => void io.stderr.write(`mcpkit: ${message}\n`);
   const progress = createProgressReporter({
     write: (t) => void io.stderr.write(t),
@@ -183,8 +230,18 @@ export async function runServe(
       : { onProgress: (p: Parameters<typeof progress.update>[0]) => progress.update(p) }),
     onWarning: warn,
   });
-  await provider.ready();
-  const stopCompaction = args.idleGc ? startIdleCompaction() : () => undefined;
+  let stopCompaction = (): void => undefined;
+  const closeFolder = (): void => {
+    stopCompaction();
+    provider.close();
+  };
+  try {
+    await provider.ready();
+  } catch (error) {
+    closeFolder();
+    throw error;
+  }
+  if (args.idleGc) stopCompaction = startIdleCompaction();
   const files = await provider.files();
   const self = selfCommand(io);
   const info: Omit<BannerInput, 'transport'> = {
@@ -195,6 +252,7 @@ export async function runServe(
     resultBudgetBytes: args.resultBudgetBytes ?? DEFAULT_RESULT_BUDGET_BYTES,
     stdioCommand: { command: self.command, args: [...self.args, ...stdioArgs(args, dir)] },
     serverName: serverNameOf(dir),
+    ...(opened ? { shared: opened.info } : {}),
   };
   if (args.transport.kind === 'stdio') {
     const maxLineBytes = args.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
@@ -213,18 +271,16 @@ export async function runServe(
       maxResponseBytes,
       ...defined({ maxInFlight: args.maxInFlight, maxQueuedBytes: args.maxQueuedBytes }),
     });
-    const done = connection.closed.then(() => {
-      stopCompaction();
-      provider.close();
-      return 0;
-    });
     return {
-      done,
-      stop: async () => {
-        stopCompaction();
+      done: connection.closed.then(() => {
+        closeFolder();
+        return 0;
+      }),
+      close: async () => {
         connection.close();
-        provider.close();
+        closeFolder();
       },
+      end: () => undefined,
     };
   }
   const { host, port } = args.transport;
@@ -258,8 +314,7 @@ export async function runServe(
       ...(allowedHosts ? { allowedHosts } : {}),
     });
   } catch (error) {
-    stopCompaction();
-    provider.close();
+    closeFolder();
     const code = (error as { code?: string }).code;
     const why =
       code === 'EADDRINUSE'
@@ -289,11 +344,10 @@ export async function runServe(
   const http = running;
   return {
     done,
-    stop: async () => {
-      stopCompaction();
-      provider.close();
+    close: async () => {
+      closeFolder();
       await http.close();
-      resolveDone(0);
     },
+    end: () => resolveDone(0),
   };
 }

@@ -4,7 +4,12 @@ import { DEFAULT_MAX_DEPTH } from '../protocol/depth.js';
 import { GATE_DEFAULTS } from '../providers/filesystem/search-gate.js';
 import { SEARCH_DEFAULTS } from '../providers/filesystem/search.js';
 import { DEFAULT_WATCH_DEBOUNCE_MS } from '../providers/filesystem/folder-freshness.js';
-import { DEFAULT_MAX_LISTEN_QUEUE_BYTES } from '../server/options.js';
+import {
+  DEFAULT_MAX_LISTEN_PENDING_URIS,
+  DEFAULT_MAX_LISTEN_QUEUE_BYTES,
+  DEFAULT_MAX_LISTEN_URIS,
+  DEFAULT_MAX_LISTENS,
+} from '../server/options.js';
 import {
   DEFAULT_BODY_TIMEOUT_MS,
   DEFAULT_MAX_BODY_TOTAL_BYTES,
@@ -43,6 +48,10 @@ describe('serve limits on the command line', () => {
     [['--stdio', '--max-queued-bytes', '8m'], { maxQueuedBytes: 8 * 1024 ** 2 }],
     [['--max-listen-queue-bytes', '1m'], { maxListenQueueBytes: 1024 ** 2 }],
     [
+      ['--max-listens', '50', '--max-listen-uris=8', '--stdio', '--max-listen-pending-uris', '16'],
+      { maxListens: 50, maxListenUris: 8, maxListenPendingUris: 16 },
+    ],
+    [
       ['--body-timeout', '5s', '--header-timeout=20s'],
       { bodyTimeoutMs: 5000, headerTimeoutMs: 20_000 },
     ],
@@ -76,6 +85,9 @@ describe('serve limits on the command line', () => {
     [['--session-idle', '2d'], /^--session-idle expects a duration/],
     [['--search-concurrency', '0'], /^--search-concurrency expects a whole number from 1 to 1000/],
     [['--max-listen-queue-bytes', '10'], /^--max-listen-queue-bytes must be at least 1k/],
+    [['--max-listens', '0'], /^--max-listens expects a whole number from 1 to 1000000, got "0"$/],
+    [['--max-listen-uris', 'many'], /^--max-listen-uris expects a whole number from 1/],
+    [['--max-listen-pending-uris'], /^--max-listen-pending-uris expects a value$/],
     [['--watch-debounce', '5ms'], /^--watch-debounce must be from 10ms to 60s, got "5ms"$/],
     [['--no-watch', '--watch-debounce', '1s'], /^--watch-debounce has no effect with --no-watch$/],
   ])('%j -> error', (argv, message) => {
@@ -99,6 +111,9 @@ describe('--help names the library defaults', () => {
   it.each<[string, string, number, number]>([
     ['--max-depth', '64', DEFAULT_MAX_DEPTH, 64],
     ['--max-listen-queue-bytes', '4m', DEFAULT_MAX_LISTEN_QUEUE_BYTES, 4 * MIB],
+    ['--max-listens', '10000', DEFAULT_MAX_LISTENS, 10_000],
+    ['--max-listen-uris', '1024', DEFAULT_MAX_LISTEN_URIS, 1024],
+    ['--max-listen-pending-uris', '1024', DEFAULT_MAX_LISTEN_PENDING_URIS, 1024],
     ['--search-max-files', '20000', SEARCH_DEFAULTS.maxFiles, 20_000],
     ['--search-max-bytes', '64m', SEARCH_DEFAULTS.maxBytes, 64 * MIB],
     ['--search-timeout', '5s', SEARCH_DEFAULTS.timeoutMs, 5000],

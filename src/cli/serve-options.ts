@@ -15,6 +15,9 @@ export type ValueKey =
   | 'maxInFlight'
   | 'maxQueuedBytes'
   | 'maxListenQueueBytes'
+  | 'maxListens'
+  | 'maxListenUris'
+  | 'maxListenPendingUris'
   | 'bodyTimeoutMs'
   | 'headerTimeoutMs'
   | 'maxBodyTotalBytes'
@@ -82,6 +85,14 @@ export const VALUE_OPTIONS: Readonly<Record<string, ValueOption>> = {
     only: 'stdio',
   },
   '--max-listen-queue-bytes': { key: 'maxListenQueueBytes', min: 1024, kind: 'size' },
+  '--max-listens': { key: 'maxListens', min: 1, max: 1_000_000, kind: 'count' },
+  '--max-listen-uris': { key: 'maxListenUris', min: 1, max: 1_000_000, kind: 'count' },
+  '--max-listen-pending-uris': {
+    key: 'maxListenPendingUris',
+    min: 1,
+    max: 1_000_000,
+    kind: 'count',
+  },
   '--body-timeout': { key: 'bodyTimeoutMs', min: 100, max: DAY_MS, kind: 'duration', only: 'http' },
   '--header-timeout': {
     key: 'headerTimeoutMs',

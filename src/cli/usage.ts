@@ -52,6 +52,14 @@ Limits:
                           what one subscriptions/listen stream may queue while its client does
                           not read (repeated updates are coalesced); past it the stream is
                           ended with an error and a log line (default 4m)
+  --max-listens N         listen streams open at once in this process; one more is refused with
+                          -32603 (default 10000)
+  --max-listen-uris N     URIs one listen (or one 2025-11-25 session) may subscribe to; more is
+                          -32602 (default 1024); a folder's URI covers the files under it
+  --max-listen-pending-uris N
+                          distinct updated URIs one listen stream holds while its client does
+                          not read; one more ends the stream, so that the client listens again
+                          and re-reads (default 1024)
 
 Search (the "search" tool and the "survey" prompt):
   --search-max-files N    files one search looks at before it stops and says so (default 20000)
@@ -80,13 +88,25 @@ HTTP only:
                           one is closed for a new one (default 10000)
   --session-idle TIME     an idle 2025-11-25 session is closed after this long (default 30m)
 
+Several instances (one Redis; see "Running several instances" in the README):
+  --redis URL             share change events, links and the signing secret with every instance
+                          on this Redis and prefix: redis://[user:password@]host[:port][/db], or
+                          rediss://... for TLS (the password is never printed). Unreachable at
+                          start-up: exit 1. The secret is MCPKIT_SECRET when set (safer: whoever
+                          reads Redis could forge requestState and artifact URIs), else it is
+                          created in Redis once and read by every instance
+  --redis-prefix PREFIX   prefix of every Redis key and channel (default mcpkit:)
+  --redis-ca FILE         a CA certificate (PEM) to trust for rediss://
+
 Files:
   --no-hard-links         refuse files with more than one hard link (by default a hard link is
                           served like the file it is, even if its other names are outside DIR)
 
 Other:
-  --no-watch              do not watch DIR: no change is announced (neither resources/updated
-                          nor list_changed); the listing is walked again when older than 2 s
+  --no-watch              do not watch DIR: this instance announces no change it would see
+                          (neither resources/updated nor list_changed); with --redis it relays
+                          those other instances see, and walks the listing again after one; it
+                          is also walked again when older than 2 s
   --watch-debounce TIME   how long DIR must be quiet before its changes are announced; a file
                           written without pause is announced every ten times this
                           (default 100ms)

@@ -11,6 +11,7 @@ import { ByteLruCache, type CacheStats } from './content-cache.js';
 import { FileIndex, type IndexDiff, type IndexedFile } from './file-index.js';
 import { FileParts } from './file-parts.js';
 import { registerFileResources } from './file-resources.js';
+import { followChanges } from './bus-freshness.js';
 import type { Fingerprint } from './content-baselines.js';
 import { fingerprintOf, FINGERPRINT_MAX_WIRE_BYTES } from './fingerprint.js';
 import type { FolderChangeListener } from './folder-changes.js';
@@ -69,6 +70,10 @@ export class FilesystemProvider {
   private index: FileIndex | undefined;
   private starting: Promise<void> | undefined;
   private listed: { from: readonly IndexedFile[]; items: ListedResource[] } | undefined;
+  /** Unwatched, a change event said the folder changed: the next listing walks it again. */
+  private stale = false;
+  /** That walk, which every listing asked for meanwhile waits for. */
+  private staleWalk: Promise<unknown> | undefined;
   private readonly freshness: FolderFreshness;
 
   constructor(options: FilesystemProviderOptions) {
@@ -106,10 +111,7 @@ export class FilesystemProvider {
       uriOf: (relative) => this.uriOf(relative),
       pathOf: (uri) => this.pathOf(uri),
       fingerprint: (relative) => this.fingerprint(relative),
-      dropCached: (relative) => {
-        if (this.within)
-          this.cache.deleteGroup(path.join(this.within.root, ...relative.split('/')));
-      },
+      dropCached: (relative) => this.dropCached(relative),
       fallbackRescanMs: options.rescanMs ?? 2000,
       folderName: this.root,
       onWarning: options.onWarning,
@@ -285,6 +287,12 @@ export class FilesystemProvider {
   register(server: McpServer): () => void {
     this.servers.add(server);
     const unattach = this.freshness.register(server);
+    const unfollow = followChanges(server, {
+      watching: () => this.freshness.watching,
+      pathOf: (uri) => this.pathOf(uri),
+      markStale: () => (this.stale = true),
+      dropCached: (relative) => this.dropCached(relative),
+    });
     const remove = registerFileResources(server, {
       root: this.root,
       uriTemplate: this.uriTemplate,
@@ -300,6 +308,7 @@ export class FilesystemProvider {
     return () => {
       remove();
       unattach();
+      unfollow();
       this.servers.delete(server);
     };
   }
@@ -359,9 +368,23 @@ export class FilesystemProvider {
     await this.ready();
     const index = this.index as FileIndex;
     const maxAge = this.options.rescanMs ?? (this.freshness.watching ? 30_000 : 2_000);
-    // What the walk finds is announced by the freshness (when the folder is watched).
-    if (Date.now() - index.scannedAt > maxAge) await index.refresh();
+    // What the walk finds is announced by the freshness (when the folder is watched). A stale
+    // listing walks anew: one in flight may have started before the change was made.
+    if (this.stale) {
+      this.stale = false;
+      const walk = index.refresh(true).finally(() => {
+        if (this.staleWalk === walk) this.staleWalk = undefined;
+      });
+      this.staleWalk = walk;
+    }
+    if (this.staleWalk) await this.staleWalk;
+    else if (Date.now() - index.scannedAt > maxAge) await index.refresh();
     return index;
+  }
+
+  /** Drops what the contents cache holds of a root-relative path. */
+  private dropCached(relative: string): void {
+    if (this.within) this.cache.deleteGroup(path.join(this.within.root, ...relative.split('/')));
   }
 }
 

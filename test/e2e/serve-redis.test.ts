@@ -1,0 +1,112 @@
+/**
+ * `mcpkit serve --redis`, real processes on a real redis-server: two instances on one folder, the
+ * second started with `--no-watch`, so that it can only learn of changes through Redis. A
+ * listener on the second hears the update of a file changed on disk and the list change of a file
+ * added, and the second's `resources/list` then includes it. A Redis that cannot be reached at
+ * start-up is one line on stderr and exit 1, the password never shown. Every wait has a deadline.
+ */
+import { spawn } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import type { McpClient } from '../../src/client/index.js';
+import { connect } from '../../src/transports/connect.js';
+import { describeRedis, freePort, RedisProcess } from './redis-harness.js';
+import { CLI, HAVE_DIST, HttpServe, ROOT } from './serve-harness.js';
+import { folder, Recorded, until } from './watch-harness.js';
+
+/** One `mcpkit serve DIR --http 127.0.0.1:0 --redis URL --quiet` process and a client of it. */
+interface Instance {
+  http: HttpServe;
+  client: McpClient;
+}
+
+describeRedis('mcpkit serve --redis: two processes act as one', () => {
+  let redis: RedisProcess;
+  const cleanups: Array<() => Promise<unknown>> = [];
+
+  beforeAll(async () => {
+    redis = await RedisProcess.start();
+  });
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
+  });
+  afterAll(async () => {
+    await redis?.close();
+  });
+
+  async function instance(dir: string, extra: string[] = []): Promise<Instance> {
+    const http = await HttpServe.start([dir, '--redis', redis.url, '--quiet', ...extra]);
+    cleanups.push(() => http.stop());
+    const client = await connect({ url: http.url, client: { requestTimeoutMs: 20_000 } });
+    cleanups.push(() => client.close());
+    return { http, client };
+  }
+
+  it.runIf(HAVE_DIST)(
+    'a listener on the --no-watch instance hears what the watching one sees on disk',
+    async () => {
+      const f = await folder({ 'a.md': 'one', 'b.md': 'b' });
+      cleanups.push(() => f.remove());
+      const watching = await instance(f.dir);
+      const relying = await instance(f.dir, ['--no-watch']);
+      const names = async () => (await relying.client.listResources()).map((r) => r.name);
+      expect(await names()).toEqual(['a.md', 'b.md']);
+
+      const stream = new Recorded(
+        await relying.client.listen({
+          resourceSubscriptions: ['file:///a.md'],
+          resourcesListChanged: true,
+        }),
+      );
+      cleanups.push(() => stream.close());
+
+      await writeFile(f.path('a.md'), 'two');
+      await until('update of a.md on the --no-watch instance', () => {
+        return stream.updates('file:///a.md').length > 0;
+      });
+      const { contents } = await relying.client.readResource('file:///a.md');
+      expect((contents[0] as { text?: string }).text).toBe('two');
+
+      await writeFile(f.path('new.md'), 'new');
+      await until('list_changed on the --no-watch instance', () => stream.listChanges() > 0);
+      expect(await names()).toEqual(['a.md', 'b.md', 'new.md']);
+      expect(stream.ended).toBeUndefined();
+
+      // Both stop cleanly (the Redis connections closed): exit 0 on SIGTERM.
+      await stream.close();
+      await relying.client.close();
+      await watching.client.close();
+      expect(await relying.http.stop()).toEqual({ code: 0, signal: null });
+      expect(await watching.http.stop()).toEqual({ code: 0, signal: null });
+      // Nothing of the URL's credentials (none here) and no stack trace on stderr.
+      expect(relying.http.stderr).not.toMatch(/\n\s+at /);
+    },
+  );
+
+  it.runIf(HAVE_DIST)(
+    'Redis unreachable at start-up: one line on stderr, exit 1, the password never shown',
+    async () => {
+      const f = await folder({ 'a.md': 'a' });
+      cleanups.push(() => f.remove());
+      const port = await freePort();
+      const url = `redis://user:secret@127.0.0.1:${port}`;
+      const child = spawn(
+        process.execPath,
+        [CLI, 'serve', f.dir, '--http', '127.0.0.1:0', '--redis', url, '--quiet'],
+        { cwd: ROOT, env: { ...process.env, NODE_OPTIONS: '' }, stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      let stdout = '';
+      let stderr = '';
+      child.stdout.setEncoding('utf8').on('data', (t: string) => (stdout += t));
+      child.stderr.setEncoding('utf8').on('data', (t: string) => (stderr += t));
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+      clearTimeout(timer);
+      expect(code).toBe(1);
+      expect(stdout).toBe('');
+      expect(stderr.trimEnd().split('\n')).toHaveLength(1);
+      expect(stderr).toMatch(new RegExp(`^mcpkit: .*redis://\\*\\*\\*@127\\.0\\.0\\.1:${port}`));
+      expect(stderr).not.toContain('secret');
+    },
+  );
+});
