@@ -83,6 +83,27 @@ describeRedis('mcpkit serve --redis: two processes act as one', () => {
     },
   );
 
+  it.runIf(HAVE_DIST)('a resources/list cursor from one instance pages on the other', async () => {
+    const f = await folder({ 'a.md': 'a', 'b.md': 'b', 'c.md': 'c', 'd.md': 'd', 'e.md': 'e' });
+    cleanups.push(() => f.remove());
+    const one = await instance(f.dir, ['--page-size', '2']);
+    const two = await instance(f.dir, ['--page-size', '2', '--no-watch']);
+    const names = (page: Record<string, unknown>) =>
+      (page['resources'] as Array<{ name: string }>).map((r) => r.name);
+    const first = await one.client.request('resources/list', {}, { cache: false });
+    expect(names(first)).toEqual(['a.md', 'b.md']);
+    const cursor = first['nextCursor'] as string;
+    const second = await two.client.request('resources/list', { cursor }, { cache: false });
+    expect(names(second)).toEqual(['c.md', 'd.md']);
+    const third = await one.client.request(
+      'resources/list',
+      { cursor: second['nextCursor'] as string },
+      { cache: false },
+    );
+    expect(names(third)).toEqual(['e.md']);
+    expect(third['nextCursor']).toBeUndefined();
+  });
+
   it.runIf(HAVE_DIST)(
     'Redis unreachable at start-up: one line on stderr, exit 1, the password never shown',
     async () => {
