@@ -103,12 +103,19 @@ describe('tool "search"', () => {
     expect(links[2]?.['description']).toMatch(/^line 2: when,what 2026-01-01,backoff retry .*…$/);
   });
 
-  it('honours limit (default 10, at most 100) and says when more may match', async () => {
+  it('honours limit (default 10, at most 100) and links every match when more match', async () => {
     const ten = await call('search', { query: 'zebra' });
-    expect(ten.result?.content).toHaveLength(11);
-    expect(ten.result?.content?.[0]?.text).toMatch(/showing the first 10, more may match/);
+    // The summary, 10 links, and the JSON artifact of all 120 matches.
+    expect(ten.result?.content).toHaveLength(12);
+    expect(ten.result?.content?.[0]?.text).toMatch(
+      /^120 files match "zebra" .*showing the first 10, the last link is a JSON list of all 120/,
+    );
+    expect(ten.result?.content?.[11]).toMatchObject({
+      type: 'resource_link',
+      mimeType: 'application/json',
+    });
     const all = await call('search', { query: 'zebra', limit: 100 });
-    expect(all.result?.content).toHaveLength(101);
+    expect(all.result?.content).toHaveLength(102);
     const over = await call('search', { query: 'zebra', limit: 101 });
     expect(over.result).toMatchObject({ isError: true });
   });

@@ -8,7 +8,8 @@ import { toolError } from '../../content/messages.js';
 import { isTextMimeType } from '../../content/mime.js';
 import { PART_META_KEY } from '../../content/policy.js';
 import { utf8Length } from '../../content/wire-size.js';
-import type { McpServer } from '../../server/index.js';
+import type { Attachment } from '../../content/attachment.js';
+import type { McpServer, RequestContext } from '../../server/index.js';
 import { FilesystemProvider, type FilesystemProviderOptions } from './filesystem-provider.js';
 import { registerPrompts } from './folder-prompts.js';
 import {
@@ -22,6 +23,7 @@ import {
   type GatedSearch,
 } from './folder-text.js';
 import { formatBytes } from './format.js';
+import type { SearchHit, SearchResult, SearchStop } from './search.js';
 
 export interface ServeFolderOptions extends FilesystemProviderOptions {
   /** Register the `search` and `read` tools (default true). */
@@ -44,6 +46,64 @@ function wireSize(value: unknown): number {
   return utf8Length(JSON.stringify(value));
 }
 
+/** One match in the artifact of a search that found more than its limit. */
+export interface SearchArtifactMatch {
+  /** The file's resource URI. */
+  uri: string;
+  /** Its path in the served folder. */
+  name: string;
+  where: SearchHit['where'];
+  /** A passage around the first match in the text (absent for a name-only match). */
+  snippet?: string;
+  /** 1-based line of that passage. */
+  line?: number;
+}
+
+/**
+ * The JSON artifact (`application/json`) a search links when more files match than its limit:
+ * every match found within the search budgets, `complete` false when a budget (`stoppedBy`) cut
+ * the scan short after `scanned` of `total` files.
+ */
+export interface SearchArtifact {
+  query: string;
+  matches: SearchArtifactMatch[];
+  complete: boolean;
+  stoppedBy?: SearchStop;
+  scanned: number;
+  total: number;
+}
+
+function matchesArtifact(
+  ctx: RequestContext,
+  query: string,
+  found: SearchResult,
+  matches: SearchHit[],
+): Attachment {
+  const body: SearchArtifact = {
+    query,
+    matches: matches.map((h) => ({
+      uri: h.file.uri,
+      name: h.file.path,
+      where: h.where,
+      ...(h.snippet !== undefined ? { snippet: h.snippet } : {}),
+      ...(h.line !== undefined ? { line: h.line } : {}),
+    })),
+    complete: found.stopped === undefined,
+    ...(found.stopped ? { stoppedBy: found.stopped } : {}),
+    scanned: found.scanned,
+    total: found.total,
+  };
+  const cut = found.stopped ? ' found before a search budget ran out' : '';
+  return ctx.attach({
+    name: 'search-matches.json',
+    title: `Files matching ${JSON.stringify(query)}`,
+    description: `All ${matches.length} matches${cut}, each with its uri, where it matched and a snippet (JSON).`,
+    mimeType: 'application/json',
+    text: JSON.stringify(body),
+    mode: 'link',
+  });
+}
+
 /** Registers the folder and, unless turned off, the tools and prompts around it. */
 export function serveFolder(server: McpServer, options: ServeFolderOptions): FilesystemProvider {
   const provider = new FilesystemProvider(options);
@@ -62,7 +122,8 @@ function registerTools(server: McpServer, provider: FilesystemProvider, search: 
       title: 'Search files',
       description:
         'Finds files of the served folder whose path or text contains the query (case-insensitive). ' +
-        'Returns a short summary and one resource_link per match, with a snippet of the first match as its description.',
+        'Returns a short summary and one resource_link per match, with a snippet of the first match as its description. ' +
+        'When more files match than "limit", a last resource_link points to a JSON list of every match found (application/json).',
       input: {
         type: 'object',
         properties: {
@@ -86,28 +147,26 @@ function registerTools(server: McpServer, provider: FilesystemProvider, search: 
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async ({ query, limit }: { query: string; limit?: number }, ctx) => {
-      const found = await search(query, limit ?? 10, ctx.signal);
+      const found = await search(query, limit ?? 10, ctx.signal, true);
       if ('busy' in found) return toolError(found.busy);
       const q = JSON.stringify(query);
       if (found.hits.length === 0) {
         const searched = found.stopped ? `${found.scanned} of ${found.total}` : `${found.total}`;
         return `No file name or text matches ${q} (${searched} files searched). Try other or fewer words.${stopNote(found)}`;
       }
-      const names = found.hits.filter((h) => h.where !== 'content').length;
+      const matches = found.matches ?? found.hits;
+      const names = matches.filter((h) => h.where !== 'content').length;
       const more = found.truncated
-        ? `; showing the first ${found.hits.length}, more may match (raise "limit")`
+        ? `; showing the first ${found.hits.length}, the last link is a JSON list of all ${matches.length} with snippets`
         : '';
       const summary =
-        `${found.hits.length} file${found.hits.length === 1 ? '' : 's'} match ${q} ` +
-        `(${names} by name, ${found.hits.length - names} by text only${more}). ` +
+        `${matches.length} file${matches.length === 1 ? '' : 's'} match ${q} ` +
+        `(${names} by name, ${matches.length - names} by text only${more}). ` +
         'Each link describes where the first match is; read a file with resources/read or the "read" tool.' +
         stopNote(found);
-      return {
-        content: [
-          text(summary),
-          ...found.hits.map((h) => linkOf(provider, h.file, ctx.capBytes, describeHit(h))),
-        ],
-      };
+      const links = found.hits.map((h) => linkOf(provider, h.file, ctx.capBytes, describeHit(h)));
+      if (!found.truncated) return { content: [text(summary), ...links] };
+      return ctx.result(text(summary), ...links, matchesArtifact(ctx, query, found, matches));
     },
   );
 

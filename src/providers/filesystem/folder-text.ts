@@ -91,6 +91,7 @@ export type GatedSearch = (
   query: string,
   limit: number,
   signal: AbortSignal,
+  collect?: boolean,
 ) => Promise<SearchResult | { busy: string; concurrency: number }>;
 
 export function gatedSearch(
@@ -104,7 +105,7 @@ export function gatedSearch(
     ...(maxBytes !== undefined ? { maxBytes } : {}),
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
   };
-  return async (query, limit, signal) => {
+  return async (query, limit, signal, collect = false) => {
     const release = await gate.acquire(signal);
     if (!release) {
       const n = gate.concurrency;
@@ -115,7 +116,7 @@ export function gatedSearch(
       return { busy, concurrency: gate.concurrency };
     }
     try {
-      return await searchFiles(provider, query, { ...limits, limit, signal });
+      return await searchFiles(provider, query, { ...limits, limit, signal, collect });
     } finally {
       release();
     }

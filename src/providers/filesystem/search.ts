@@ -21,6 +21,11 @@ export interface SearchLimits {
 export interface SearchOptions extends SearchLimits {
   /** Most hits returned (default 10). */
   limit?: number;
+  /**
+   * Keep scanning past `limit`, within the same budgets, and return every match found in
+   * `matches` (default false: the scan stops once `limit` hits are found).
+   */
+  collect?: boolean;
   /** Larger text files are matched by name only (default 8 MiB). */
   maxFileBytes?: number;
   signal?: AbortSignal;
@@ -49,14 +54,23 @@ export interface SearchStop {
 }
 
 export interface SearchResult {
+  /** The first `limit` matches. */
   hits: SearchHit[];
+  /**
+   * With `collect`: every match found within the budgets, in the same order (`hits` is its
+   * start). Complete unless `stopped` says a budget cut the scan short.
+   */
+  matches?: SearchHit[];
   /** Files the scan looked at (their name, and their text when it is text). */
   scanned: number;
   /** Files served in all. */
   total: number;
   /** Bytes of file text looked at. */
   bytes: number;
-  /** The scan stopped at the limit: more files may match. */
+  /**
+   * More files match than `hits` holds: without `collect` the scan stopped at the limit and more
+   * may match; with `collect`, `matches` holds more than `hits`.
+   */
   truncated: boolean;
   /**
    * The scan stopped early because a budget ran out: files after the `scanned` first were not
@@ -94,8 +108,8 @@ function lineAt(text: string, index: number): number {
 
 /**
  * Finds files whose path or text contains `query` (case-insensitive). Name matches come first,
- * then content matches, each in path order; the scan stops once `limit` hits are found, or once
- * a budget of {@link SearchLimits} is spent (checked before each file, and between the steps of
+ * then content matches, each in path order; the scan stops once `limit` hits are found (unless
+ * `collect` asks for every match, kept in `matches`), or once a budget of {@link SearchLimits} is spent (checked before each file, and between the steps of
  * a large read). Text is read through the provider (its guards and its cache).
  */
 export async function searchFiles(
@@ -156,23 +170,31 @@ export async function searchFiles(
       return undefined;
     }
   };
+  const collect = options.collect === true;
+  const all: SearchHit[] = [];
+  const found = (hit: SearchHit): void => {
+    if (hits.length < limit) hits.push(hit);
+    if (collect) all.push(hit);
+  };
   for (const file of byName) {
-    if (hits.length >= limit) break;
+    if (hits.length >= limit && !collect) break;
     const inText = await scan(file);
-    hits.push(inText ? { file, where: 'name+content', ...inText } : { file, where: 'name' });
+    found(inText ? { file, where: 'name+content', ...inText } : { file, where: 'name' });
   }
-  let truncated = byName.length > hits.length;
+  let truncated = collect ? false : byName.length > hits.length;
   for (const file of files) {
     if (stopped !== undefined) break;
     if (named.has(file.path)) continue;
-    if (hits.length >= limit) {
+    if (hits.length >= limit && !collect) {
       truncated = true;
       break;
     }
     const inText = await scan(file);
-    if (inText) hits.push({ file, where: 'content', ...inText });
+    if (inText) found({ file, where: 'content', ...inText });
   }
+  if (collect) truncated = all.length > hits.length;
   const result: SearchResult = { hits, scanned, total: files.length, bytes, truncated };
+  if (collect) result.matches = all;
   if (stopped !== undefined) result.stopped = stopped;
   return result;
 }

@@ -1,0 +1,114 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectInMemory, type MemoryConnection } from '../../transports/memory.js';
+import { modern } from '../../testing/messages.js';
+import { createServer } from '../../server/server.js';
+import { MemoryLinkStore } from '../../server/link-store.js';
+import { serveFolder, type SearchArtifact, type ServeFolderOptions } from './folder-server.js';
+
+type Block = { type: string; text?: string; uri?: string; [key: string]: unknown };
+type Res = {
+  result?: { content?: Block[]; contents?: Block[]; isError?: boolean };
+  error?: { code: number; message: string };
+};
+
+let base: string;
+const linkStore = new MemoryLinkStore();
+
+async function serve(search?: ServeFolderOptions['search']): Promise<MemoryConnection> {
+  const server = createServer({ name: 'folder', version: '1', linkStore });
+  const provider = serveFolder(server, { root: base, ...(search ? { search } : {}) });
+  await provider.ready();
+  return connectInMemory(server);
+}
+
+async function searchFor(conn: MemoryConnection, args: Record<string, unknown>): Promise<Block[]> {
+  const res = (await conn.send(modern('tools/call', { name: 'search', arguments: args }))) as Res;
+  return res.result?.content ?? [];
+}
+
+async function readJson(conn: MemoryConnection, uri: string): Promise<SearchArtifact> {
+  const res = (await conn.send(modern('resources/read', { uri }))) as Res;
+  const [contents] = res.result?.contents ?? [];
+  expect(contents).toMatchObject({ uri, mimeType: 'application/json' });
+  return JSON.parse(contents?.text ?? '') as SearchArtifact;
+}
+
+beforeAll(async () => {
+  base = await mkdtemp(join(tmpdir(), 'mcpkit-search-artifact-'));
+  for (let i = 0; i < 25; i++)
+    await writeFile(join(base, `f-${String(i).padStart(2, '0')}.txt`), `item ${i} mentions okapi`);
+  await writeFile(join(base, 'okapi-notes.md'), 'about the okapi');
+  await writeFile(join(base, 'two.md'), 'a quagga and a second quagga');
+  await writeFile(join(base, 'three.md'), 'one quagga');
+});
+
+afterAll(async () => {
+  await rm(base, { recursive: true, force: true });
+});
+
+describe('search beyond its limit', () => {
+  it('ends with a link to a JSON artifact of every match, readable on any instance sharing the store', async () => {
+    const conn = await serve();
+    const [summary, ...links] = await searchFor(conn, { query: 'okapi', limit: 5 });
+    expect(summary?.text).toMatch(
+      /^26 files match "okapi" \(1 by name, 25 by text only; showing the first 5, the last link is a JSON list of all 26/,
+    );
+    expect(links).toHaveLength(6);
+    expect(links.slice(0, 5).every((l) => l.uri?.startsWith('file:///'))).toBe(true);
+    const artifact = links[5];
+    expect(artifact).toMatchObject({
+      type: 'resource_link',
+      name: 'search-matches.json',
+      mimeType: 'application/json',
+      uri: expect.stringMatching(/^mcpkit:\/\/artifacts\//),
+    });
+    for (const reader of [conn, await serve()]) {
+      const body = await readJson(reader, artifact?.uri ?? '');
+      expect(body).toMatchObject({ query: 'okapi', complete: true, scanned: 28, total: 28 });
+      expect(body.stoppedBy).toBeUndefined();
+      expect(body.matches).toHaveLength(26);
+      expect(body.matches[0]).toEqual({
+        uri: 'file:///okapi-notes.md',
+        name: 'okapi-notes.md',
+        where: 'name+content',
+        snippet: 'about the okapi',
+        line: 1,
+      });
+      expect(body.matches[25]).toEqual({
+        uri: 'file:///f-24.txt',
+        name: 'f-24.txt',
+        where: 'content',
+        snippet: 'item 24 mentions okapi',
+        line: 1,
+      });
+    }
+  });
+
+  it('links no artifact when the matches fit the limit', async () => {
+    const conn = await serve();
+    const content = await searchFor(conn, { query: 'quagga', limit: 2 });
+    expect(content).toHaveLength(3);
+    expect(content[0]?.text).toMatch(/^2 files match "quagga" \(0 by name, 2 by text only\)\./);
+    expect(content.slice(1).map((l) => l.uri)).toEqual(['file:///three.md', 'file:///two.md']);
+  });
+
+  it('says complete: false and which budget stopped the scan', async () => {
+    const conn = await serve({ maxFiles: 10 });
+    const [summary, ...links] = await searchFor(conn, { query: 'okapi', limit: 3 });
+    expect(summary?.text).toMatch(/stopped early: it looked at its budget of 10 files/);
+    expect(links).toHaveLength(4);
+    const body = await readJson(conn, links[3]?.uri ?? '');
+    expect(body).toMatchObject({
+      query: 'okapi',
+      complete: false,
+      stoppedBy: { budget: 'maxFiles', limit: 10 },
+      scanned: 10,
+      total: 28,
+    });
+    // The name match and the nine text files looked at after it.
+    expect(body.matches).toHaveLength(10);
+  });
+});
