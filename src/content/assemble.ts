@@ -17,6 +17,7 @@ import {
   DEFAULT_BLOCK_BUDGET_BYTES,
   DEFAULT_RESULT_BUDGET_BYTES,
   decide,
+  firstPartDescription,
   type Decision,
   type Policy,
 } from './policy.js';
@@ -30,15 +31,24 @@ export interface AssembleOptions {
   clientCanReadResources?: boolean;
   /** Replaces the default policy. */
   policy?: Policy;
-  /** Gives an attachment without a URI its URI; `keep` is true when it will be linked. */
+  /**
+   * Gives an attachment without a URI its URI (`linked` is true when it will be linked, false when
+   * embedded); a link too large to read whole over this connection is given its first part too.
+   */
   artifactUri?: (
     content: { name: string; mimeType: string; text?: string; blob?: string; size: number },
-    keep: boolean,
-  ) => Promise<string>;
+    linked: boolean,
+  ) => Promise<string | ArtifactName>;
   /** Sees every decision with its reason. */
   onDecision?: (record: DecisionRecord) => void;
   /** Wire bytes around each item beyond its block (e.g. a prompt message's role wrapper). */
   itemOverheadBytes?: number;
+}
+
+/** An artifact's URI and, when it cannot be read whole here, the part a link should name. */
+export interface ArtifactName {
+  uri: string;
+  firstPart?: { uri: string; size: number };
 }
 
 export interface DecisionRecord {
@@ -352,13 +362,14 @@ async function materialize(p: Pending, options: AssembleOptions): Promise<Conten
       ? (content.blob ?? encodeBase64(content.bytes ?? new Uint8Array(0)))
       : undefined;
   let uri = att.uri;
+  let firstPart: ArtifactName['firstPart'];
   if (uri === undefined) {
     if (!options.artifactUri)
       throw new McpKitError(
         'ATTACHMENT_NO_URI',
         `attachment "${att.name}" has no uri and no link store was given`,
       );
-    uri = await options.artifactUri(
+    const named = await options.artifactUri(
       {
         name: att.name,
         mimeType: mime,
@@ -367,6 +378,8 @@ async function materialize(p: Pending, options: AssembleOptions): Promise<Conten
       },
       !embed,
     );
+    if (typeof named === 'string') uri = named;
+    else ({ uri, firstPart } = named);
   }
   if (embed) {
     const resource =
@@ -380,5 +393,12 @@ async function materialize(p: Pending, options: AssembleOptions): Promise<Conten
   }
   const link = linkSkeleton(att, p.raw, mime);
   link.uri = uri;
+  if (firstPart && !embed) {
+    // As for a file too large to read whole here: the link names the part a host can read.
+    link.uri = firstPart.uri;
+    link.size = firstPart.size;
+    const note = firstPartDescription(att.name, p.raw);
+    link.description = att.description === undefined ? note : `${att.description}. ${note}`;
+  }
   return link;
 }

@@ -99,26 +99,44 @@ describe('createContentEnv', () => {
     expect(await env.resolves(await core.linkStore.uriFor(artifact('not kept')))).toBe(false);
   });
 
-  it("puts linked artifacts in the server's store for content.artifactTtlMs, and only names embedded ones", async () => {
+  it("puts artifacts in the server's store for content.artifactTtlMs, embedded ones as long as linked ones", async () => {
     const clock = { now: 0 };
     const linkStore = new MemoryLinkStore({ now: () => clock.now, ttlMs: 1_000 });
     const { env, server } = await setup({ linkStore, content: { artifactTtlMs: 50 } });
     expect(server.linkStore).toBe(linkStore);
 
-    const named = await env.artifactUri(artifact('embedded'), false);
-    expect(named).toBe(await linkStore.uriFor(artifact('embedded')));
-    expect(await linkStore.get(named)).toEqual({ missing: true });
-
-    const kept = await env.artifactUri(artifact('linked'), true);
-    expect(await linkStore.get(kept)).toMatchObject({ found: { text: 'linked', expiresAt: 50 } });
+    const embedded = await env.artifactUri(artifact('embedded'), false);
+    expect(embedded).toBe(await linkStore.uriFor(artifact('embedded')));
+    const linked = await env.artifactUri(artifact('linked'), true);
+    for (const [uri, text] of [
+      [embedded, 'embedded'],
+      [linked, 'linked'],
+    ] as const) {
+      expect(typeof uri).toBe('string');
+      expect(await linkStore.get(uri as string)).toMatchObject({ found: { text, expiresAt: 50 } });
+    }
     clock.now = 50;
-    expect(await linkStore.get(kept)).toEqual({ expired: true });
+    expect(await linkStore.get(embedded as string)).toEqual({ expired: true });
+    expect(await linkStore.get(linked as string)).toEqual({ expired: true });
+  });
+
+  it('names the first part of a linked artifact too large to read whole over this connection', async () => {
+    const linkStore = new MemoryLinkStore({ now: () => 0 });
+    const { env } = await setup({ linkStore });
+    const big = { ...artifact('x'.repeat(10_000)), size: 10_000 };
+    const named = await env.artifactUri(big, true);
+    expect(named).toEqual({
+      uri: await linkStore.uriFor(big),
+      firstPart: { uri: `${await linkStore.uriFor(big)}?offset=0&length=1048576`, size: 10_000 },
+    });
+    // Embedded (the policy never embeds what cannot fit, but the name stays the artifact's own).
+    expect(await env.artifactUri(big, false)).toBe(await linkStore.uriFor(big));
   });
 
   it("uses the store's own lifetime without content.artifactTtlMs", async () => {
     const linkStore = new MemoryLinkStore({ now: () => 0, ttlMs: 1_000 });
     const { env } = await setup({ linkStore });
     const kept = await env.artifactUri(artifact('linked'), true);
-    expect(await linkStore.get(kept)).toMatchObject({ found: { expiresAt: 1_000 } });
+    expect(await linkStore.get(kept as string)).toMatchObject({ found: { expiresAt: 1_000 } });
   });
 });

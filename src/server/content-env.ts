@@ -1,3 +1,4 @@
+import { artifactReadBytes, firstArtifactPart } from './artifact-read.js';
 import type { RequestContext } from './context.js';
 import type { ServerCore } from './core.js';
 import { resolvesUri } from './methods/links.js';
@@ -16,7 +17,12 @@ export function createContentEnv(core: ServerCore, ctx: RequestContext): Content
     resolves: (uri) => resolvesUri(core, uri),
     describe: (uri) => core.resources.get(uri)?.resource,
     stat: (uri) => statResource(core, uri, { capBytes: ctx.capBytes }),
-    artifactUri: (content, keep) =>
-      keep ? core.linkStore.put(content, options.artifactTtlMs) : core.linkStore.uriFor(content),
+    // Embedded or linked, an artifact is kept as long: a host may read an embedded resource's URI again.
+    artifactUri: async (content, linked) => {
+      const uri = await core.linkStore.put(content, options.artifactTtlMs);
+      if (!linked || artifactReadBytes(uri, content) <= ctx.capBytes) return uri;
+      const first = firstArtifactPart(uri, content, ctx.capBytes);
+      return { uri, firstPart: { uri: first.uri, size: Math.min(first.length, content.size) } };
+    },
   };
 }

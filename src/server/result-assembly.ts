@@ -2,7 +2,7 @@
  * Result assembly for one request: it sees the server only through a `ContentEnv`, which
  * `content-env.ts` binds to a server and a request. No I/O but the opt-in debug log.
  */
-import { assembleBlocks, type DecisionRecord } from '../content/assemble.js';
+import { assembleBlocks, type ArtifactName, type DecisionRecord } from '../content/assemble.js';
 import {
   attach,
   isAttachment,
@@ -35,10 +35,11 @@ export interface ContentEnv {
    * cap), if it can; `firstPart` when it is too large to be read whole here.
    */
   stat(uri: string): Promise<{ size: number; mimeType?: string; firstPart?: string } | undefined>;
+  /** Stores an attachment without a URI in the link store (embedded or `linked`) and names it. */
   artifactUri(
     content: { name: string; mimeType: string; text?: string; blob?: string; size: number },
-    keep: boolean,
-  ): Promise<string>;
+    linked: boolean,
+  ): Promise<string | ArtifactName>;
 }
 
 function lastSegment(uri: string): string {

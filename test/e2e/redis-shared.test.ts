@@ -19,6 +19,9 @@ const elicit = {
   },
 };
 
+/** A text artifact over the 16 KB cap the servers below answer with. */
+const DUMP = Array.from({ length: 2_000 }, (_, i) => `line ${i} é😀\n`).join('');
+
 describeRedis('servers sharing one Redis', () => {
   let redis: RedisProcess;
   const open: RedisShared[] = [];
@@ -34,7 +37,12 @@ describeRedis('servers sharing one Redis', () => {
       backoff: { baseMs: 20, maxMs: 100 },
     });
     open.push(shared);
-    const server = createServer({ name, version: '1', ...shared.serverOptions });
+    const server = createServer({
+      name,
+      version: '1',
+      ...shared.serverOptions,
+      content: { capBytes: 16_000 },
+    });
     server.tool('report', {}, (_a, ctx) =>
       ctx.result(
         ctx.attach({
@@ -49,6 +57,12 @@ describeRedis('servers sharing one Redis', () => {
       const { who } = await ctx.ask({ who: elicit });
       return `hello ${String(who['content'] && (who['content'] as { name: string }).name)} from ${name}`;
     });
+    server.tool('snapshot', {}, (_a, ctx) =>
+      ctx.result(ctx.attach({ name: 'snap.txt', mimeType: 'text/plain', text: `snap ${name}` })),
+    );
+    server.tool('dump', {}, (_a, ctx) =>
+      ctx.result(ctx.attach({ name: 'dump.txt', mimeType: 'text/plain', text: DUMP })),
+    );
     server.resource('mem://doc', { name: 'doc', mimeType: 'text/plain' }, () => 'doc');
     return { server, shared };
   }
@@ -82,6 +96,32 @@ describeRedis('servers sharing one Redis', () => {
     expect(await two.send(modern('resources/read', { uri: link?.uri }))).toMatchObject({
       result: { contents: [{ uri: link?.uri, mimeType: 'text/plain', text: 'made by one' }] },
     });
+  });
+
+  it('an embedded artifact and the parts of one over the cap read on the other', async () => {
+    const one = connectInMemory((await instance('one')).server);
+    const two = connectInMemory((await instance('two')).server);
+    type Called = { result: { content: Array<Record<string, unknown>> } };
+    const embedded = ((await one.send(modern('tools/call', { name: 'snapshot' }))) as Called).result
+      .content[0] as { type: string; resource: { uri: string } };
+    expect(embedded.type).toBe('resource');
+    expect(await two.send(modern('resources/read', { uri: embedded.resource.uri }))).toMatchObject({
+      result: { contents: [{ text: 'snap one' }] },
+    });
+
+    const link = ((await one.send(modern('tools/call', { name: 'dump' }))) as Called).result
+      .content[0] as { uri: string };
+    expect(link.uri).toMatch(/\?offset=0&length=\d+$/);
+    let text = '';
+    for (let uri: string | undefined = link.uri, n = 0; uri !== undefined && n < 50; n++) {
+      const res = (await (n % 2 === 0 ? two : one).send(modern('resources/read', { uri }))) as {
+        result: { contents: Array<{ text: string; _meta: Record<string, { next?: string }> }> };
+      };
+      const [part] = res.result.contents;
+      text += part?.text ?? '';
+      uri = part?._meta['dev.mcpkit/part']?.next;
+    }
+    expect(text).toBe(DUMP);
   });
 
   it('a requestState signed by one verifies on the other', async () => {

@@ -105,6 +105,35 @@ describeRedis('mcpkit serve --redis: two processes act as one', () => {
   });
 
   it.runIf(HAVE_DIST)(
+    'a search artifact minted before a restart still reads after it, from Redis',
+    async () => {
+      const f = await folder({ 'a.md': 'needle one', 'b.md': 'needle two', 'c.md': 'needle 3' });
+      cleanups.push(() => f.remove());
+      const first = await instance(f.dir);
+      const found = await first.client.callTool('search', { query: 'needle', limit: 1 });
+      const link = found.content.findLast(
+        (b): b is { type: 'resource_link'; uri: string } =>
+          b.type === 'resource_link' && b.uri.startsWith('mcpkit://artifacts/'),
+      );
+      expect(link).toBeDefined();
+      await first.client.close();
+      expect(await first.http.stop()).toEqual({ code: 0, signal: null });
+
+      const again = await instance(f.dir, ['--no-watch']);
+      const { contents } = await again.client.readResource(link?.uri ?? '');
+      expect(contents[0]).toMatchObject({ uri: link?.uri, mimeType: 'application/json' });
+      const body = JSON.parse((contents[0] as { text: string }).text) as {
+        matches: Array<{ uri: string }>;
+      };
+      expect(body.matches.map((m) => m.uri).sort()).toEqual([
+        'file:///a.md',
+        'file:///b.md',
+        'file:///c.md',
+      ]);
+    },
+  );
+
+  it.runIf(HAVE_DIST)(
     'Redis unreachable at start-up: one line on stderr, exit 1, the password never shown',
     async () => {
       const f = await folder({ 'a.md': 'a' });

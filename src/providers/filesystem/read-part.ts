@@ -19,7 +19,7 @@ import {
   unsettled,
 } from './read-file.js';
 import { openInRoot, resolveInRoot, type Containment } from './resolve.js';
-import { MAX_CONTINUATIONS, boundaryAtOrBefore, textPartEnd } from './utf8-cut.js';
+import { MAX_CONTINUATIONS, boundaryAtOrBefore, textPartEnd } from '../../content/utf8-cut.js';
 
 /** One part as read: its bytes encoded, the range they are, and the version they are from. */
 export interface FilePart {

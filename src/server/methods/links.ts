@@ -2,6 +2,7 @@ import type { ContentBlock } from '../../protocol/types.js';
 import { uriProblem } from '../../protocol/uri-syntax.js';
 import { ProtocolError } from '../../errors/protocol-error.js';
 import type { ServerCore } from '../core.js';
+import { artifactTarget } from '../artifact-read.js';
 import { matchTemplates } from './templates.js';
 
 /**
@@ -11,8 +12,14 @@ import { matchTemplates } from './templates.js';
 export async function resolvesUri(core: ServerCore, uri: string): Promise<boolean> {
   if (core.resources.get(uri)) return true;
   for (const hit of matchTemplates(core, uri)) return !('refused' in hit);
-  if (core.linkStore.owns(uri)) return 'found' in (await core.linkStore.get(uri));
-  return false;
+  if (!core.linkStore.owns(uri)) return false;
+  let base: string;
+  try {
+    base = artifactTarget(uri).base;
+  } catch {
+    return false;
+  }
+  return 'found' in (await core.linkStore.get(base));
 }
 
 /**

@@ -4,6 +4,7 @@ import { resourceNotFound, resourceRefused } from '../../errors/wire-errors.js';
 import type { RequestContext } from '../context.js';
 import type { ServerCore } from '../core.js';
 import type { PartialContents, ReadReturn } from '../definitions.js';
+import { artifactPart, artifactTarget, wholeArtifact } from '../artifact-read.js';
 import { lister } from './lists.js';
 import { matchTemplates } from './templates.js';
 import type { MethodSpec, Result } from './types.js';
@@ -63,13 +64,13 @@ export async function readResource(
     );
   }
   if (core.linkStore.owns(uri)) {
-    const found = await core.linkStore.get(uri);
+    const target = artifactTarget(uri);
+    const found = await core.linkStore.get(target.base);
     if ('found' in found) {
       const a = found.found;
-      const contents =
-        a.text !== undefined
-          ? { uri, mimeType: a.mimeType, text: a.text }
-          : { uri, mimeType: a.mimeType, blob: a.blob ?? '' };
+      const contents = target.part
+        ? artifactPart(uri, { base: target.base, part: target.part }, a, ctx.capBytes)
+        : wholeArtifact(uri, a, ctx.capBytes);
       return {
         contents: [contents],
         ttlMs: Math.max(0, a.expiresAt - Date.now()),
