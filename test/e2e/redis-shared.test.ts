@@ -102,19 +102,22 @@ describeRedis('servers sharing one Redis', () => {
     const one = connectInMemory((await instance('one')).server);
     const two = connectInMemory((await instance('two')).server);
     type Called = { result: { content: Array<Record<string, unknown>> } };
-    const embedded = ((await one.send(modern('tools/call', { name: 'snapshot' }))) as Called).result
-      .content[0] as { type: string; resource: { uri: string } };
+    const embedded = (
+      (await one.send(modern('tools/call', { name: 'snapshot' }))) as unknown as Called
+    ).result.content[0] as { type: string; resource: { uri: string } };
     expect(embedded.type).toBe('resource');
     expect(await two.send(modern('resources/read', { uri: embedded.resource.uri }))).toMatchObject({
       result: { contents: [{ text: 'snap one' }] },
     });
 
-    const link = ((await one.send(modern('tools/call', { name: 'dump' }))) as Called).result
-      .content[0] as { uri: string };
+    const link = ((await one.send(modern('tools/call', { name: 'dump' }))) as unknown as Called)
+      .result.content[0] as { uri: string };
     expect(link.uri).toMatch(/\?offset=0&length=\d+$/);
     let text = '';
     for (let uri: string | undefined = link.uri, n = 0; uri !== undefined && n < 50; n++) {
-      const res = (await (n % 2 === 0 ? two : one).send(modern('resources/read', { uri }))) as {
+      const res = (await (n % 2 === 0 ? two : one).send(
+        modern('resources/read', { uri }),
+      )) as unknown as {
         result: { contents: Array<{ text: string; _meta: Record<string, { next?: string }> }> };
       };
       const [part] = res.result.contents;

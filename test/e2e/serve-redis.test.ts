@@ -111,10 +111,9 @@ describeRedis('mcpkit serve --redis: two processes act as one', () => {
       cleanups.push(() => f.remove());
       const first = await instance(f.dir);
       const found = await first.client.callTool('search', { query: 'needle', limit: 1 });
-      const link = found.content.findLast(
-        (b): b is { type: 'resource_link'; uri: string } =>
-          b.type === 'resource_link' && b.uri.startsWith('mcpkit://artifacts/'),
-      );
+      const link = found.content
+        .flatMap((b) => (b.type === 'resource_link' ? [b] : []))
+        .findLast((b) => b.uri.startsWith('mcpkit://artifacts/'));
       expect(link).toBeDefined();
       await first.client.close();
       expect(await first.http.stop()).toEqual({ code: 0, signal: null });

@@ -13,3 +13,5 @@ export type { FileContents, ReadOutcome } from './read-file.js';
 export type { ProviderFs } from './fs-types.js';
 export type { CacheStats } from './content-cache.js';
 export { formatBytes } from './format.js';
+export { DEFAULT_WATCH_DEBOUNCE_MS } from './folder-freshness.js';
+export type { FolderChange, FolderChangeListener } from './folder-changes.js';
