@@ -20,6 +20,37 @@ interface Instance {
   client: McpClient;
 }
 
+type Answer = {
+  result?: Record<string, unknown>;
+  error?: { code: number; message: string };
+};
+
+/** One 2026-07-28 `prompts/get` over plain fetch, from a client that takes elicitations. */
+async function reviewFile(url: string, params: Record<string, unknown>): Promise<Answer> {
+  const _meta = {
+    'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+    'io.modelcontextprotocol/clientCapabilities': { elicitation: {} },
+    'io.modelcontextprotocol/clientInfo': { name: 'serve-redis-e2e', version: '0.0.1' },
+  };
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'prompts/get',
+      'mcp-name': 'review-file',
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'prompts/get',
+      params: { ...params, _meta },
+    }),
+  });
+  return (await res.json()) as Answer;
+}
+
 describeRedis('mcpkit serve --redis: two processes act as one', () => {
   let redis: RedisProcess;
   const cleanups: Array<() => Promise<unknown>> = [];
@@ -129,6 +160,29 @@ describeRedis('mcpkit serve --redis: two processes act as one', () => {
         'file:///b.md',
         'file:///c.md',
       ]);
+    },
+  );
+
+  it.runIf(HAVE_DIST)(
+    'a requestState signed by one instance verifies on the other; a tampered one is refused',
+    async () => {
+      const f = await folder({ 'README.md': '# Read me\n', 'other.md': 'other' });
+      cleanups.push(() => f.remove());
+      const one = await instance(f.dir);
+      const two = await instance(f.dir, ['--no-watch']);
+      const args = { name: 'review-file', arguments: { path: 'readme' } };
+      const round1 = await reviewFile(one.http.url, args);
+      expect(round1.result?.['resultType']).toBe('input_required');
+      const state = round1.result?.['requestState'] as string;
+      const retry = {
+        ...args,
+        inputResponses: { pick: { action: 'accept', content: { path: 'README.md' } } },
+      };
+      const round2 = await reviewFile(two.http.url, { ...retry, requestState: state });
+      expect(round2.error).toBeUndefined();
+      expect(JSON.stringify(round2.result?.['messages'])).toContain('# Read me');
+      const forged = await reviewFile(two.http.url, { ...retry, requestState: `${state}x` });
+      expect(forged.error?.code).toBe(-32602);
     },
   );
 

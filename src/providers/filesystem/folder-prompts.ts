@@ -9,7 +9,7 @@ import { resultTooLarge } from '../../errors/wire-errors.js';
 import { text } from '../../content/builders.js';
 import { isTextMimeType } from '../../content/mime.js';
 import { DEFAULT_BLOCK_BUDGET_BYTES } from '../../content/policy.js';
-import type { McpServer } from '../../server/index.js';
+import type { McpServer, RequestContext, ResourceStat } from '../../server/index.js';
 import type { FilesystemProvider } from './filesystem-provider.js';
 import { formatBytes } from './format.js';
 import {
@@ -57,6 +57,52 @@ function whenToRead(hit: SearchHit, blockBudget: number): string {
   return when + large;
 }
 
+/** Files offered when a review names none that exists. */
+const CHOICES = 20;
+
+/**
+ * A review of a path that names no file, from a client that takes elicitations: asks which of
+ * the nearest names was meant (in 2026-07-28 one more round, its state in the signed
+ * `requestState`, so the retry may reach another instance). Undefined when nothing is near.
+ */
+async function askWhichFile(
+  provider: FilesystemProvider,
+  folder: string,
+  file: string,
+  ctx: RequestContext,
+): Promise<{ file: string; stat: ResourceStat } | undefined> {
+  if (!ctx.hasCapability('elicitation') || file === '') return undefined;
+  const stem = path.posix.basename(file).replace(/\.[^.]*$/, '');
+  const near = new Set((await provider.complete(file)).values);
+  if (stem !== '') for (const p of (await provider.complete(stem)).values) near.add(p);
+  const choices = [...near].slice(0, CHOICES);
+  if (choices.length === 0) return undefined;
+  const { pick } = await ctx.ask({
+    pick: {
+      method: 'elicitation/create',
+      params: {
+        message: `There is no file ${JSON.stringify(file)} in ${folder}. Which file should be reviewed?`,
+        requestedSchema: {
+          type: 'object',
+          properties: { path: { type: 'string', title: 'File', enum: choices } },
+          required: ['path'],
+        },
+      },
+    },
+  });
+  const action = String(pick['action']);
+  const picked = (pick['content'] as { path?: unknown } | undefined)?.path;
+  if (action !== 'accept' || typeof picked !== 'string')
+    throw ProtocolError.invalidParams(
+      `review-file: no file ${JSON.stringify(file)} in the served folder, and none was chosen (${action})`,
+      { argument: 'path', path: file },
+    );
+  // What comes back is the client's: checked like the argument itself.
+  const problem = pathProblem(picked);
+  const stat = problem ? undefined : await provider.stat(picked);
+  return stat ? { file: picked, stat } : undefined;
+}
+
 /** Registers review-file and survey; survey searches through `search` (the shared gate). */
 export function registerPrompts(
   server: McpServer,
@@ -78,14 +124,19 @@ export function registerPrompts(
       ],
       complete: { path: (value) => provider.complete(value) },
     },
-    async ({ path: file = '' }, ctx) => {
+    async ({ path: asked = '' }, ctx) => {
+      let file = asked;
       const problem = pathProblem(file);
       if (problem)
         throw ProtocolError.invalidParams(
           `review-file: refused path ${JSON.stringify(file)}: ${problem}`,
           { argument: 'path' },
         );
-      const stat = await provider.stat(file);
+      const chosen = await provider.stat(file).then(async (found) =>
+        found ? { file, stat: found } : await askWhichFile(provider, folder, file, ctx),
+      );
+      if (chosen) ({ file } = chosen);
+      const stat = chosen?.stat;
       if (!stat) {
         throw ProtocolError.invalidParams(
           `review-file: no file ${JSON.stringify(file)} in the served folder; complete the "path" argument to see what exists`,
