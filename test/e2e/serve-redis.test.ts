@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import type { McpClient } from '../../src/client/index.js';
+import { initializeRequest, legacy } from '../../src/testing/messages.js';
 import { connect } from '../../src/transports/connect.js';
 import { describeRedis, freePort, RedisProcess } from './redis-harness.js';
 import { CLI, HAVE_DIST, HttpServe, ROOT } from './serve-harness.js';
@@ -183,6 +184,53 @@ describeRedis('mcpkit serve --redis: two processes act as one', () => {
       expect(JSON.stringify(round2.result?.['messages'])).toContain('# Read me');
       const forged = await reviewFile(two.http.url, { ...retry, requestState: `${state}x` });
       expect(forged.error?.code).toBe(-32602);
+    },
+  );
+
+  it.runIf(HAVE_DIST)(
+    'a 2025-11-25 session of one instance is unknown to the other: 404, initialize again',
+    async () => {
+      const f = await folder({ 'a.md': 'a' });
+      cleanups.push(() => f.remove());
+      const one = await instance(f.dir);
+      const two = await instance(f.dir, ['--no-watch']);
+      const headers = {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      };
+      const init = initializeRequest();
+      const opened = await fetch(one.http.url, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(init),
+      });
+      expect(opened.status).toBe(200);
+      const session = opened.headers.get('mcp-session-id') ?? '';
+      expect(session).not.toBe('');
+      await opened.body?.cancel();
+      const inSession = {
+        ...headers,
+        'mcp-session-id': session,
+        'mcp-protocol-version': '2025-11-25',
+      };
+      const list = JSON.stringify(legacy('tools/list', {}));
+      const elsewhere = await fetch(two.http.url, {
+        method: 'POST',
+        headers: inSession,
+        body: list,
+      });
+      expect(elsewhere.status).toBe(404);
+      expect(((await elsewhere.json()) as { error: { message: string } }).error.message).toMatch(
+        /Session not found: initialize again/,
+      );
+      const again = await fetch(two.http.url, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(initializeRequest()),
+      });
+      expect(again.status).toBe(200);
+      expect(again.headers.get('mcp-session-id')).toMatch(/^[0-9a-f-]{36}$/);
+      await again.body?.cancel();
     },
   );
 
