@@ -1,5 +1,8 @@
 import { collectBlob, isStreamedBody } from '../../content/streamed-body.js';
 import type { Resource, ResourceContents } from '../../protocol/types.js';
+import { ERROR_CODES } from '../../protocol/error-codes.js';
+import { isMcpKitError } from '../../errors/mcpkit-error.js';
+import { ProtocolError } from '../../errors/protocol-error.js';
 import { resourceNotFound, resourceRefused } from '../../errors/wire-errors.js';
 import type { RequestContext } from '../context.js';
 import type { ServerCore } from '../core.js';
@@ -65,7 +68,16 @@ export async function readResource(
   }
   if (core.linkStore.owns(uri)) {
     const target = artifactTarget(uri);
-    const found = await core.linkStore.get(target.base);
+    const found = await core.linkStore.get(target.base).catch((error: unknown) => {
+      // A shared store that cannot answer (Redis down): say so, once the store logged why.
+      if (!isMcpKitError(error)) throw error;
+      throw new ProtocolError(
+        ERROR_CODES.INTERNAL_ERROR,
+        `${uri}: the link store cannot be read right now (${error.code}); try again shortly`,
+        { uri, reason: 'store-unavailable' },
+        { cause: error },
+      );
+    });
     if ('found' in found) {
       const a = found.found;
       const contents = target.part
