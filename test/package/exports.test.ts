@@ -415,10 +415,13 @@ const EXPECTED: Record<string, string[]> = {
   './filesystem': [
     'CacheStats',
     'ContentsOutcome',
+    'DEFAULT_WATCH_DEBOUNCE_MS',
     'FileContents',
     'FileInfo',
     'FilesystemProvider',
     'FilesystemProviderOptions',
+    'FolderChange',
+    'FolderChangeListener',
     'FolderSearchOptions',
     'IndexDiff',
     'IndexProgress',
