@@ -4,8 +4,8 @@ import { backoffDelay } from './backoff.js';
 import { closeRedis, errorText, openRedis, type RedisConnectOptions } from './connect.js';
 import { redisKeys, type RedisKeys } from './keys.js';
 import { redactRedisUrl } from './redact.js';
-import type { ChangeBus, ChangeEvent } from './types.js';
-import { decodeBusMessage, encodeBusMessage } from './wire.js';
+import type { ChangeBus, ChangeEvent, InterestMessage } from './types.js';
+import { chunkInterest, decodeBusMessage, encodeBusMessage } from './wire.js';
 
 export interface RedisBusOptions extends RedisConnectOptions {
   /** Key prefix; the channel is `<prefix>events` (default `mcpkit:`). */
@@ -36,6 +36,10 @@ export const DEFAULT_HEARTBEAT_MS = 5000;
  *   published after that. An event this instance could not publish makes it tell the others,
  *   once Redis answers again, to fire their gap handlers.
  * - Reconnects forever, with backoff; the loss and the recovery are logged once each.
+ * - Interest (which URIs each server's listeners name) travels on the same channel, delivered
+ *   here at once and skipped on echo like events, in chunks that fit the wire's bounds. It is
+ *   best-effort: one that cannot be published is dropped (the next refresh makes up for it) and
+ *   raises no gap.
  *
  * @example
  * const bus = await RedisBus.connect({ url: 'redis://127.0.0.1:6379' });
@@ -44,7 +48,10 @@ export const DEFAULT_HEARTBEAT_MS = 5000;
 export class RedisBus implements ChangeBus {
   /** This instance's id on the bus (random), as its messages carry it. */
   readonly instanceId = randomUUID();
+  /** Other instances share this bus: servers on it announce their listeners' interest. */
+  readonly shared = true;
   private readonly handlers = new Set<(event: ChangeEvent) => void>();
+  private readonly interest = new Set<(message: InterestMessage) => void>();
   private readonly gaps = new Set<(why: string) => void>();
   private readonly where: string;
   private readonly log: (line: string) => void;
@@ -57,6 +64,7 @@ export class RedisBus implements ChangeBus {
   private noticeAttempts = 0;
   private noticeTimer: NodeJS.Timeout | undefined;
   private invalidLogged = 0;
+  private tooLongLogged = false;
   private readonly onPublisherReady = (): void => void this.sendGapNotice();
 
   /** Connects (publisher, then subscriber) and subscribes; throws a one-line McpKitError if Redis is unreachable. */
@@ -121,6 +129,28 @@ export class RedisBus implements ChangeBus {
     return () => void this.handlers.delete(handler);
   }
 
+  publishInterest(message: InterestMessage): void {
+    this.deliverInterest(message);
+    if (this.closed) return;
+    const { chunks, dropped } = chunkInterest(message);
+    if (dropped > 0 && !this.tooLongLogged) {
+      this.tooLongLogged = true;
+      this.log(
+        `mcpkit: ${dropped} listened-to URI(s) are too long to announce on ${this.keys.events}; other instances will not watch them for listeners here`,
+      );
+    }
+    for (const chunk of chunks) {
+      const text = encodeBusMessage({ from: this.instanceId, interest: chunk });
+      // Best-effort: a lost one is made up for by the next refresh, never by a gap.
+      this.publisher.publish(this.keys.events, text).catch(() => undefined);
+    }
+  }
+
+  subscribeInterest(handler: (message: InterestMessage) => void): () => void {
+    this.interest.add(handler);
+    return () => void this.interest.delete(handler);
+  }
+
   onGap(handler: (why: string) => void): () => void {
     this.gaps.add(handler);
     return () => void this.gaps.delete(handler);
@@ -132,6 +162,7 @@ export class RedisBus implements ChangeBus {
     clearTimeout(this.heartbeat);
     clearTimeout(this.noticeTimer);
     this.handlers.clear();
+    this.interest.clear();
     this.gaps.clear();
     this.publisher.off('ready', this.onPublisherReady);
     await closeRedis(this.subscriber);
@@ -144,6 +175,16 @@ export class RedisBus implements ChangeBus {
         handler(event);
       } catch (error) {
         this.log(`mcpkit: a change-bus subscriber threw: ${String(error)}`);
+      }
+    }
+  }
+
+  private deliverInterest(message: InterestMessage): void {
+    for (const handler of this.interest) {
+      try {
+        handler(message);
+      } catch (error) {
+        this.log(`mcpkit: a change-bus interest subscriber threw: ${String(error)}`);
       }
     }
   }
@@ -168,6 +209,7 @@ export class RedisBus implements ChangeBus {
     }
     if (message.from === this.instanceId) return;
     if (message.gap !== undefined) this.gap(`another instance missed publishing: ${message.gap}`);
+    else if (message.interest !== undefined) this.deliverInterest(message.interest);
     else this.deliver(message.event);
   }
 

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { decodeBusMessage, encodeBusMessage, MAX_BUS_MESSAGE_CHARS } from './wire.js';
+import {
+  chunkInterest,
+  decodeBusMessage,
+  encodeBusMessage,
+  MAX_BUS_MESSAGE_CHARS,
+  MAX_INTEREST_ID_CHARS,
+  MAX_INTEREST_URI_CHARS,
+  MAX_INTEREST_URIS,
+} from './wire.js';
 
 describe('bus messages', () => {
   it('round-trips events and gap notices', () => {
@@ -34,6 +42,127 @@ describe('bus messages', () => {
     expect(decodeBusMessage(text)).toEqual({
       from: 'a',
       event: { type: 'resource-updated', uri: 'a:b' },
+    });
+  });
+});
+
+describe('interest messages', () => {
+  const ok = { type: 'attach', from: 's1', uris: ['file:///a.md'], everyMs: 5000 };
+  const text = (interest: unknown) => JSON.stringify({ v: 1, from: 'bus', interest });
+
+  it('round-trip, all four kinds', () => {
+    for (const interest of [
+      { type: 'attach' as const, from: 's1', uris: ['file:///a.md', 'file:///d/'], everyMs: 5000 },
+      { type: 'refresh' as const, from: 's1', uris: ['x:y'], everyMs: 10 },
+      { type: 'detach' as const, from: 's1', uris: ['file:///a.md'] },
+      { type: 'query' as const, from: 's1' },
+    ]) {
+      const message = { from: 'bus', interest };
+      expect(decodeBusMessage(encodeBusMessage(message))).toEqual(message);
+    }
+  });
+
+  it('accept the bounds themselves', () => {
+    const uris = Array.from({ length: MAX_INTEREST_URIS }, (_, i) => `m://${i}`);
+    for (const interest of [
+      { ...ok, uris },
+      { ...ok, uris: ['u'.repeat(MAX_INTEREST_URI_CHARS)] },
+      { ...ok, from: 'i'.repeat(MAX_INTEREST_ID_CHARS) },
+      { ...ok, everyMs: 10 },
+      { ...ok, everyMs: 86_400_000 },
+    ])
+      expect(decodeBusMessage(text(interest))?.interest).toEqual(interest);
+  });
+
+  it.each([
+    ['an unknown type', { ...ok, type: 'subscribe' }],
+    ['no server id', { ...ok, from: undefined }],
+    ['an empty server id', { ...ok, from: '' }],
+    ['a server id too long', { ...ok, from: 'i'.repeat(MAX_INTEREST_ID_CHARS + 1) }],
+    ['no uris', { ...ok, uris: undefined }],
+    ['uris not a list', { ...ok, uris: 'file:///a.md' }],
+    ['an empty list', { ...ok, uris: [] }],
+    ['too many uris', { ...ok, uris: Array.from({ length: MAX_INTEREST_URIS + 1 }, () => 'm:x') }],
+    ['a uri not a string', { ...ok, uris: ['m:x', 7] }],
+    ['an empty uri', { ...ok, uris: [''] }],
+    ['a uri too long', { ...ok, uris: ['u'.repeat(MAX_INTEREST_URI_CHARS + 1)] }],
+    ['no everyMs on an attach', { ...ok, everyMs: undefined }],
+    ['everyMs as text', { ...ok, everyMs: '5000' }],
+    ['everyMs below 10', { ...ok, everyMs: 9 }],
+    ['everyMs above a day', { ...ok, everyMs: 86_400_001 }],
+    ['everyMs not an integer', { ...ok, everyMs: 50.5 }],
+    ['everyMs on a detach', { type: 'detach', from: 's1', uris: ['m:x'], everyMs: 5 }],
+    ['uris on a query', { type: 'query', from: 's1', uris: ['m:x'] }],
+    ['everyMs on a query', { type: 'query', from: 's1', everyMs: 5000 }],
+    ['an array', [ok]],
+    ['null', null],
+    ['a string', 'attach'],
+  ])('drop %s', (_what, interest) => {
+    expect(decodeBusMessage(text(interest))).toBeUndefined();
+  });
+
+  it('drop interest beside an event or a gap', () => {
+    const both = { v: 1, from: 'a', gap: 'x', interest: ok };
+    expect(decodeBusMessage(JSON.stringify(both))).toBeUndefined();
+    const event = { type: 'list-changed', list: 'tools' };
+    expect(decodeBusMessage(JSON.stringify({ v: 1, from: 'a', event, interest: ok }))).toBe(
+      undefined,
+    );
+  });
+
+  it('keep only the fields they know', () => {
+    expect(decodeBusMessage(text({ ...ok, extra: { deep: [1, 2] } }))?.interest).toEqual(ok);
+  });
+});
+
+describe('chunkInterest', () => {
+  const refresh = (uris: string[]) =>
+    ({ type: 'refresh', from: 'server-1', uris, everyMs: 5000 }) as const;
+
+  it('leaves a small message and a query whole', () => {
+    expect(chunkInterest(refresh(['m://a']))).toEqual({ chunks: [refresh(['m://a'])], dropped: 0 });
+    const query = { type: 'query' as const, from: 's' };
+    expect(chunkInterest(query)).toEqual({ chunks: [query], dropped: 0 });
+  });
+
+  it('splits by count: every chunk decodes, and together they hold every URI in order', () => {
+    const uris = Array.from({ length: 2 * MAX_INTEREST_URIS + 1 }, (_, i) => `file:///d/${i}.md`);
+    const { chunks, dropped } = chunkInterest(refresh(uris));
+    expect([chunks.map((c) => (c.type === 'query' ? 0 : c.uris.length)), dropped]).toEqual([
+      [MAX_INTEREST_URIS, MAX_INTEREST_URIS, 1],
+      0,
+    ]);
+    const decoded = chunks.map(
+      (interest) => decodeBusMessage(encodeBusMessage({ from: 'bus', interest }))?.interest,
+    );
+    expect(decoded).toEqual(chunks);
+    expect(chunks.flatMap((c) => (c.type === 'query' ? [] : c.uris))).toEqual(uris);
+  });
+
+  it('splits by size: long URIs, and ones JSON escapes, stay under the message bound', () => {
+    const long = Array.from({ length: 40 }, (_, i) => `m://${i}/${'x'.repeat(4000)}`);
+    const escaped = Array.from({ length: 40 }, (_, i) => `m://${i}/${'\u0001'.repeat(4000)}`);
+    for (const uris of [long, escaped]) {
+      const { chunks } = chunkInterest(refresh(uris));
+      expect(chunks.length).toBeGreaterThan(1);
+      for (const interest of chunks) {
+        const text = encodeBusMessage({ from: crypto.randomUUID(), interest });
+        expect(text.length).toBeLessThanOrEqual(MAX_BUS_MESSAGE_CHARS);
+        expect(decodeBusMessage(text)?.interest).toEqual(interest);
+      }
+      expect(chunks.flatMap((c) => (c.type === 'query' ? [] : c.uris))).toEqual(uris);
+    }
+  });
+
+  it('leaves out URIs that can never be carried, and sends nothing when none is left', () => {
+    const tooLong = 'u'.repeat(MAX_INTEREST_URI_CHARS + 1);
+    expect(chunkInterest(refresh(['m://a', tooLong, '']))).toEqual({
+      chunks: [refresh(['m://a'])],
+      dropped: 2,
+    });
+    expect(chunkInterest({ type: 'detach', from: 's', uris: [tooLong] })).toEqual({
+      chunks: [],
+      dropped: 1,
     });
   });
 });

@@ -24,6 +24,27 @@ describe('MemoryBus', () => {
   });
 });
 
+describe('MemoryBus interest', () => {
+  it('is private unless told it is shared, and delivers interest to every subscriber at once', () => {
+    expect(new MemoryBus().shared).toBe(false);
+    const bus = new MemoryBus({ shared: true });
+    expect(bus.shared).toBe(true);
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const seen: string[] = [];
+    bus.subscribeInterest(() => {
+      throw new Error('bad subscriber');
+    });
+    const off = bus.subscribeInterest((m) => seen.push(`${m.type} ${m.from}`));
+    bus.publishInterest({ type: 'query', from: 'a' });
+    bus.publishInterest({ type: 'detach', from: 'b', uris: ['m:x'] });
+    off();
+    bus.publishInterest({ type: 'query', from: 'c' });
+    expect(seen).toEqual(['query a', 'detach b']);
+    expect(warn).toHaveBeenCalledTimes(3);
+    warn.mockRestore();
+  });
+});
+
 describe('AttachTracker', () => {
   it('attaches on the first interest in a URI, detaches after the last, tells late hooks', () => {
     const t = new AttachTracker();

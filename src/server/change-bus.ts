@@ -8,7 +8,33 @@ export type ChangeEvent =
   | { type: 'resource-updated'; uri: string }
   | { type: 'list-changed'; list: 'tools' | 'prompts' | 'resources' };
 
+/**
+ * Which URIs the listeners of one server instance name, as it tells the others on a shared bus,
+ * so that a listener on any instance counts (a provider watches what someone listens to
+ * anywhere). `from` is the sending server's id. `attach` and `refresh` both mean "still listened
+ * to here": each URI counts for `3 * everyMs` unless refreshed (an instance that died stops
+ * counting); `detach` ends that at once; `query` asks every instance to refresh now.
+ * Best-effort: a lost one is made up for by the next refresh or by expiry.
+ */
+export type InterestMessage =
+  | { type: 'attach' | 'refresh'; from: string; uris: readonly string[]; everyMs: number }
+  | { type: 'detach'; from: string; uris: readonly string[] }
+  | { type: 'query'; from: string };
+
 export interface ChangeBus {
+  /**
+   * Whether other instances share this bus (default false): then each server announces what its
+   * listeners name (`publishInterest`), and a listener on any instance counts. A private bus
+   * pays nothing for it.
+   */
+  readonly shared?: boolean;
+  /**
+   * Sends interest to every instance, this one included (each server skips its own by `from`).
+   * Best-effort: failing to send one must never raise a gap.
+   */
+  publishInterest?(message: InterestMessage): void;
+  /** Every interest message on the bus, this instance's own included. */
+  subscribeInterest?(handler: (message: InterestMessage) => void): () => void;
   /**
    * Sends an event to every instance on the bus, this one included: at once in memory, a little
    * later through a shared bus.
@@ -24,10 +50,24 @@ export interface ChangeBus {
   close(): Promise<void>;
 }
 
+export interface MemoryBusOptions {
+  /**
+   * Several servers in this process share the bus and tell each other what their listeners name,
+   * as instances on a Redis bus do (default false: one server, no interest messages).
+   */
+  shared?: boolean;
+}
+
 /** One process: what is published reaches this process's subscribers at once, in order. */
 export class MemoryBus implements ChangeBus {
+  readonly shared: boolean;
   private readonly handlers = new Set<(event: ChangeEvent) => void>();
+  private readonly interest = new Set<(message: InterestMessage) => void>();
   private readonly gaps = new Set<(why: string) => void>();
+
+  constructor(options: MemoryBusOptions = {}) {
+    this.shared = options.shared === true;
+  }
 
   publish(event: ChangeEvent): void {
     for (const handler of this.handlers) {
@@ -42,6 +82,21 @@ export class MemoryBus implements ChangeBus {
   subscribe(handler: (event: ChangeEvent) => void): () => void {
     this.handlers.add(handler);
     return () => void this.handlers.delete(handler);
+  }
+
+  publishInterest(message: InterestMessage): void {
+    for (const handler of this.interest) {
+      try {
+        handler(message);
+      } catch (error) {
+        console.warn(`mcpkit: a change-bus interest subscriber threw: ${String(error)}`);
+      }
+    }
+  }
+
+  subscribeInterest(handler: (message: InterestMessage) => void): () => void {
+    this.interest.add(handler);
+    return () => void this.interest.delete(handler);
   }
 
   onGap(handler: (why: string) => void): () => void {
@@ -62,6 +117,7 @@ export class MemoryBus implements ChangeBus {
 
   async close(): Promise<void> {
     this.handlers.clear();
+    this.interest.clear();
     this.gaps.clear();
   }
 }

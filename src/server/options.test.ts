@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
+  DEFAULT_INTEREST_REFRESH_MS,
+  DEFAULT_MAX_REMOTE_INTEREST,
   DEFAULT_TRANSPORT_CAP_BYTES,
   ENVELOPE_RESERVE_BYTES,
+  interestLimitsOf,
+  MAX_INTEREST_REFRESH_MS,
   resultCapBytes,
   type ContentOptions,
 } from './options.js';
@@ -27,5 +31,41 @@ describe('resultCapBytes', () => {
     ['no transport cap: 32 MiB less the reserve', undefined, undefined, 32 * 1024 * 1024 - 1024],
   ])('%s', (_what, content, transportCap, expected) => {
     expect(resultCapBytes(options(content), transportCap)).toBe(expected);
+  });
+});
+
+describe('interestLimitsOf', () => {
+  it('has safe defaults', () => {
+    expect(DEFAULT_INTEREST_REFRESH_MS).toBe(5000);
+    expect(DEFAULT_MAX_REMOTE_INTEREST).toBe(65_536);
+    expect(interestLimitsOf()).toEqual({ interestRefreshMs: 5000, maxRemoteInterest: 65_536 });
+    expect(interestLimitsOf({ interestRefreshMs: undefined } as never)).toEqual(interestLimitsOf());
+  });
+
+  it('takes the edges', () => {
+    expect(interestLimitsOf({ interestRefreshMs: 10, maxRemoteInterest: 1 })).toEqual({
+      interestRefreshMs: 10,
+      maxRemoteInterest: 1,
+    });
+    expect(interestLimitsOf({ interestRefreshMs: MAX_INTEREST_REFRESH_MS }).interestRefreshMs).toBe(
+      86_400_000,
+    );
+  });
+
+  it.each([
+    ['interestRefreshMs', 9],
+    ['interestRefreshMs', MAX_INTEREST_REFRESH_MS + 1],
+    ['interestRefreshMs', 100.5],
+    ['interestRefreshMs', Number.NaN],
+    ['interestRefreshMs', '5000'],
+    ['maxRemoteInterest', 0],
+    ['maxRemoteInterest', -1],
+    ['maxRemoteInterest', 1.5],
+    ['maxRemoteInterest', Number.POSITIVE_INFINITY],
+  ])('refuses %s = %s with a RangeError naming it', (name, value) => {
+    expect(() => interestLimitsOf({ [name]: value } as never)).toThrow(
+      new RegExp(`^${name} must be`),
+    );
+    expect(() => interestLimitsOf({ [name]: value } as never)).toThrow(RangeError);
   });
 });

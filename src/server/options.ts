@@ -33,6 +33,18 @@ export interface ServerOptions extends Implementation {
    * a shared bus (`mcpkit/redis`) so that listeners on every instance hear of every change.
    */
   bus?: ChangeBus;
+  /**
+   * With a shared bus: how often (ms) this instance tells the others again which URIs its
+   * listeners name (default 5,000; 10 to 86,400,000). Another instance counts a URI as listened
+   * to here for three of these after the last word, so an instance that died stops counting.
+   */
+  interestRefreshMs?: number;
+  /**
+   * With a shared bus: most (instance, URI) pairs kept of what other instances listen to, and
+   * most URIs this one announces (default 65,536). Beyond it the rest is ignored, with one
+   * warning: a provider then watches those only for listeners here.
+   */
+  maxRemoteInterest?: number;
   /** The embed-vs-link policy and the link guarantee. */
   content?: ContentOptions;
   /**
@@ -144,6 +156,39 @@ export function listenLimitsOf(options: Partial<ListenLimits> = {}): ListenLimit
     maxListens: limit('maxListens', DEFAULT_MAX_LISTENS),
     maxListenUris: limit('maxListenUris', DEFAULT_MAX_LISTEN_URIS),
   };
+}
+
+/** How often an instance refreshes its interest on a shared bus (`interestRefreshMs`). */
+export const DEFAULT_INTEREST_REFRESH_MS = 5000;
+
+/** Longest `interestRefreshMs` (a day); the shortest is 10 ms. */
+export const MAX_INTEREST_REFRESH_MS = 86_400_000;
+
+/** Remote (instance, URI) interest entries kept (`maxRemoteInterest`). */
+export const DEFAULT_MAX_REMOTE_INTEREST = 65_536;
+
+/** The interest options, resolved and checked. */
+export interface InterestLimits {
+  interestRefreshMs: number;
+  maxRemoteInterest: number;
+}
+
+/**
+ * The interest options of `options` with their defaults; throws a RangeError naming the option
+ * for a value out of range (checked once, when the server is built, shared bus or not).
+ */
+export function interestLimitsOf(options: Partial<InterestLimits> = {}): InterestLimits {
+  const { interestRefreshMs: every = DEFAULT_INTEREST_REFRESH_MS } = options;
+  if (!Number.isSafeInteger(every) || every < 10 || every > MAX_INTEREST_REFRESH_MS) {
+    throw new RangeError(
+      `interestRefreshMs must be an integer from 10 to ${MAX_INTEREST_REFRESH_MS}, got ${String(every)}`,
+    );
+  }
+  const { maxRemoteInterest: max = DEFAULT_MAX_REMOTE_INTEREST } = options;
+  if (!Number.isSafeInteger(max) || max < 1) {
+    throw new RangeError(`maxRemoteInterest must be a positive integer, got ${String(max)}`);
+  }
+  return { interestRefreshMs: every, maxRemoteInterest: max };
 }
 
 /** The hard cap for one result: `content.capBytes`, else the transport's cap less the envelope. */

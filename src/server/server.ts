@@ -27,7 +27,8 @@ import { ListenHub } from './listen-hub.js';
 import { legacyResync } from './listen-legacy.js';
 import { AttachTracker, type AttachHook } from './attach-tracker.js';
 import { MemoryBus, type ChangeBus, type ChangeEvent } from './change-bus.js';
-import type { ServerOptions } from './options.js';
+import { interestSyncFor, type InterestSync } from './interest-sync.js';
+import { interestLimitsOf, type ServerOptions } from './options.js';
 import { Peer, type PeerOptions } from './peer.js';
 import { Registry, type ListKind } from './registry.js';
 import { RequestStateSigner } from './request-state.js';
@@ -68,10 +69,12 @@ export class McpServer {
   private readonly resources: Registry<ResourceEntry, Resource>;
   private readonly templates: Registry<TemplateEntry, ResourceTemplate>;
   private readonly prompts: Registry<PromptEntry, Prompt>;
-  private readonly attachments = new AttachTracker();
+  private readonly attachments = new AttachTracker((message) => this.warn(message));
   private readonly changeHandlers = new Set<(event: ChangeEvent) => void>();
   private readonly listen: ListenHub;
   private readonly bus: ChangeBus;
+  /** What other instances on a shared bus listen to, and telling them what this one does. */
+  private readonly interest: InterestSync | undefined;
   private readonly signer: RequestStateSigner;
   private readonly peers = new Set<Peer>();
   /** What the engine sees of this server (never the class itself). */
@@ -114,9 +117,15 @@ export class McpServer {
       limits: options,
       warn: (message) => this.warn(message),
     });
+    const interestLimits = interestLimitsOf(options);
     this.bus = options.bus ?? new MemoryBus();
     this.bus.subscribe((event) => this.deliver(event));
     this.bus.onGap((why) => this.gap(why));
+    this.interest = interestSyncFor(this.bus, {
+      ...interestLimits,
+      tracker: this.attachments,
+      warn: (message) => this.warn(message),
+    });
     this.signer = new RequestStateSigner(
       options.requestStateSecret,
       options.requestStateTtlMs ?? 600_000,
@@ -239,35 +248,23 @@ export class McpServer {
   /**
    * Registers per-URI interest hooks: `attach(uri)` when the first listen stream or legacy
    * subscription naming `uri` opens, `detach(uri)` after the last one closes (refcounted across
-   * both). A hook registered late is told at once of what is attached already; one that throws
-   * is reported through `onWarning` and never breaks the listen. Returns the unregister.
+   * both, and with a shared bus across every instance on it: the first listener anywhere, the
+   * last one gone everywhere). A hook registered late is told at once of what is attached
+   * already; one that throws is reported through `onWarning` and never breaks the listen.
+   * Returns the unregister.
    *
    * @example
    * server.onAttach({ attach: (uri) => watch(uri), detach: (uri) => unwatch(uri) });
    */
   onAttach(hook: AttachHook): () => void {
-    // A hook that throws is reported and skipped: it never breaks the listen that triggered it.
-    const guarded = (what: 'attach' | 'detach', uri: string): void => {
-      try {
-        hook[what](uri);
-      } catch (error) {
-        this.warn(
-          `mcpkit: a resource ${what} hook threw for ${JSON.stringify(uri)}: ${String(error)}`,
-        );
-      }
-    };
-    return this.attachments.onAttach({
-      attach: (uri) => guarded('attach', uri),
-      detach: (uri) => guarded('detach', uri),
-    });
+    return this.attachments.onAttach(hook);
   }
 
-  /** Whether some listen stream or legacy subscription covers `uri`. */
+  /** Whether some listen stream or legacy subscription covers `uri`, here or on a shared bus. */
   isAttached(uri: string): boolean {
     return this.attachments.isAttached(uri);
   }
 
-  /** Delivers one event from the bus (this instance's or another's) to local listeners. */
   /**
    * Sees every change event this instance delivers, its own and other instances' (through a
    * shared bus): a provider that does not watch for itself drops its caches on them.
@@ -322,6 +319,8 @@ export class McpServer {
         peer.send(message);
       }
     }
+    // What is still listened to here (after the streams ended) is told again, and asked for.
+    this.interest?.gap();
     // The bus logs the drop itself; this says what it cost here, when it cost anything.
     if (ended + sessions === 0) return;
     const told = sessions > 0 ? `, told ${sessions} 2025-11-25 session(s) to re-read` : '';
@@ -364,10 +363,14 @@ export class McpServer {
     return false;
   }
 
-  /** Ends listen streams and closes every connection. */
+  /**
+   * Ends listen streams and closes every connection; with a shared bus, the other instances are
+   * told that nobody listens here any more (and this one stops hearing what theirs name).
+   */
   close(): void {
     this.listen.endAll();
     for (const peer of [...this.peers]) peer.close();
+    this.interest?.close();
   }
 
   private changed(kind: ListKind): void {

@@ -1,0 +1,230 @@
+/**
+ * Tells the other instances on a shared bus which URIs this one's listeners name, and hears what
+ * theirs name, so that a provider watches a URI while someone listens to it on any instance (an
+ * instance started without a watch relies on the others). Local transitions are announced
+ * together once per turn (one listen naming many URIs is one message); the whole set is refreshed
+ * every `interestRefreshMs`; a query (at start, after a gap) asks the others to refresh at once.
+ * One timer per server, running only while there is interest to refresh or to expire; a server on
+ * a private bus has none of this.
+ */
+import type { AttachTracker } from './attach-tracker.js';
+import type { ChangeBus, InterestMessage } from './change-bus.js';
+import type { InterestLimits } from './options.js';
+import { RemoteInterest } from './remote-interest.js';
+
+type InterestBus = Required<Pick<ChangeBus, 'publishInterest' | 'subscribeInterest'>>;
+
+/** Queries are answered at most this often (ms), however many arrive: a refresh is not free. */
+export const MAX_QUERY_ANSWER_GAP_MS = 1000;
+
+export interface InterestSyncOptions extends InterestLimits {
+  bus: InterestBus;
+  tracker: AttachTracker;
+  warn: (message: string) => void;
+  /** Default `Date.now`. */
+  now?: () => number;
+  /** This server's id in interest messages (default random). */
+  id?: string;
+}
+
+/** The sync for a bus that other instances share, or undefined (a private bus pays nothing). */
+export function interestSyncFor(
+  bus: ChangeBus,
+  options: Omit<InterestSyncOptions, 'bus'>,
+): InterestSync | undefined {
+  if (bus.shared !== true || !bus.publishInterest || !bus.subscribeInterest) return undefined;
+  const { publishInterest, subscribeInterest } = bus;
+  return new InterestSync({
+    ...options,
+    bus: {
+      publishInterest: (m) => publishInterest.call(bus, m),
+      subscribeInterest: (h) => subscribeInterest.call(bus, h),
+    },
+  });
+}
+
+export class InterestSync {
+  readonly id: string;
+  readonly remote: RemoteInterest;
+  /** What the others were told this instance listens to. */
+  private readonly announced = new Set<string>();
+  /** Local URIs whose interest changed since the last flush. */
+  private readonly dirty = new Set<string>();
+  private flushQueued = false;
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private answerTimer: ReturnType<typeof setTimeout> | undefined;
+  private lastRefreshAt = Number.NEGATIVE_INFINITY;
+  private readonly now: () => number;
+  private readonly stops: Array<() => void>;
+  private warnedCap = false;
+  private warnedSend = false;
+  private closed = false;
+
+  constructor(private readonly options: InterestSyncOptions) {
+    this.id = options.id ?? crypto.randomUUID();
+    this.now = options.now ?? Date.now;
+    this.remote = new RemoteInterest({
+      maxEntries: options.maxRemoteInterest,
+      onChange: (uri, listened) => options.tracker.setRemote(uri, listened),
+      now: this.now,
+      warn: options.warn,
+    });
+    this.stops = [
+      options.bus.subscribeInterest((message) => this.receive(message)),
+      options.tracker.onLocal((uri) => this.touched(uri)),
+    ];
+    this.send({ type: 'query', from: this.id });
+  }
+
+  /** The bus may have lost messages: tell the others everything again, and ask them to. */
+  gap(): void {
+    if (this.closed) return;
+    this.flush();
+    this.refresh();
+    this.send({ type: 'query', from: this.id });
+  }
+
+  /** Stops for good: the others are told this instance listens to nothing any more. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.timer);
+    clearTimeout(this.answerTimer);
+    this.timer = this.answerTimer = undefined;
+    for (const stop of this.stops) stop();
+    if (this.announced.size > 0) {
+      this.send({ type: 'detach', from: this.id, uris: [...this.announced] });
+    }
+    this.announced.clear();
+    this.dirty.clear();
+    this.remote.clear();
+  }
+
+  /** URIs announced to the others now (diagnostics and tests). */
+  get announcedSize(): number {
+    return this.announced.size;
+  }
+
+  /** Whether the refresh and expiry timer runs (tests: none while there is nothing to keep). */
+  get ticking(): boolean {
+    return this.timer !== undefined;
+  }
+
+  private touched(uri: string): void {
+    if (this.closed) return;
+    this.dirty.add(uri);
+    if (this.flushQueued) return;
+    this.flushQueued = true;
+    queueMicrotask(() => this.flush());
+  }
+
+  /** Announces what changed locally since the last flush, in one attach and one detach. */
+  private flush(): void {
+    this.flushQueued = false;
+    if (this.closed || this.dirty.size === 0) return;
+    const { tracker, maxRemoteInterest } = this.options;
+    const attach: string[] = [];
+    const detach: string[] = [];
+    for (const uri of this.dirty) {
+      const here = tracker.hasLocal(uri);
+      if (!here) {
+        if (this.announced.delete(uri)) detach.push(uri);
+      } else if (!this.announced.has(uri)) {
+        if (this.announced.size >= maxRemoteInterest) {
+          this.capped();
+        } else {
+          attach.push(uri);
+          this.announced.add(uri);
+        }
+      }
+    }
+    this.dirty.clear();
+    const everyMs = this.options.interestRefreshMs;
+    if (detach.length > 0) this.send({ type: 'detach', from: this.id, uris: detach });
+    if (attach.length > 0) this.send({ type: 'attach', from: this.id, uris: attach, everyMs });
+    this.schedule();
+  }
+
+  /** Tells the others the whole local set again (topped up to the cap), if there is one. */
+  private refresh(): void {
+    const { tracker, maxRemoteInterest } = this.options;
+    if (this.announced.size < Math.min(tracker.localSize, maxRemoteInterest)) {
+      for (const uri of tracker.localUris()) {
+        if (this.announced.size >= maxRemoteInterest) break;
+        this.announced.add(uri);
+      }
+    }
+    if (tracker.localSize > this.announced.size) this.capped();
+    if (this.announced.size === 0) return;
+    this.lastRefreshAt = this.now();
+    const everyMs = this.options.interestRefreshMs;
+    this.send({ type: 'refresh', from: this.id, uris: [...this.announced], everyMs });
+  }
+
+  private tick(): void {
+    this.flush();
+    this.refresh();
+    this.remote.sweep();
+    if (this.announced.size === 0 && this.remote.size === 0) {
+      clearInterval(this.timer);
+      this.timer = undefined;
+    }
+  }
+
+  private schedule(): void {
+    if (this.timer !== undefined || this.closed) return;
+    if (this.announced.size === 0 && this.remote.size === 0) return;
+    this.timer = setInterval(() => this.tick(), this.options.interestRefreshMs);
+    unref(this.timer);
+  }
+
+  private receive(message: InterestMessage): void {
+    // The bus echoes this server's own messages: they say nothing about the others.
+    if (this.closed || message.from === this.id) return;
+    if (message.type === 'query') return this.answer();
+    this.remote.apply(message);
+    this.schedule();
+  }
+
+  /** Answers a query with a refresh: at once, or (after one just went out) a little later. */
+  private answer(): void {
+    if (this.answerTimer !== undefined) return;
+    const spacing = Math.min(MAX_QUERY_ANSWER_GAP_MS, this.options.interestRefreshMs);
+    const wait = this.lastRefreshAt + spacing - this.now();
+    const run = (): void => {
+      this.answerTimer = undefined;
+      if (this.closed) return;
+      this.flush();
+      this.refresh();
+    };
+    if (wait <= 0) return run();
+    this.answerTimer = setTimeout(run, wait);
+    unref(this.answerTimer);
+  }
+
+  private send(message: InterestMessage): void {
+    try {
+      this.options.bus.publishInterest(message);
+    } catch (error) {
+      // Best-effort: the next refresh makes up for it.
+      if (this.warnedSend) return;
+      this.warnedSend = true;
+      this.options.warn(
+        `mcpkit: could not announce listener interest on the bus: ${String(error)}`,
+      );
+    }
+  }
+
+  private capped(): void {
+    if (this.warnedCap) return;
+    this.warnedCap = true;
+    this.options.warn(
+      `mcpkit: listeners here name more than maxRemoteInterest (${this.options.maxRemoteInterest}) URIs; the rest are not announced, so other instances do not watch them for listeners here`,
+    );
+  }
+}
+
+/** Timers must never keep a process alive (no-op where timers have no `unref`). */
+function unref(timer: unknown): void {
+  (timer as { unref?: () => void }).unref?.();
+}
