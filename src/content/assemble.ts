@@ -4,6 +4,7 @@ import { MCPKIT_ERROR_CODES } from '../errors/codes.js';
 import { McpKitError } from '../errors/mcpkit-error.js';
 import { TOO_LARGE_REASON } from '../errors/wire-errors.js';
 import { isAttachment, type Attachment, type AttachmentContent } from './attachment.js';
+import { ARTIFACT_PREFIX, artifactFirstPart, partUri } from './artifact-parts.js';
 import { decodeBase64, encodeBase64 } from './blob.js';
 import {
   DEFAULT_BINARY_MIME,
@@ -32,23 +33,17 @@ export interface AssembleOptions {
   /** Replaces the default policy. */
   policy?: Policy;
   /**
-   * Gives an attachment without a URI its URI (`linked` is true when it will be linked, false when
-   * embedded); a link too large to read whole over this connection is given its first part too.
+   * Gives an attachment without a URI its URI, and keeps it where reads find it; `linked` is
+   * true when it will be linked, false when embedded.
    */
   artifactUri?: (
     content: { name: string; mimeType: string; text?: string; blob?: string; size: number },
     linked: boolean,
-  ) => Promise<string | ArtifactName>;
+  ) => Promise<string>;
   /** Sees every decision with its reason. */
   onDecision?: (record: DecisionRecord) => void;
   /** Wire bytes around each item beyond its block (e.g. a prompt message's role wrapper). */
   itemOverheadBytes?: number;
-}
-
-/** An artifact's URI and, when it cannot be read whole here, the part a link should name. */
-export interface ArtifactName {
-  uri: string;
-  firstPart?: { uri: string; size: number };
 }
 
 export interface DecisionRecord {
@@ -69,6 +64,8 @@ interface Pending {
   embedWire: number;
   linkWire: number;
   decision: Decision;
+  /** Bytes of the first part a link to it names: an artifact too large to read whole here. */
+  firstPart?: number;
 }
 
 function rawSizeOf(c: AttachmentContent): number | undefined {
@@ -85,10 +82,22 @@ function hasContent(c: AttachmentContent | undefined): boolean {
   return c !== undefined && (c.text !== undefined || c.bytes !== undefined || c.blob !== undefined);
 }
 
-function linkSkeleton(att: Attachment, raw: number, mime: string | undefined): ResourceLink {
+/** The URI an attachment without one is sized with: an artifact URI's length. */
+const PLACEHOLDER_URI = ARTIFACT_PREFIX + '0'.repeat(64);
+
+/**
+ * A link's block; `firstPart`, the bytes of the part it names instead of the whole (an artifact
+ * too large to read whole over this connection), as a file's link names its first part.
+ */
+function linkSkeleton(
+  att: Attachment,
+  raw: number,
+  mime: string | undefined,
+  firstPart?: number,
+): ResourceLink {
   const link: ResourceLink = {
     type: 'resource_link',
-    uri: att.uri ?? 'mcpkit://artifacts/' + '0'.repeat(64),
+    uri: att.uri ?? PLACEHOLDER_URI,
     name: att.name,
   };
   if (att.title !== undefined) link.title = att.title;
@@ -96,6 +105,12 @@ function linkSkeleton(att: Attachment, raw: number, mime: string | undefined): R
   const type = mime ?? att.mimeType;
   if (type !== undefined) link.mimeType = type;
   link.size = raw;
+  if (firstPart !== undefined) {
+    link.uri = partUri(link.uri, 0, firstPart);
+    link.size = firstPart;
+    const note = firstPartDescription(att.name, raw);
+    link.description = att.description === undefined ? note : `${att.description}. ${note}`;
+  }
   if (att.annotations !== undefined) link.annotations = att.annotations;
   if (att._meta !== undefined) link._meta = att._meta;
   return link;
@@ -109,7 +124,7 @@ function embedWireSize(
 ): number {
   const skeleton: EmbeddedResource = {
     type: 'resource',
-    resource: { uri: att.uri ?? 'mcpkit://artifacts/' + '0'.repeat(64), mimeType: mime, text: '' },
+    resource: { uri: att.uri ?? PLACEHOLDER_URI, mimeType: mime, text: '' },
   };
   if (att.annotations !== undefined) skeleton.annotations = att.annotations;
   if (att._meta !== undefined) skeleton._meta = att._meta;
@@ -170,7 +185,9 @@ export async function assembleBlocks(
       : raw === 0
         ? 0
         : embedWireSize(item, { blob: '' }, raw, finalMime);
-    const linkWire = contentWireSize(linkSkeleton(item, raw, finalMime)) + 1 + overhead;
+    const firstPart =
+      item.uri === undefined && content ? artifactFirstPart(content, finalMime, cap) : undefined;
+    const linkWire = contentWireSize(linkSkeleton(item, raw, finalMime, firstPart)) + 1 + overhead;
     const ctx = {
       capBytes: cap,
       blockBudgetBytes,
@@ -195,6 +212,7 @@ export async function assembleBlocks(
       embedWire: embedWire + overhead,
       linkWire,
       decision,
+      ...(firstPart !== undefined ? { firstPart } : {}),
     });
   }
   // Fit the whole result: demote optional embeds until it fits.
@@ -362,14 +380,13 @@ async function materialize(p: Pending, options: AssembleOptions): Promise<Conten
       ? (content.blob ?? encodeBase64(content.bytes ?? new Uint8Array(0)))
       : undefined;
   let uri = att.uri;
-  let firstPart: ArtifactName['firstPart'];
   if (uri === undefined) {
     if (!options.artifactUri)
       throw new McpKitError(
         'ATTACHMENT_NO_URI',
         `attachment "${att.name}" has no uri and no link store was given`,
       );
-    const named = await options.artifactUri(
+    uri = await options.artifactUri(
       {
         name: att.name,
         mimeType: mime,
@@ -378,8 +395,6 @@ async function materialize(p: Pending, options: AssembleOptions): Promise<Conten
       },
       !embed,
     );
-    if (typeof named === 'string') uri = named;
-    else ({ uri, firstPart } = named);
   }
   if (embed) {
     const resource =
@@ -391,14 +406,6 @@ async function materialize(p: Pending, options: AssembleOptions): Promise<Conten
     if (att._meta !== undefined) block._meta = att._meta;
     return block;
   }
-  const link = linkSkeleton(att, p.raw, mime);
-  link.uri = uri;
-  if (firstPart && !embed) {
-    // As for a file too large to read whole here: the link names the part a host can read.
-    link.uri = firstPart.uri;
-    link.size = firstPart.size;
-    const note = firstPartDescription(att.name, p.raw);
-    link.description = att.description === undefined ? note : `${att.description}. ${note}`;
-  }
+  const link = linkSkeleton({ ...att, uri }, p.raw, mime, p.firstPart);
   return link;
 }

@@ -33,7 +33,26 @@ function setup() {
   server.tool('blob', {}, (_a, ctx) =>
     ctx.result(ctx.attach({ name: 'big.bin', mimeType: 'application/octet-stream', bytes: BYTES })),
   );
+  server.tool('many', {}, (_a, ctx) =>
+    ctx.result(
+      ctx.attach({ name: 'small.txt', mimeType: 'text/plain', text: 'y'.repeat(12_000) }),
+      ...Array.from({ length: 25 }, (_, i) =>
+        ctx.attach({ name: `part-${i}.txt`, mimeType: 'text/plain', text: `${i} ${TEXT}` }),
+      ),
+    ),
+  );
+  server.tool(
+    'relink',
+    { input: { type: 'object', properties: { uri: { type: 'string' } } } },
+    (a, ctx) => ctx.result(ctx.attach(String(a['uri']), { mode: 'link' })),
+  );
   return { clock, conn: connectInMemory(server) };
+}
+
+/** Bytes of a result on the wire, as the cap counts them (the JSON-RPC envelope is outside it). */
+function resultBytes(res: Answer): number {
+  // The result's _meta (serverInfo) is in the room the server keeps beside capBytes.
+  return Buffer.byteLength(JSON.stringify({ ...res.result, _meta: undefined }));
 }
 
 type Answer = {
@@ -60,7 +79,7 @@ async function walk(conn: ReturnType<typeof connectInMemory>, first: string) {
   for (let uri: string | undefined = first; uri !== undefined;) {
     const res = await read(conn, uri);
     expect(res.error, uri).toBeUndefined();
-    expect(JSON.stringify(res).length).toBeLessThanOrEqual(CAP + 1024);
+    expect(resultBytes(res)).toBeLessThanOrEqual(CAP);
     const contents = res.result?.contents?.[0] as Record<string, unknown>;
     parts.push(contents);
     uri = (contents['_meta'] as Record<string, { next?: string }>)[PART_META_KEY]?.next;
@@ -91,7 +110,9 @@ describe('artifacts in resources/read', () => {
     expect(link).toMatchObject({ type: 'resource_link', name: 'big.txt', mimeType: 'text/plain' });
     const first = link['uri'] as string;
     const base = first.slice(0, first.indexOf('?'));
-    expect(first).toBe(`${base}?offset=0&length=1048576`);
+    // The link names the first part exactly as it reads, and says how large it is.
+    expect(first).toBe(`${base}?offset=0&length=${String(link['size'])}`);
+    expect(link['size']).toBeLessThan(CAP);
     expect(link['description']).toContain('too large to read whole over this connection');
 
     const whole = await read(conn, base);
@@ -109,6 +130,7 @@ describe('artifacts in resources/read', () => {
 
     const parts = await walk(conn, first);
     expect(parts.length).toBeGreaterThan(2);
+    expect(Buffer.byteLength(parts[0]?.['text'] as string)).toBe(link['size']);
     expect(parts.map((p) => p['text']).join('')).toBe(TEXT);
     let offset = 0;
     for (const p of parts) {
@@ -128,6 +150,46 @@ describe('artifacts in resources/read', () => {
     const joined = Buffer.concat(parts.map((p) => Buffer.from(decodeBase64(p['blob'] as string))));
     expect(encodeBase64(joined)).toBe(encodeBase64(BYTES));
     expect(parts.length).toBeGreaterThan(3);
+  });
+
+  it('sizes links to first parts before fitting: 25 of them leave no room for a 12 KB embed', async () => {
+    const { conn } = setup();
+    const res = (await conn.send(modern('tools/call', { name: 'many' }))) as Answer;
+    expect(res.error).toBeUndefined();
+    expect(res.result?.content).toHaveLength(26);
+    expect(res.result?.content?.[0]).toMatchObject({ type: 'resource_link', name: 'small.txt' });
+    expect(resultBytes(res)).toBeLessThanOrEqual(CAP);
+  });
+
+  it('ctx.attach of an artifact URI too large to read whole links its first part', async () => {
+    const { conn } = setup();
+    const first = (await call(conn, 'text'))['uri'] as string;
+    const base = first.split('?')[0] as string;
+    const res = (await conn.send(
+      modern('tools/call', { name: 'relink', arguments: { uri: base } }),
+    )) as Answer;
+    expect(res.error).toBeUndefined();
+    expect(res.result?.content?.[0]).toMatchObject({ type: 'resource_link', uri: first });
+  });
+
+  it("takes the artifact's own version, defaults for a bare '?', and refuses a link past the end", async () => {
+    const { conn } = setup();
+    const first = (await call(conn, 'text'))['uri'] as string;
+    const base = first.split('?')[0] as string;
+    const own = base.slice('mcpkit://artifacts/'.length, 'mcpkit://artifacts/'.length + 16);
+    const pinned = await read(conn, `${first}&version=${own}`);
+    expect(pinned.error).toBeUndefined();
+    const other = await read(conn, `${first}&version=AAAAAAAAAAAAAAAA`);
+    expect(other.error).toMatchObject({ code: -32602, data: { parameter: 'version' } });
+    const bare = await read(conn, `${base}?`);
+    expect(bare.result?.contents?.[0]?.['_meta']).toMatchObject({
+      [PART_META_KEY]: { offset: 0 },
+    });
+    const past = `${base}?offset=${Buffer.byteLength(TEXT)}`;
+    const res = (await conn.send(
+      modern('tools/call', { name: 'relink', arguments: { uri: past } }),
+    )) as Answer;
+    expect(JSON.stringify(res)).toMatch(/nothing serves|Resource not found|past the end/);
   });
 
   it('a text part asked from inside a character starts at that character', async () => {

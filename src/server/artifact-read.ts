@@ -3,25 +3,25 @@
  * else in parts, as the filesystem provider reads a large file: `…?offset=N&length=M` gives the
  * bytes from `offset` (of the UTF-8 text, or of the decoded blob), each part naming the next in
  * `_meta["dev.mcpkit/part"]`. An artifact never changes (its URI is a MAC of its content), so a
- * walk needs no version pin.
+ * walk needs no version pin; a `version` is accepted when it is the artifact's own.
  */
+import {
+  ARTIFACT_PART_BYTES,
+  ARTIFACT_PARTS_TEMPLATE,
+  artifactReadBytes,
+  artifactVersion,
+  cutPart,
+  partInfo,
+  partUri,
+} from '../content/artifact-parts.js';
 import { decodeBase64, encodeBase64 } from '../content/blob.js';
 import { PART_META_KEY } from '../content/policy.js';
-import { boundaryAtOrBefore, textPartEnd } from '../content/utf8-cut.js';
-import { jsonStringWireSize, utf8Length } from '../content/wire-size.js';
 import { ProtocolError } from '../errors/protocol-error.js';
 import { resultTooLarge } from '../errors/wire-errors.js';
 import type { ResourceContents } from '../protocol/types.js';
-import { ARTIFACT_URI_PREFIX, type StoredArtifact } from './link-store.js';
+import type { StoredArtifact } from './link-store.js';
 
-/** Bytes of one part when a part URI gives no `length` (1 MiB, as for files). */
-export const ARTIFACT_PART_BYTES = 1024 * 1024;
-
-/** The URIs of an artifact's parts, as a template. */
-export const ARTIFACT_PARTS_TEMPLATE = `${ARTIFACT_URI_PREFIX}{id}{?offset,length}`;
-
-/** What a read answers besides the contents' own string: the result's other fields, with slack. */
-const RESULT_OVERHEAD = 96;
+export { ARTIFACT_PARTS_TEMPLATE };
 
 const DIGITS = /^[0-9]+$/;
 
@@ -40,14 +40,30 @@ function badParameter(uri: string, parameter: string, reason: string, problem: s
   });
 }
 
+function shown(value: string): string {
+  return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+}
+
 function integerOf(uri: string, name: string, value: string): number {
-  const shown = JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
   if (!DIGITS.test(value))
-    throw badParameter(uri, name, 'not-an-integer', `must be a decimal integer, got ${shown}`);
+    throw badParameter(
+      uri,
+      name,
+      'not-an-integer',
+      `must be a decimal integer, got ${shown(value)}`,
+    );
   const n = Number(value);
   if (!Number.isSafeInteger(n))
     throw badParameter(uri, name, 'unsafe-integer', `must be at most ${Number.MAX_SAFE_INTEGER}`);
   return n;
+}
+
+function decoded(uri: string, name: string, value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    throw badParameter(uri, name, 'malformed', `is not valid percent-encoding: ${shown(value)}`);
+  }
 }
 
 /** Splits `uri` (one the store owns); throws -32602 naming a query parameter it cannot use. */
@@ -55,139 +71,154 @@ export function artifactTarget(uri: string): ArtifactTarget {
   const at = uri.indexOf('?');
   if (at < 0) return { base: uri };
   const base = uri.slice(0, at);
-  let offset: number | undefined;
-  let length: number | undefined;
+  const seen = new Map<string, string>();
   for (const pair of uri.slice(at + 1).split('&')) {
+    if (pair === '') continue;
     const eq = pair.indexOf('=');
-    const name = eq < 0 ? pair : pair.slice(0, eq);
-    const value = eq < 0 ? '' : pair.slice(eq + 1);
-    if (name === 'offset' && offset === undefined) offset = integerOf(uri, name, value);
-    else if (name === 'length' && length === undefined) length = integerOf(uri, name, value);
-    else
+    const name = decoded(uri, 'query', eq < 0 ? pair : pair.slice(0, eq));
+    const value = decoded(uri, name, eq < 0 ? '' : pair.slice(eq + 1));
+    const known = name === 'offset' || name === 'length' || name === 'version';
+    if (!known || seen.has(name))
       throw badParameter(
         uri,
         name,
-        name === 'offset' || name === 'length' ? 'repeated' : 'unknown',
+        known ? 'repeated' : 'unknown',
         `is not a parameter of ${ARTIFACT_PARTS_TEMPLATE} (give offset and length, once each)`,
       );
+    seen.set(name, value);
   }
+  const version = seen.get('version');
+  if (version !== undefined && version !== artifactVersion(base))
+    throw badParameter(
+      uri,
+      'version',
+      'not-this-artifact',
+      `is not this artifact's version (${artifactVersion(base)}; an artifact never changes)`,
+    );
+  const offset = seen.has('offset') ? integerOf(uri, 'offset', seen.get('offset') ?? '') : 0;
+  const length = seen.has('length')
+    ? integerOf(uri, 'length', seen.get('length') ?? '')
+    : ARTIFACT_PART_BYTES;
   if (length === 0) throw badParameter(uri, 'length', 'zero', 'must be at least 1, got "0"');
-  return { base, part: { offset: offset ?? 0, length: length ?? ARTIFACT_PART_BYTES } };
+  return { base, part: { offset, length } };
 }
 
-export function partUri(base: string, offset: number, length: number): string {
-  return `${base}?offset=${offset}&length=${length}`;
+/**
+ * An artifact's bytes, kept with the stored object while it lives: a walk reads many parts of
+ * one artifact, and encoding it again for each would make the walk quadratic.
+ */
+const BYTES = new WeakMap<StoredArtifact, Uint8Array>();
+
+function bytesOf(a: StoredArtifact): Uint8Array {
+  let bytes = BYTES.get(a);
+  if (!bytes) {
+    bytes = a.text !== undefined ? new TextEncoder().encode(a.text) : decodeBase64(a.blob ?? '');
+    BYTES.set(a, bytes);
+  }
+  return bytes;
 }
 
-function contentsOf(
-  uri: string,
-  a: Pick<StoredArtifact, 'mimeType' | 'text' | 'blob'>,
-): ResourceContents {
+function contentsOf(uri: string, a: StoredArtifact): ResourceContents {
   return a.text !== undefined
     ? { uri, mimeType: a.mimeType, text: a.text }
     : { uri, mimeType: a.mimeType, blob: a.blob ?? '' };
 }
 
-/** Wire bytes of a whole read of the artifact at `uri`, from its string alone. */
-export function artifactReadBytes(
-  uri: string,
-  a: Pick<StoredArtifact, 'mimeType' | 'text' | 'blob'>,
-): number {
-  const body = a.text !== undefined ? jsonStringWireSize(a.text) : (a.blob ?? '').length + 2;
-  return body + utf8Length(JSON.stringify({ uri, mimeType: a.mimeType })) + RESULT_OVERHEAD;
+/** Whether the whole artifact's answer fits `capBytes`. */
+export function fitsWhole(uri: string, a: StoredArtifact, capBytes: number): boolean {
+  return artifactReadBytes(uri, a.mimeType, a) <= capBytes;
 }
 
-/** The first part's URI of an artifact too large to read whole within `capBytes`. */
+/** The first part of an artifact as it will be read within `capBytes`: its URI and length. */
 export function firstArtifactPart(
   base: string,
-  a: Pick<StoredArtifact, 'blob'>,
+  a: StoredArtifact,
   capBytes: number,
 ): { uri: string; length: number } {
-  // A blob part's base64 is 4/3 of its bytes: ask for what fits, so the part is not cut.
-  const fits = a.blob !== undefined ? Math.floor((capBytes - 512) / 4) * 3 : ARTIFACT_PART_BYTES;
-  const length = Math.max(1, Math.min(ARTIFACT_PART_BYTES, fits));
-  return { uri: partUri(base, 0, length), length };
+  const cut = cutPart({
+    bytes: bytesOf(a),
+    isText: a.text !== undefined,
+    base,
+    uri: partUri(base, 0, ARTIFACT_PART_BYTES),
+    mimeType: a.mimeType,
+    offset: 0,
+    length: ARTIFACT_PART_BYTES,
+    capBytes,
+  });
+  return { uri: partUri(base, 0, cut.end), length: cut.end };
 }
 
 /** The whole artifact's contents, or -32603 with where its parts start when it cannot fit. */
 export function wholeArtifact(uri: string, a: StoredArtifact, capBytes: number): ResourceContents {
-  const wireBytes = artifactReadBytes(uri, a);
-  if (wireBytes <= capBytes) return contentsOf(uri, a);
+  if (fitsWhole(uri, a, capBytes)) return contentsOf(uri, a);
+  const wireBytes = artifactReadBytes(uri, a.mimeType, a);
   const firstPart = firstArtifactPart(uri, a, capBytes).uri;
   throw resultTooLarge(
     `${uri} is too large to return over this connection: ${a.size} bytes, ${wireBytes} on the wire, ` +
       `over the ${capBytes}-byte cap for one result. Read it in parts through ${ARTIFACT_PARTS_TEMPLATE}, ` +
       `starting with ${firstPart} (each part's _meta["${PART_META_KEY}"].next names the next one).`,
-    {
-      uri,
-      size: a.size,
-      wireBytes,
-      capBytes,
-      partsTemplate: ARTIFACT_PARTS_TEMPLATE,
-      firstPart,
-    },
+    { uri, size: a.size, wireBytes, capBytes, partsTemplate: ARTIFACT_PARTS_TEMPLATE, firstPart },
   );
 }
 
-/**
- * One part of an artifact: the asked range, a text part starting at the character `offset`
- * falls in and ending at a line or character boundary, cut further to fit `capBytes`.
- */
+/** -32602 when a part's offset lies past the artifact's end. */
+function pastEnd(uri: string, offset: number, size: number): ProtocolError {
+  return ProtocolError.invalidParams(
+    `Invalid part ${uri}: "offset" ${offset} lies past the end of the artifact (${size} bytes)`,
+    { uri, parameter: 'offset', reason: 'past-end', size },
+  );
+}
+
+/** Whether the part `target` names lies inside the artifact (the link check of a part URI). */
+export function partExists(target: ArtifactTarget, a: StoredArtifact): boolean {
+  if (!target.part) return true;
+  const size = bytesOf(a).length;
+  return target.part.offset < size || (target.part.offset === 0 && size === 0);
+}
+
+/** One part of an artifact, cut to fit `capBytes` (see {@link cutPart}). */
 export function artifactPart(
   uri: string,
   target: Required<ArtifactTarget>,
   a: StoredArtifact,
   capBytes: number,
 ): ResourceContents {
+  const bytes = bytesOf(a);
   const isText = a.text !== undefined;
-  const bytes = isText ? new TextEncoder().encode(a.text) : decodeBase64(a.blob ?? '');
-  const size = bytes.length;
   const { offset, length } = target.part;
-  if (offset > size || (offset === size && size > 0))
-    throw ProtocolError.invalidParams(
-      `Invalid part ${uri}: "offset" ${offset} lies past the end of the artifact (${size} bytes)`,
-      { uri, parameter: 'offset', reason: 'past-end', size },
-    );
-  const start = isText ? boundaryAtOrBefore(bytes, offset) : offset;
-  let end = Math.min(size, offset + length);
-  if (isText && end < size) end = textPartEnd(bytes, start, end);
-  const base = (stop: number) =>
-    utf8Length(JSON.stringify({ uri, mimeType: a.mimeType })) +
-    RESULT_OVERHEAD +
-    utf8Length(JSON.stringify(partInfo(target.base, start, stop, size, length)));
-  for (;;) {
-    const slice = bytes.subarray(start, end);
-    const body = isText
-      ? jsonStringWireSize(new TextDecoder().decode(slice))
-      : Math.ceil(slice.length / 3) * 4 + 2;
-    const wire = body + base(end);
-    if (wire <= capBytes) break;
-    // Escapes made it too large: shrink in proportion (always by at least a byte), measure again.
-    const room = Math.floor(((end - start) * (capBytes - base(end))) / body) - 8;
-    const want = Math.min(start + Math.max(0, room), end - 1);
-    const next = want <= start ? end : isText ? textPartEnd(bytes, start, want) : want;
-    if (next >= end)
-      throw resultTooLarge(
-        `${uri}: not even one character of this part fits the ${capBytes}-byte cap for one result`,
-        { uri, size, wireBytes: wire, capBytes },
-      );
-    end = next;
-  }
+  if (!partExists(target, a)) throw pastEnd(uri, offset, bytes.length);
+  const { start, end } = cutPart({
+    bytes,
+    isText,
+    base: target.base,
+    uri,
+    mimeType: a.mimeType,
+    offset,
+    length,
+    capBytes,
+  });
   const slice = bytes.subarray(start, end);
-  const meta = { [PART_META_KEY]: partInfo(target.base, start, end, size, length) };
+  const meta = { [PART_META_KEY]: partInfo(target.base, start, end, bytes.length, length) };
   return isText
     ? { uri, mimeType: a.mimeType, text: new TextDecoder().decode(slice), _meta: meta }
     : { uri, mimeType: a.mimeType, blob: encodeBase64(slice), _meta: meta };
 }
 
-function partInfo(base: string, start: number, end: number, size: number, length: number) {
-  const info: Record<string, unknown> = {
-    offset: start,
-    length: end - start,
-    size,
-    // An artifact never changes: its version is its name.
-    version: base.slice(ARTIFACT_URI_PREFIX.length, ARTIFACT_URI_PREFIX.length + 16),
+/** What `stat` says of an artifact URI or one of its parts, told the cap of this request. */
+export function artifactStat(
+  target: ArtifactTarget,
+  a: StoredArtifact,
+  capBytes: number,
+): { size: number; mimeType: string; firstPart?: string } | undefined {
+  if (target.part) {
+    if (!partExists(target, a)) return undefined;
+    const size = bytesOf(a).length;
+    return { size: Math.min(target.part.length, size - target.part.offset), mimeType: a.mimeType };
+  }
+  if (fitsWhole(target.base, a, capBytes)) return { size: a.size, mimeType: a.mimeType };
+  return {
+    size: a.size,
+    mimeType: a.mimeType,
+    firstPart: firstArtifactPart(target.base, a, capBytes).uri,
   };
-  if (end < size) info['next'] = partUri(base, end, length);
-  return info;
 }

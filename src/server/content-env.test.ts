@@ -112,31 +112,46 @@ describe('createContentEnv', () => {
       [embedded, 'embedded'],
       [linked, 'linked'],
     ] as const) {
-      expect(typeof uri).toBe('string');
-      expect(await linkStore.get(uri as string)).toMatchObject({ found: { text, expiresAt: 50 } });
+      expect(await linkStore.get(uri)).toMatchObject({ found: { text, expiresAt: 50 } });
     }
     clock.now = 50;
-    expect(await linkStore.get(embedded as string)).toEqual({ expired: true });
-    expect(await linkStore.get(linked as string)).toEqual({ expired: true });
+    expect(await linkStore.get(embedded)).toEqual({ expired: true });
+    expect(await linkStore.get(linked)).toEqual({ expired: true });
   });
 
-  it('names the first part of a linked artifact too large to read whole over this connection', async () => {
+  it('sizes artifacts and their parts with stat, naming the first part of one too large here', async () => {
     const linkStore = new MemoryLinkStore({ now: () => 0 });
+    const { env, ctx } = await setup({ linkStore });
+    const small = await linkStore.put(artifact('small'));
+    expect(await env.stat(small)).toEqual({ size: 4, mimeType: 'text/plain' });
+    const text = 'line\n'.repeat(2_000);
+    const big = await linkStore.put({ ...artifact(text), size: text.length });
+    const found = await env.stat(big);
+    expect(found).toMatchObject({ size: 10_000, mimeType: 'text/plain' });
+    const firstPart = found?.firstPart ?? '';
+    expect(firstPart).toMatch(new RegExp(`^${big}\\?offset=0&length=\\d+$`));
+    const length = Number(firstPart.split('=').at(-1));
+    expect(length).toBeLessThan(ctx.capBytes);
+    expect(length % 5).toBe(0); // ends after a newline
+    expect(await env.stat(firstPart)).toEqual({ size: length, mimeType: 'text/plain' });
+    expect(await env.stat(`${big}?offset=10000`)).toBeUndefined();
+    expect(await env.stat(`${big}?nonsense=1`)).toBeUndefined();
+  });
+
+  it('names an embedded artifact even when the store cannot keep it', async () => {
+    const linkStore = new MemoryLinkStore({ now: () => 0 });
+    linkStore.put = () => Promise.reject(new Error('store down'));
     const { env } = await setup({ linkStore });
-    const big = { ...artifact('x'.repeat(10_000)), size: 10_000 };
-    const named = await env.artifactUri(big, true);
-    expect(named).toEqual({
-      uri: await linkStore.uriFor(big),
-      firstPart: { uri: `${await linkStore.uriFor(big)}?offset=0&length=1048576`, size: 10_000 },
-    });
-    // Embedded (the policy never embeds what cannot fit, but the name stays the artifact's own).
-    expect(await env.artifactUri(big, false)).toBe(await linkStore.uriFor(big));
+    expect(await env.artifactUri(artifact('embedded'), false)).toBe(
+      await linkStore.uriFor(artifact('embedded')),
+    );
+    await expect(env.artifactUri(artifact('linked'), true)).rejects.toThrow('store down');
   });
 
   it("uses the store's own lifetime without content.artifactTtlMs", async () => {
     const linkStore = new MemoryLinkStore({ now: () => 0, ttlMs: 1_000 });
     const { env } = await setup({ linkStore });
     const kept = await env.artifactUri(artifact('linked'), true);
-    expect(await linkStore.get(kept as string)).toMatchObject({ found: { expiresAt: 1_000 } });
+    expect(await linkStore.get(kept)).toMatchObject({ found: { expiresAt: 1_000 } });
   });
 });

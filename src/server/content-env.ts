@@ -1,4 +1,4 @@
-import { artifactReadBytes, firstArtifactPart } from './artifact-read.js';
+import { artifactStat, artifactTarget } from './artifact-read.js';
 import type { RequestContext } from './context.js';
 import type { ServerCore } from './core.js';
 import { resolvesUri } from './methods/links.js';
@@ -16,13 +16,30 @@ export function createContentEnv(core: ServerCore, ctx: RequestContext): Content
     read: (uri) => readResource(core, uri, ctx).then(blobsInMemory),
     resolves: (uri) => resolvesUri(core, uri),
     describe: (uri) => core.resources.get(uri)?.resource,
-    stat: (uri) => statResource(core, uri, { capBytes: ctx.capBytes }),
-    // Embedded or linked, an artifact is kept as long: a host may read an embedded resource's URI again.
+    stat: (uri) =>
+      core.linkStore.owns(uri)
+        ? statArtifact(core, uri, ctx.capBytes)
+        : statResource(core, uri, { capBytes: ctx.capBytes }),
+    // Embedded or linked, an artifact is kept as long: a host may read an embedded resource's URI
+    // again. Keeping an embedded one is best-effort: its bytes are in the result already.
     artifactUri: async (content, linked) => {
-      const uri = await core.linkStore.put(content, options.artifactTtlMs);
-      if (!linked || artifactReadBytes(uri, content) <= ctx.capBytes) return uri;
-      const first = firstArtifactPart(uri, content, ctx.capBytes);
-      return { uri, firstPart: { uri: first.uri, size: Math.min(first.length, content.size) } };
+      if (linked) return core.linkStore.put(content, options.artifactTtlMs);
+      if (options.clientCanReadResources === false) return core.linkStore.uriFor(content);
+      return core.linkStore
+        .put(content, options.artifactTtlMs)
+        .catch(() => core.linkStore.uriFor(content));
     },
   };
+}
+
+/** Sizes an artifact (or a part of one) of the link store without reading it out. */
+async function statArtifact(core: ServerCore, uri: string, capBytes: number) {
+  let target;
+  try {
+    target = artifactTarget(uri);
+  } catch {
+    return undefined;
+  }
+  const found = await core.linkStore.get(target.base).catch(() => undefined);
+  return found && 'found' in found ? artifactStat(target, found.found, capBytes) : undefined;
 }

@@ -2,7 +2,7 @@
  * Result assembly for one request: it sees the server only through a `ContentEnv`, which
  * `content-env.ts` binds to a server and a request. No I/O but the opt-in debug log.
  */
-import { assembleBlocks, type ArtifactName, type DecisionRecord } from '../content/assemble.js';
+import { assembleBlocks, type DecisionRecord } from '../content/assemble.js';
 import {
   attach,
   isAttachment,
@@ -39,7 +39,7 @@ export interface ContentEnv {
   artifactUri(
     content: { name: string; mimeType: string; text?: string; blob?: string; size: number },
     linked: boolean,
-  ): Promise<string | ArtifactName>;
+  ): Promise<string>;
 }
 
 function lastSegment(uri: string): string {

@@ -125,6 +125,13 @@ describeRedis('servers sharing one Redis', () => {
       uri = part?._meta['dev.mcpkit/part']?.next;
     }
     expect(text).toBe(DUMP);
+
+    // A restart: a new instance (a new process would do the same) reads what Redis holds.
+    await Promise.all(open.splice(0).map((s) => s.close()));
+    const three = connectInMemory((await instance('three')).server);
+    expect(
+      await three.send(modern('resources/read', { uri: embedded.resource.uri })),
+    ).toMatchObject({ result: { contents: [{ text: 'snap one' }] } });
   });
 
   it('a requestState signed by one verifies on the other', async () => {

@@ -71,7 +71,7 @@ async function askWhichFile(
   file: string,
   ctx: RequestContext,
 ): Promise<{ file: string; stat: ResourceStat } | undefined> {
-  if (!ctx.hasCapability('elicitation') || file === '') return undefined;
+  if (!takesForms(ctx) || file === '') return undefined;
   const stem = path.posix.basename(file).replace(/\.[^.]*$/, '');
   const near = new Set((await provider.complete(file)).values);
   if (stem !== '') for (const p of (await provider.complete(stem)).values) near.add(p);
@@ -97,10 +97,22 @@ async function askWhichFile(
       `review-file: no file ${JSON.stringify(file)} in the served folder, and none was chosen (${action})`,
       { argument: 'path', path: file },
     );
-  // What comes back is the client's: checked like the argument itself.
-  const problem = pathProblem(picked);
+  // What comes back is the client's: one of the names offered, checked like the argument itself.
+  const problem = choices.includes(picked) ? pathProblem(picked) : 'not one of the files offered';
   const stat = problem ? undefined : await provider.stat(picked);
-  return stat ? { file: picked, stat } : undefined;
+  if (!stat)
+    throw ProtocolError.invalidParams(
+      `review-file: the chosen file ${JSON.stringify(picked)} cannot be reviewed: ${problem ?? 'it is gone'}`,
+      { argument: 'path', path: picked },
+    );
+  return { file: picked, stat };
+}
+
+/** A client that declared form elicitation (an empty `elicitation` object means form, as in 2025-06-18). */
+function takesForms(ctx: RequestContext): boolean {
+  const declared = ctx.clientCapabilities['elicitation'];
+  if (typeof declared !== 'object' || declared === null) return false;
+  return 'form' in declared || !('url' in declared);
 }
 
 /** Registers review-file and survey; survey searches through `search` (the shared gate). */
@@ -132,9 +144,11 @@ export function registerPrompts(
           `review-file: refused path ${JSON.stringify(file)}: ${problem}`,
           { argument: 'path' },
         );
-      const chosen = await provider.stat(file).then(async (found) =>
-        found ? { file, stat: found } : await askWhichFile(provider, folder, file, ctx),
-      );
+      const chosen = await provider
+        .stat(file)
+        .then(async (found) =>
+          found ? { file, stat: found } : await askWhichFile(provider, folder, file, ctx),
+        );
       if (chosen) ({ file } = chosen);
       const stat = chosen?.stat;
       if (!stat) {

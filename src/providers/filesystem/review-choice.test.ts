@@ -83,7 +83,28 @@ describe('review-file of a path that names no file', () => {
       inputResponses: { pick: { action: 'accept', content: { path: '../etc/passwd' } } },
       requestState: state,
     });
-    expect(escaping.error).toMatchObject({ code: -32602, data: { argument: 'path' } });
+    expect(escaping.error).toMatchObject({
+      code: -32602,
+      data: { argument: 'path', path: '../etc/passwd' },
+    });
+    expect(escaping.error?.message).toContain('not one of the files offered');
+    const unoffered = await review({
+      arguments: { path: 'readme' },
+      inputResponses: { pick: { action: 'accept', content: { path: 'other.txt' } } },
+      requestState: state,
+    });
+    expect(unoffered.error?.message).toContain('"other.txt" cannot be reviewed');
+  });
+
+  it('does not send a form to a client that declared URL elicitation only', async () => {
+    const res = await review({ arguments: { path: 'readme' } }, { elicitation: { url: {} } });
+    expect(res.result?.resultType).toBeUndefined();
+    expect(res.error).toMatchObject({ code: -32602, data: { argument: 'path' } });
+    const both = await review(
+      { arguments: { path: 'readme' } },
+      { elicitation: { url: {}, form: {} } },
+    );
+    expect(both.result?.resultType).toBe('input_required');
   });
 
   it('answers -32602 at once without elicitation, or when no name is near', async () => {

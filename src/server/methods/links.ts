@@ -2,7 +2,7 @@ import type { ContentBlock } from '../../protocol/types.js';
 import { uriProblem } from '../../protocol/uri-syntax.js';
 import { ProtocolError } from '../../errors/protocol-error.js';
 import type { ServerCore } from '../core.js';
-import { artifactTarget } from '../artifact-read.js';
+import { artifactTarget, partExists, type ArtifactTarget } from '../artifact-read.js';
 import { matchTemplates } from './templates.js';
 
 /**
@@ -13,13 +13,14 @@ export async function resolvesUri(core: ServerCore, uri: string): Promise<boolea
   if (core.resources.get(uri)) return true;
   for (const hit of matchTemplates(core, uri)) return !('refused' in hit);
   if (!core.linkStore.owns(uri)) return false;
-  let base: string;
+  let target: ArtifactTarget;
   try {
-    base = artifactTarget(uri).base;
+    target = artifactTarget(uri);
   } catch {
     return false;
   }
-  return 'found' in (await core.linkStore.get(base));
+  const found = await core.linkStore.get(target.base);
+  return 'found' in found && partExists(target, found.found);
 }
 
 /**
