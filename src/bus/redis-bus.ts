@@ -37,9 +37,9 @@ export const DEFAULT_HEARTBEAT_MS = 5000;
  *   once Redis answers again, to fire their gap handlers.
  * - Reconnects forever, with backoff; the loss and the recovery are logged once each.
  * - Interest (which URIs each server's listeners name) travels on the same channel, delivered
- *   here at once and skipped on echo like events, in chunks that fit the wire's bounds. It is
- *   best-effort: one that cannot be published is dropped (the next refresh makes up for it) and
- *   raises no gap.
+ *   here at once and skipped on echo like events, in chunks that fit the wire's bounds. One that
+ *   cannot be published ends the listen streams here (the others may stop counting them), at
+ *   most once per heartbeat.
  *
  * @example
  * const bus = await RedisBus.connect({ url: 'redis://127.0.0.1:6379' });
@@ -65,6 +65,7 @@ export class RedisBus implements ChangeBus {
   private noticeTimer: NodeJS.Timeout | undefined;
   private invalidLogged = 0;
   private tooLongLogged = false;
+  private interestGapAt = Number.NEGATIVE_INFINITY;
   private readonly onPublisherReady = (): void => void this.sendGapNotice();
 
   /** Connects (publisher, then subscriber) and subscribes; throws a one-line McpKitError if Redis is unreachable. */
@@ -141,8 +142,9 @@ export class RedisBus implements ChangeBus {
     }
     for (const chunk of chunks) {
       const text = encodeBusMessage({ from: this.instanceId, interest: chunk });
-      // Best-effort: a lost one is made up for by the next refresh, never by a gap.
-      this.publisher.publish(this.keys.events, text).catch(() => undefined);
+      this.publisher.publish(this.keys.events, text).catch((error: unknown) => {
+        this.interestFailed(error);
+      });
     }
   }
 
@@ -258,6 +260,21 @@ export class RedisBus implements ChangeBus {
       );
     }, this.heartbeatMs);
     this.heartbeat.unref();
+  }
+
+  /**
+   * Other instances may stop counting this one's listeners (their interest expires): changes they
+   * would have announced only for a listener may be missed, so the listen streams here end
+   * (clients listen again and re-read). At most once per heartbeat while it keeps failing.
+   */
+  private interestFailed(error: unknown): void {
+    if (this.closed) return;
+    const now = performance.now();
+    if (now - this.interestGapAt < this.heartbeatMs) return;
+    this.interestGapAt = now;
+    this.gap(
+      `could not announce listener interest to Redis at ${this.where} (${errorText(error, this.options.url)}): changes may have been missed`,
+    );
   }
 
   private publishFailed(error: unknown): void {

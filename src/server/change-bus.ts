@@ -30,7 +30,8 @@ export interface ChangeBus {
   readonly shared?: boolean;
   /**
    * Sends interest to every instance, this one included (each server skips its own by `from`).
-   * Best-effort: failing to send one must never raise a gap.
+   * A shared bus that fails to send one raises a gap here (the others may stop counting this
+   * instance's listeners), spaced so that a retry cannot loop.
    */
   publishInterest?(message: InterestMessage): void;
   /** Every interest message on the bus, this instance's own included. */

@@ -129,6 +129,20 @@ describe('InterestSync', () => {
     s.close();
   });
 
+  it('a burst of gaps costs one refresh and one query, not one each', async () => {
+    vi.useFakeTimers();
+    const { s, sent, tracker } = sync({ refreshMs: 60_000 });
+    tracker.add('m://a');
+    await tick();
+    sent.length = 0;
+    for (let i = 0; i < 100; i++) s.gap();
+    vi.advanceTimersByTime(MAX_QUERY_ANSWER_GAP_MS);
+    // One at once, and at most one more once the spacing is over.
+    expect(sent.filter((m) => m.type === 'refresh').length).toBeLessThanOrEqual(2);
+    expect(sent.filter((m) => m.type === 'query')).toHaveLength(1);
+    s.close();
+  });
+
   it('announces at most maxRemoteInterest URIs, warns once, and tops up when there is room', async () => {
     vi.useFakeTimers();
     const { s, sent, tracker, warnings } = sync({ max: 2, refreshMs: 1000 });

@@ -14,6 +14,9 @@ import { RemoteInterest } from './remote-interest.js';
 
 type InterestBus = Required<Pick<ChangeBus, 'publishInterest' | 'subscribeInterest'>>;
 
+/** The longest refresh interval of another instance believed (ms), unless this one's is longer. */
+export const MAX_BELIEVED_REFRESH_MS = 60_000;
+
 /** Queries are answered at most this often (ms), however many arrive: a refresh is not free. */
 export const MAX_QUERY_ANSWER_GAP_MS = 1000;
 
@@ -21,7 +24,7 @@ export interface InterestSyncOptions extends InterestLimits {
   bus: InterestBus;
   tracker: AttachTracker;
   warn: (message: string) => void;
-  /** Default `Date.now`. */
+  /** Default `performance.now` (monotonic). */
   now?: () => number;
   /** This server's id in interest messages (default random). */
   id?: string;
@@ -54,6 +57,7 @@ export class InterestSync {
   private timer: ReturnType<typeof setInterval> | undefined;
   private answerTimer: ReturnType<typeof setTimeout> | undefined;
   private lastRefreshAt = Number.NEGATIVE_INFINITY;
+  private lastQueryAt = Number.NEGATIVE_INFINITY;
   private readonly now: () => number;
   private readonly stops: Array<() => void>;
   private warnedCap = false;
@@ -62,9 +66,11 @@ export class InterestSync {
 
   constructor(private readonly options: InterestSyncOptions) {
     this.id = options.id ?? crypto.randomUUID();
-    this.now = options.now ?? Date.now;
+    this.now = options.now ?? (() => performance.now());
     this.remote = new RemoteInterest({
       maxEntries: options.maxRemoteInterest,
+      // A peer's claimed interval is believed up to a ceiling: a dead one stops counting in time.
+      maxEveryMs: Math.max(options.interestRefreshMs, MAX_BELIEVED_REFRESH_MS),
       onChange: (uri, listened) => options.tracker.setRemote(uri, listened),
       now: this.now,
       warn: options.warn,
@@ -80,7 +86,11 @@ export class InterestSync {
   gap(): void {
     if (this.closed) return;
     this.flush();
-    this.refresh();
+    // Spaced like answers to queries: a burst of gap notices costs one refresh, not one each.
+    this.answer();
+    const spacing = Math.min(MAX_QUERY_ANSWER_GAP_MS, this.options.interestRefreshMs);
+    if (this.now() - this.lastQueryAt < spacing) return;
+    this.lastQueryAt = this.now();
     this.send({ type: 'query', from: this.id });
   }
 

@@ -156,4 +156,20 @@ describe('attach and detach hooks', () => {
     ]);
     await a.cancel();
   });
+
+  it('the same hook registered twice is told twice and unregistered once per registration', async () => {
+    const { server } = testServer();
+    const log: string[] = [];
+    const hook = {
+      attach: (u: string) => log.push(`+${u}`),
+      detach: (u: string) => log.push(`-${u}`),
+    };
+    const first = server.onAttach(hook);
+    server.onAttach(hook);
+    const l = await listen(server, { resourceSubscriptions: ['m://x'] });
+    expect(log).toEqual(['+m://x', '+m://x']);
+    first();
+    await l.cancel();
+    expect(log).toEqual(['+m://x', '+m://x', '-m://x']);
+  });
 });

@@ -103,4 +103,32 @@ describe('RemoteInterest', () => {
     remote.apply({ type: 'detach', from: 'b', uris: ['m://x'] });
     expect(seen).toEqual([true, false]);
   });
+
+  it('bounds the characters kept too: 256 per allowed entry on average', () => {
+    const { remote, warnings } = table(4);
+    const long = (c: string) => `m://${c.repeat(500)}`;
+    remote.apply(attach('x', [long('a'), long('b')]));
+    expect(remote.size).toBe(2); // 1,008 characters: within 4 * 256
+    remote.apply(attach('x', [long('c')]));
+    expect(remote.size).toBe(2);
+    expect(warnings).toHaveLength(1);
+  });
+
+  it("believes a peer's interval only up to maxEveryMs: a dead peer claiming a day stops counting", () => {
+    let now = 0;
+    const log: string[] = [];
+    const remote = new RemoteInterest({
+      maxEntries: 10,
+      maxEveryMs: 1_000,
+      onChange: (uri, listened) => log.push(`${listened ? '+' : '-'}${uri}`),
+      now: () => now,
+    });
+    remote.apply(attach('x', ['m://a'], 86_400_000));
+    now = 3 * 1_000 - 1;
+    remote.sweep();
+    expect(log).toEqual(['+m://a']);
+    now = 3 * 1_000;
+    remote.sweep();
+    expect(log).toEqual(['+m://a', '-m://a']);
+  });
 });

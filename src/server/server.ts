@@ -257,7 +257,11 @@ export class McpServer {
    * server.onAttach({ attach: (uri) => watch(uri), detach: (uri) => unwatch(uri) });
    */
   onAttach(hook: AttachHook): () => void {
-    return this.attachments.onAttach(hook);
+    // One registration, one entry: the same hook registered twice is unregistered once each.
+    return this.attachments.onAttach({
+      attach: (uri) => hook.attach(uri),
+      detach: (uri) => hook.detach(uri),
+    });
   }
 
   /** Whether some listen stream or legacy subscription covers `uri`, here or on a shared bus. */

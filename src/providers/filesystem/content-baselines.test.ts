@@ -87,4 +87,29 @@ describe('ContentBaselines', () => {
     expect(await baselines.unchanged('other.md', v('o', 1))).toBe(false);
     expect(baselines.size).toBe(0);
   });
+
+  it('a URI outside the folder, or naming no listed file, costs no scan of the listing', async () => {
+    const listed = Array.from({ length: 20_000 }, (_, i) => `f/${String(i).padStart(5, '0')}.md`);
+    listed.push('notes/a.md', 'notes/b.md', 'notes-old.md');
+    listed.sort();
+    let uriOfCalls = 0;
+    let fingerprinted = 0;
+    const baselines = new ContentBaselines({
+      uriOf: (relative) => (uriOfCalls++, `file:///${relative}`),
+      pathOf: (uri) => (uri.startsWith('file:///') ? uri.slice(8) : undefined),
+      isListed: (relative) => listed.includes(relative),
+      listed: () => listed,
+      isAttached: () => true,
+      fingerprint: async (relative) => (fingerprinted++, v(relative, 1)),
+    });
+    baselines.attach('m://elsewhere');
+    baselines.attach('file:///missing.md');
+    baselines.attach('file:///notes/missing.md');
+    expect(uriOfCalls).toBe(0);
+    // A folder URI finds its files by range: notes/ covers two, not notes-old.md.
+    baselines.attach('file:///notes');
+    await new Promise((r) => setTimeout(r, 0));
+    expect(uriOfCalls).toBeLessThan(10);
+    expect(fingerprinted).toBe(2);
+  });
 });

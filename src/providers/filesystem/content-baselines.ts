@@ -21,7 +21,7 @@ export interface BaselineSource {
   uriOf(relative: string): string;
   pathOf(uri: string): string | undefined;
   isListed(relative: string): boolean;
-  /** The listed files (root-relative paths), for a URI that covers several (`file:///notes/`). */
+  /** The listed files (root-relative paths), sorted, for a URI that covers several (`file:///notes/`). */
   listed(): readonly string[];
   /** Whether some listener covers this URI (on any server the provider is registered on). */
   isAttached(uri: string): boolean;
@@ -54,13 +54,9 @@ export class ContentBaselines {
   /** The first listener of `uri` came: fingerprint what it covers, in the background. */
   attach(uri: string): void {
     const relative = this.source.pathOf(uri);
-    const files =
-      relative !== undefined && this.source.isListed(relative)
-        ? [relative]
-        : this.source
-            .listed()
-            .filter((f) => coversUri(uri, this.source.uriOf(f)))
-            .slice(0, MAX_BASELINE_FILES);
+    // Not a URI of this folder (a listener elsewhere may name anything): nothing to fingerprint.
+    if (relative === undefined) return;
+    const files = this.source.isListed(relative) ? [relative] : this.coveredBy(uri, relative);
     void (async () => {
       for (const file of files) {
         if (this.prints.has(file) || this.prints.size >= MAX_FINGERPRINTS) continue;
@@ -74,6 +70,29 @@ export class ContentBaselines {
           this.prints.set(file, { ...print, announced: false });
       }
     })();
+  }
+
+  /**
+   * Listed files under `relative` that `uri` covers, at most {@link MAX_BASELINE_FILES}: found by
+   * binary search in the sorted listing, so that a URI naming no file costs no scan of it.
+   */
+  private coveredBy(uri: string, relative: string): string[] {
+    const prefix = relative === '' || relative.endsWith('/') ? relative : `${relative}/`;
+    const listed = this.source.listed();
+    let lo = 0;
+    let hi = listed.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((listed[mid] as string) < prefix) lo = mid + 1;
+      else hi = mid;
+    }
+    const files: string[] = [];
+    for (let i = lo; i < listed.length && files.length < MAX_BASELINE_FILES; i++) {
+      const file = listed[i] as string;
+      if (!file.startsWith(prefix)) break;
+      if (coversUri(uri, this.source.uriOf(file))) files.push(file);
+    }
+    return files;
   }
 
   /** The last listener of `uri` left: forget what no listener covers any more. */

@@ -308,6 +308,18 @@ describe('unwatched folder', () => {
   });
 });
 
+describe('unwatched folder: listeners cost nothing', () => {
+  it('an attach (here, or from a listener on another instance) reads nothing', async () => {
+    const { provider, tracker, fs } = await setup({ 'a.md': 'a', 'd/b.md': 'b' }, { watch: false });
+    const before = fs.opens.length;
+    tracker.attach('file:///a.md');
+    tracker.attach('file:///d/');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(fingerprints(provider)).toBe(0);
+    expect(fs.opens.length).toBe(before);
+  });
+});
+
 describe('FileIndex.refresh(fresh)', () => {
   it('a walk asked for during another starts after it (the first may have passed the change)', async () => {
     const { dir, provider } = await setup({ 'a.md': 'a' }, { watch: false, rescanMs: 60_000 });

@@ -51,13 +51,14 @@ export class FolderFreshness {
   /** Updates are announced in order, one diff after the other. */
   private announcing: Promise<void> = Promise.resolve();
   private closed = false;
+  private paths: { from: readonly IndexedFile[]; paths: readonly string[] } | undefined;
 
   constructor(private readonly options: FreshnessOptions) {
     this.baselines = new ContentBaselines({
       uriOf: options.uriOf,
       pathOf: options.pathOf,
       isListed: (relative) => this.index?.get(relative) !== undefined,
-      listed: () => this.index?.files.map((f) => f.path) ?? [],
+      listed: () => this.listedPaths(),
       isAttached: (uri) => this.isAttached(uri),
       fingerprint: options.fingerprint,
     });
@@ -89,8 +90,12 @@ export class FolderFreshness {
     return this.changes.subscribe(listener);
   }
 
-  /** Ties a server's listeners to the fingerprints (attach: set up; detach: dropped). */
+  /**
+   * Ties a server's listeners to the fingerprints (attach: set up; detach: dropped). Without a
+   * watch nothing here announces changes, so listeners (here or on other instances) cost nothing.
+   */
   register(server: McpServer): () => void {
+    if (!this.options.watch) return () => undefined;
     return server.onAttach({
       attach: (uri) => this.baselines.attach(uri),
       detach: (uri) => this.baselines.detach(uri),
@@ -167,6 +172,14 @@ export class FolderFreshness {
     } catch (error) {
       this.options.onWarning?.(`rescan failed: ${(error as Error).message}`);
     }
+  }
+
+  /** The listing's paths in its (sorted) order, built once per walk. */
+  private listedPaths(): readonly string[] {
+    const files = this.index?.files;
+    if (!files) return [];
+    if (this.paths?.from !== files) this.paths = { from: files, paths: files.map((f) => f.path) };
+    return this.paths.paths;
   }
 
   private isAttached(uri: string): boolean {
