@@ -212,10 +212,13 @@ async function onRequest(
   try {
     let answers: Record<string, unknown> = {};
     let userState: unknown;
-    const target = spec.target?.(params, extra.authInfo);
+    // What a requestState is bound to, built only when one is verified or signed: most requests
+    // carry none and never ask for input.
+    const targetOf = spec.target;
+    const target = () => targetOf?.(params, extra.authInfo);
     const state = params['requestState'];
-    if (era === 'modern' && target !== undefined && typeof state === 'string') {
-      ({ answers, user: userState } = await core.signer.verify(target, state));
+    if (era === 'modern' && targetOf !== undefined && typeof state === 'string') {
+      ({ answers, user: userState } = await core.signer.verify(target() as string, state));
     }
     const ctx = new RequestContext({
       method,
@@ -250,8 +253,8 @@ async function onRequest(
       const flow = extra.notify ? extra.flow : peer.flow;
       result = await spec.run(params, { core, ctx, notify, flow });
     } catch (error) {
-      if (!isInputRequired(error) || target === undefined || era === 'legacy') throw error;
-      const requestState = await core.signer.sign(target, {
+      if (!isInputRequired(error) || targetOf === undefined || era === 'legacy') throw error;
+      const requestState = await core.signer.sign(target() as string, {
         answers: error.answers,
         user: error.userState,
       });
