@@ -18,6 +18,7 @@ import { ProtocolError } from '../errors/protocol-error.js';
 import { tooDeep } from '../errors/wire-errors.js';
 import { Cancellation } from './cancellation.js';
 import { createContentEnv } from './content-env.js';
+import { EncodedReads, readVersionOf } from './encoded-reads.js';
 import { RequestContext } from './context.js';
 import type { ServerCore } from './core.js';
 import { isInputRequired } from './input-required.js';
@@ -111,6 +112,29 @@ export function dispatch(core: ServerCore) {
       }
     }
   };
+}
+
+const encodedReads = new WeakMap<ServerCore, EncodedReads>();
+
+/** A read whose handler named its version: the answer encoded once per version, URI and era. */
+function encodedRead(
+  core: ServerCore,
+  id: RequestId,
+  era: Era,
+  params: Record<string, unknown>,
+  version: object,
+  result: Record<string, unknown>,
+): JSONRPCResponse {
+  let reads = encodedReads.get(core);
+  if (!reads) encodedReads.set(core, (reads = new EncodedReads()));
+  const key = `${era}\n${String(params['uri'])}`;
+  const hit = reads.get(version, key);
+  if (hit) return resultResponse(id, hit);
+  if (era === 'modern') {
+    addCacheHints(core, result, 'read');
+    modernResult(core, result);
+  }
+  return resultResponse(id, reads.set(version, key, result));
 }
 
 /** The field of a message nested deeper than `limit` (`params`, `result`, `error`), if any. */
@@ -272,6 +296,8 @@ async function onRequest(
     const endedByServer =
       method === 'subscriptions/listen' && core.listen.takeEndedByServer(notify, id);
     if (cancel.aborted && !endedByServer) return undefined;
+    const version = spec.cache === 'read' ? readVersionOf(result) : undefined;
+    if (version !== undefined) return encodedRead(core, id, era, params, version, result);
     if (era === 'legacy') return resultResponse(id, result);
     if (spec.cache) addCacheHints(core, result, spec.cache);
     return resultResponse(id, modernResult(core, result));

@@ -1,5 +1,6 @@
 import { ERROR_CODES } from '../protocol/error-codes.js';
 import { isBase64 } from '../protocol/base64.js';
+import { preEncodedOf } from '../protocol/pre-encoded.js';
 import { errorResponse, type JSONRPCMessage, type JSONRPCResponse } from '../protocol/jsonrpc.js';
 import { SHARED_BODY_MIN_BYTES, sharedBodies } from '../content/shared-bodies.js';
 import { isStreamedBody, type StreamedBody } from '../content/streamed-body.js';
@@ -94,6 +95,12 @@ export function encodeMessage(
   message: JSONRPCMessage,
   options: EncodeOptions = {},
 ): EncodedMessage {
+  const pre = 'result' in message ? preEncodedOf(message.result) : undefined;
+  if (pre !== undefined && 'id' in message) {
+    // The same bytes JSON.stringify would give ({ jsonrpc, id, result }), the result encoded once.
+    const text = `{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":${pre}}`;
+    return { parts: [text], bytes: text.length * 3 <= LARGE_PART_BYTES ? -1 : utf8Length(text) };
+  }
   if (!('result' in message) || !hasLargePart(message.result, 0)) {
     const text = JSON.stringify(message);
     return { parts: [text], bytes: text.length * 3 <= LARGE_PART_BYTES ? -1 : utf8Length(text) };

@@ -238,6 +238,7 @@ const EXPECTED: Record<string, string[]> = {
     'ToolReturn',
     'createServer',
     'isInputRequired',
+    'versionedRead',
   ],
   './client': [
     'CacheOptions',

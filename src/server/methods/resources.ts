@@ -8,6 +8,7 @@ import type { RequestContext } from '../context.js';
 import type { ServerCore } from '../core.js';
 import type { PartialContents, ReadReturn } from '../definitions.js';
 import { artifactPart, artifactTarget, wholeArtifact } from '../artifact-read.js';
+import { readVersionOf, versionedRead } from '../encoded-reads.js';
 import { lister } from './lists.js';
 import { matchTemplates } from './templates.js';
 import type { MethodSpec, Result } from './types.js';
@@ -39,6 +40,12 @@ function withCache(result: Result, hints: { ttlMs?: number; cacheScope?: string 
   return result;
 }
 
+/** Carries the version a handler named (see versionedRead) over to the result built from it. */
+function versioned(value: ReadReturn, result: Result): Result {
+  const version = readVersionOf(value);
+  return version === undefined ? result : versionedRead(result, version);
+}
+
 /**
  * Reads a resource the way `resources/read` does: registered resources, then templates (with
  * their variables decoded and checked), then the link store. Throws not-found or refusals.
@@ -52,18 +59,21 @@ export async function readResource(
   if (entry) {
     const value = await entry.read(uri, {}, ctx);
     if (value === undefined) throw resourceNotFound(uri, ctx.era);
-    return withCache(
-      { contents: normalizeContents(uri, value, entry.resource.mimeType) },
-      entry.cache,
+    return versioned(
+      value,
+      withCache({ contents: normalizeContents(uri, value, entry.resource.mimeType) }, entry.cache),
     );
   }
   for (const hit of matchTemplates(core, uri)) {
     if ('refused' in hit) throw resourceRefused(uri, hit.refused, hit.variable);
     const value = await hit.entry.read(uri, hit.variables, ctx);
     if (value === undefined) continue;
-    return withCache(
-      { contents: normalizeContents(uri, value, hit.entry.template.mimeType) },
-      hit.entry.definition,
+    return versioned(
+      value,
+      withCache(
+        { contents: normalizeContents(uri, value, hit.entry.template.mimeType) },
+        hit.entry.definition,
+      ),
     );
   }
   if (core.linkStore.owns(uri)) {

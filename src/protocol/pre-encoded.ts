@@ -1,0 +1,19 @@
+/**
+ * A result that carries its own JSON text: encoded once (an answer served again and again, such as
+ * a read of an unchanged file) and written with only the request's id spliced in. The text rides
+ * on a symbol key, which JSON.stringify ignores, so the object stays an ordinary result for every
+ * path that does not write bytes (in memory, tests).
+ */
+const PRE_ENCODED = Symbol('mcpkit.preEncoded');
+
+/** Marks `result` (frozen from here on) as encoded by `json`, its exact JSON.stringify. */
+export function withPreEncoded<T extends object>(result: T, json: string): T {
+  Object.defineProperty(result, PRE_ENCODED, { value: json });
+  return Object.freeze(result);
+}
+
+/** The JSON text of a result marked by {@link withPreEncoded}, if it is one. */
+export function preEncodedOf(result: unknown): string | undefined {
+  if (typeof result !== 'object' || result === null) return undefined;
+  return (result as { [PRE_ENCODED]?: string })[PRE_ENCODED];
+}

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { preEncodedOf } from '../protocol/pre-encoded.js';
+import { initializeRequest, legacy, modern } from '../testing/messages.js';
+import { encodeMessage } from '../transports/oversize.js';
+import { connectInMemory } from '../transports/memory.js';
+import { versionedRead } from './encoded-reads.js';
+import { createServer } from './server.js';
+
+/** A resource whose handler names the version it served; `bump()` makes a new one. */
+function setup(size = 1024) {
+  let version = { text: 'a'.repeat(size) };
+  let reads = 0;
+  const server = createServer({ name: 's', version: '1' });
+  server.resource('mem://doc', { name: 'doc', mimeType: 'text/plain' }, (uri) => {
+    reads++;
+    return versionedRead(
+      { contents: [{ uri, mimeType: 'text/plain', text: version.text }] },
+      version,
+    );
+  });
+  server.resource('mem://plain', { name: 'plain', mimeType: 'text/plain' }, () => 'plain');
+  return {
+    conn: connectInMemory(server),
+    bump: (text: string) => (version = { text }),
+    reads: () => reads,
+  };
+}
+
+const read = (uri: string, id?: number | string) => {
+  const m = modern('resources/read', { uri });
+  return id === undefined ? m : { ...m, id };
+};
+
+describe('answers of a versioned read', () => {
+  it('are encoded once per version, written with the id spliced in, byte for byte as JSON.stringify', async () => {
+    const { conn } = setup();
+    const first = await conn.send(read('mem://doc', 7));
+    const second = await conn.send(read('mem://doc', 'x"y'));
+    const pre = preEncodedOf(first?.['result' as never]);
+    expect(pre).toBeDefined();
+    // The very same encoding serves the second request: encoded once.
+    expect(preEncodedOf(second?.['result' as never])).toBe(pre);
+    for (const message of [first, second]) {
+      if (!message) throw new Error('no answer');
+      expect(encodeMessage(message).parts).toEqual([JSON.stringify(message)]);
+    }
+    expect(JSON.parse(JSON.stringify(second))).toMatchObject({
+      id: 'x"y',
+      result: { contents: [{ text: 'a'.repeat(1024) }], resultType: 'complete', ttlMs: 0 },
+    });
+  });
+
+  it('a new version is encoded anew; the handler runs for every request', async () => {
+    const { conn, bump, reads } = setup();
+    const before = await conn.send(read('mem://doc'));
+    bump('changed');
+    const after = await conn.send(read('mem://doc'));
+    expect(JSON.stringify(after)).toContain('"text":"changed"');
+    expect(preEncodedOf(after?.['result' as never])).not.toBe(
+      preEncodedOf(before?.['result' as never]),
+    );
+    expect(reads()).toBe(2);
+  });
+
+  it('keeps the eras apart, and leaves unversioned and large answers alone', async () => {
+    const { conn } = setup();
+    await conn.send(initializeRequest());
+    const old = await conn.send(legacy('resources/read', { uri: 'mem://doc' }));
+    expect(JSON.stringify(old)).not.toContain('resultType');
+    expect(encodeMessage(old as never).parts).toEqual([JSON.stringify(old)]);
+    const modernOne = await conn.send(read('mem://doc'));
+    expect(JSON.stringify(modernOne)).toContain('"resultType":"complete"');
+    expect(preEncodedOf((await conn.send(read('mem://plain')))?.['result' as never])).toBe(
+      undefined,
+    );
+    const large = setup(100_000);
+    const big = await large.conn.send(read('mem://doc'));
+    expect(preEncodedOf(big?.['result' as never])).toBeUndefined();
+  });
+});

@@ -1,0 +1,56 @@
+/**
+ * Answers to `resources/read` encoded once per (version, URI, era): a read handler that says which
+ * version of its content it served (any object that stands for it, such as a file's cached
+ * contents) gets its whole answer, envelope included, serialised once and then written with only
+ * the id spliced in. A new version is a new object, so nothing is ever served stale.
+ */
+import { SHARED_BODY_MIN_BYTES } from '../content/shared-bodies.js';
+import { withPreEncoded } from '../protocol/pre-encoded.js';
+
+const READ_VERSION = Symbol('mcpkit.readVersion');
+
+/** Ways one version is asked for (URI spellings, eras) kept at most: a client cannot grow it. */
+const SPELLINGS_PER_VERSION = 4;
+
+/**
+ * Tells the server that `result` is the answer for `version` (an object that changes whenever the
+ * content does: a new version, a new object). Returns `result`.
+ *
+ * @example
+ * return versionedRead({ contents: [{ uri, mimeType, text }] }, cachedEntry);
+ */
+export function versionedRead<T extends object>(result: T, version: object): T {
+  Object.defineProperty(result, READ_VERSION, { value: version, configurable: true });
+  return result;
+}
+
+export function readVersionOf(value: unknown): object | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  return (value as { [READ_VERSION]?: object })[READ_VERSION];
+}
+
+export class EncodedReads {
+  private readonly byVersion = new WeakMap<object, Map<string, Record<string, unknown>>>();
+
+  get(version: object, key: string): Record<string, unknown> | undefined {
+    return this.byVersion.get(version)?.get(key);
+  }
+
+  /**
+   * Keeps the final `result` for `version` under `key` (URI and era), encoded; a large answer is
+   * not kept (its big strings are written as separate parts, never joined into one).
+   */
+  set(version: object, key: string, result: Record<string, unknown>): Record<string, unknown> {
+    const json = JSON.stringify(result);
+    if (json.length >= SHARED_BODY_MIN_BYTES) return result;
+    let spellings = this.byVersion.get(version);
+    if (!spellings) this.byVersion.set(version, (spellings = new Map()));
+    if (spellings.size >= SPELLINGS_PER_VERSION) {
+      const oldest = spellings.keys().next().value;
+      if (oldest !== undefined) spellings.delete(oldest);
+    }
+    const encoded = withPreEncoded(result, json);
+    spellings.set(key, encoded);
+    return encoded;
+  }
+}
