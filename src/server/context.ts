@@ -168,6 +168,9 @@ export class RequestContext {
     this.channel.notify({ jsonrpc: '2.0', method: 'notifications/message', params });
   }
 
+  /** Whether the handler asked the client for input: then its result is not the arguments' alone. */
+  asked = false;
+
   /** Whether the client declared a capability on this request (or session). */
   hasCapability(name: 'elicitation' | 'sampling' | 'roots' | (string & {})): boolean {
     const value = this.clientCapabilities[name];
@@ -189,6 +192,7 @@ export class RequestContext {
   async ask<K extends string>(
     requests: Record<K, InputRequest>,
   ): Promise<Record<K, Record<string, unknown>>> {
+    this.asked = true;
     const keys = Object.keys(requests) as K[];
     for (const key of keys) this.requireCapability(CAPABILITY_OF[requests[key].method]);
     if (this.era === 'legacy') {

@@ -1,3 +1,4 @@
+import type { MemoOptions } from './result-memo.js';
 /** What a server author registers: definitions and the handlers behind them. */
 import type {
   CallToolResult,
@@ -24,6 +25,11 @@ export interface ToolDefinition {
   annotations?: ToolAnnotations;
   icons?: Icon[];
   _meta?: MetaObject;
+  /**
+   * The result depends only on the arguments and `memo.generation()`: the same call at the same
+   * generation is answered from a kept, encoded result without running the handler.
+   */
+  memo?: MemoOptions;
 }
 
 /** What a tool handler may return: a full result, content blocks, or plain text. */
@@ -106,6 +112,8 @@ export interface PromptDefinition {
   _meta?: MetaObject;
   /** Completion per argument. */
   complete?: Record<string, CompleteHandler>;
+  /** As for tools: the messages depend only on the arguments and `memo.generation()`. */
+  memo?: MemoOptions;
 }
 
 export type PromptReturn = GetPromptResult | string;

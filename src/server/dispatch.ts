@@ -19,6 +19,8 @@ import { tooDeep } from '../errors/wire-errors.js';
 import { Cancellation } from './cancellation.js';
 import { createContentEnv } from './content-env.js';
 import { EncodedReads, readVersionOf } from './encoded-reads.js';
+import { memoOf } from './result-memo.js';
+import { preEncodedOf } from '../protocol/pre-encoded.js';
 import { RequestContext } from './context.js';
 import type { ServerCore } from './core.js';
 import { isInputRequired } from './input-required.js';
@@ -296,11 +298,13 @@ async function onRequest(
     const endedByServer =
       method === 'subscriptions/listen' && core.listen.takeEndedByServer(notify, id);
     if (cancel.aborted && !endedByServer) return undefined;
+    // A kept answer (see ResultMemo) is final and encoded: written as it is.
+    if (preEncodedOf(result) !== undefined) return resultResponse(id, result);
     const version = spec.cache === 'read' ? readVersionOf(result) : undefined;
     if (version !== undefined) return encodedRead(core, id, era, params, version, result);
-    if (era === 'legacy') return resultResponse(id, result);
+    if (era === 'legacy') return resultResponse(id, memoOf(core).keep(result));
     if (spec.cache) addCacheHints(core, result, spec.cache);
-    return resultResponse(id, modernResult(core, result));
+    return resultResponse(id, memoOf(core).keep(modernResult(core, result)));
   } catch (error) {
     if (method === 'subscriptions/listen') core.listen.takeEndedByServer(notify, id);
     if (cancel.aborted) return undefined;

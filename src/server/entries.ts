@@ -1,3 +1,4 @@
+import type { MemoOptions } from './result-memo.js';
 /** What the registries hold per definition: the wire object plus what serving it needs. */
 import type { Prompt, Resource, ResourceTemplate, Tool } from '../protocol/types.js';
 import type { UriTemplate } from '../uri/index.js';
@@ -16,6 +17,7 @@ export interface ToolEntry {
   input: CompiledSchema;
   output: CompiledSchema | undefined;
   handler: ToolHandler<never>;
+  memo?: MemoOptions | undefined;
 }
 
 export interface ResourceEntry {
@@ -35,4 +37,5 @@ export interface PromptEntry {
   prompt: Prompt;
   complete: Record<string, CompleteHandler>;
   handler: PromptHandler;
+  memo?: MemoOptions | undefined;
 }

@@ -161,11 +161,18 @@ export class McpServer {
       : undefined;
     const tool = {
       name,
-      ...without(definition, 'input', 'output'),
+      ...without(definition, 'input', 'output', 'memo'),
       inputSchema: definition.input ? input.json : { ...DEFAULT_INPUT_SCHEMA },
       ...(output ? { outputSchema: output.json } : {}),
     };
-    return this.tools.add(name, { tool, input, output, handler: handler as ToolHandler<never> });
+    const memo = definition.memo;
+    return this.tools.add(name, {
+      tool,
+      input,
+      output,
+      handler: handler as ToolHandler<never>,
+      memo,
+    });
   }
 
   /**
@@ -205,8 +212,9 @@ export class McpServer {
 
   /** Registers a prompt; returns a function that removes it. */
   prompt(name: string, definition: PromptDefinition, handler: PromptHandler): () => void {
-    const prompt = { name, ...without(definition, 'complete') };
-    return this.prompts.add(name, { prompt, complete: definition.complete ?? {}, handler });
+    const prompt = { name, ...without(definition, 'complete', 'memo') };
+    const { memo } = definition;
+    return this.prompts.add(name, { prompt, complete: definition.complete ?? {}, handler, memo });
   }
 
   /** The capabilities this server advertises, derived from what is registered. */

@@ -214,6 +214,7 @@ const EXPECTED: Record<string, string[]> = {
     'ListKind',
     'ListedResource',
     'McpServer',
+    'MemoOptions',
     'MemoryBus',
     'MemoryLinkStore',
     'MemoryLinkStoreOptions',

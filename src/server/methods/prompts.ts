@@ -1,5 +1,6 @@
 import type { GetPromptResult } from '../../protocol/types.js';
 import { ProtocolError } from '../../errors/protocol-error.js';
+import { DEFAULT_MEMO_TTL_MS, ResultMemo, memoOf } from '../result-memo.js';
 import { checkEmittedLinks } from './links.js';
 import { lister } from './lists.js';
 import { boundTarget } from './target.js';
@@ -10,6 +11,10 @@ async function getPrompt(params: Params, { core, ctx }: MethodEnv): Promise<Resu
   const entry = core.prompts.get(name);
   if (!entry)
     throw ProtocolError.invalidParams(`Unknown prompt: ${JSON.stringify(name)}`, { name });
+  const memo = memoOf(core);
+  const key = memo.keyOf(entry.memo, `prompts/get\n${name}`, params, ctx);
+  const kept = key === undefined ? undefined : memo.get(key);
+  if (kept) return kept;
   const args = (params['arguments'] ?? {}) as Record<string, string>;
   for (const arg of entry.prompt.arguments ?? []) {
     if (arg.required && typeof args[arg.name] !== 'string') {
@@ -29,6 +34,7 @@ async function getPrompt(params: Params, { core, ctx }: MethodEnv): Promise<Resu
     result.messages.map((m) => m.content),
     `prompt "${name}"`,
   );
+  if (key !== undefined) ResultMemo.tag(result, key, entry.memo?.ttlMs ?? DEFAULT_MEMO_TTL_MS, ctx);
   return result as unknown as Result;
 }
 

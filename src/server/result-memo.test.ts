@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { preEncodedOf } from '../protocol/pre-encoded.js';
+import { modern } from '../testing/messages.js';
+import { connectInMemory } from '../transports/memory.js';
+import { encodeMessage } from '../transports/oversize.js';
+import { createServer } from './server.js';
+
+function setup(ttlMs?: number) {
+  let generation: number | undefined = 1;
+  const runs: string[] = [];
+  const server = createServer({ name: 's', version: '1' });
+  const memo = { generation: () => generation, ...(ttlMs !== undefined ? { ttlMs } : {}) };
+  server.tool(
+    'echo',
+    { input: { type: 'object', properties: { q: { type: 'string' } } }, memo },
+    (args) => (runs.push(`tool ${String(args['q'])}`), `echo ${String(args['q'])} @${generation}`),
+  );
+  server.prompt('ask', { arguments: [{ name: 'q' }], memo }, async ({ q }, ctx) => {
+    runs.push(`prompt ${q}`);
+    if (q === 'ask') {
+      const { who } = await ctx.ask({
+        who: {
+          method: 'elicitation/create',
+          params: { message: 'Who?', requestedSchema: { type: 'object', properties: {} } },
+        },
+      });
+      return `asked: ${String(who['action'])}`;
+    }
+    return `prompt ${q}`;
+  });
+  return {
+    conn: connectInMemory(server),
+    runs,
+    bump: (g: number | undefined) => (generation = g),
+  };
+}
+
+const call = (q: string, id?: number | string) => ({
+  ...modern('tools/call', { name: 'echo', arguments: { q } }),
+  ...(id !== undefined ? { id } : {}),
+});
+
+describe('memo of tools and prompts', () => {
+  it('answers the same call at the same generation from the kept encoding, without the handler', async () => {
+    const { conn, runs } = setup();
+    const first = await conn.send(call('a', 1));
+    const second = await conn.send(call('a', 'two'));
+    expect(runs).toEqual(['tool a']);
+    expect(preEncodedOf(second?.['result' as never])).toBe(
+      preEncodedOf(first?.['result' as never]),
+    );
+    expect(encodeMessage(second as never).parts).toEqual([JSON.stringify(second)]);
+    expect(JSON.parse(JSON.stringify(second))).toMatchObject({
+      id: 'two',
+      result: { content: [{ text: 'echo a @1' }], resultType: 'complete' },
+    });
+    await conn.send(call('b'));
+    expect(runs).toEqual(['tool a', 'tool b']);
+    const listed = await conn.send(modern('tools/list'));
+    expect(JSON.stringify(listed)).not.toContain('memo');
+  });
+
+  it('builds anew at a new generation, every time without one, and after its lifetime', async () => {
+    const { conn, runs, bump } = setup(20);
+    await conn.send(call('a'));
+    bump(2);
+    expect(JSON.stringify(await conn.send(call('a')))).toContain('echo a @2');
+    bump(undefined);
+    await conn.send(call('a'));
+    await conn.send(call('a'));
+    expect(runs).toEqual(['tool a', 'tool a', 'tool a', 'tool a']);
+    bump(3);
+    await conn.send(call('a'));
+    await new Promise((r) => setTimeout(r, 40));
+    await conn.send(call('a'));
+    expect(runs).toHaveLength(6);
+  });
+
+  it('keeps nothing of a round that asked for input, or answered it', async () => {
+    const { conn, runs } = setup();
+    const caps = { elicitation: {} };
+    const ask = () =>
+      conn.send(modern('prompts/get', { name: 'ask', arguments: { q: 'ask' } }, caps));
+    const round1 = (await ask()) as { result: { resultType: string; requestState: string } };
+    expect(round1.result.resultType).toBe('input_required');
+    const round2 = await conn.send(
+      modern(
+        'prompts/get',
+        {
+          name: 'ask',
+          arguments: { q: 'ask' },
+          inputResponses: { who: { action: 'decline' } },
+          requestState: round1.result.requestState,
+        },
+        caps,
+      ),
+    );
+    expect(JSON.stringify(round2)).toContain('asked: decline');
+    // The same plain request asks again: the answer was not kept as the arguments' result.
+    expect(((await ask()) as { result: { resultType: string } }).result.resultType).toBe(
+      'input_required',
+    );
+    expect(runs).toEqual(['prompt ask', 'prompt ask', 'prompt ask']);
+    // A prompt that asks nothing is kept like a tool.
+    await conn.send(modern('prompts/get', { name: 'ask', arguments: { q: 'x' } }));
+    await conn.send(modern('prompts/get', { name: 'ask', arguments: { q: 'x' } }));
+    expect(runs.filter((r) => r === 'prompt x')).toHaveLength(1);
+  });
+});
