@@ -12,35 +12,47 @@ import {
   type ReadOutcome,
 } from './read-file.js';
 import { ReadFlights } from './read-flights.js';
-import { canRead, resolveInRoot, type Containment, type Resolved } from './resolve.js';
+import { resolveInRoot, type Containment } from './resolve.js';
 
 export type ContentsOutcome = ReadOutcome | { kind: 'refused'; reason: string };
 
-/** A path {@link resolveInRoot} found to be a servable regular file. */
-export type ResolvedFile = Extract<Resolved, { kind: 'file' }>;
-
 /**
- * The path stats of a file a read would serve, without reading it; undefined when a read would
- * answer "not found" or refuse it. An unreadable file (permissions) is undefined too: a stat
- * never tells it apart from a missing one.
+ * A path {@link resolveInRoot} found to be a servable regular file. A remembered one
+ * (path-records.ts) also brings its cache key, and hears when a read finds it wrong.
  */
-export async function statFile(
-  fs: ProviderFs,
-  within: Containment,
-  relative: string,
-): Promise<Stats | undefined> {
-  const resolved = await resolveInRoot(fs, within.root, relative, within.visibility, within);
-  if (resolved.kind !== 'file') return undefined;
-  return (await canRead(fs, resolved.real)) ? resolved.stats : undefined;
+export interface ResolvedFile {
+  readonly kind: 'file';
+  readonly real: string;
+  readonly stats: Stats;
+  /** The cache key of the version resolved, made once ({@link cacheKey}). */
+  readonly key?: string;
+  /** False once a change was reported under the path: what is read then is not cached. */
+  readonly current?: boolean;
+  /** A read found another version there, or nothing servable: not to be reused. */
+  stale?(): void;
 }
 
 /**
- * Cache key of one version of a file. The ctime is in it because a chmod or an ACL change moves
- * only the ctime: a file that became unreadable is opened (and answered "not found"), not served
- * from the cache.
+ * Cache key of one version of a file. Device and inode are in it because a same-size rewrite
+ * that restores the mtime (`cp -p`, `rsync -t`, `tar -x`) written aside and renamed over is a
+ * new inode, whose ctime may fall in the same clock tick; the ctime because a rewrite in place
+ * moves it, as does a chmod or an ACL change (a file that became unreadable is opened and
+ * answered "not found", not served from the cache).
  */
-function cacheKey(real: string, stats: Stats, ext: string): string {
-  return `${real}\0${stats.size}\0${stats.mtimeMs}\0${stats.ctimeMs}\0${ext}`;
+export function cacheKey(real: string, stats: Stats, ext: string): string {
+  const { dev, ino, size, mtimeMs, ctimeMs } = stats;
+  return `${real}\0${dev}\0${ino}\0${size}\0${mtimeMs}\0${ctimeMs}\0${ext}`;
+}
+
+/** Same file (device, inode) at the same version (size, mtime, ctime). */
+export function sameFile(a: Stats, b: Stats): boolean {
+  return (
+    a.dev === b.dev &&
+    a.ino === b.ino &&
+    a.size === b.size &&
+    a.mtimeMs === b.mtimeMs &&
+    a.ctimeMs === b.ctimeMs
+  );
 }
 
 /** Reads in flight, one table per cache (per provider), gone with it. */
@@ -69,17 +81,30 @@ function fitted(contents: FileContents, limitBytes: number, maxSize: number): Re
     : { kind: 'ok', contents };
 }
 
+/** Whether what the disk answered contradicts the resolution `resolved` (it is then forgotten). */
+function contradicts(resolved: ResolvedFile, outcome: ReadOutcome): boolean {
+  switch (outcome.kind) {
+    case 'ok':
+      return outcome.version !== undefined && !sameFile(outcome.version, resolved.stats);
+    case 'too-large':
+      return outcome.size !== resolved.stats.size;
+    default:
+      return true; // missing, refused or changed since it was resolved
+  }
+}
+
 /**
- * The encoded contents of `relative`, from `cache` when its size, mtime and ctime did not
- * change. `limitBytes` bounds the wire size of the text or blob, `control.maxSize` the raw size:
- * a file over either is "too-large" and not read.
+ * The encoded contents of `relative`, from `cache` when the same file (device, inode) at the
+ * same size, mtime and ctime was read before. `limitBytes` bounds the wire size of the text or
+ * blob, `control.maxSize` the raw size: a file over either is "too-large" and not read.
  *
  * Concurrent misses of one version share one read: each caller's limits are still applied to
  * what it read, and a failure (a rejection, "changed") reaches every one of them. A caller
  * whose limits are larger than those the shared read started with, and that it did not fit,
  * reads again on its own. A read with a `checkpoint` (a search's budget) reads alone: its stop
- * must not become another caller's failure. `resolvedFile` is what a caller that resolved the
- * path already found (streamed-file.ts), so that it is not resolved twice.
+ * must not become another caller's failure. `resolvedFile` is what the caller resolved already
+ * (a remembered resolution, or streamed-file.ts), so that it is not resolved twice; when the
+ * disk contradicts it, its `stale` hears of it.
  */
 export async function readContents(
   fs: ProviderFs,
@@ -90,12 +115,13 @@ export async function readContents(
   control: ReadControl = {},
   resolvedFile?: ResolvedFile,
 ): Promise<ContentsOutcome> {
-  const resolved =
+  const found =
     resolvedFile ?? (await resolveInRoot(fs, within.root, relative, within.visibility, within));
-  if (resolved.kind !== 'file') return resolved;
-  const { real, stats } = resolved;
+  if (found.kind !== 'file') return found;
+  const resolved: ResolvedFile = found;
+  const { stats } = resolved;
   const maxSize = control.maxSize ?? Number.POSITIVE_INFINITY;
-  const key = cacheKey(real, stats, path.extname(relative));
+  const key = resolved.key ?? cacheKey(resolved.real, stats, path.extname(relative));
   const cached = cache.get(key);
   if (cached) return fitted(cached, limitBytes, maxSize);
   const known = control.known?.size === stats.size ? control.known.mimeType : undefined;
@@ -103,36 +129,42 @@ export async function readContents(
   if (least > limitBytes || stats.size > maxSize)
     return { kind: 'too-large', size: stats.size, wireBytes: least, mtimeMs: stats.mtimeMs };
   const read = (): Promise<ReadOutcome> =>
-    readAndKeep(fs, within, cache, key, real, stats, relative, limitBytes, control);
-  if (control.checkpoint) return read();
+    readAndKeep(fs, within, cache, key, resolved, relative, limitBytes, control);
+  const judged = (outcome: ReadOutcome): ReadOutcome => {
+    if (contradicts(resolved, outcome)) resolved.stale?.();
+    return outcome;
+  };
+  if (control.checkpoint) return judged(await read());
   const flight = flightsOf(cache).join(key, limitBytes, maxSize, read);
-  const outcome = await flight.outcome;
+  const outcome = judged(await flight.outcome);
   if (outcome.kind === 'ok') return fitted(outcome.contents, limitBytes, maxSize);
   if (outcome.kind === 'too-large' && (limitBytes > flight.limitBytes || maxSize > flight.maxSize))
-    return read();
+    return judged(await read());
   return outcome;
 }
 
 /**
- * Reads the file and caches what was read when it is the version `key` names (it may have
- * changed since). A large text or blob gets its JSON form encoded once, shared by every
- * response that sends it (see content/shared-bodies.ts), for as long as the entry is cached.
+ * Reads the file and caches what was read when it is the version `key` names (the file may have
+ * changed since it was resolved), unless a change was reported under the path meanwhile. A large
+ * text or blob gets its JSON form encoded once, shared by every response that sends it (see
+ * content/shared-bodies.ts), for as long as the entry is cached.
  */
 async function readAndKeep(
   fs: ProviderFs,
   within: Containment,
   cache: ByteLruCache<FileContents>,
   key: string,
-  real: string,
-  stats: Stats,
+  resolved: ResolvedFile,
   relative: string,
   limitBytes: number,
   control: ReadControl,
 ): Promise<ReadOutcome> {
+  const { real, stats } = resolved;
   const outcome = await readFileContents(fs, real, relative, limitBytes, within, control);
   if (outcome.kind !== 'ok') return outcome;
   const c = outcome.contents;
-  if (c.size !== stats.size || c.mtimeMs !== stats.mtimeMs) return outcome;
+  if (outcome.version === undefined || !sameFile(outcome.version, stats)) return outcome;
+  if (resolved.current === false) return outcome;
   // The shared bytes cost as much again: they count, so that cacheBytes bounds both.
   const shared = c.wireBytes >= SHARED_BODY_MIN_BYTES && cache.accepts(c.wireBytes * 2);
   const hold = shared

@@ -11,6 +11,7 @@ import { Debouncer } from './debouncer.js';
 import type { FileIndex, IndexDiff, IndexedFile } from './file-index.js';
 import { FolderChanges, type FolderChange, type FolderChangeListener } from './folder-changes.js';
 import { FolderWatcher } from './folder-watcher.js';
+import type { WatchCoverage } from './path-records.js';
 import { isVisiblePath, type Visibility } from './paths.js';
 
 /** How long a folder must be quiet before its changes are announced, by default (ms). */
@@ -30,8 +31,8 @@ export interface FreshnessOptions {
   pathOf(uri: string): string | undefined;
   /** A fingerprint of a file's current contents, read as a client would read it. */
   fingerprint(relative: string): Promise<Fingerprint | undefined>;
-  /** Drops what the caches hold of a root-relative path. */
-  dropCached(relative: string): void;
+  /** Drops what the caches hold of a root-relative path, or of everything (undefined). */
+  dropCached(relative: string | undefined): void;
   /** How old the listing may get without a watch (for the warning when watching fails). */
   fallbackRescanMs: number;
   /** The folder as the user named it, for warnings. */
@@ -39,7 +40,7 @@ export interface FreshnessOptions {
   onWarning?: ((message: string) => void) | undefined;
 }
 
-export class FolderFreshness {
+export class FolderFreshness implements WatchCoverage {
   /** Every watcher event, synchronously, before any debounce. */
   private readonly changes = new FolderChanges();
   private readonly baselines: ContentBaselines;
@@ -68,6 +69,19 @@ export class FolderFreshness {
   /** Whether the watch is running (it may have failed: then the listing is walked on demand). */
   get watching(): boolean {
     return this.watcher?.active === true;
+  }
+
+  /** See {@link WatchCoverage}: what a remembered resolution may trust the watch for. */
+  coverage(dirs: readonly string[]): number | undefined {
+    const watcher = this.watcher;
+    return watcher !== undefined && !this.closed && watcher.covers(dirs)
+      ? watcher.epoch
+      : undefined;
+  }
+
+  /** The watch's epoch now; -1 (matching no coverage) without a watch. */
+  get epoch(): number {
+    return this.closed ? -1 : (this.watcher?.epoch ?? -1);
   }
 
   /** Starts watching (when asked) once the first walk is done. */
@@ -159,7 +173,8 @@ export class FolderFreshness {
     const { path } = change;
     // Dot-files, .git and node_modules are never listed: an editor's swap file changes nothing.
     if (path !== undefined && !isVisiblePath(path, this.options.visibility)) return;
-    if (path !== undefined) this.options.dropCached(path);
+    // At once, before the debounce: a read after this event resolves the path again.
+    this.options.dropCached(path);
     this.debouncer.trigger();
   }
 

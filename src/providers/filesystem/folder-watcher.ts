@@ -27,6 +27,8 @@ export class FolderWatcher {
   private readonly watchers = new Map<string, FSWatcher>();
   private readonly recursive: boolean;
   private failed = false;
+  /** Watches lost so far (closed, failed, their directory gone). */
+  private lost = 0;
 
   constructor(
     private readonly root: string,
@@ -39,6 +41,22 @@ export class FolderWatcher {
   /** Whether changes are being watched. */
   get active(): boolean {
     return !this.failed && this.watchers.size > 0;
+  }
+
+  /**
+   * Changes whenever a watch is lost: while it stays the same, every watch that {@link covers}
+   * saw is still in place, so every change below it since was reported.
+   */
+  get epoch(): number {
+    return this.lost;
+  }
+
+  /** Whether a change to the entries of each of `dirs` (root-relative, `''` the root) is reported. */
+  covers(dirs: readonly string[]): boolean {
+    if (!this.active) return false;
+    if (this.recursive) return true; // one watch over the whole tree
+    for (const dir of dirs) if (!this.watchers.has(dir)) return false;
+    return true;
   }
 
   /**
@@ -59,6 +77,7 @@ export class FolderWatcher {
       if (!keep.has(dir)) {
         watcher.close();
         this.watchers.delete(dir);
+        this.lost++;
       }
     }
     for (const dir of wanted) {
@@ -67,12 +86,17 @@ export class FolderWatcher {
         const watcher = watch(
           path.join(this.root, ...dir.split('/')),
           { recursive: this.recursive, persistent: false },
-          (_event, name) => this.options.onChange(relativeOf(dir, name)),
+          (_event, name) => {
+            const changed = relativeOf(dir, name);
+            if (changed !== undefined) this.suspect(changed);
+            this.options.onChange(changed);
+          },
         );
         watcher.on('error', () => {
           // A watched directory that went away: the rescan this triggers drops it.
           watcher.close();
           this.watchers.delete(dir);
+          this.lost++;
           if (dir === '') this.fail('the folder itself cannot be watched any more');
           else this.options.onChange(dir);
         });
@@ -91,6 +115,20 @@ export class FolderWatcher {
   close(): void {
     for (const watcher of this.watchers.values()) watcher.close();
     this.watchers.clear();
+    this.lost++;
+  }
+
+  /**
+   * An event named a watched directory itself (removed, renamed, replaced): its watch may now
+   * follow a directory that is gone, seeing nothing of the one at its path. It is dropped (and
+   * the epoch moves); the walk the event triggers watches the path again.
+   */
+  private suspect(changed: string): void {
+    const watcher = this.recursive ? undefined : this.watchers.get(changed);
+    if (!watcher) return;
+    watcher.close();
+    this.watchers.delete(changed);
+    this.lost++;
   }
 
   private fail(why: string): void {

@@ -22,6 +22,18 @@ export interface FilesystemProviderOptions {
    */
   cacheBytes?: number;
   /**
+   * Longest (ms) a path's resolution (its real path, device, inode, size and times) is reused
+   * before it is resolved again (default 2,000; 0 resolves every read). While the folder is
+   * watched, a read of a path with no symlink on it and no other hard link then costs no
+   * syscall: a change the watch reports under the path drops it at once, and this bounds how
+   * long a change no watch reports (a lost event, a network file system) goes unseen. Any other
+   * read (no watch, a symlink, a hard link, `refuseHardLinks`) costs one `stat` of the path,
+   * which sees another file or version, instead of a `realpath` and a `stat`.
+   */
+  resolveTtlMs?: number;
+  /** Most path resolutions remembered at once (default 10,000; 0 remembers none). */
+  maxResolvedPaths?: number;
+  /**
    * Watch the folder and notify list changes and resource updates (default false). A changed
    * file is announced with `notifications/resources/updated`, a file added or removed with
    * `notifications/resources/list_changed` (the listing already shows it). For files someone

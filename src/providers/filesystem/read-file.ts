@@ -30,7 +30,8 @@ export interface FileContents {
 }
 
 export type ReadOutcome =
-  | { kind: 'ok'; contents: FileContents }
+  /** `version`: the descriptor's stats of what was read, when it was read from the disk. */
+  | { kind: 'ok'; contents: FileContents; version?: Stats }
   | { kind: 'missing' }
   | { kind: 'refused'; reason: string }
   | { kind: 'too-large'; size: number; wireBytes: number; mtimeMs: number }
@@ -263,12 +264,13 @@ async function readOnce(
   if (text !== undefined) {
     const wireBytes = jsonStringWireSize(text);
     if (wireBytes > limit) return { kind: 'too-large', size, wireBytes, mtimeMs };
-    return { kind: 'ok', contents: { mimeType, text, size, mtimeMs, wireBytes } };
+    return { kind: 'ok', contents: { mimeType, text, size, mtimeMs, wireBytes }, version: before };
   }
   const wireBytes = base64Length(size) + 2;
   if (wireBytes > limit) return { kind: 'too-large', size, wireBytes, mtimeMs };
   return {
     kind: 'ok',
     contents: { mimeType: kind.blobType, blob: encodeBase64(bytes), size, mtimeMs, wireBytes },
+    version: before,
   };
 }

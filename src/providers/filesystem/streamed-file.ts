@@ -9,7 +9,7 @@ import { isTextMimeType, mimeFromName } from '../../content/mime.js';
 import { McpKitError } from '../../errors/mcpkit-error.js';
 import { base64Length } from '../../protocol/base64.js';
 import type { ByteLruCache } from './content-cache.js';
-import { readContents, type ContentsOutcome, type ResolvedFile } from './file-reader.js';
+import { readContents, sameFile, type ContentsOutcome, type ResolvedFile } from './file-reader.js';
 import { readRange, withoutPath, type ProviderFs } from './fs-types.js';
 import {
   classifyFile,
@@ -46,7 +46,8 @@ export type WholeReadOutcome = ContentsOutcome | { kind: 'streamed'; contents: S
  * `readContents`, except that a blob whose encoded form the cache would not keep (cacheBytes
  * 0, or larger than one entry may be) and that fits `limitBytes` is answered "streamed": a
  * body read from the file when the transport sends it. A cached hit, a text, a file that is
- * still being written, and one that fits in a chunk take the usual path.
+ * still being written, and one that fits in a chunk take the usual path. `resolvedFile`, as for
+ * `readContents`: what the caller resolved already.
  */
 export async function readOrStream(
   fs: ProviderFs,
@@ -55,8 +56,10 @@ export async function readOrStream(
   relative: string,
   limitBytes: number,
   control: ReadControl = {},
+  resolvedFile?: ResolvedFile,
 ): Promise<WholeReadOutcome> {
-  const resolved = await resolveInRoot(fs, within.root, relative, within.visibility, within);
+  const resolved =
+    resolvedFile ?? (await resolveInRoot(fs, within.root, relative, within.visibility, within));
   if (resolved.kind !== 'file') return resolved;
   const streamed = eligible(relative, resolved.stats.size, cache, limitBytes, control)
     ? await prepare(fs, within, cache, relative, resolved, limitBytes)
@@ -99,8 +102,13 @@ async function prepare(
   limitBytes: number,
 ): Promise<WholeReadOutcome | undefined> {
   const opened = await openInRoot(fs, resolved.real, within);
-  if (opened.kind !== 'open') return opened;
+  if (opened.kind !== 'open') {
+    resolved.stale?.();
+    return opened;
+  }
   const { handle, stats } = opened;
+  // Streamed from what was opened; a remembered resolution of another version is not reused.
+  if (!sameFile(stats, resolved.stats)) resolved.stale?.();
   try {
     if ((await unsettled(handle, stats, settleOf(fs), {})) !== undefined) return undefined;
     const kind = await classifyFile(handle, relative, stats.size);
@@ -123,11 +131,6 @@ async function prepare(
 
 function changed(relative: string, why: string): McpKitError {
   return new McpKitError('STREAM_FAILED', `${relative} changed while it was sent (${why})`);
-}
-
-/** Same file (device, inode) and same version (size, mtime, ctime). */
-function sameFile(a: Stats, b: Stats): boolean {
-  return a.dev === b.dev && a.ino === b.ino && sameVersion(a, b);
 }
 
 /**

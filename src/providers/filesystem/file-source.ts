@@ -1,0 +1,124 @@
+/**
+ * The provider's reads of its folder: a path resolved once and remembered while it is valid
+ * (path-records.ts), then its contents from the cache or the disk (file-reader.ts), its stats,
+ * or a stream (streamed-file.ts). What a watch or a bus reports changed is dropped here.
+ */
+import type { Stats } from 'node:fs';
+import * as path from 'node:path';
+import { ByteLruCache, type CacheStats } from './content-cache.js';
+import { readContents, type ContentsOutcome } from './file-reader.js';
+import type { ProviderFs } from './fs-types.js';
+import { PathRecord, PathRecords, type WatchCoverage } from './path-records.js';
+import type { FileContents, ReadControl } from './read-file.js';
+import { canRead, type Containment } from './resolve.js';
+import { readOrStream, type WholeReadOutcome } from './streamed-file.js';
+
+export interface FileSourceOptions {
+  fs: ProviderFs;
+  /** The root and its rules (known once the provider is ready). */
+  within: () => Containment;
+  /** Bytes of encoded contents kept (the provider's `cacheBytes`; default 64 MiB). */
+  cacheBytes?: number | undefined;
+  watch: WatchCoverage;
+  /** See `resolveTtlMs` and `maxResolvedPaths` of the provider's options. */
+  ttlMs?: number | undefined;
+  maxEntries?: number | undefined;
+  /** What the listing knows of a file: the type it sniffed, at the size it had then. */
+  listed?: (relative: string) => { mimeType?: string | undefined; size: number } | undefined;
+}
+
+/** Bytes of encoded contents cached by default. */
+export const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
+
+export class FileSource {
+  private readonly records: PathRecords;
+  private readonly cache: ByteLruCache<FileContents>;
+
+  constructor(private readonly options: FileSourceOptions) {
+    const { fs, within, watch, ttlMs, maxEntries } = options;
+    this.cache = new ByteLruCache(options.cacheBytes ?? DEFAULT_CACHE_BYTES);
+    this.records = new PathRecords({
+      fs,
+      within,
+      watch,
+      ...(ttlMs !== undefined ? { ttlMs } : {}),
+      ...(maxEntries !== undefined ? { maxEntries } : {}),
+    });
+  }
+
+  /** Hits, misses and bytes of the contents cache. */
+  cacheStats(): CacheStats {
+    return this.cache.stats();
+  }
+
+  /** The encoded contents of `relative` (see `readContents`). */
+  async contents(
+    relative: string,
+    limitBytes: number,
+    control: ReadControl,
+  ): Promise<ContentsOutcome> {
+    const resolved = await this.records.resolve(relative);
+    if (resolved.kind !== 'file') return resolved;
+    const { fs, within } = this.options;
+    const outcome = await readContents(
+      fs,
+      within(),
+      this.cache,
+      relative,
+      limitBytes,
+      { ...this.knownOf(relative), ...control },
+      resolved,
+    );
+    if (outcome.kind === 'ok' && resolved instanceof PathRecord) resolved.readable = true;
+    return outcome;
+  }
+
+  /** A whole read; where the writer streams (HTTP), an uncached blob as a stream. */
+  async whole(relative: string, limitBytes: number, streams: boolean): Promise<WholeReadOutcome> {
+    if (!streams) return this.contents(relative, limitBytes, {});
+    const resolved = await this.records.resolve(relative);
+    if (resolved.kind !== 'file') return resolved;
+    const { fs, within } = this.options;
+    const known = this.knownOf(relative);
+    return readOrStream(fs, within(), this.cache, relative, limitBytes, known, resolved);
+  }
+
+  /** What the listing sniffed for a file: its type at the size it had then. */
+  private knownOf(relative: string): ReadControl {
+    const listed = this.options.listed?.(relative);
+    return listed?.mimeType === undefined
+      ? {}
+      : { known: { mimeType: listed.mimeType, size: listed.size } };
+  }
+
+  /**
+   * The path stats of a file a read would serve, without reading it; undefined when a read would
+   * answer "not found" or refuse it. An unreadable file (permissions) is undefined too: a stat
+   * never tells it apart from a missing one. Readability is checked once per record.
+   */
+  async stat(relative: string): Promise<Stats | undefined> {
+    const resolved = await this.records.resolve(relative);
+    if (resolved.kind !== 'file') return undefined;
+    const record = resolved instanceof PathRecord ? resolved : undefined;
+    if (record?.readable === true) return resolved.stats;
+    if (!(await canRead(this.options.fs, resolved.real))) {
+      record?.stale();
+      return undefined;
+    }
+    if (record) record.readable = true;
+    return resolved.stats;
+  }
+
+  /** Something changed at `relative` (a file or a folder; undefined: anywhere). */
+  drop(relative: string | undefined): void {
+    this.records.drop(relative);
+    if (relative === undefined) return; // cached versions are keyed by version: none is served wrong
+    this.cache.deleteGroup(path.join(this.options.within().root, ...relative.split('/')));
+  }
+
+  /** Forgets every resolution and empties the contents cache. */
+  clear(): void {
+    this.records.clear();
+    this.cache.clear();
+  }
+}

@@ -1,0 +1,232 @@
+// PathRecords on real files: what a remembered resolution costs, what drops it, and what it never
+// trusts. The watch is a stand-in here, so that "the event was not delivered yet" is exact.
+import { mkdir, mkdtemp, realpath, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nodeFs, type ProviderFs } from './fs-types.js';
+import { foldersAbove, PathRecord, PathRecords, type WatchCoverage } from './path-records.js';
+import type { Containment } from './resolve.js';
+
+let base: string;
+let root: string;
+let within: Containment;
+
+beforeAll(async () => {
+  base = await realpath(await mkdtemp(join(tmpdir(), 'mcpkit-path-records-')));
+  root = join(base, 'root');
+  await mkdir(join(root, 'a', 'b'), { recursive: true });
+  await writeFile(join(root, 'a', 'b', 'c.md'), 'c');
+  await writeFile(join(root, 'a', 'd.md'), 'd');
+  await writeFile(join(root, 'e.md'), 'e');
+  await writeFile(join(base, 'secret.txt'), 'outside');
+  await symlink(join(root, 'a', 'd.md'), join(root, 'link.md'));
+  within = { root, visibility: { hidden: false, ignore: new Set() } };
+});
+
+afterAll(async () => {
+  await rm(base, { recursive: true, force: true });
+});
+
+/** node:fs counting realpath and stat calls. */
+function countingFs(): ProviderFs & { calls: { realpath: number; stat: number } } {
+  const calls = { realpath: 0, stat: 0 };
+  return {
+    ...nodeFs,
+    calls,
+    realpath: (p) => (calls.realpath++, nodeFs.realpath(p)),
+    stat: (p) => (calls.stat++, nodeFs.stat(p)),
+  };
+}
+
+/** A watch that covers every folder until `lose()` moves its epoch; `covering: false` covers none. */
+function stubWatch(covering = true): WatchCoverage & { lose(): void } {
+  let epoch = 0;
+  return {
+    coverage: () => (covering ? epoch : undefined),
+    get epoch() {
+      return epoch;
+    },
+    lose: () => void epoch++,
+  };
+}
+
+function recordsOf(
+  fs: ProviderFs,
+  watch: WatchCoverage,
+  extra: { ttlMs?: number; maxEntries?: number; now?: () => number } = {},
+): PathRecords {
+  return new PathRecords({ fs, within: () => within, watch, ...extra });
+}
+
+describe('PathRecords: resolve once', () => {
+  it('a covered path without symlinks is served from memory: no realpath, no stat', async () => {
+    const fs = countingFs();
+    const records = recordsOf(fs, stubWatch());
+    const first = await records.resolve('a/b/c.md');
+    expect(first).toBeInstanceOf(PathRecord);
+    const before = { ...fs.calls };
+    for (let i = 0; i < 10; i++) expect(await records.resolve('a/b/c.md')).toBe(first);
+    expect(fs.calls).toEqual(before);
+  });
+
+  it('without the watch: one stat per resolve, and no realpath', async () => {
+    const fs = countingFs();
+    const records = recordsOf(fs, stubWatch(false));
+    const first = await records.resolve('e.md');
+    const before = { ...fs.calls };
+    for (let i = 0; i < 10; i++) expect(await records.resolve('e.md')).toBe(first);
+    expect(fs.calls).toEqual({ realpath: before.realpath, stat: before.stat + 10 });
+  });
+
+  it('a symlink on the path is checked by one stat even while covered', async () => {
+    const fs = countingFs();
+    const records = recordsOf(fs, stubWatch());
+    const first = await records.resolve('link.md');
+    expect(first).toMatchObject({ symlinked: true, real: join(root, 'a', 'd.md') });
+    const before = { ...fs.calls };
+    expect(await records.resolve('link.md')).toBe(first);
+    expect(fs.calls).toEqual({ realpath: before.realpath, stat: before.stat + 1 });
+  });
+
+  it('a watch lost since the path was resolved is not trusted: a stat', async () => {
+    const fs = countingFs();
+    const watch = stubWatch();
+    const records = recordsOf(fs, watch);
+    const first = await records.resolve('e.md');
+    watch.lose();
+    const before = fs.calls.stat;
+    expect(await records.resolve('e.md')).toBe(first);
+    expect(fs.calls.stat).toBe(before + 1);
+  });
+
+  it('concurrent misses of one path share one realpath', async () => {
+    const fs = countingFs();
+    const records = recordsOf(fs, stubWatch());
+    const all = await Promise.all(Array.from({ length: 20 }, () => records.resolve('a/d.md')));
+    expect(fs.calls.realpath).toBe(1);
+    for (const r of all) expect(r).toBe(all[0]);
+  });
+
+  it('expires after ttlMs, then resolves again', async () => {
+    let now = 0;
+    const fs = countingFs();
+    const records = recordsOf(fs, stubWatch(), { ttlMs: 100, now: () => now });
+    const first = await records.resolve('e.md');
+    now = 99;
+    expect(await records.resolve('e.md')).toBe(first);
+    now = 100;
+    const again = await records.resolve('e.md');
+    expect(again).not.toBe(first);
+    expect(fs.calls.realpath).toBe(2);
+    expect((first as PathRecord).current).toBe(false);
+  });
+
+  it('keeps at most maxEntries, the oldest going first; 0 keeps none', async () => {
+    const records = recordsOf(nodeFs, stubWatch(), { maxEntries: 2 });
+    const e = await records.resolve('e.md');
+    await records.resolve('a/d.md');
+    await records.resolve('a/b/c.md');
+    expect(records.size).toBe(2);
+    expect((e as PathRecord).current).toBe(false);
+    const none = recordsOf(nodeFs, stubWatch(), { ttlMs: 0 });
+    expect(await none.resolve('e.md')).not.toBeInstanceOf(PathRecord);
+    expect(none.size).toBe(0);
+  });
+
+  it('rejects a limit that is not a whole number of 0 or more', () => {
+    expect(() => recordsOf(nodeFs, stubWatch(), { ttlMs: -1 })).toThrow(RangeError);
+    expect(() => recordsOf(nodeFs, stubWatch(), { maxEntries: 1.5 })).toThrow(/maxResolvedPaths/);
+  });
+
+  it('remembers only servable files: a refusal or a missing file is resolved every time', async () => {
+    const fs = countingFs();
+    const records = recordsOf(fs, stubWatch());
+    await symlink(join(base, 'secret.txt'), join(root, 'out.md'));
+    try {
+      expect(await records.resolve('out.md')).toMatchObject({ kind: 'refused' });
+      expect(await records.resolve('nope.md')).toEqual({ kind: 'missing' });
+      expect(records.size).toBe(0);
+    } finally {
+      await rm(join(root, 'out.md'));
+    }
+  });
+});
+
+describe('PathRecords: what drops a record', () => {
+  it('a change at the file, at a folder above it, or anywhere (undefined)', async () => {
+    const records = recordsOf(nodeFs, stubWatch());
+    const c = (await records.resolve('a/b/c.md')) as PathRecord;
+    const d = (await records.resolve('a/d.md')) as PathRecord;
+    const e = (await records.resolve('e.md')) as PathRecord;
+    records.drop('a/b/c.md.swp'); // a sibling whose name starts alike drops nothing
+    records.drop('a/b/c');
+    expect([c.current, d.current, e.current]).toEqual([true, true, true]);
+    records.drop('a/b');
+    expect([c.current, d.current, e.current]).toEqual([false, true, true]);
+    records.drop('a');
+    expect(d.current).toBe(false);
+    records.drop(undefined);
+    expect(e.current).toBe(false);
+    expect(records.size).toBe(0);
+  });
+
+  it('a symlinked path is dropped by a change at its real path too', async () => {
+    const records = recordsOf(nodeFs, stubWatch());
+    const link = (await records.resolve('link.md')) as PathRecord;
+    records.drop('a/d.md');
+    expect(link.current).toBe(false);
+  });
+
+  it.each([
+    ['the path', 'a/b/c.md', false],
+    ['a folder above it', 'a', false],
+    ['anywhere (undefined)', undefined, false],
+    ['elsewhere', 'e.md', true],
+    ['a sibling named alike', 'a/b/c.md.swp', true],
+  ])(
+    'a resolution in flight during a change at %s: remembered %s',
+    async (_where, changed, remembered) => {
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      const fs: ProviderFs = {
+        ...nodeFs,
+        realpath: async (p) => (await gate, nodeFs.realpath(p)),
+      };
+      const records = recordsOf(fs, stubWatch());
+      const pending = records.resolve('a/b/c.md');
+      records.drop(changed);
+      // A read after the change does not join the resolution that may predate it.
+      const later = records.resolve('a/b/c.md');
+      release();
+      expect(await pending).toMatchObject({ kind: 'file' });
+      expect((await later) === (await pending)).toBe(remembered);
+      expect(records.size).toBe(1);
+      expect((await pending) instanceof PathRecord).toBe(remembered);
+    },
+  );
+});
+
+describe('PathRecords: a symlink swapped before the watch reports it', () => {
+  it('retargeted outside the root: refused on the next resolve, no event needed', async () => {
+    await writeFile(join(root, 'inside.md'), 'inside');
+    await symlink(join(root, 'inside.md'), join(root, 'swap.md'));
+    const records = recordsOf(nodeFs, stubWatch()); // covered, and no drop ever comes
+    expect(await records.resolve('swap.md')).toBeInstanceOf(PathRecord);
+    await symlink(join(base, 'secret.txt'), join(root, 'swap.tmp'));
+    await rename(join(root, 'swap.tmp'), join(root, 'swap.md'));
+    expect(await records.resolve('swap.md')).toMatchObject({
+      kind: 'refused',
+      reason: expect.stringContaining('outside the served folder'),
+    });
+  });
+});
+
+describe('foldersAbove', () => {
+  it.each([
+    ['a.md', ['']],
+    ['a/b/c.md', ['', 'a', 'a/b']],
+  ])('%s -> %j', (relative, dirs) => {
+    expect(foldersAbove(relative)).toEqual(dirs);
+  });
+});
