@@ -81,7 +81,9 @@ describe('memo of tools and prompts', () => {
     const caps = { elicitation: {} };
     const ask = () =>
       conn.send(modern('prompts/get', { name: 'ask', arguments: { q: 'ask' } }, caps));
-    const round1 = (await ask()) as { result: { resultType: string; requestState: string } };
+    const round1 = (await ask()) as unknown as {
+      result: { resultType: string; requestState: string };
+    };
     expect(round1.result.resultType).toBe('input_required');
     const round2 = await conn.send(
       modern(
@@ -97,7 +99,7 @@ describe('memo of tools and prompts', () => {
     );
     expect(JSON.stringify(round2)).toContain('asked: decline');
     // The same plain request asks again: the answer was not kept as the arguments' result.
-    expect(((await ask()) as { result: { resultType: string } }).result.resultType).toBe(
+    expect(((await ask()) as unknown as { result: { resultType: string } }).result.resultType).toBe(
       'input_required',
     );
     expect(runs).toEqual(['prompt ask', 'prompt ask', 'prompt ask']);

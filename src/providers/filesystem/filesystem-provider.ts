@@ -7,7 +7,7 @@ import { McpKitError } from '../../errors/mcpkit-error.js';
 import { mimeFromName } from '../../content/mime.js';
 import { matchSafely, parseTemplate, type UriTemplate } from '../../uri/index.js';
 import type { ListedResource, McpServer, ResourceStat } from '../../server/index.js';
-import { ByteLruCache, type CacheStats } from './content-cache.js';
+import type { CacheStats } from './content-cache.js';
 import { FileIndex, type IndexDiff, type IndexedFile } from './file-index.js';
 import { FileParts } from './file-parts.js';
 import { registerFileResources } from './file-resources.js';
@@ -18,9 +18,9 @@ import type { FolderChangeListener } from './folder-changes.js';
 import { DEFAULT_WATCH_DEBOUNCE_MS, FolderFreshness } from './folder-freshness.js';
 import { nodeFs, type ProviderFs } from './fs-types.js';
 import type { FilesystemProviderOptions } from './provider-options.js';
-import { readContents, statFile, type ContentsOutcome } from './file-reader.js';
-import { readOrStream, type WholeReadOutcome } from './streamed-file.js';
-import type { FileContents, ReadControl } from './read-file.js';
+import type { ContentsOutcome } from './file-reader.js';
+import { FileSource } from './file-source.js';
+import type { ReadControl } from './read-file.js';
 import type { Containment } from './resolve.js';
 import { completePaths, escapePath, type PathCompletion, type Visibility } from './paths.js';
 
@@ -31,8 +31,6 @@ export interface FileInfo extends IndexedFile {
   readonly uri: string;
 }
 
-const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
-
 /**
  * Serves a folder as resources. Reads resolve the path under the root, follow symlinks only to
  * targets that stay inside it, and serve regular files only; anything else is refused with
@@ -40,7 +38,8 @@ const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
  * refused with -32603 from its size alone; one that kept changing while it was read, with -32603
  * `reason: 'changed'` (never bytes mixed from two versions). A file this process may not read is
  * neither listed, searched nor completed, and reads exactly as a missing one. Encoded contents
- * of unchanged files are cached (keyed by real path, size, mtime and ctime, bounded in bytes).
+ * of unchanged files are cached (keyed by real path, device, inode, size, mtime and ctime,
+ * bounded in bytes), and a path's resolution is remembered while it is valid (file-source.ts).
  * With `watch`, what changes on disk is announced to the servers it is registered on, debounced
  * (see folder-freshness.ts): `resources/updated` for a changed file, `list_changed` for one
  * added or removed; a file someone listens to is compared by contents first.
@@ -63,11 +62,12 @@ export class FilesystemProvider {
   private readonly parts: FileParts;
   private readonly fs: ProviderFs;
   private readonly visibility: Visibility;
-  private readonly cache: ByteLruCache<FileContents>;
+  private readonly source: FileSource;
   private readonly options: FilesystemProviderOptions;
   private readonly servers = new Set<McpServer>();
   private within: Containment | undefined;
   private index: FileIndex | undefined;
+  private walks = 0;
   private starting: Promise<void> | undefined;
   private listed: { from: readonly IndexedFile[]; items: ListedResource[] } | undefined;
   /** Unwatched, a change event said the folder changed: the next listing walks it again. */
@@ -102,8 +102,7 @@ export class FilesystemProvider {
       hidden: options.hidden ?? false,
       ignore: new Set(options.ignore ?? ['node_modules']),
     };
-    this.cache = new ByteLruCache(options.cacheBytes ?? DEFAULT_CACHE_BYTES);
-    this.freshness = new FolderFreshness({
+    const freshness = new FolderFreshness({
       watch: options.watch ?? false,
       debounceMs: options.watchDebounceMs ?? DEFAULT_WATCH_DEBOUNCE_MS,
       visibility: this.visibility,
@@ -115,6 +114,16 @@ export class FilesystemProvider {
       fallbackRescanMs: options.rescanMs ?? 2000,
       folderName: this.root,
       onWarning: options.onWarning,
+    });
+    this.freshness = freshness;
+    this.source = new FileSource({
+      fs: this.fs,
+      within: () => this.within as Containment,
+      cacheBytes: options.cacheBytes,
+      watch: freshness,
+      ttlMs: options.resolveTtlMs,
+      maxEntries: options.maxResolvedPaths,
+      listed: (relative) => this.index?.get(relative),
     });
   }
 
@@ -150,7 +159,10 @@ export class FilesystemProvider {
       accept: (rel) => this.pathOf(this.uriOf(rel)) === rel,
       onProgress: this.options.onProgress,
       onWarning: this.options.onWarning,
-      onDiff: (diff, before) => this.freshness.onDiff(diff, before),
+      onDiff: (diff, before) => {
+        if (diff.added.length + diff.removed.length + diff.changed.length > 0) this.walks++;
+        this.freshness.onDiff(diff, before);
+      },
     });
     await this.index.refresh();
     this.freshness.start(real, this.index);
@@ -239,7 +251,8 @@ export class FilesystemProvider {
    * large to read whole under it also gets its `firstPart` ({@link firstPartFor}).
    */
   async stat(relative: string, capBytes?: number): Promise<ResourceStat | undefined> {
-    const stats = await statFile(this.fs, await this.containment(), relative);
+    await this.ready();
+    const stats = await this.source.stat(relative);
     if (!stats) return undefined;
     const { size } = stats;
     const mimeType = this.index?.get(relative)?.mimeType ?? mimeFromName(relative);
@@ -259,24 +272,13 @@ export class FilesystemProvider {
     limitBytes = Number.POSITIVE_INFINITY,
     control: ReadControl = {},
   ): Promise<ContentsOutcome> {
-    const within = await this.containment();
-    return readContents(this.fs, within, this.cache, relative, limitBytes, {
-      ...this.knownOf(relative),
-      ...control,
-    });
-  }
-
-  /** What the listing sniffed for a file: its type at the size it had then. */
-  private knownOf(relative: string): ReadControl {
-    const listed = this.index?.get(relative);
-    return listed?.mimeType === undefined
-      ? {}
-      : { known: { mimeType: listed.mimeType, size: listed.size } };
+    await this.ready();
+    return this.source.contents(relative, limitBytes, control);
   }
 
   /** Hits, misses and bytes of the contents cache. */
   cacheStats(): CacheStats {
-    return this.cache.stats();
+    return this.source.cacheStats();
   }
 
   /**
@@ -302,7 +304,9 @@ export class FilesystemProvider {
       list: () => this.list(),
       complete: (prefix) => this.complete(prefix),
       stat: (relative, capBytes) => this.stat(relative, capBytes),
-      read: (relative, limit, streams) => this.readWhole(relative, limit, streams),
+      // Where the writer streams (HTTP), an uncached blob is sent from the file as it is read.
+      read: (relative, limit, streams) =>
+        this.ready().then(() => this.source.whole(relative, limit, streams)),
       noteRead: (relative, version) => this.freshness.noteRead(relative, version),
     });
     return () => {
@@ -311,17 +315,6 @@ export class FilesystemProvider {
       unfollow();
       this.servers.delete(server);
     };
-  }
-
-  /** Where the writer streams (HTTP), an uncached blob is sent from the file as it is read. */
-  private async readWhole(
-    relative: string,
-    limit: number,
-    streams: boolean,
-  ): Promise<WholeReadOutcome> {
-    if (!streams) return this.contents(relative, limit);
-    const within = await this.containment();
-    return readOrStream(this.fs, within, this.cache, relative, limit, this.knownOf(relative));
   }
 
   /** Walks the folder now and notifies registered servers of what changed (watched or not). */
@@ -338,6 +331,16 @@ export class FilesystemProvider {
     return this.freshness.subscribe(listener);
   }
 
+  /** Walks of the folder that changed its listing so far: what was built from it is stale after one. */
+  get listingGeneration(): number {
+    return this.walks;
+  }
+
+  /** Whether the folder's watch is running (not with `watch: false`, nor once it failed). */
+  get watching(): boolean {
+    return this.freshness.watching;
+  }
+
   /** Resolves once every change watched so far is walked and announced. */
   async settled(): Promise<void> {
     await this.ready();
@@ -348,7 +351,8 @@ export class FilesystemProvider {
   close(): void {
     this.freshness.close();
     // Cached bodies hold shared bytes in a process-wide registry: they go with the provider.
-    this.cache.clear();
+    // Resolutions go too: nothing reports a change to them any more.
+    this.source.clear();
   }
 
   /** A digest of what a read serves now, and its version; undefined when it serves nothing whole. */
@@ -382,9 +386,9 @@ export class FilesystemProvider {
     return index;
   }
 
-  /** Drops what the contents cache holds of a root-relative path. */
-  private dropCached(relative: string): void {
-    if (this.within) this.cache.deleteGroup(path.join(this.within.root, ...relative.split('/')));
+  /** Drops what is remembered of a root-relative path (file or folder), or of all (undefined). */
+  private dropCached(relative: string | undefined): void {
+    if (this.within) this.source.drop(relative);
   }
 }
 

@@ -1,7 +1,7 @@
 /** `resources/read` of a whole file (`file:///{+path}`): its contents, or why there are none. */
 import { resourceRefused } from '../../errors/wire-errors.js';
 import { asBlobString } from '../../content/streamed-body.js';
-import type { ReadReturn } from '../../server/index.js';
+import { versionedRead, type ReadReturn } from '../../server/index.js';
 import type { WholeReadOutcome } from './streamed-file.js';
 import { fileChanged, metaOf, tooLarge, wholeEnvelope } from './wire.js';
 
@@ -43,9 +43,11 @@ export async function readWhole(
     case 'ok': {
       const c = outcome.contents;
       const body = c.text !== undefined ? { text: c.text } : { blob: c.blob as string };
-      return {
-        contents: [{ uri, mimeType: c.mimeType, ...body, _meta: metaOf(c.size, c.mtimeMs) }],
-      };
+      // The cached contents stand for this file version: its answer is encoded once.
+      return versionedRead(
+        { contents: [{ uri, mimeType: c.mimeType, ...body, _meta: metaOf(c.size, c.mtimeMs) }] },
+        c,
+      );
     }
     case 'streamed': {
       const c = outcome.contents;

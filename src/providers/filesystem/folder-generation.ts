@@ -1,0 +1,17 @@
+/**
+ * A generation counter of a served folder, for the `memo` of the tools and prompts built on it:
+ * bumped by every watcher event (before the debounce: contents read after it are fresh) and by
+ * every walk that changed the listing (a result built in between saw the old listing), and
+ * undefined while the folder is not watched, when nothing could tell that a kept result went stale.
+ */
+import type { MemoOptions } from '../../server/index.js';
+import type { FilesystemProvider } from './filesystem-provider.js';
+
+export function folderMemo(provider: FilesystemProvider): MemoOptions {
+  let generation = 0;
+  provider.onFolderChange(() => void generation++);
+  return {
+    generation: () =>
+      provider.watching ? `${generation}:${provider.listingGeneration}` : undefined,
+  };
+}
