@@ -14,6 +14,15 @@ export interface WholeReadSource {
   read(relative: string, limit: number): Promise<WholeReadOutcome>;
 }
 
+/** `_meta` of one cached file version, formatted once (the date is the costly part). */
+const metas = new WeakMap<object, Record<string, unknown>>();
+
+function metaOfVersion(c: { size: number; mtimeMs: number }): Record<string, unknown> {
+  let meta = metas.get(c);
+  if (!meta) metas.set(c, (meta = Object.freeze(metaOf(c.size, c.mtimeMs))));
+  return meta;
+}
+
 /**
  * One contents item (uri, mimeType, text or blob, `_meta` with size and modification time);
  * undefined when nothing is served there. A file that cannot fit the result cap is refused
@@ -45,7 +54,7 @@ export async function readWhole(
       const body = c.text !== undefined ? { text: c.text } : { blob: c.blob as string };
       // The cached contents stand for this file version: its answer is encoded once.
       return versionedRead(
-        { contents: [{ uri, mimeType: c.mimeType, ...body, _meta: metaOf(c.size, c.mtimeMs) }] },
+        { contents: [{ uri, mimeType: c.mimeType, ...body, _meta: metaOfVersion(c) }] },
         c,
       );
     }

@@ -4,7 +4,7 @@ import { ERROR_CODES } from '../../protocol/error-codes.js';
 import { ProtocolError } from '../../errors/protocol-error.js';
 import { resultTooLarge } from '../../errors/wire-errors.js';
 import { PART_META_KEY } from '../../content/policy.js';
-import { utf8Length } from '../../content/wire-size.js';
+import { jsonStringWireSize, utf8Length } from '../../content/wire-size.js';
 import { formatBytes } from './format.js';
 
 /** `_meta` of read contents: raw size and modification time. */
@@ -23,9 +23,12 @@ export function contentsEnvelope(uri: string, mimeType: string, meta: object): n
   return utf8Length(JSON.stringify({ uri, mimeType, _meta: meta })) + 16;
 }
 
+/** What {@link wholeEnvelope} adds to the URI's own JSON string (every ISO date is as long). */
+const WHOLE_ENVELOPE_BASE = contentsEnvelope('', 'application/octet-stream', metaOf(0, 0)) - 2;
+
 /** {@link contentsEnvelope} of a whole file at `uri`, reckoned with the longest common type. */
 export function wholeEnvelope(uri: string): number {
-  return contentsEnvelope(uri, 'application/octet-stream', metaOf(0, 0));
+  return WHOLE_ENVELOPE_BASE + jsonStringWireSize(uri);
 }
 
 /** Where a file too large to read whole can be read in parts. */

@@ -13,18 +13,43 @@ export type TemplateHit =
  * in registration order, always through the traversal guards. A refused match ends the walk: a
  * URI that the first template matching it refuses is refused, whatever later templates say.
  */
-export function* matchTemplates(core: ServerCore, uri: string): Generator<TemplateHit, void> {
-  for (const entry of core.templates.list()) {
+export function matchTemplates(core: ServerCore, uri: string): readonly TemplateHit[] {
+  // Remembered per URI for as long as the template list stays the same array (it is replaced on
+  // every registration): a URI read again is not matched again. Variables are frozen.
+  const list = core.templates.list();
+  let byUri = remembered.get(list);
+  if (!byUri) remembered.set(list, (byUri = new Map()));
+  let hits = byUri.get(uri);
+  if (hits) return hits;
+  hits = Object.freeze(matchAll(list, uri));
+  if (byUri.size >= REMEMBERED_URIS) byUri.clear();
+  byUri.set(uri, hits);
+  return hits;
+}
+
+/** URIs whose template matches are remembered at most (then forgotten all at once). */
+const REMEMBERED_URIS = 10_000;
+
+const remembered = new WeakMap<readonly TemplateEntry[], Map<string, readonly TemplateHit[]>>();
+
+function matchAll(list: readonly TemplateEntry[], uri: string): TemplateHit[] {
+  const hits: TemplateHit[] = [];
+  for (const entry of list) {
     const match = matchSafely(entry.parsed, uri);
     if (match === undefined) continue;
     if (!match.ok) {
-      yield match.variable
-        ? { entry, refused: match.problem, variable: match.variable }
-        : { entry, refused: match.problem };
-      return;
+      hits.push(
+        match.variable
+          ? { entry, refused: match.problem, variable: match.variable }
+          : { entry, refused: match.problem },
+      );
+      return hits;
     }
-    yield { entry, variables: match.variables };
+    for (const value of Object.values(match.variables))
+      if (Array.isArray(value)) Object.freeze(value);
+    hits.push({ entry, variables: Object.freeze(match.variables) });
   }
+  return hits;
 }
 
 /**
