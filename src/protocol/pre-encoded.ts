@@ -17,3 +17,19 @@ export function preEncodedOf(result: unknown): string | undefined {
   if (typeof result !== 'object' || result === null) return undefined;
   return (result as { [PRE_ENCODED]?: string })[PRE_ENCODED];
 }
+
+/**
+ * Whether the strings in `value` add up to at least `limit` characters, found without
+ * serialising it (a big answer is never encoded whole: its large strings are written as parts).
+ */
+export function holdsAtLeast(value: unknown, limit: number): boolean {
+  let total = 0;
+  const walk = (v: unknown, depth: number): boolean => {
+    if (typeof v === 'string') return (total += v.length) >= limit;
+    if (typeof v !== 'object' || v === null || depth > 64) return false;
+    for (const item of Array.isArray(v) ? v : Object.values(v))
+      if (walk(item, depth + 1)) return true;
+    return false;
+  };
+  return walk(value, 0);
+}

@@ -5,7 +5,7 @@
  * the id spliced in. A new version is a new object, so nothing is ever served stale.
  */
 import { SHARED_BODY_MIN_BYTES } from '../content/shared-bodies.js';
-import { withPreEncoded } from '../protocol/pre-encoded.js';
+import { holdsAtLeast, withPreEncoded } from '../protocol/pre-encoded.js';
 
 const READ_VERSION = Symbol('mcpkit.readVersion');
 
@@ -41,8 +41,8 @@ export class EncodedReads {
    * not kept (its big strings are written as separate parts, never joined into one).
    */
   set(version: object, key: string, result: Record<string, unknown>): Record<string, unknown> {
+    if (holdsAtLeast(result, SHARED_BODY_MIN_BYTES)) return result;
     const json = JSON.stringify(result);
-    if (json.length >= SHARED_BODY_MIN_BYTES) return result;
     let spellings = this.byVersion.get(version);
     if (!spellings) this.byVersion.set(version, (spellings = new Map()));
     if (spellings.size >= SPELLINGS_PER_VERSION) {

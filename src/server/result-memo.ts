@@ -6,7 +6,7 @@
  * and per entry; a new generation, or the lifetime running out, makes it build the result anew.
  */
 import { SHARED_BODY_MIN_BYTES } from '../content/shared-bodies.js';
-import { withPreEncoded } from '../protocol/pre-encoded.js';
+import { holdsAtLeast, withPreEncoded } from '../protocol/pre-encoded.js';
 import type { RequestContext } from './context.js';
 import { canonicalJson } from './request-state.js';
 
@@ -89,9 +89,8 @@ export class ResultMemo {
   /** Keeps the final, enveloped `result` encoded under its tag; a large one is not kept. */
   keep(result: Record<string, unknown>): Record<string, unknown> {
     const tag = ResultMemo.tagOf(result);
-    if (!tag) return result;
+    if (!tag || holdsAtLeast(result, SHARED_BODY_MIN_BYTES)) return result;
     const json = JSON.stringify(result);
-    if (json.length >= SHARED_BODY_MIN_BYTES) return result;
     if (this.entries.size >= MAX_MEMO_ENTRIES) {
       const oldest = this.entries.keys().next().value;
       if (oldest !== undefined) this.entries.delete(oldest);
