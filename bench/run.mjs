@@ -1,20 +1,40 @@
-// mcpkit benchmark: bare node vs official SDK v2 vs mcpkit, same 1 KiB resources/read (2026-07-28),
-// the memory of large resources (mcpkit serve vs the SDK: a 4 MiB file, a 1 GiB one in parts),
-// and the client side (the mcpkit client vs the SDK v2 client against mcpkit serve, CPU per request).
-// Usage: node bench/run.mjs [--only http|stdio|large|client] [--duration s] [--warmup s] [--connections c]
-//          [--n count] [--window inflight] [--repeat rounds] [--targets bare,sdk,mcpkit]
+// mcpkit benchmark. The default run times what users run, `mcpkit serve DIR` on a generated
+// folder (bench/lib/serve-case.mjs): 1 KiB read, 256 KiB blob, review-file, search, and a cold,
+// varied case, over Streamable HTTP and stdio, side by side with the official SDK v2 server and a
+// bare server replaying mcpkit's own captured answers; then the memory of large resources (case C:
+// 50 concurrent 4 MiB reads vs the SDK, a 1 GiB file walked in parts). It prints the table and
+// writes docs/benchmarks.md and bench/results/latest.json.
+// The older cases run on request: A (http) and B (stdio), a toy 1 KiB in-memory resource against
+// the SDK and a bare server; D (client), the client's CPU per request against the SDK client.
+// Usage: node bench/run.mjs [--only serve|serve-http|serve-stdio|large|http|stdio|client|all]
+//          [--duration s] [--warmup s] [--connections c] [--n count] [--window inflight]
+//          [--repeat rounds] [--targets bare,sdk,mcpkit] [--loader auto|wrk|autocannon]
 // Each option can also come from the environment: BENCH_DURATION, BENCH_N, BENCH_ONLY, ...
-// Targets are measured in interleaved rounds (bare, sdk, mcpkit, bare, ...) and each keeps its
-// fastest round, so a burst of unrelated load on this small machine does not decide a ratio.
+// Serve cases: --duration s per target and workload, split over --repeat rounds; half of --warmup
+// per target and workload; HTTP load from wrk when installed, else autocannon child processes.
+// Case A/B: targets are measured in interleaved rounds (bare, sdk, mcpkit, bare, ...) and each keeps
+// its fastest round, so a burst of unrelated load on this small machine does not decide a ratio.
 // Case D (client) uses --duration per client and transport (split over rounds and both modes),
 // --warmup per client and transport, --connections as its window in flight, --targets sdk,mcpkit.
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { stopAll } from './lib/children.mjs';
 import { startHttpTarget } from './lib/http-case.mjs';
 import { LARGE, runLargeCase } from './lib/large-case.mjs';
 import { CLIENT, runClientCase } from './lib/client-case.mjs';
 import { startStdioTarget } from './lib/stdio-case.mjs';
+import { makeServeFolder } from './lib/serve-fixture.mjs';
+import { workloads } from './lib/serve-requests.mjs';
+import { runServeCase } from './lib/serve-case.mjs';
+import { chooseLoader, describeLoader } from './lib/load-http.mjs';
+import {
+  benchmarksDoc,
+  consoleTable,
+  rssRow,
+  serveRows,
+  summary,
+  tableCells,
+} from './lib/serve-report.mjs';
 import {
   clientPairs,
   clientTable,
@@ -35,7 +55,15 @@ const DEFAULTS = {
   repeat: 3, // rounds
   only: '',
   targets: 'bare,sdk,mcpkit',
+  loader: 'auto', // serve cases' HTTP load: wrk when installed, else autocannon workers
 };
+const ONLY = ['', 'serve', 'serve-http', 'serve-stdio', 'large', 'http', 'stdio', 'client', 'all'];
+/** Whether case `name` runs: by default the serve cases and C; `all` adds the older A, B and D. */
+const runs = (opts, name) =>
+  opts.only === name ||
+  opts.only === 'all' ||
+  (opts.only === '' && ['serve-http', 'serve-stdio', 'large'].includes(name)) ||
+  (opts.only === 'serve' && name.startsWith('serve-'));
 
 function options(argv) {
   const opts = {};
@@ -52,8 +80,10 @@ function options(argv) {
     opts[key] = Number(opts[key]);
     if (!(opts[key] > 0)) throw new Error(`--${key} must be a positive number`);
   }
-  if (!['', 'http', 'stdio', 'large', 'client'].includes(opts.only))
-    throw new Error('--only must be http, stdio, large or client');
+  if (!ONLY.includes(opts.only))
+    throw new Error(`--only must be one of ${ONLY.slice(1).join(', ')}`);
+  if (!['auto', 'wrk', 'autocannon'].includes(opts.loader))
+    throw new Error('--loader must be auto, wrk or autocannon');
   opts.targets = String(opts.targets).split(',').filter(Boolean);
   opts.warmupN = Math.min(opts.n, 5000);
   return opts;
@@ -137,8 +167,76 @@ async function runCase(name, opts) {
   };
 }
 
+/** The serve cases: one generated folder for both transports, and the load generator. */
+async function runServe(opts, results) {
+  const fx = makeServeFolder();
+  const wl = workloads(fx);
+  const loader = chooseLoader(opts.loader);
+  results.loader = describeLoader(loader);
+  console.log(`[serve] folders under ${fx.root}; HTTP load: ${results.loader}`);
+  const gone = missing('cli/main.js');
+  try {
+    for (const transport of ['http', 'stdio']) {
+      if (!runs(opts, `serve-${transport}`)) continue;
+      const out = await runServeCase(transport, opts, { fx, wl, loader }, gone);
+      const rows = serveRows(
+        transport,
+        out,
+        wl.filter((w) => !w.warm),
+      );
+      results.cases[`serve-${transport}`] = { kind: 'serve', transport, rows };
+    }
+  } finally {
+    rmSync(fx.root, { recursive: true, force: true });
+  }
+}
+
+/** What docs/benchmarks.md says of the method, below the table. */
+function serveNotes(results) {
+  const cold = Object.values(results.cases)
+    .filter((c) => c.kind === 'serve')
+    .flatMap((c) => c.rows)
+    .map((r) => r.targets.mcpkit?.passes)
+    .filter((p) => p > 0);
+  const passes = cold.length
+    ? `${Math.min(...cold).toFixed(1)}-${Math.max(...cold).toFixed(1)}`
+    : '';
+  return [
+    'The folders are generated at run time (bench/lib/serve-fixture.mjs). main: a 1 KiB text, a ' +
+      '256 KiB PNG (a base64 blob) and 200 texts of ~3 KiB, which search scans (`quasar` matches 5, ' +
+      'each of the 100 cold queries 1-4). cold: 1,000 distinct 1 KiB texts (and a warm-up file).',
+    '**mcpkit**: the real CLI, `node dist/cli/main.js serve DIR --http 127.0.0.1:0 --quiet` or ' +
+      '`--stdio --quiet`, default options (watching the folder). **sdk**: the official SDK v2 ' +
+      'server (bench/servers/serve-sdk.mjs) on the same folder: a `file:///{+path}` template read ' +
+      'from disk per request, a review-file prompt embedding the file, a search tool reading every ' +
+      'text file per call. **bare**: node:http or a readline loop (bench/servers/serve-bare-*.mjs) ' +
+      "answering each request with mcpkit's own captured answer bytes for its method and params, " +
+      'the id spliced in: the payloads are identical.',
+    'Before timing, each target answers every distinct request once and each answer is checked in ' +
+      "full (HTTP 200 and JSON, the right id, the file's bytes, the embedded resource, the links " +
+      "to the expected files); bare must send mcpkit's exact bytes. During timing every answer " +
+      'must be HTTP 200 (stdio: the right id) with the length of a verified answer (with wrk, ' +
+      'answers over 64 KiB are not copied into Lua: their statuses and the total bytes read are ' +
+      'checked), and a sample of stdio answers is parsed and checked again.',
+    `HTTP: ${results.loader}, ${results.options.connections} connections, one JSON POST per request ` +
+      '(2026-07-28, no session). stdio: requests pipelined on one pipe, up to ' +
+      `${results.options.window} in flight but no more than ~100 ms of work at the rate seen so far ` +
+      '(at least 8, so a slow search leaves little to drain after a round); every answer is read ' +
+      'by the bench process.',
+    'Hot workloads repeat one request on instances that were verified and warmed up; rounds ' +
+      'interleave the targets, their order rotated each round. Cold workloads start fresh ' +
+      'processes every round, warmed up on a 1 KiB read outside the set, then send the ' +
+      'distinct requests in a shuffled order, cycled: the first pass misses every cache of the ' +
+      'server' +
+      (passes ? ` (mcpkit went through them ${passes} times a round).` : '.'),
+    'The RSS row is case C (bench/lib/large-case.mjs): peak RSS over idle RSS of the server for ' +
+      '50 concurrent HTTP reads of one 4 MiB file, the worst of the bursts.',
+  ];
+}
+
 async function main() {
   const opts = options(process.argv.slice(2));
+  const started = Date.now();
   const results = {
     date: new Date().toISOString(),
     node: process.version,
@@ -153,17 +251,17 @@ async function main() {
         'other processes will add noise',
     );
   }
+  if (runs(opts, 'serve-http') || runs(opts, 'serve-stdio')) await runServe(opts, results);
   for (const name of Object.keys(CASES)) {
-    if (opts.only && opts.only !== name) continue;
-    results.cases[name] = await runCase(name, opts);
+    if (runs(opts, name)) results.cases[name] = await runCase(name, opts);
   }
-  if (!opts.only || opts.only === 'large') {
+  if (runs(opts, 'large')) {
     const gone = missing('cli/main.js', 'providers/filesystem/index.js');
     const large = await runLargeCase(opts, gone);
     large.verdicts = largeVerdicts(large, LARGE);
     results.cases.large = large;
   }
-  if (!opts.only || opts.only === 'client') {
+  if (runs(opts, 'client')) {
     const gone = missing(
       'cli/main.js',
       'server/transport.js',
@@ -177,8 +275,10 @@ async function main() {
     results.cases.client = client;
   }
   results.loadavgEnd = os.loadavg()[0];
+  results.seconds = (Date.now() - started) / 1000;
   console.log('');
   for (const c of Object.values(results.cases)) {
+    if (c.kind === 'serve') continue;
     const block =
       c.kind === 'large'
         ? largeTable(c, LARGE)
@@ -187,12 +287,40 @@ async function main() {
           : table(c.title, c.targets, c.ratios, c.verdict);
     console.log(block + '\n');
   }
+  const serveCases = Object.values(results.cases).filter((c) => c.kind === 'serve');
+  if (serveCases.length) {
+    const rows = serveCases.flatMap((c) => c.rows);
+    const rss = results.cases.large ? rssRow(results.cases.large, LARGE) : undefined;
+    const cells = tableCells(rows, rss);
+    results.summary = summary(rows, rss);
+    console.log(
+      `mcpkit serve (issue 12), ${results.loader}; median req/s, ratio median (min-max of rounds):`,
+    );
+    console.log(consoleTable(cells) + '\n');
+    console.log(`${results.summary}\n`);
+    // Only a full run rewrites the document the README links to.
+    if (serveCases.length === 2 && rss) {
+      writeFileSync(
+        new URL('../docs/benchmarks.md', import.meta.url),
+        benchmarksDoc(results, cells, results.summary, serveNotes(results)),
+      );
+      console.log('table written to docs/benchmarks.md');
+    } else
+      console.log(
+        'docs/benchmarks.md not rewritten (only a run with every serve case and case C does)',
+      );
+  }
   const dir = new URL('results/', import.meta.url);
   mkdirSync(dir, { recursive: true });
   writeFileSync(new URL('latest.json', dir), JSON.stringify(results, null, 2) + '\n');
-  console.log('results written to bench/results/latest.json');
-  const cases = Object.values(results.cases);
-  return cases.some((c) => Object.values(c.targets).some((t) => t.error)) ? 1 : 0;
+  console.log(
+    `results written to bench/results/latest.json; ${(results.seconds / 60).toFixed(1)} min`,
+  );
+  const failed = (c) =>
+    c.kind === 'serve'
+      ? c.rows.some((r) => Object.values(r.targets).some((t) => t.error))
+      : Object.values(c.targets).some((t) => t.error);
+  return Object.values(results.cases).some(failed) ? 1 : 0;
 }
 
 let code = 1;
