@@ -171,6 +171,12 @@ export class RequestContext {
   /** Whether the handler asked the client for input: then its result is not the arguments' alone. */
   asked = false;
 
+  /**
+   * For a tool or prompt with `memo`: set false when this result must not be kept (it depends on
+   * more than the arguments and the generation, e.g. a search cut short by its time budget).
+   */
+  keepable = true;
+
   /** Whether the client declared a capability on this request (or session). */
   hasCapability(name: 'elicitation' | 'sampling' | 'roots' | (string & {})): boolean {
     const value = this.clientCapabilities[name];

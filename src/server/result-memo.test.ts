@@ -108,4 +108,44 @@ describe('memo of tools and prompts', () => {
     await conn.send(modern('prompts/get', { name: 'ask', arguments: { q: 'x' } }));
     expect(runs.filter((r) => r === 'prompt x')).toHaveLength(1);
   });
+
+  it('keeps nothing for a new registration of the name, long keys, unkeepable results or artifact links', async () => {
+    const server = createServer({ name: 's', version: '1' });
+    const conn = connectInMemory(server);
+    const memo = { generation: () => 1 };
+    const runs: string[] = [];
+    const input = { type: 'object', properties: { q: { type: 'string' } } } as const;
+    const off = server.tool('x', { input, memo }, () => (runs.push('old'), 'old'));
+    const x = (q = 'a') => conn.send(modern('tools/call', { name: 'x', arguments: { q } }));
+    await x();
+    off();
+    server.tool('x', { input, memo }, (args, ctx) => {
+      runs.push(`new ${String(args['q']).length}`);
+      if (args['q'] === 'volatile') ctx.keepable = false;
+      if (args['q'] === 'artifact')
+        return ctx.result(
+          ctx.attach({ name: 'r.txt', mimeType: 'text/plain', text: 'r', mode: 'link' }),
+        );
+      return 'new';
+    });
+    expect(JSON.stringify(await x())).toContain('new');
+    await x();
+    const long = 'y'.repeat(5000);
+    await x(long);
+    await x(long);
+    await x('volatile');
+    await x('volatile');
+    await x('artifact');
+    await x('artifact');
+    expect(runs).toEqual([
+      'old',
+      'new 1',
+      'new 5000',
+      'new 5000',
+      'new 8',
+      'new 8',
+      'new 8',
+      'new 8',
+    ]);
+  });
 });

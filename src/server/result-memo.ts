@@ -26,7 +26,19 @@ export const DEFAULT_MEMO_TTL_MS = 30_000;
 /** Results kept at most, over every memoised tool and prompt of a server. */
 export const MAX_MEMO_ENTRIES = 1024;
 
+/** Longest key kept (arguments, capabilities and caller included): bounds what a client can grow. */
+export const MAX_MEMO_KEY_CHARS = 4096;
+
 const MEMO_KEY = Symbol('mcpkit.memoKey');
+
+const registrations = new WeakMap<object, number>();
+let nextRegistration = 0;
+
+function registrationOf(entry: object): number {
+  let n = registrations.get(entry);
+  if (n === undefined) registrations.set(entry, (n = nextRegistration++));
+  return n;
+}
 
 interface Entry {
   readonly result: Record<string, unknown>;
@@ -41,6 +53,7 @@ export class ResultMemo {
   /** The key of this request, or undefined when it must be built (no generation now). */
   keyOf(
     memo: MemoOptions | undefined,
+    entry: object,
     what: string,
     params: Record<string, unknown>,
     ctx: RequestContext,
@@ -51,7 +64,9 @@ export class ResultMemo {
     const args = params['arguments'];
     const generation = memo.generation();
     if (generation === undefined) return undefined;
-    return [
+    const key = [
+      // The registration itself: a tool registered again under the same name starts afresh.
+      registrationOf(entry),
       what,
       ctx.era,
       ctx.protocolVersion,
@@ -61,6 +76,8 @@ export class ResultMemo {
       canonicalJson(args ?? {}),
       String(generation),
     ].join('\n');
+    // Keys are client text (arguments, capabilities): a long one is not kept at all.
+    return key.length > MAX_MEMO_KEY_CHARS ? undefined : key;
   }
 
   /** The kept answer for `key`, if it is still good. */
@@ -76,8 +93,9 @@ export class ResultMemo {
 
   /** Tags a freshly built result with its key, for {@link keep} once it has its envelope. */
   static tag<T extends object>(result: T, key: string, ttlMs: number, ctx: RequestContext): T {
-    // A handler that asked for input made a result that depends on the answers too.
-    if (ctx.asked) return result;
+    // A handler that asked for input made a result that depends on the answers too; one may
+    // also say its result is not to be kept (ctx.keepable = false: cut short by time, say).
+    if (ctx.asked || !ctx.keepable) return result;
     Object.defineProperty(result, MEMO_KEY, { value: { key, ttlMs }, configurable: true });
     return result;
   }

@@ -7,11 +7,17 @@
 import type { MemoOptions } from '../../server/index.js';
 import type { FilesystemProvider } from './filesystem-provider.js';
 
+/** How long search and review-file answers are kept at most (the default resolveTtlMs). */
+export const FOLDER_MEMO_TTL_MS = 2_000;
+
 export function folderMemo(provider: FilesystemProvider): MemoOptions {
   let generation = 0;
   provider.onFolderChange(() => void generation++);
   return {
     generation: () =>
       provider.watching ? `${generation}:${provider.listingGeneration}` : undefined,
+    // No longer than a remembered path is trusted without a look (resolveTtlMs): a change no
+    // event reports (a hard link written from outside, a lost event) is seen as soon as a read is.
+    ttlMs: FOLDER_MEMO_TTL_MS,
   };
 }

@@ -158,6 +158,8 @@ function registerTools(
     async ({ query, limit }: { query: string; limit?: number }, ctx) => {
       const found = await search(query, limit ?? 10, ctx.signal, true);
       if ('busy' in found) return toolError(found.busy);
+      // Cut short by time, the answer depends on the load, not only on the query and the folder.
+      if (found.stopped?.budget === 'timeoutMs') ctx.keepable = false;
       const q = JSON.stringify(query);
       if (found.hits.length === 0) {
         const searched = found.stopped ? `${found.scanned} of ${found.total}` : `${found.total}`;

@@ -66,7 +66,7 @@ export async function readResource(
   }
   for (const hit of matchTemplates(core, uri)) {
     if ('refused' in hit) throw resourceRefused(uri, hit.refused, hit.variable);
-    const value = await hit.entry.read(uri, hit.variables, ctx);
+    const value = await hit.entry.read(uri, { ...hit.variables }, ctx);
     if (value === undefined) continue;
     return versioned(
       value,

@@ -22,7 +22,7 @@ describe('template matches remembered per URI', () => {
     expect(await read()).toContain('two a');
   });
 
-  it('hand each read its own frozen variables: a handler cannot change what the next one sees', async () => {
+  it('hand each read its own copy of the variables: a handler cannot change what the next one sees', async () => {
     const server = createServer({ name: 's', version: '1', onError: () => undefined });
     const conn = connectInMemory(server);
     const seen: unknown[] = [];

@@ -15,13 +15,16 @@ export type TemplateHit =
  */
 export function matchTemplates(core: ServerCore, uri: string): readonly TemplateHit[] {
   // Remembered per URI for as long as the template list stays the same array (it is replaced on
-  // every registration): a URI read again is not matched again. Variables are frozen.
+  // every registration): a URI read again is not matched again. Kept variables are frozen; each
+  // handler gets its own copy.
   const list = core.templates.list();
   let byUri = remembered.get(list);
   if (!byUri) remembered.set(list, (byUri = new Map()));
   let hits = byUri.get(uri);
   if (hits) return hits;
   hits = Object.freeze(matchAll(list, uri));
+  // Only what a client cannot blow up: short URIs that matched, a bounded number of them.
+  if (uri.length > REMEMBERED_URI_CHARS || hits.length === 0) return hits;
   if (byUri.size >= REMEMBERED_URIS) byUri.clear();
   byUri.set(uri, hits);
   return hits;
@@ -29,6 +32,8 @@ export function matchTemplates(core: ServerCore, uri: string): readonly Template
 
 /** URIs whose template matches are remembered at most (then forgotten all at once). */
 const REMEMBERED_URIS = 10_000;
+/** Longest URI remembered: with the decoded variables, at most ~40 MiB in all. */
+const REMEMBERED_URI_CHARS = 2048;
 
 const remembered = new WeakMap<readonly TemplateEntry[], Map<string, readonly TemplateHit[]>>();
 
@@ -65,7 +70,7 @@ export async function statResource(
     if ('refused' in hit) return undefined;
     const stat = hit.entry.definition.stat;
     if (!stat) continue;
-    const found = await stat(uri, hit.variables, context);
+    const found = await stat(uri, { ...hit.variables }, context);
     if (found !== undefined) return found;
   }
   return undefined;

@@ -3,7 +3,7 @@ import { ProtocolError } from '../../errors/protocol-error.js';
 import { toolError } from '../../content/messages.js';
 import { isInputRequired } from '../input-required.js';
 import { DEFAULT_MEMO_TTL_MS, ResultMemo, memoOf } from '../result-memo.js';
-import { checkEmittedLinks } from './links.js';
+import { checkEmittedLinks, linksArtifacts } from './links.js';
 import { lister } from './lists.js';
 import { boundTarget } from './target.js';
 import type { MethodEnv, MethodSpec, Params, Result } from './types.js';
@@ -13,7 +13,7 @@ async function callTool(params: Params, { core, ctx }: MethodEnv): Promise<Resul
   const entry = core.tools.get(name);
   if (!entry) throw ProtocolError.invalidParams(`Unknown tool: ${JSON.stringify(name)}`, { name });
   const memo = memoOf(core);
-  const key = memo.keyOf(entry.memo, `tools/call\n${name}`, params, ctx);
+  const key = memo.keyOf(entry.memo, entry, `tools/call\n${name}`, params, ctx);
   const kept = key === undefined ? undefined : memo.get(key);
   if (kept) return kept;
   let args: unknown = params['arguments'] ?? {};
@@ -61,7 +61,7 @@ async function callTool(params: Params, { core, ctx }: MethodEnv): Promise<Resul
     delete result.structuredContent;
   }
   await checkEmittedLinks(core, result.content, `tool "${name}"`);
-  if (key !== undefined && !result.isError)
+  if (key !== undefined && !result.isError && !linksArtifacts(core, result.content))
     ResultMemo.tag(result, key, entry.memo?.ttlMs ?? DEFAULT_MEMO_TTL_MS, ctx);
   return result as unknown as Result;
 }
