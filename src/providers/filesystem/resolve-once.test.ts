@@ -155,7 +155,8 @@ describe.each([true, false])('watch: %s', (watch) => {
     await reported;
     const before = fs.calls.realpath;
     expect(textOf(await provider.contents('notes/a.md'))).toBe('changed');
-    expect(fs.calls.realpath).toBe(before + 1);
+    // At least once: a write may be reported twice (truncate, then data), each dropping it again.
+    expect(fs.calls.realpath).toBeGreaterThanOrEqual(before + 1);
   });
 
   it('a same-size file renamed over, its mtime restored (cp -p, rsync -t): the new bytes', async () => {
