@@ -6,18 +6,13 @@
  * scale-redis-faults.test.ts. Every wait has a deadline; nothing is timed.
  */
 import { readFile, writeFile } from 'node:fs/promises';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import type { McpClient } from '../../src/client/index.js';
+import { expect, it } from 'vitest';
 import { ProtocolError } from '../../src/errors/index.js';
-import { connect } from '../../src/transports/connect.js';
-import { describeRedis, RedisProcess } from './redis-harness.js';
-import { HAVE_DIST, HttpServe, MiB } from './serve-harness.js';
+import { describeRedis } from './redis-harness.js';
+import { HAVE_DIST, MiB } from './serve-harness.js';
+import { useRedisServes } from './serve-redis-harness.js';
 import { folder, Recorded, until } from './watch-harness.js';
 
-interface Instance {
-  http: HttpServe;
-  client: McpClient;
-}
 type Block = { type: string; uri?: string; name?: string; mimeType?: string; text?: string };
 
 /** Resident memory of a process (Linux /proc), in bytes; undefined elsewhere. */
@@ -29,31 +24,7 @@ async function rss(pid: number | undefined): Promise<number | undefined> {
 }
 
 describeRedis('mcpkit serve --redis: scale-out', () => {
-  let redis: RedisProcess;
-  const cleanups: Array<() => Promise<unknown>> = [];
-
-  beforeAll(async () => {
-    redis = await RedisProcess.start();
-  });
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
-  });
-  afterAll(async () => {
-    await redis?.close();
-  });
-
-  async function instance(dir: string, extra: string[] = [], shared = true): Promise<Instance> {
-    const http = await HttpServe.start([
-      dir,
-      ...(shared ? ['--redis', redis.url] : []),
-      '--quiet',
-      ...extra,
-    ]);
-    cleanups.push(() => http.stop());
-    const client = await connect({ url: http.url, client: { requestTimeoutMs: 20_000 } });
-    cleanups.push(() => client.close());
-    return { http, client };
-  }
+  const { instance, cleanups } = useRedisServes();
 
   it.runIf(HAVE_DIST)(
     'a search artifact link minted on instance 1 resolves on instance 2, listing every match',

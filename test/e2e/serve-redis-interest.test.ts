@@ -7,17 +7,11 @@
  */
 import { rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import type { McpClient } from '../../src/client/index.js';
-import { connect } from '../../src/transports/connect.js';
-import { describeRedis, RedisProcess } from './redis-harness.js';
-import { HAVE_DIST, HttpServe } from './serve-harness.js';
+import { expect, it } from 'vitest';
+import { describeRedis } from './redis-harness.js';
+import { HAVE_DIST } from './serve-harness.js';
+import { useRedisServes } from './serve-redis-harness.js';
 import { folder, Recorded, until } from './watch-harness.js';
-
-interface Instance {
-  http: HttpServe;
-  client: McpClient;
-}
 
 interface Interest {
   type: string;
@@ -43,32 +37,13 @@ const names = (seen: Interest[], types: string[], uri: string) =>
   seen.filter((m) => types.includes(m.type) && m.uris?.includes(uri));
 
 describeRedis('mcpkit serve --redis: a listener on any instance counts', () => {
-  let redis: RedisProcess;
-  const cleanups: Array<() => Promise<unknown>> = [];
-
-  beforeAll(async () => {
-    redis = await RedisProcess.start();
-  });
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
-  });
-  afterAll(async () => {
-    await redis?.close();
-  });
-
-  async function instance(dir: string, extra: string[] = []): Promise<Instance> {
-    const http = await HttpServe.start([dir, '--redis', redis.url, '--quiet', ...extra]);
-    cleanups.push(() => http.stop());
-    const client = await connect({ url: http.url, client: { requestTimeoutMs: 20_000 } });
-    cleanups.push(() => client.close());
-    return { http, client };
-  }
+  const { instance, cleanups, redis } = useRedisServes();
 
   /** Both instances, a third party on the channel, and a listener on the second for a.md only. */
   async function setup(files: Record<string, string>) {
     const f = await folder(files);
     cleanups.push(() => f.remove());
-    const interest = await watchInterest(redis.url);
+    const interest = await watchInterest(redis().url);
     cleanups.push(() => interest.close());
     const watching = await instance(f.dir);
     const relying = await instance(f.dir, ['--no-watch']);

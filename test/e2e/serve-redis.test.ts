@@ -7,19 +7,12 @@
  */
 import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
-import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import type { McpClient } from '../../src/client/index.js';
+import { expect, it } from 'vitest';
 import { initializeRequest, legacy } from '../../src/testing/messages.js';
-import { connect } from '../../src/transports/connect.js';
-import { describeRedis, freePort, RedisProcess } from './redis-harness.js';
-import { CLI, HAVE_DIST, HttpServe, ROOT } from './serve-harness.js';
+import { describeRedis, freePort } from './redis-harness.js';
+import { CLI, HAVE_DIST, ROOT } from './serve-harness.js';
+import { useRedisServes } from './serve-redis-harness.js';
 import { folder, Recorded, until } from './watch-harness.js';
-
-/** One `mcpkit serve DIR --http 127.0.0.1:0 --redis URL --quiet` process and a client of it. */
-interface Instance {
-  http: HttpServe;
-  client: McpClient;
-}
 
 type Answer = {
   result?: Record<string, unknown>;
@@ -53,26 +46,7 @@ async function reviewFile(url: string, params: Record<string, unknown>): Promise
 }
 
 describeRedis('mcpkit serve --redis: two processes act as one', () => {
-  let redis: RedisProcess;
-  const cleanups: Array<() => Promise<unknown>> = [];
-
-  beforeAll(async () => {
-    redis = await RedisProcess.start();
-  });
-  afterEach(async () => {
-    for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => undefined);
-  });
-  afterAll(async () => {
-    await redis?.close();
-  });
-
-  async function instance(dir: string, extra: string[] = []): Promise<Instance> {
-    const http = await HttpServe.start([dir, '--redis', redis.url, '--quiet', ...extra]);
-    cleanups.push(() => http.stop());
-    const client = await connect({ url: http.url, client: { requestTimeoutMs: 20_000 } });
-    cleanups.push(() => client.close());
-    return { http, client };
-  }
+  const { instance, cleanups } = useRedisServes();
 
   it.runIf(HAVE_DIST)(
     'a listener on the --no-watch instance hears what the watching one sees on disk',
