@@ -4,7 +4,8 @@ import { MCPKIT_ERROR_CODES } from '../errors/codes.js';
 import { McpKitError } from '../errors/mcpkit-error.js';
 import { TOO_LARGE_REASON } from '../errors/wire-errors.js';
 import { isAttachment, type Attachment, type AttachmentContent } from './attachment.js';
-import { ARTIFACT_PREFIX, artifactFirstPart, partUri } from './artifact-parts.js';
+import { artifactFirstPart } from './artifact-parts.js';
+import { embedWireSize, hasContent, linkSkeleton, rawSizeOf } from './block-shapes.js';
 import { decodeBase64, encodeBase64 } from './blob.js';
 import {
   DEFAULT_BINARY_MIME,
@@ -18,11 +19,10 @@ import {
   DEFAULT_BLOCK_BUDGET_BYTES,
   DEFAULT_RESULT_BUDGET_BYTES,
   decide,
-  firstPartDescription,
   type Decision,
   type Policy,
 } from './policy.js';
-import { contentWireSize, jsonStringWireSize } from './wire-size.js';
+import { contentWireSize } from './wire-size.js';
 
 export interface AssembleOptions {
   /** Hard cap for all blocks together: the transport's message cap minus the envelope. */
@@ -66,72 +66,6 @@ interface Pending {
   decision: Decision;
   /** Bytes of the first part a link to it names: an artifact too large to read whole here. */
   firstPart?: number;
-}
-
-function rawSizeOf(c: AttachmentContent): number | undefined {
-  if (c.text !== undefined) return new TextEncoder().encode(c.text).length;
-  if (c.bytes !== undefined) return c.bytes.length;
-  if (c.blob !== undefined) {
-    const pad = c.blob.endsWith('==') ? 2 : c.blob.endsWith('=') ? 1 : 0;
-    return (c.blob.length / 4) * 3 - pad;
-  }
-  return undefined;
-}
-
-function hasContent(c: AttachmentContent | undefined): boolean {
-  return c !== undefined && (c.text !== undefined || c.bytes !== undefined || c.blob !== undefined);
-}
-
-/** The URI an attachment without one is sized with: an artifact URI's length. */
-const PLACEHOLDER_URI = ARTIFACT_PREFIX + '0'.repeat(64);
-
-/**
- * A link's block; `firstPart`, the bytes of the part it names instead of the whole (an artifact
- * too large to read whole over this connection), as a file's link names its first part.
- */
-function linkSkeleton(
-  att: Attachment,
-  raw: number,
-  mime: string | undefined,
-  firstPart?: number,
-): ResourceLink {
-  const link: ResourceLink = {
-    type: 'resource_link',
-    uri: att.uri ?? PLACEHOLDER_URI,
-    name: att.name,
-  };
-  if (att.title !== undefined) link.title = att.title;
-  if (att.description !== undefined) link.description = att.description;
-  const type = mime ?? att.mimeType;
-  if (type !== undefined) link.mimeType = type;
-  link.size = raw;
-  if (firstPart !== undefined) {
-    link.uri = partUri(link.uri, 0, firstPart);
-    link.size = firstPart;
-    const note = firstPartDescription(att.name, raw);
-    link.description = att.description === undefined ? note : `${att.description}. ${note}`;
-  }
-  if (att.annotations !== undefined) link.annotations = att.annotations;
-  if (att._meta !== undefined) link._meta = att._meta;
-  return link;
-}
-
-function embedWireSize(
-  att: Attachment,
-  content: AttachmentContent,
-  raw: number,
-  mime: string,
-): number {
-  const skeleton: EmbeddedResource = {
-    type: 'resource',
-    resource: { uri: att.uri ?? PLACEHOLDER_URI, mimeType: mime, text: '' },
-  };
-  if (att.annotations !== undefined) skeleton.annotations = att.annotations;
-  if (att._meta !== undefined) skeleton._meta = att._meta;
-  const base = contentWireSize(skeleton) - 2;
-  if (content.text !== undefined) return base + jsonStringWireSize(content.text);
-  // "blob" and "text" are both four characters: only the string differs.
-  return base + base64Length(raw) + 2;
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { JSONRPCMessage, RequestId } from '../protocol/jsonrpc.js';
+import type { RequestId } from '../protocol/jsonrpc.js';
 import type {
   Implementation,
   Prompt,
@@ -9,7 +9,6 @@ import type {
 } from '../protocol/types.js';
 import { isUri } from '../protocol/uri-syntax.js';
 import { McpKitError } from '../errors/mcpkit-error.js';
-import { coversUri } from '../uri/covers.js';
 import { isTemplate, parseTemplate } from '../uri/index.js';
 import type { ServerCore } from './core.js';
 import type {
@@ -24,7 +23,7 @@ import { dispatch } from './dispatch.js';
 import type { PromptEntry, ResourceEntry, TemplateEntry, ToolEntry } from './entries.js';
 import { MemoryLinkStore, type LinkStore } from './link-store.js';
 import { ListenHub } from './listen-hub.js';
-import { legacyResync } from './listen-legacy.js';
+import { deliverChange, resyncSessions } from './change-delivery.js';
 import { AttachTracker, type AttachHook } from './attach-tracker.js';
 import { MemoryBus, type ChangeBus, type ChangeEvent } from './change-bus.js';
 import { interestSyncFor, type InterestSync } from './interest-sync.js';
@@ -294,24 +293,7 @@ export class McpServer {
         console.warn(`mcpkit: an onChange handler threw: ${String(error)}`);
       }
     }
-    if (event.type === 'list-changed') {
-      const kind = event.list;
-      this.listen.listChanged(kind);
-      const message: JSONRPCMessage = {
-        jsonrpc: '2.0',
-        method: `notifications/${kind}/list_changed`,
-      };
-      for (const peer of this.peers) if (peer.session?.initialized) peer.send(message);
-      return;
-    }
-    const { uri } = event;
-    this.listen.resourceUpdated(uri);
-    for (const peer of this.peers) {
-      const subs = peer.session?.subscriptions;
-      if (subs && coversAny(subs, uri)) {
-        peer.send({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri } });
-      }
-    }
+    deliverChange(this.listen, this.peers, event);
   }
 
   /**
@@ -321,16 +303,7 @@ export class McpServer {
    */
   private gap(why: string): void {
     const ended = this.listen.gap(why);
-    let sessions = 0;
-    for (const peer of this.peers) {
-      const session = peer.session;
-      if (!session || peer.isClosed) continue;
-      if (!session.initialized && session.subscriptions.size === 0) continue;
-      sessions++;
-      for (const message of legacyResync(session.subscriptions, session.initialized)) {
-        peer.send(message);
-      }
-    }
+    const sessions = resyncSessions(this.peers);
     // What is still listened to here (after the streams ended) is told again, and asked for.
     this.interest?.gap();
     // The bus logs the drop itself; this says what it cost here, when it cost anything.
@@ -388,13 +361,6 @@ export class McpServer {
   private changed(kind: ListKind): void {
     this.notifyListChanged(kind);
   }
-}
-
-/** Whether one of a session's subscriptions covers `uri` (it or a resource above it). */
-function coversAny(subscriptions: ReadonlySet<string>, uri: string): boolean {
-  if (subscriptions.has(uri)) return true;
-  for (const s of subscriptions) if (coversUri(s, uri)) return true;
-  return false;
 }
 
 /** Creates an MCP server. */
