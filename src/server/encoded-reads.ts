@@ -7,7 +7,8 @@
 import { SHARED_BODY_MIN_BYTES } from '../content/shared-bodies.js';
 import { holdsAtLeast, withPreEncoded } from '../protocol/pre-encoded.js';
 
-const READ_VERSION = Symbol('mcpkit.readVersion');
+/** The version each read result stands for (a WeakMap: no property to define per request). */
+const versions = new WeakMap<object, object>();
 
 /** Ways one version is asked for (URI spellings, eras) kept at most: a client cannot grow it. */
 const SPELLINGS_PER_VERSION = 4;
@@ -20,13 +21,13 @@ const SPELLINGS_PER_VERSION = 4;
  * return versionedRead({ contents: [{ uri, mimeType, text }] }, cachedEntry);
  */
 export function versionedRead<T extends object>(result: T, version: object): T {
-  Object.defineProperty(result, READ_VERSION, { value: version, configurable: true });
+  versions.set(result, version);
   return result;
 }
 
 export function readVersionOf(value: unknown): object | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
-  return (value as { [READ_VERSION]?: object })[READ_VERSION];
+  return versions.get(value);
 }
 
 export class EncodedReads {
