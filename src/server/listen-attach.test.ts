@@ -6,9 +6,10 @@
 import { describe, expect, it } from 'vitest';
 import type { JSONRPCMessage } from '../protocol/jsonrpc.js';
 import type { SubscriptionFilter } from '../protocol/types.js';
-import { initializeRequest, legacy, modern } from '../testing/messages.js';
+import { initializeRequest, legacy } from '../testing/messages.js';
+import { openListen } from '../testing/listen.js';
 import { testServer } from '../testing/server-core.js';
-import { until, withTimeout } from '../testing/sse.js';
+import { withTimeout } from '../testing/sse.js';
 import type { McpServer } from './server.js';
 
 function hooks(server: McpServer) {
@@ -22,21 +23,11 @@ function hooks(server: McpServer) {
 
 /** A listen on its own connection; `cancel()` sends notifications/cancelled for it. */
 async function listen(server: McpServer, filter: SubscriptionFilter) {
-  const sent: JSONRPCMessage[] = [];
-  const peer = server.connect({ transport: 'memory', send: () => undefined });
-  const req = modern('subscriptions/listen', { notifications: filter });
-  const before = server.listenerCount;
-  const pending = peer.handle(req, { notify: (m) => sent.push(m) });
-  await until(() => server.listenerCount === before + 1, 'the listen to open');
+  const l = await openListen(server, filter);
   const cancel = async () => {
-    await peer.handle({
-      jsonrpc: '2.0',
-      method: 'notifications/cancelled',
-      params: { requestId: req.id },
-    });
-    expect(await withTimeout(pending, 2000, 'the cancelled listen')).toBeUndefined();
+    expect(await l.cancel()).toBeUndefined();
   };
-  return { req, pending, sent, peer, cancel };
+  return { ...l, cancel };
 }
 
 async function legacySession(server: McpServer) {

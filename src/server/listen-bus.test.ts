@@ -5,29 +5,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { JSONRPCMessage } from '../protocol/jsonrpc.js';
-import type { SubscriptionFilter } from '../protocol/types.js';
 import { initializeRequest, legacy, modern } from '../testing/messages.js';
-import { SseReader, until, withTimeout, modernPost } from '../testing/sse.js';
+import { openListen } from '../testing/listen.js';
+import { SseReader, withTimeout, modernPost } from '../testing/sse.js';
 import { createHttpHandler } from '../transports/http/web-handler.js';
 import { MemoryBus } from './change-bus.js';
-import { createServer, type McpServer } from './server.js';
+import { createServer } from './server.js';
 
 const SUB = 'io.modelcontextprotocol/subscriptionId';
-
-async function listen(server: McpServer, filter: SubscriptionFilter) {
-  const sent: JSONRPCMessage[] = [];
-  const peer = server.connect({ transport: 'memory', send: () => undefined });
-  const req = modern('subscriptions/listen', { notifications: filter });
-  const before = server.listenerCount;
-  const pending = peer.handle(req, { notify: (m) => sent.push(m) });
-  await until(() => server.listenerCount === before + 1, 'the listen to open');
-  const frames = () =>
-    sent.slice(1).map((m) => {
-      const { method, params } = m as { method: string; params: Record<string, unknown> };
-      return `${method.slice('notifications/'.length)} ${String(params['uri'] ?? '')}`.trim();
-    });
-  return { req, pending, sent, peer, frames };
-}
+const listen = openListen;
 
 function pair() {
   const bus = new MemoryBus();

@@ -5,39 +5,21 @@
  * nothing for any of it. Every wait has a deadline.
  */
 import { describe, expect, it } from 'vitest';
-import type { JSONRPCMessage } from '../protocol/jsonrpc.js';
-import type { SubscriptionFilter } from '../protocol/types.js';
-import { initializeRequest, legacy, modern } from '../testing/messages.js';
-import { until, withTimeout } from '../testing/sse.js';
+import { initializeRequest, legacy } from '../testing/messages.js';
+import { openListen } from '../testing/listen.js';
+import { until } from '../testing/sse.js';
 import { MemoryBus, type ChangeBus, type InterestMessage } from './change-bus.js';
 import type { InterestSync } from './interest-sync.js';
 import type { ServerOptions } from './options.js';
 import { createServer, type McpServer } from './server.js';
 
+const listen = openListen;
 const syncOf = (server: McpServer): InterestSync | undefined => server['interest'];
 
 function hooks(server: McpServer) {
   const log: string[] = [];
   server.onAttach({ attach: (u) => log.push(`+${u}`), detach: (u) => log.push(`-${u}`) });
   return log;
-}
-
-async function listen(server: McpServer, filter: SubscriptionFilter) {
-  const sent: JSONRPCMessage[] = [];
-  const peer = server.connect({ transport: 'memory', send: () => undefined });
-  const req = modern('subscriptions/listen', { notifications: filter });
-  const before = server.listenerCount;
-  const pending = peer.handle(req, { notify: (m) => sent.push(m) });
-  await until(() => server.listenerCount === before + 1, 'the listen to open');
-  const cancel = async () => {
-    await peer.handle({
-      jsonrpc: '2.0',
-      method: 'notifications/cancelled',
-      params: { requestId: req.id },
-    });
-    await withTimeout(pending, 2000, 'the cancelled listen');
-  };
-  return { sent, cancel };
 }
 
 /** A shared bus as one instance sees it: `cut()` drops what it sends and hears, as a dead link would. */
