@@ -8,6 +8,7 @@ import {
   type JSONRPCNotification,
   type JSONRPCRequest,
   type JSONRPCResponse,
+  type JSONRPCResultResponse,
   type RequestId,
 } from '../protocol/jsonrpc.js';
 import { META } from '../protocol/meta-keys.js';
@@ -18,7 +19,9 @@ import { ProtocolError } from '../errors/protocol-error.js';
 import { tooDeep } from '../errors/wire-errors.js';
 import { Cancellation } from './cancellation.js';
 import { createContentEnv } from './content-env.js';
-import { EncodedReads, readVersionOf } from './encoded-reads.js';
+import { EncodedReads, readValidityOf, readVersionOf } from './encoded-reads.js';
+import { freshUnder } from './replay-lane.js';
+import { mirrorsHeaders, withReplays } from './replay-dispatch.js';
 import { memoOf } from './result-memo.js';
 import { preEncodedOf } from '../protocol/pre-encoded.js';
 import { RequestContext } from './context.js';
@@ -64,11 +67,16 @@ function maxDepthOf(core: ServerCore): number {
 
 /** Builds the message handler a server's peers share. */
 export function dispatch(core: ServerCore) {
-  const maxDepth = maxDepthOf(core);
+  return withReplays(full(core, maxDepthOf(core)));
+}
+
+/** Dispatch without replays: every message checked and run. */
+function full(core: ServerCore, maxDepth: number) {
   return async (
     peer: Peer,
     raw: unknown,
     extra: HandleExtra,
+    replayKey: string | undefined,
   ): Promise<JSONRPCResponse | undefined> => {
     const c = classify(raw);
     // Depth is measured here, before anything recursive (validators, canonicalJson, handlers).
@@ -105,7 +113,7 @@ export function dispatch(core: ServerCore) {
               params: c.message.params,
               inSession: peer.session !== undefined,
             });
-          return await onRequest(core, peer, c.message, extra, era);
+          return await onRequest(core, peer, c.message, extra, era, replayKey);
         } catch (error) {
           // Whatever fails outside the handler still answers this id (never a silent request).
           if (error instanceof ProtocolError) return fail(id, error);
@@ -126,7 +134,7 @@ function encodedRead(
   params: Record<string, unknown>,
   version: object,
   result: Record<string, unknown>,
-): JSONRPCResponse {
+): JSONRPCResultResponse {
   let reads = encodedReads.get(core);
   if (!reads) encodedReads.set(core, (reads = new EncodedReads()));
   const key = `${era}\n${String(params['uri'])}`;
@@ -167,6 +175,7 @@ async function onRequest(
   request: JSONRPCRequest,
   extra: HandleExtra,
   era: Era,
+  replayKey: string | undefined,
 ): Promise<JSONRPCResponse | undefined> {
   const { id, method } = request;
   const params = request.params ?? {};
@@ -301,10 +310,26 @@ async function onRequest(
     // A kept answer (see ResultMemo) is final and encoded: written as it is.
     if (preEncodedOf(result) !== undefined) return resultResponse(id, result);
     const version = spec.cache === 'read' ? readVersionOf(result) : undefined;
-    if (version !== undefined) return encodedRead(core, id, era, params, version, result);
-    if (era === 'legacy') return resultResponse(id, memoOf(core).keep(result));
+    const replayable = era === 'modern' && replayKey !== undefined;
+    if (version !== undefined) {
+      const response = encodedRead(core, id, era, params, version, result);
+      const validity = replayable ? readValidityOf(result) : undefined;
+      if (validity && replayKey !== undefined)
+        peer.replays.set(
+          replayKey,
+          response.result,
+          freshUnder(core, () => validity.valid),
+        );
+      return response;
+    }
+    const memo = memoOf(core);
+    if (era === 'legacy') return resultResponse(id, memo.keep(result));
     if (spec.cache) addCacheHints(core, result, spec.cache);
-    return resultResponse(id, memoOf(core).keep(modernResult(core, result)));
+    const kept = memo.keep(modernResult(core, result));
+    const fresh = replayable ? memo.freshness(kept) : undefined;
+    if (fresh && replayKey !== undefined && !mirrorsHeaders(core, params))
+      peer.replays.set(replayKey, kept, freshUnder(core, fresh));
+    return resultResponse(id, kept);
   } catch (error) {
     if (method === 'subscriptions/listen') core.listen.takeEndedByServer(notify, id);
     if (cancel.aborted) return undefined;

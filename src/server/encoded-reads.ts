@@ -13,21 +13,44 @@ const versions = new WeakMap<object, object>();
 /** Ways one version is asked for (URI spellings, eras) kept at most: a client cannot grow it. */
 const SPELLINGS_PER_VERSION = 4;
 
+/** What a read handler knows of its answer's lifetime: `valid` is read on every repeat. */
+export interface ReadValidity {
+  /**
+   * True while the same read would serve this version, told without I/O (a watched file whose
+   * watch reported no change). False once it might not: the next read runs the handler.
+   */
+  readonly valid: boolean;
+}
+
+const validities = new WeakMap<object, ReadValidity>();
+
 /**
  * Tells the server that `result` is the answer for `version` (an object that changes whenever the
- * content does: a new version, a new object). Returns `result`.
+ * content does: a new version, a new object). Returns `result`. With `validity`, the same request
+ * (same params, same transport setting, another id) is answered again from the encoded answer
+ * without running the handler while `validity.valid` stays true (see server/replay-lane.ts).
  *
  * @example
  * return versionedRead({ contents: [{ uri, mimeType, text }] }, cachedEntry);
  */
-export function versionedRead<T extends object>(result: T, version: object): T {
+export function versionedRead<T extends object>(
+  result: T,
+  version: object,
+  validity?: ReadValidity,
+): T {
   versions.set(result, version);
+  if (validity) validities.set(result, validity);
   return result;
 }
 
 export function readVersionOf(value: unknown): object | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   return versions.get(value);
+}
+
+export function readValidityOf(value: unknown): ReadValidity | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  return validities.get(value);
 }
 
 export class EncodedReads {

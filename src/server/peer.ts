@@ -6,6 +6,8 @@ import type { JSONRPCMessage, JSONRPCResponse, RequestId } from '../protocol/jso
 import { validateClientResult } from '../protocol/validate.js';
 import type { ClientCapabilities, Implementation, Tool } from '../protocol/types.js';
 import type { Era } from '../protocol/versions.js';
+import { resultResponse, type JSONRPCResultResponse } from '../protocol/jsonrpc.js';
+import { ReplayLane, splitRequestText } from './replay-lane.js';
 
 /** What a 2025-11-25 client established with `initialize`. */
 export interface LegacySession {
@@ -66,6 +68,14 @@ export interface HandleExtra {
   ) => ProtocolError | undefined;
   /** Whatever an auth hook established for this message. */
   authInfo?: unknown;
+  /**
+   * What the transport checks of a request besides its body, as text (HTTP: the `Mcp-*` headers
+   * `checkEnvelope` reads): part of the key under which an answer is given again
+   * (server/replay-lane.ts). A transport with `checkEnvelope` but no setting gets no replays.
+   */
+  replaySetting?: string;
+  /** The message's JSON text as received: a replay key is then cut from it (see {@link Peer.replay}). */
+  text?: string;
 }
 
 interface Pending {
@@ -91,6 +101,8 @@ export class Peer {
   readonly streamsBodies: boolean;
   /** @internal The 2025-11-25 session, set by `initialize` (the engine's, not the transport's). */
   session: LegacySession | undefined;
+  /** @internal Answers given again to the same request (server/replay-lane.ts). */
+  readonly replays = new ReplayLane();
   /** @internal In-flight requests by id, for `notifications/cancelled`. */
   readonly inflight = new Map<RequestId, Cancellation>();
   /** Every in-flight request, also those whose id another one reuses (stateless HTTP). */
@@ -116,6 +128,21 @@ export class Peer {
     this.flow = options.flow;
     this.streamsBodies = options.streamsBodies ?? false;
     this.requestTimeoutMs = options.requestTimeoutMs ?? 60_000;
+  }
+
+  /**
+   * The answer to the request `text` (its JSON as received) when the same request, in the same
+   * `setting` (see {@link HandleExtra.replaySetting}), was answered from an encoded answer that
+   * is still fresh; else undefined, and the message takes `handle` with the same `text` and
+   * setting. Nothing of the text is parsed but its id.
+   */
+  replay(text: string, setting = ''): JSONRPCResultResponse | undefined {
+    if (this.replays.size === 0) return undefined;
+    const split = splitRequestText(text);
+    if (!split) return undefined;
+    const key = ReplayLane.textKey(split.rest, `${this.session ? 'session' : ''}\n${setting}`);
+    const kept = key === undefined ? undefined : this.replays.get(key);
+    return kept && resultResponse(split.id, kept);
   }
 
   /** Handles one decoded message; resolves with the response to send, if any. */

@@ -45,6 +45,17 @@ interface Entry {
   readonly expiresAt: number;
 }
 
+/** A memo key and the generation it was taken at. */
+export interface MemoKey {
+  readonly key: string;
+  readonly generation: string | number;
+  readonly memo: MemoOptions;
+}
+
+interface Tag extends MemoKey {
+  readonly ttlMs: number;
+}
+
 export class ResultMemo {
   private readonly entries = new Map<string, Entry>();
 
@@ -57,7 +68,7 @@ export class ResultMemo {
     what: string,
     params: Record<string, unknown>,
     ctx: RequestContext,
-  ): string | undefined {
+  ): MemoKey | undefined {
     // A round that answers input is not the arguments' alone.
     if (!memo || params['inputResponses'] !== undefined || params['requestState'] !== undefined)
       return undefined;
@@ -77,7 +88,7 @@ export class ResultMemo {
       String(generation),
     ].join('\n');
     // Keys are client text (arguments, capabilities): a long one is not kept at all.
-    return key.length > MAX_MEMO_KEY_CHARS ? undefined : key;
+    return key.length > MAX_MEMO_KEY_CHARS ? undefined : { key, generation, memo };
   }
 
   /** The kept answer for `key`, if it is still good. */
@@ -92,16 +103,29 @@ export class ResultMemo {
   }
 
   /** Tags a freshly built result with its key, for {@link keep} once it has its envelope. */
-  static tag<T extends object>(result: T, key: string, ttlMs: number, ctx: RequestContext): T {
+  static tag<T extends object>(result: T, key: MemoKey, ttlMs: number, ctx: RequestContext): T {
     // A handler that asked for input made a result that depends on the answers too; one may
     // also say its result is not to be kept (ctx.keepable = false: cut short by time, say).
     if (ctx.asked || !ctx.keepable) return result;
-    Object.defineProperty(result, MEMO_KEY, { value: { key, ttlMs }, configurable: true });
+    const tag: Tag = { ...key, ttlMs };
+    Object.defineProperty(result, MEMO_KEY, { value: tag, configurable: true });
     return result;
   }
 
-  static tagOf(result: object): { key: string; ttlMs: number } | undefined {
-    return (result as { [MEMO_KEY]?: { key: string; ttlMs: number } })[MEMO_KEY];
+  static tagOf(result: object): Tag | undefined {
+    return (result as { [MEMO_KEY]?: Tag })[MEMO_KEY];
+  }
+
+  /**
+   * For a result {@link keep} just kept: whether it is still what the memo would serve (same
+   * generation, lifetime not over), told without running anything but `generation()`.
+   */
+  freshness(result: Record<string, unknown>): (() => boolean) | undefined {
+    const tag = ResultMemo.tagOf(result);
+    const entry = tag && this.entries.get(tag.key);
+    if (!tag || entry?.result !== result) return undefined;
+    const { memo, generation } = tag;
+    return () => entry.expiresAt > this.now() && memo.generation() === generation;
   }
 
   /** Keeps the final, enveloped `result` encoded under its tag; a large one is not kept. */

@@ -224,6 +224,7 @@ const EXPECTED: Record<string, string[]> = {
     'PromptReturn',
     'ReadHandler',
     'ReadReturn',
+    'ReadValidity',
     'Registered',
     'RequestContext',
     'ResourceDefinition',

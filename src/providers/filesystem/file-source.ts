@@ -69,8 +69,9 @@ export class FileSource {
       { ...this.knownOf(relative), ...control },
       resolved,
     );
-    if (outcome.kind === 'ok' && resolved instanceof PathRecord) resolved.readable = true;
-    return outcome;
+    if (outcome.kind !== 'ok' || !(resolved instanceof PathRecord)) return outcome;
+    resolved.readable = true;
+    return { ...outcome, validity: this.validity(resolved, outcome.contents) };
   }
 
   /** A whole read; where the writer streams (HTTP), an uncached blob as a stream. */
@@ -80,7 +81,32 @@ export class FileSource {
     if (resolved.kind !== 'file') return resolved;
     const { fs, within } = this.options;
     const known = this.knownOf(relative);
-    return readOrStream(fs, within(), this.cache, relative, limitBytes, known, resolved);
+    const outcome = await readOrStream(
+      fs,
+      within(),
+      this.cache,
+      relative,
+      limitBytes,
+      known,
+      resolved,
+    );
+    if (outcome.kind !== 'ok' || !(resolved instanceof PathRecord)) return outcome;
+    return { ...outcome, validity: this.validity(resolved, outcome.contents) };
+  }
+
+  /**
+   * How long contents read through `record` stay what a read would serve, told without I/O:
+   * while the record is trusted and the cache still holds them (cacheBytes bounds what is
+   * answered from memory; uncached contents are read again every time).
+   */
+  private validity(record: PathRecord, contents: FileContents): { readonly valid: boolean } {
+    const cache = this.cache;
+    const key = record.key;
+    return {
+      get valid() {
+        return record.valid && cache.holds(key, contents);
+      },
+    };
   }
 
   /** What the listing sniffed for a file: its type at the size it had then. */

@@ -78,6 +78,11 @@ export class PathRecord implements ResolvedFile {
     return !this.dropped;
   }
 
+  /** Whether a read would serve this record again without any I/O (a `ReadValidity`). */
+  get valid(): boolean {
+    return !this.dropped && this.owner.trusts(this);
+  }
+
   stale(): void {
     this.owner.forget(this);
   }
@@ -211,6 +216,15 @@ export class PathRecords {
     this.under.clear();
     for (const flight of this.flights.values()) flight.spoiled = true;
     this.flights.clear();
+  }
+
+  /** Whether `resolve` would answer `record` now without I/O. */
+  trusts(record: PathRecord): boolean {
+    return (
+      this.now() < record.expiresAt &&
+      this.vouched(record) &&
+      this.records.get(record.relative) === record
+    );
   }
 
   /** Whether the watch vouches for `record`: it reported every change since it was made. */

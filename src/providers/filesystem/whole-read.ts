@@ -56,6 +56,7 @@ export async function readWhole(
       return versionedRead(
         { contents: [{ uri, mimeType: c.mimeType, ...body, _meta: metaOfVersion(c) }] },
         c,
+        outcome.validity,
       );
     }
     case 'streamed': {

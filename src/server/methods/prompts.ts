@@ -13,7 +13,7 @@ async function getPrompt(params: Params, { core, ctx }: MethodEnv): Promise<Resu
     throw ProtocolError.invalidParams(`Unknown prompt: ${JSON.stringify(name)}`, { name });
   const memo = memoOf(core);
   const key = memo.keyOf(entry.memo, entry, `prompts/get\n${name}`, params, ctx);
-  const kept = key === undefined ? undefined : memo.get(key);
+  const kept = key === undefined ? undefined : memo.get(key.key);
   if (kept) return kept;
   const args = (params['arguments'] ?? {}) as Record<string, string>;
   for (const arg of entry.prompt.arguments ?? []) {

@@ -8,7 +8,7 @@ import type { RequestContext } from '../context.js';
 import type { ServerCore } from '../core.js';
 import type { PartialContents, ReadReturn } from '../definitions.js';
 import { artifactPart, artifactTarget, wholeArtifact } from '../artifact-read.js';
-import { readVersionOf, versionedRead } from '../encoded-reads.js';
+import { readValidityOf, readVersionOf, versionedRead } from '../encoded-reads.js';
 import { lister } from './lists.js';
 import { matchTemplates } from './templates.js';
 import type { MethodSpec, Result } from './types.js';
@@ -43,7 +43,7 @@ function withCache(result: Result, hints: { ttlMs?: number; cacheScope?: string 
 /** Carries the version a handler named (see versionedRead) over to the result built from it. */
 function versioned(value: ReadReturn, result: Result): Result {
   const version = readVersionOf(value);
-  return version === undefined ? result : versionedRead(result, version);
+  return version === undefined ? result : versionedRead(result, version, readValidityOf(value));
 }
 
 /**

@@ -14,7 +14,7 @@ async function callTool(params: Params, { core, ctx }: MethodEnv): Promise<Resul
   if (!entry) throw ProtocolError.invalidParams(`Unknown tool: ${JSON.stringify(name)}`, { name });
   const memo = memoOf(core);
   const key = memo.keyOf(entry.memo, entry, `tools/call\n${name}`, params, ctx);
-  const kept = key === undefined ? undefined : memo.get(key);
+  const kept = key === undefined ? undefined : memo.get(key.key);
   if (kept) return kept;
   let args: unknown = params['arguments'] ?? {};
   let checked = entry.input.check(args);

@@ -45,6 +45,16 @@ function idOf(body: unknown): JSONRPCResponse['id'] {
   return isRequestId(id) ? id : null;
 }
 
+/**
+ * What `checkEnvelope` reads of a 2026-07-28 request besides its body, as one string: the
+ * headers its answer may depend on (Mcp-Param-* are not here: a tool that mirrors arguments in
+ * headers never has its answers replayed).
+ */
+function replaySettingOf(ex: HttpExchange): string {
+  const h = (name: string): string => ex.header(name) ?? '\u0000';
+  return `${h('mcp-method')}\n${h('mcp-name')}\n${h('mcp-protocol-version')}\n${ex.header('mcp-session-id') === undefined ? '' : 'session'}`;
+}
+
 /** The transport-independent Streamable HTTP logic, shared by the web and node adapters. */
 export class HttpEndpoint {
   private readonly options: HttpOptions;
@@ -145,6 +155,10 @@ export class HttpEndpoint {
     }
     const raw = await readBodyOrRefuse(ex, res, this.bodyLimits);
     if (raw === undefined) return;
+    // A 2026-07-28 request answered before, same body and headers: its answer again, unparsed.
+    const setting = replaySettingOf(ex);
+    const replayed = this.stateless.replay(raw, setting);
+    if (replayed) return res.send(200, { ...JSON_HEADERS }, this.encode(replayed).parts);
     let body: unknown;
     try {
       body = JSON.parse(raw);
@@ -160,7 +174,11 @@ export class HttpEndpoint {
     if ('status' in route)
       return jsonError(res, route.status, route.code, route.message, idOf(body), {}, route.data);
     const { session, isNew, era } = route;
-    if (!session) return this.exchange(ex, res, body, route.peer, era, undefined, acceptsSse);
+    if (!session)
+      return this.exchange(ex, res, body, route.peer, era, undefined, acceptsSse, undefined, {
+        text: raw,
+        replaySetting: setting,
+      });
     if (!isNew)
       return this.sessions.busyWhile(session, () =>
         this.exchange(ex, res, body, session.peer, era, session, acceptsSse),
@@ -192,6 +210,7 @@ export class HttpEndpoint {
     session: LegacyHttpSession | undefined,
     acceptsSse: boolean,
     settled?: (response: JSONRPCResponse | undefined) => void,
+    replay?: { text: string; replaySetting: string },
   ): Promise<void> {
     const isRequest = typeof body === 'object' && body !== null && 'method' in body && 'id' in body;
     if (!isRequest) {
@@ -275,6 +294,7 @@ export class HttpEndpoint {
           : {}),
         signal: () => ex.signal,
         era,
+        ...(era === 'modern' ? replay : undefined),
         checkEnvelope: (version, toolInputSchema) =>
           checkModernHeaders(
             ex,

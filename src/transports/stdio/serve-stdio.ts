@@ -173,7 +173,7 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Stdio
   };
   const canStart = (): boolean => running < maxInFlight && out.bytes <= maxQueuedBytes;
 
-  const start = (message: unknown): void => {
+  const start = (message: unknown, text: string): void => {
     const listenId = listenIdOf(message);
     if (listenId !== undefined) listens.add(listenId);
     // A listen stream lives as long as its subscription: it never holds other requests back.
@@ -181,7 +181,7 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Stdio
     pending++;
     if (counted) running++;
     peer
-      .handle(message)
+      .handle(message, { text })
       .then(
         (response) => {
           if (response) write(response);
@@ -212,7 +212,7 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Stdio
     if (isClosed) return;
     while (waiting.size > 0 && canStart()) {
       const text = waiting.shift();
-      if (text !== undefined) start(JSON.parse(text));
+      if (text !== undefined) start(JSON.parse(text), text);
     }
     updateFlow();
     if (ending && pending === 0 && waiting.size === 0) close();
@@ -230,6 +230,9 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Stdio
       );
       return;
     }
+    // Asked again, still fresh: answered at once, without parsing more than its id.
+    const replayed = peer.replay(event.text);
+    if (replayed) return write(replayed);
     let message: unknown;
     try {
       message = JSON.parse(event.text);
@@ -248,7 +251,7 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Stdio
     // A cancellation can overtake the request it names: it then never starts.
     const cancelled = cancelledIdOf(message);
     if (cancelled !== undefined && waiting.cancel(cancelled)) updateFlow();
-    start(message);
+    start(message, event.text);
   };
 
   let resolveClosed!: () => void;

@@ -1,0 +1,92 @@
+/**
+ * The replay side of dispatch: a request answered before from an encoded, still fresh answer is
+ * answered again from the peer's lane; the same read already running is waited for and its
+ * encoded answer shared. Everything else goes to the full dispatch. See replay-lane.ts.
+ */
+import {
+  resultResponse,
+  type JSONRPCResponse,
+  type JSONRPCResultResponse,
+  type RequestId,
+} from '../protocol/jsonrpc.js';
+import { preEncodedOf } from '../protocol/pre-encoded.js';
+import type { ServerCore } from './core.js';
+import type { HandleExtra, Peer } from './peer.js';
+import { plainRequest, ReplayLane } from './replay-lane.js';
+
+/** A dispatch that runs every message (the replay key is passed on, to keep its answer). */
+export type FullDispatch = (
+  peer: Peer,
+  raw: unknown,
+  extra: HandleExtra,
+  replayKey: string | undefined,
+) => Promise<JSONRPCResponse | undefined>;
+
+/** `handle`, with the same request answered again from the peer's lane (see replay-lane.ts). */
+export function withReplays(handle: FullDispatch) {
+  return async (
+    peer: Peer,
+    raw: unknown,
+    extra: HandleExtra,
+  ): Promise<JSONRPCResponse | undefined> => {
+    // The same request as one answered from memory before: answered again, nothing re-checked.
+    // (A transport that has the text asked `peer.replay` before it parsed it.)
+    const replayKey = replayKeyOf(peer, raw, extra);
+    if (replayKey === undefined) return handle(peer, raw, extra, undefined);
+    const id = (raw as { id: RequestId }).id;
+    if (extra.text === undefined) {
+      const kept = peer.replays.get(replayKey);
+      if (kept) return resultResponse(id, kept);
+    }
+    // The same read already running (many clients asking at once, an answer that just
+    // expired): its answer, once encoded, serves this one too; anything else runs on its own.
+    // Tools and prompts each run (their own gates and caps answer each call).
+    const lane = peer.replays;
+    if ((raw as { method: string }).method !== 'resources/read' || lane.unshared.has(replayKey))
+      return handle(peer, raw, extra, replayKey);
+    const leader = lane.flights.get(replayKey);
+    if (leader) {
+      const shared = await leader;
+      if (isShareable(shared)) return resultResponse(id, shared.result);
+      return handle(peer, raw, extra, replayKey);
+    }
+    const running = handle(peer, raw, extra, replayKey);
+    lane.flights.set(replayKey, running);
+    try {
+      const response = await running;
+      // Answers never kept encoded (a streamed blob, a tool without memo): no waiting for them.
+      if (!isShareable(response)) lane.noteUnshared(replayKey);
+      return response;
+    } finally {
+      if (lane.flights.get(replayKey) === running) lane.flights.delete(replayKey);
+    }
+  };
+}
+
+/** A result encoded once, which another request's answer may carry as it is. */
+function isShareable(response: JSONRPCResponse | undefined): response is JSONRPCResultResponse {
+  return (
+    response !== undefined && 'result' in response && preEncodedOf(response.result) !== undefined
+  );
+}
+
+/** The key a request's answer is kept under for a replay, when it may be (see replay-lane.ts). */
+function replayKeyOf(peer: Peer, raw: unknown, extra: HandleExtra): string | undefined {
+  // A caller identity or a transport check the key cannot stand for: always the full path.
+  if (extra.authInfo !== undefined) return undefined;
+  if (extra.checkEnvelope !== undefined && extra.replaySetting === undefined) return undefined;
+  const plain = plainRequest(raw);
+  if (!plain) return undefined;
+  const setting = `${peer.session ? 'session' : ''}\n${extra.replaySetting ?? ''}`;
+  return ReplayLane.keyOf(plain, setting, extra.text);
+}
+
+/** Whether a tool mirrors arguments in `Mcp-Param-*` headers (their check is not in the key). */
+export function mirrorsHeaders(core: ServerCore, params: Record<string, unknown>): boolean {
+  const schema = core.tools.get(String(params['name']))?.tool.inputSchema;
+  const properties = schema?.['properties'];
+  if (typeof properties !== 'object' || properties === null) return false;
+  return Object.values(properties as Record<string, unknown>).some(
+    (p) => typeof p === 'object' && p !== null && 'x-mcp-header' in p,
+  );
+}

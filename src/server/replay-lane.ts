@@ -1,0 +1,195 @@
+/**
+ * Answers given again by exact request: a 2026-07-28 request whose answer was encoded once (a
+ * versioned read, a memoised tool or prompt) and that can tell without I/O whether it is still
+ * good is answered from memory when the same request comes again, before any parsing of its
+ * envelope, validation or handler: the same setting (transport headers, session or not), the
+ * same method and params (byte for byte once serialised), only another id. Validation and
+ * handlers would reach the same outcome for the same request, so skipping them changes nothing
+ * the client can see, as long as the answer is fresh (`fresh()`), the server's registrations are
+ * the same arrays, and the request carries no caller identity (authInfo): such requests always
+ * take the full path.
+ */
+import type { JSONRPCResponse, RequestId } from '../protocol/jsonrpc.js';
+import { preEncodedOf } from '../protocol/pre-encoded.js';
+import type { ServerCore } from './core.js';
+
+/** Methods whose answers may be kept: any other request costs nothing here. */
+const KEPT_METHODS = new Set(['resources/read', 'prompts/get', 'tools/call']);
+
+/** Longest key kept (params as JSON, and the setting): bounds what a client can grow. */
+export const MAX_REPLAY_KEY_CHARS = 4096;
+/** Answers kept at most per connection (the stateless HTTP endpoint is one connection). */
+export const MAX_REPLAY_ENTRIES = 1024;
+/** Characters of encoded answers kept at most per connection (~16 MiB of ASCII). */
+export const MAX_REPLAY_CHARS = 16 * 1024 * 1024;
+
+/** The registrations an answer was built under: the same arrays until one changes. */
+type Stamp = readonly [unknown, unknown, unknown, unknown];
+
+function stampOf(core: ServerCore): Stamp {
+  return [core.tools.list(), core.prompts.list(), core.resources.list(), core.templates.list()];
+}
+
+/** `fresh`, and the server's registrations still those the answer was built under. */
+export function freshUnder(core: ServerCore, fresh: () => boolean): () => boolean {
+  const s = stampOf(core);
+  return () =>
+    s[0] === core.tools.list() &&
+    s[1] === core.prompts.list() &&
+    s[2] === core.resources.list() &&
+    s[3] === core.templates.list() &&
+    fresh();
+}
+
+interface Entry {
+  readonly result: Record<string, unknown>;
+  readonly chars: number;
+  readonly fresh: () => boolean;
+}
+
+/** A parsed request of the plain shape `{ jsonrpc, id, method, params }` and nothing else. */
+export interface PlainRequest {
+  jsonrpc: '2.0';
+  id: RequestId;
+  method: string;
+  params: Record<string, unknown>;
+}
+
+/** `raw` as a plain request whose method may be kept, else undefined (never throws). */
+export function plainRequest(raw: unknown): PlainRequest | undefined {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return undefined;
+  const m = raw as Record<string, unknown>;
+  const method = m['method'];
+  if (typeof method !== 'string' || !KEPT_METHODS.has(method) || m['jsonrpc'] !== '2.0')
+    return undefined;
+  const id = m['id'];
+  if (typeof id !== 'string' && !(typeof id === 'number' && Number.isSafeInteger(id)))
+    return undefined;
+  const params = m['params'];
+  if (typeof params !== 'object' || params === null || Array.isArray(params)) return undefined;
+  let keys = 0;
+  for (const k in m) if (Object.hasOwn(m, k)) keys++;
+  return keys === 4 ? (m as unknown as PlainRequest) : undefined;
+}
+
+/** How most clients start a request: its id is cut from there without parsing the text. */
+const TEXT_HEAD = '{"jsonrpc":"2.0","id":';
+/** A top-level or nested "id" member in the rest: such a request is keyed by its params. */
+const ID_MEMBER = /"id"\s*:/;
+
+/**
+ * The id and the rest of a request text `{"jsonrpc":"2.0","id":ID,REST`, where ID is a JSON
+ * integer (a safe one, as JSON writes it) or a string of printable ASCII without escapes; else
+ * undefined. Nothing else is parsed: the rest is compared as it is.
+ */
+export function splitRequestText(text: string): { id: RequestId; rest: string } | undefined {
+  if (!text.startsWith(TEXT_HEAD)) return undefined;
+  const from = TEXT_HEAD.length;
+  let at = from;
+  let id: RequestId;
+  if (text.charCodeAt(at) === 34 /* " */) {
+    at++;
+    for (;;) {
+      const c = text.charCodeAt(at);
+      if (c === 34) break;
+      if (!(c >= 0x20 && c < 0x7f) || c === 92 /* \ */) return undefined;
+      at++;
+    }
+    id = text.slice(from + 1, at);
+    at++;
+  } else {
+    if (text.charCodeAt(at) === 45 /* - */) at++;
+    const digits = at;
+    while (at < text.length && text.charCodeAt(at) >= 48 && text.charCodeAt(at) <= 57) at++;
+    const n = at - digits;
+    // JSON's own form: no leading zero; at most 15 digits is always a safe integer.
+    if (n === 0 || n > 15 || (n > 1 && text.charCodeAt(digits) === 48)) return undefined;
+    id = Number(text.slice(from, at));
+    if (Object.is(id, -0)) return undefined;
+  }
+  if (text.charCodeAt(at) !== 44 /* , */) return undefined;
+  return { id, rest: text.slice(at + 1) };
+}
+
+/** The kept answers of one connection. */
+export class ReplayLane {
+  private readonly entries = new Map<string, Entry>();
+  private chars = 0;
+  /** Requests with a key running now, by key: the same request arriving meanwhile waits for it. */
+  readonly flights = new Map<string, Promise<JSONRPCResponse | undefined>>();
+  /** Keys whose answer was not one to share: their requests run side by side (bounded). */
+  readonly unshared = new Set<string>();
+
+  noteUnshared(key: string): void {
+    if (this.unshared.size >= MAX_REPLAY_ENTRIES) this.unshared.clear();
+    this.unshared.add(key);
+  }
+
+  /** Entries kept now. */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /**
+   * The key of `request` in the setting `setting` (the session, and what the transport checks
+   * besides the body, such as HTTP headers), or undefined when it is too long to keep. With the
+   * request's `text`, a key cut from the text when it has the usual shape (see textKey).
+   */
+  static keyOf(request: PlainRequest, setting: string, text?: string): string | undefined {
+    if (text !== undefined) {
+      const split = splitRequestText(text);
+      if (split && split.id === request.id && !ID_MEMBER.test(split.rest))
+        return ReplayLane.textKey(split.rest, setting);
+    }
+    let params: string;
+    try {
+      params = JSON.stringify(request.params);
+    } catch {
+      return undefined; // cyclic or too deep (an in-memory caller): the full path says why
+    }
+    if (params.length + setting.length + request.method.length > MAX_REPLAY_KEY_CHARS)
+      return undefined;
+    return `${setting}\n\u0001${request.method}\n${params}`;
+  }
+
+  /** The key of a request text's rest (see {@link splitRequestText}) in `setting`. */
+  static textKey(rest: string, setting: string): string | undefined {
+    return rest.length + setting.length > MAX_REPLAY_KEY_CHARS ? undefined : `${setting}\n${rest}`;
+  }
+
+  /** The kept answer for `key` while still fresh. */
+  get(key: string): Record<string, unknown> | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    if (entry.fresh()) return entry.result;
+    this.delete(key, entry);
+    return undefined;
+  }
+
+  /** Keeps `result` (already encoded) under `key` while `fresh()` says so. */
+  set(key: string, result: Record<string, unknown>, fresh: () => boolean): void {
+    const json = preEncodedOf(result);
+    if (json === undefined || !fresh()) return;
+    const chars = json.length + key.length;
+    if (chars > MAX_REPLAY_CHARS / 16) return;
+    const old = this.entries.get(key);
+    if (old) this.delete(key, old);
+    for (const [oldest, entry] of this.entries) {
+      if (this.entries.size < MAX_REPLAY_ENTRIES && this.chars + chars <= MAX_REPLAY_CHARS) break;
+      this.delete(oldest, entry);
+    }
+    this.entries.set(key, { result, chars, fresh });
+    this.chars += chars;
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.unshared.clear();
+    this.chars = 0;
+  }
+
+  private delete(key: string, entry: Entry): void {
+    this.entries.delete(key);
+    this.chars -= entry.chars;
+  }
+}
