@@ -38,18 +38,19 @@ export function withReplays(handle: FullDispatch) {
       const kept = peer.replays.get(replayKey);
       if (kept) return resultResponse(id, kept);
     }
-    // The same read already running (many clients asking at once, an answer that just
-    // expired): its answer, once encoded, serves this one too; anything else runs on its own.
-    // Tools and prompts each run (their own gates and caps answer each call).
+    // The same request already running: a read (many clients asking at once), or a tool or
+    // prompt rebuilding an answer that just went stale. Its answer, once encoded, serves this
+    // one too. Other calls of tools and prompts each run: their gates and caps answer each one.
     const lane = peer.replays;
-    if ((raw as { method: string }).method !== 'resources/read' || lane.unshared.has(replayKey))
-      return handle(peer, raw, extra, replayKey);
     const leader = lane.flights.get(replayKey);
     if (leader) {
       const shared = await leader;
       if (isShareable(shared)) return resultResponse(id, shared.result);
       return handle(peer, raw, extra, replayKey);
     }
+    const isRead = (raw as { method: string }).method === 'resources/read';
+    if (isRead ? lane.unshared.has(replayKey) : !lane.takeExpired(replayKey))
+      return handle(peer, raw, extra, replayKey);
     const running = handle(peer, raw, extra, replayKey);
     lane.flights.set(replayKey, running);
     try {

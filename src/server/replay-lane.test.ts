@@ -324,6 +324,30 @@ describe('replays of a memoised tool', () => {
     expect(peer.replays.size).toBe(1);
   });
 
+  it('first calls run side by side, memoised or not (their gates and caps answer each one)', async () => {
+    const { conn, runs, hold, release } = toolSetup();
+    hold();
+    const answers = [1, 2, 3].map((id) => conn.send(call('kept', 'f', id)));
+    await new Promise((r) => setTimeout(r, 10));
+    expect(runs).toEqual(['kept f', 'kept f', 'kept f']);
+    release();
+    expect((await Promise.all(answers)).map((a) => (a as { id: number }).id)).toEqual([1, 2, 3]);
+  });
+
+  it('calls arriving while a stale answer is rebuilt wait for it and share the new one', async () => {
+    const { conn, runs, bump, hold, release } = toolSetup();
+    await conn.send(call('kept', 'g', 1));
+    bump();
+    hold();
+    const answers = [2, 3, 4].map((id) => conn.send(call('kept', 'g', id)));
+    await new Promise((r) => setTimeout(r, 10));
+    expect(runs).toEqual(['kept g', 'kept g']);
+    release();
+    const done = await Promise.all(answers);
+    expect(done.map((a) => (a as { id: number }).id)).toEqual([2, 3, 4]);
+    for (const a of done) expect(JSON.stringify(a)).toContain('kept g @2');
+  });
+
   it('calls run side by side, each on its own (their gates and caps answer each one)', async () => {
     const { conn, runs, hold, release } = toolSetup();
     await conn.send(call('plain', 'c', 1));

@@ -119,6 +119,13 @@ export class ReplayLane {
   readonly flights = new Map<string, Promise<JSONRPCResponse | undefined>>();
   /** Keys whose answer was not one to share: their requests run side by side (bounded). */
   readonly unshared = new Set<string>();
+  /** Keys whose kept answer went stale and is not rebuilt yet (bounded). */
+  private readonly expired = new Set<string>();
+
+  /** Whether `key` had a kept answer that went stale since; the caller rebuilds it. */
+  takeExpired(key: string): boolean {
+    return this.expired.delete(key);
+  }
 
   noteUnshared(key: string): void {
     if (this.unshared.size >= MAX_REPLAY_ENTRIES) this.unshared.clear();
@@ -163,6 +170,8 @@ export class ReplayLane {
     if (!entry) return undefined;
     if (entry.fresh()) return entry.result;
     this.delete(key, entry);
+    if (this.expired.size >= MAX_REPLAY_ENTRIES) this.expired.clear();
+    this.expired.add(key);
     return undefined;
   }
 
@@ -185,6 +194,7 @@ export class ReplayLane {
   clear(): void {
     this.entries.clear();
     this.unshared.clear();
+    this.expired.clear();
     this.chars = 0;
   }
 
