@@ -108,17 +108,28 @@ describe('PathRecords: resolve once', () => {
     for (const r of all) expect(r).toBe(all[0]);
   });
 
-  it('expires after ttlMs, then resolves again', async () => {
+  it('expires after ttlMs: renewed by one stat when unchanged, resolved again when not', async () => {
     let now = 0;
     const fs = countingFs();
     const records = recordsOf(fs, stubWatch(), { ttlMs: 100, now: () => now });
-    const first = await records.resolve('e.md');
+    await writeFile(join(root, 'ttl.md'), 'one');
+    const first = await records.resolve('ttl.md');
+    const { realpath, stat } = fs.calls;
     now = 99;
-    expect(await records.resolve('e.md')).toBe(first);
+    expect(await records.resolve('ttl.md')).toBe(first);
+    expect(fs.calls.stat).toBe(stat);
     now = 100;
-    const again = await records.resolve('e.md');
+    expect(await records.resolve('ttl.md')).toBe(first);
+    expect(fs.calls).toEqual({ realpath, stat: stat + 1 });
+    now = 199;
+    expect(await records.resolve('ttl.md')).toBe(first); // renewed for another ttlMs
+    expect(fs.calls.stat).toBe(stat + 1);
+    // A change no watch reported: the stat at the next expiry sees it.
+    await writeFile(join(root, 'ttl.md'), 'two, longer');
+    now = 200;
+    const again = await records.resolve('ttl.md');
     expect(again).not.toBe(first);
-    expect(fs.calls.realpath).toBe(2);
+    expect(fs.calls.realpath).toBe(realpath + 1);
     expect((first as PathRecord).current).toBe(false);
   });
 

@@ -10,7 +10,9 @@
  * change reported under it drops it at once (the FolderChanges stream, not after the debounce).
  * Any other record (a symlink on the path, a folder not watched, no watch) costs one `stat` of
  * the path per read. Every record also expires after `ttlMs`, for changes no watch reports (a
- * lost event, a network file system, a write through a link made later). See {@link PathRecords}.
+ * lost event, a network file system, a write through a link made later): then one stat renews a
+ * record the watch vouches for when it finds the same version, else the path is resolved anew.
+ * See {@link PathRecords}.
  */
 import type { Stats } from 'node:fs';
 import * as path from 'node:path';
@@ -69,7 +71,8 @@ export class PathRecord implements ResolvedFile {
     readonly symlinked: boolean,
     /** The watch alone may vouch for it (see the module's comment); else a stat per read. */
     readonly byWatch: boolean,
-    readonly expiresAt: number,
+    /** Renewed by a stat that finds the file unchanged (see PathRecords.resolve). */
+    public expiresAt: number,
     /** The watch's token when it covered every folder above the path; undefined: it did not. */
     readonly coverage: number | undefined,
   ) {}
@@ -165,6 +168,13 @@ export class PathRecords {
     const record = this.records.get(relative);
     if (record && this.now() < record.expiresAt) {
       if (this.vouched(record) || (await this.unchanged(record))) return record;
+    } else if (record && this.vouched(record) && (await this.unchanged(record))) {
+      // Expired, but the watch still vouches for its path and a stat finds the same version:
+      // trusted for another ttlMs, without resolving the path again.
+      if (this.records.get(relative) === record) {
+        record.expiresAt = this.now() + this.ttlMs;
+        return record;
+      }
     }
     if (record) this.forget(record);
     let flight = this.flights.get(relative);
@@ -235,9 +245,10 @@ export class PathRecords {
   /** Whether the path still names the recorded file at its recorded version: one stat. */
   private async unchanged(record: PathRecord): Promise<boolean> {
     let now: Stats;
+    const where = path.join(this.options.within().root, record.relative);
     try {
       // stat, not lstat: it follows every symlink on the path to the file the path names now.
-      now = await this.options.fs.stat(path.join(this.options.within().root, record.relative));
+      now = await this.options.fs.stat(where);
     } catch {
       return false; // resolved again, which tells missing from refused
     }

@@ -23,7 +23,8 @@ export interface FilesystemProviderOptions {
   cacheBytes?: number;
   /**
    * Longest (ms) a path's resolution (its real path, device, inode, size and times) is reused
-   * before it is resolved again (default 2,000; 0 resolves every read). While the folder is
+   * before it is checked again (default 2,000; 0 resolves every read): a watched path's by one
+   * `stat` (the same version: trusted for another period), any other by resolving it anew. While the folder is
    * watched, a read of a path with no symlink on it and no other hard link then costs no
    * syscall: a change the watch reports under the path drops it at once, and this bounds how
    * long a change no watch reports (a lost event, a network file system) goes unseen. Any other
@@ -74,6 +75,6 @@ export interface FilesystemProviderOptions {
   onProgress?: (progress: IndexProgress) => void;
   /** Sees non-fatal problems (a watch that failed, a listing that was cut). */
   onWarning?: (message: string) => void;
-  /** The file system calls (default `node:fs/promises`); for tests. */
+  /** The file system calls (default: node's, the quick ones synchronous: quick-fs.ts); for tests. */
   fs?: ProviderFs;
 }
