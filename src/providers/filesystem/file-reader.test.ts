@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import type { FileHandle } from 'node:fs/promises';
 import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +7,7 @@ import { sharedBodies } from '../../content/shared-bodies.js';
 import { ByteLruCache } from './content-cache.js';
 import { readContents, readsInFlight, type ContentsOutcome } from './file-reader.js';
 import { createFilesystemProvider } from './filesystem-provider.js';
-import { nodeFs, type ProviderFs } from './fs-types.js';
+import { nodeFs, type ProviderFileHandle, type ProviderFs } from './fs-types.js';
 import type { FileContents } from './read-file.js';
 import type { Containment } from './resolve.js';
 
@@ -40,7 +39,10 @@ interface Gated {
  * and no read goes on until every caller resolved it: they all meet the first read in flight.
  * `handle` may wrap each opened handle.
  */
-function gatedFs(callers: number, handle: (h: FileHandle) => FileHandle = (h) => h): Gated {
+function gatedFs(
+  callers: number,
+  handle: (h: ProviderFileHandle) => ProviderFileHandle = (h) => h,
+): Gated {
   let stats = 0;
   let resolved = 0;
   let opens = 0;
@@ -132,7 +134,7 @@ describe('readContents: one read for concurrent misses', () => {
   });
 
   it('rejects every caller when the shared read fails, and leaves nothing in flight', async () => {
-    const failing = (h: FileHandle): FileHandle =>
+    const failing = (h: ProviderFileHandle): ProviderFileHandle =>
       new Proxy(h, {
         get(target, prop) {
           if (prop === 'read')
@@ -158,7 +160,7 @@ describe('readContents: one read for concurrent misses', () => {
 
   it('answers "changed" to every caller when the file keeps changing under the read', async () => {
     let tick = 0;
-    const moving = (h: FileHandle): FileHandle =>
+    const moving = (h: ProviderFileHandle): ProviderFileHandle =>
       new Proxy(h, {
         get(target, prop) {
           if (prop === 'stat')

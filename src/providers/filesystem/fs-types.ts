@@ -1,6 +1,18 @@
 import type { Dirent, Stats } from 'node:fs';
 import * as fsp from 'node:fs/promises';
-import type { FileHandle } from 'node:fs/promises';
+
+/** What the provider uses of an open file (node's `FileHandle` is one). */
+export interface ProviderFileHandle {
+  readonly fd: number;
+  stat(): Promise<Stats>;
+  read(
+    buffer: Buffer,
+    offset: number,
+    length: number,
+    position: number,
+  ): Promise<{ bytesRead: number }>;
+  close(): Promise<void>;
+}
 
 /**
  * The few `node:fs/promises` calls the provider makes; inject another implementation to count
@@ -10,7 +22,7 @@ export interface ProviderFs {
   realpath(path: string): Promise<string>;
   stat(path: string): Promise<Stats>;
   readdir(path: string, options: { withFileTypes: true }): Promise<Dirent[]>;
-  open(path: string, flags: number): Promise<FileHandle>;
+  open(path: string, flags: number): Promise<ProviderFileHandle>;
   /**
    * Rejects when this process may not read `path` (`access(2)` with R_OK). The listing asks it
    * of every new or changed file, so that nothing is listed that a read would answer "not
@@ -65,7 +77,7 @@ export const READ_CHUNK_BYTES = 1024 * 1024;
  * read into instead of a new buffer.
  */
 export async function readRange(
-  handle: FileHandle,
+  handle: ProviderFileHandle,
   position: number,
   length: number,
   checkpoint?: () => void,

@@ -1,6 +1,5 @@
 /** Reads one regular file as MCP text or blob contents, guarding the size before the bytes. */
 import type { Stats } from 'node:fs';
-import type { FileHandle } from 'node:fs/promises';
 import { setTimeout as delay } from 'node:timers/promises';
 import { base64Length } from '../../protocol/base64.js';
 import { encodeBase64 } from '../../content/blob.js';
@@ -13,7 +12,7 @@ import {
   sniffMime,
 } from '../../content/mime.js';
 import { jsonStringWireSize } from '../../content/wire-size.js';
-import { readRange, type ProviderFs } from './fs-types.js';
+import { readRange, type ProviderFileHandle, type ProviderFs } from './fs-types.js';
 import { openInRoot, type Containment } from './resolve.js';
 
 /** Encoded contents of one file version, as cached and served. */
@@ -200,7 +199,7 @@ export function sameVersion(a: Stats, b: Stats): boolean {
  * after the wait. A time in the future (clock skew) waits `settle.ms`, never longer.
  */
 export async function unsettled(
-  handle: FileHandle,
+  handle: ProviderFileHandle,
   before: Stats,
   settle: Settle,
   control: ReadControl,
@@ -227,7 +226,7 @@ export interface FileKind {
 
 /** Classifies the open file of `size` bytes named `name`: by name, else by sniffing its start. */
 export async function classifyFile(
-  handle: FileHandle,
+  handle: ProviderFileHandle,
   name: string,
   size: number,
 ): Promise<FileKind> {
@@ -247,7 +246,7 @@ export async function classifyFile(
 
 /** One read of the open file whose descriptor stat'ed as `before`. */
 async function readOnce(
-  handle: FileHandle,
+  handle: ProviderFileHandle,
   before: Stats,
   name: string,
   limit: number,

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import type { FileHandle } from 'node:fs/promises';
 import {
   appendFile,
   mkdir,
@@ -17,7 +16,7 @@ import { connectInMemory, type MemoryConnection } from '../../transports/memory.
 import { modern } from '../../testing/messages.js';
 import { createServer } from '../../server/server.js';
 import { createFilesystemProvider, type FilesystemProviderOptions } from './filesystem-provider.js';
-import { nodeFs, type ProviderFs } from './fs-types.js';
+import { nodeFs, type ProviderFileHandle, type ProviderFs } from './fs-types.js';
 
 const MiB = 1024 * 1024;
 const GiB = 1024 * MiB;
@@ -373,7 +372,7 @@ describe('parts: a file that changes during a walk', () => {
         return new Proxy(handle, {
           get(target, prop) {
             if (prop === 'read')
-              return async (...args: Parameters<FileHandle['read']>) => {
+              return async (...args: Parameters<ProviderFileHandle['read']>) => {
                 const result = await target.read(...args);
                 if (!raced) {
                   raced = true;
@@ -384,7 +383,7 @@ describe('parts: a file that changes during a walk', () => {
             const value = Reflect.get(target, prop, target) as unknown;
             return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
           },
-        }) as FileHandle;
+        }) as ProviderFileHandle;
       },
     };
   }

@@ -4,10 +4,9 @@
  * of a 1 GiB file holds one part at a time.
  */
 import type { Stats } from 'node:fs';
-import type { FileHandle } from 'node:fs/promises';
 import { encodeBase64 } from '../../content/blob.js';
 import { jsonStringWireSize } from '../../content/wire-size.js';
-import { readRange, type ProviderFs } from './fs-types.js';
+import { readRange, type ProviderFileHandle, type ProviderFs } from './fs-types.js';
 import { fileVersion, type PartRequest } from './parts.js';
 import {
   CHANGED,
@@ -102,7 +101,7 @@ export async function readFilePart(
 
 /** One attempt at the part, from the open file whose descriptor stat'ed as `before`. */
 async function partOnce(
-  handle: FileHandle,
+  handle: ProviderFileHandle,
   before: Stats,
   name: string,
   request: PartRequest,
@@ -143,7 +142,7 @@ let lent = false;
  * once the bytes are copied out (decoded or encoded).
  */
 async function readScratch(
-  handle: FileHandle,
+  handle: ProviderFileHandle,
   position: number,
   length: number,
 ): Promise<{ bytes: Buffer; release: () => void }> {
@@ -174,7 +173,7 @@ function blobRoom(limit: number): number {
 
 /** The exact bytes [offset, offset + length), clamped to the end of the file and to `limit`. */
 async function blobRange(
-  handle: FileHandle,
+  handle: ProviderFileHandle,
   size: number,
   { offset, length }: PartRequest,
   limit: number,
@@ -196,7 +195,7 @@ async function blobRange(
  * (escapes cost up to 6 bytes per byte). Bytes that are not UTF-8 go as a blob of that range.
  */
 async function textRange(
-  handle: FileHandle,
+  handle: ProviderFileHandle,
   size: number,
   { offset, length }: PartRequest,
   limit: number,

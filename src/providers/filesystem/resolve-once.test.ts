@@ -3,7 +3,6 @@
 // symlink retargeted outside the root (also before the watch reports it), and shared misses.
 import { randomBytes } from 'node:crypto';
 import type { Stats } from 'node:fs';
-import type { FileHandle } from 'node:fs/promises';
 import {
   link,
   mkdir,
@@ -25,7 +24,7 @@ import { connectInMemory, type MemoryConnection } from '../../transports/memory.
 import type { ContentsOutcome } from './file-reader.js';
 import { createFilesystemProvider, type FilesystemProvider } from './filesystem-provider.js';
 import type { FolderChange } from './folder-changes.js';
-import { nodeFs, type ProviderFs } from './fs-types.js';
+import { nodeFs, type ProviderFileHandle, type ProviderFs } from './fs-types.js';
 import type { FilesystemProviderOptions } from './provider-options.js';
 
 const MARKER = 'MCPKIT-OUTSIDE-MARKER-9b2c';
@@ -352,7 +351,7 @@ describe('a clock too coarse to move the ctime (same tick): the inode tells', ()
   /** Every stat, path or descriptor, with one ctime: only device and inode tell files apart. */
   function coarseFs(): ProviderFs {
     const flat = <T extends Stats>(s: T): T => Object.assign(s, { ctimeMs: 1 });
-    const handle = (h: FileHandle): FileHandle =>
+    const handle = (h: ProviderFileHandle): ProviderFileHandle =>
       new Proxy(h, {
         get(target, prop) {
           if (prop === 'stat') return async () => flat(await target.stat());

@@ -1,8 +1,13 @@
 /** Maps a checked, root-relative path to a regular file inside the root, or says why not. */
 import { constants, type Stats } from 'node:fs';
-import type { FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
-import { errorCode, isUnreachable, withoutPath, type ProviderFs } from './fs-types.js';
+import {
+  errorCode,
+  isUnreachable,
+  withoutPath,
+  type ProviderFileHandle,
+  type ProviderFs,
+} from './fs-types.js';
 import { isInside, isVisiblePath, toPosix, type Visibility } from './paths.js';
 
 export type Resolved =
@@ -114,7 +119,7 @@ export async function canRead(fs: ProviderFs, real: string): Promise<boolean> {
 }
 
 export type Opened =
-  | { kind: 'open'; handle: FileHandle; stats: Stats }
+  | { kind: 'open'; handle: ProviderFileHandle; stats: Stats }
   | { kind: 'missing' }
   | { kind: 'refused'; reason: string };
 
@@ -136,7 +141,7 @@ export async function openInRoot(
   real: string,
   within: Containment,
 ): Promise<Opened> {
-  let handle: FileHandle;
+  let handle: ProviderFileHandle;
   try {
     handle = await fs.open(real, OPEN_FLAGS);
   } catch (error) {
@@ -160,7 +165,7 @@ export async function openInRoot(
 /** Why the file behind `handle` may not be served, or undefined when it is the checked one. */
 async function checkOpened(
   fs: ProviderFs,
-  handle: FileHandle,
+  handle: ProviderFileHandle,
   stats: Stats,
   real: string,
   { root, visibility }: Containment,

@@ -1,4 +1,3 @@
-import type { FileHandle } from 'node:fs/promises';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,7 +7,7 @@ import { modern } from '../../testing/messages.js';
 import { createServer } from '../../server/server.js';
 import { createFilesystemProvider } from './filesystem-provider.js';
 import { serveFolder, type ServeFolderOptions } from './folder-server.js';
-import { READ_CHUNK_BYTES, nodeFs, type ProviderFs } from './fs-types.js';
+import { READ_CHUNK_BYTES, nodeFs, type ProviderFileHandle, type ProviderFs } from './fs-types.js';
 import { SearchGate } from './search-gate.js';
 import { SEARCH_DEFAULTS, searchFiles } from './search.js';
 
@@ -55,13 +54,13 @@ function readHookFs(onRead: (n: number, path: string) => void | Promise<void>): 
     ...nodeFs,
     reads,
     closed: 0,
-    open: async (path: string, flags: number): Promise<FileHandle> => {
+    open: async (path: string, flags: number): Promise<ProviderFileHandle> => {
       const handle = await nodeFs.open(path, flags);
       let n = 0;
       return new Proxy(handle, {
         get(target, prop) {
           if (prop === 'read')
-            return async (...args: Parameters<FileHandle['read']>) => {
+            return async (...args: Parameters<ProviderFileHandle['read']>) => {
               const result = await target.read(...args);
               reads.push(path);
               await onRead(++n, path);
