@@ -20,7 +20,7 @@ import { tooDeep } from '../errors/wire-errors.js';
 import { Cancellation } from './cancellation.js';
 import { createContentEnv } from './content-env.js';
 import { EncodedReads, readValidityOf, readVersionOf } from './encoded-reads.js';
-import { freshUnder } from './replay-lane.js';
+import { freshUnder, stampHolds, type ReplayTicket } from './replay-lane.js';
 import { mirrorsHeaders, withReplays } from './replay-dispatch.js';
 import { memoOf } from './result-memo.js';
 import { preEncodedOf } from '../protocol/pre-encoded.js';
@@ -67,7 +67,7 @@ function maxDepthOf(core: ServerCore): number {
 
 /** Builds the message handler a server's peers share. */
 export function dispatch(core: ServerCore) {
-  return withReplays(full(core, maxDepthOf(core)));
+  return withReplays(full(core, maxDepthOf(core)), core);
 }
 
 /** Dispatch without replays: every message checked and run. */
@@ -76,7 +76,7 @@ function full(core: ServerCore, maxDepth: number) {
     peer: Peer,
     raw: unknown,
     extra: HandleExtra,
-    replayKey: string | undefined,
+    replay: ReplayTicket | undefined,
   ): Promise<JSONRPCResponse | undefined> => {
     const c = classify(raw);
     // Depth is measured here, before anything recursive (validators, canonicalJson, handlers).
@@ -113,7 +113,7 @@ function full(core: ServerCore, maxDepth: number) {
               params: c.message.params,
               inSession: peer.session !== undefined,
             });
-          return await onRequest(core, peer, c.message, extra, era, replayKey);
+          return await onRequest(core, peer, c.message, extra, era, replay);
         } catch (error) {
           // Whatever fails outside the handler still answers this id (never a silent request).
           if (error instanceof ProtocolError) return fail(id, error);
@@ -175,7 +175,7 @@ async function onRequest(
   request: JSONRPCRequest,
   extra: HandleExtra,
   era: Era,
-  replayKey: string | undefined,
+  replay: ReplayTicket | undefined,
 ): Promise<JSONRPCResponse | undefined> {
   const { id, method } = request;
   const params = request.params ?? {};
@@ -310,15 +310,17 @@ async function onRequest(
     // A kept answer (see ResultMemo) is final and encoded: written as it is.
     if (preEncodedOf(result) !== undefined) return resultResponse(id, result);
     const version = spec.cache === 'read' ? readVersionOf(result) : undefined;
-    const replayable = era === 'modern' && replayKey !== undefined;
+    // Kept for replays only if nothing was registered meanwhile (the ticket's stamp holds).
+    const ticket =
+      era === 'modern' && replay && stampHolds(replay.stamp, core) ? replay : undefined;
     if (version !== undefined) {
       const response = encodedRead(core, id, era, params, version, result);
-      const validity = replayable ? readValidityOf(result) : undefined;
-      if (validity && replayKey !== undefined)
+      const validity = ticket ? readValidityOf(result) : undefined;
+      if (ticket && validity)
         peer.replays.set(
-          replayKey,
+          ticket.key,
           response.result,
-          freshUnder(core, () => validity.valid),
+          freshUnder(core, ticket.stamp, () => validity.valid),
         );
       return response;
     }
@@ -326,9 +328,9 @@ async function onRequest(
     if (era === 'legacy') return resultResponse(id, memo.keep(result));
     if (spec.cache) addCacheHints(core, result, spec.cache);
     const kept = memo.keep(modernResult(core, result));
-    const fresh = replayable ? memo.freshness(kept) : undefined;
-    if (fresh && replayKey !== undefined && !mirrorsHeaders(core, params))
-      peer.replays.set(replayKey, kept, freshUnder(core, fresh));
+    const fresh = ticket ? memo.freshness(kept) : undefined;
+    if (ticket && fresh && !mirrorsHeaders(core, params))
+      peer.replays.set(ticket.key, kept, freshUnder(core, ticket.stamp, fresh));
     return resultResponse(id, kept);
   } catch (error) {
     if (method === 'subscriptions/listen') core.listen.takeEndedByServer(notify, id);

@@ -12,18 +12,18 @@ import {
 import { preEncodedOf } from '../protocol/pre-encoded.js';
 import type { ServerCore } from './core.js';
 import type { HandleExtra, Peer } from './peer.js';
-import { plainRequest, ReplayLane } from './replay-lane.js';
+import { plainRequest, ReplayLane, stampOf, type ReplayTicket } from './replay-lane.js';
 
 /** A dispatch that runs every message (the replay key is passed on, to keep its answer). */
 export type FullDispatch = (
   peer: Peer,
   raw: unknown,
   extra: HandleExtra,
-  replayKey: string | undefined,
+  replay: ReplayTicket | undefined,
 ) => Promise<JSONRPCResponse | undefined>;
 
 /** `handle`, with the same request answered again from the peer's lane (see replay-lane.ts). */
-export function withReplays(handle: FullDispatch) {
+export function withReplays(handle: FullDispatch, core: ServerCore) {
   return async (
     peer: Peer,
     raw: unknown,
@@ -33,6 +33,8 @@ export function withReplays(handle: FullDispatch) {
     // (A transport that has the text asked `peer.replay` before it parsed it.)
     const replayKey = replayKeyOf(peer, raw, extra);
     if (replayKey === undefined) return handle(peer, raw, extra, undefined);
+    // Taken before anything runs: a registration made meanwhile is not vouched for.
+    const ticket: ReplayTicket = { key: replayKey, stamp: stampOf(core) };
     const id = (raw as { id: RequestId }).id;
     if (extra.text === undefined) {
       const kept = peer.replays.get(replayKey);
@@ -44,14 +46,16 @@ export function withReplays(handle: FullDispatch) {
     const lane = peer.replays;
     const leader = lane.flights.get(replayKey);
     if (leader) {
-      const shared = await leader;
-      if (isShareable(shared)) return resultResponse(id, shared.result);
-      return handle(peer, raw, extra, replayKey);
+      await leader;
+      // What the leader kept, if it is still fresh now (a change while it ran is not shared).
+      const kept = lane.get(replayKey);
+      if (kept) return resultResponse(id, kept);
+      return handle(peer, raw, extra, ticket);
     }
     const isRead = (raw as { method: string }).method === 'resources/read';
     if (isRead ? lane.unshared.has(replayKey) : !lane.takeExpired(replayKey))
-      return handle(peer, raw, extra, replayKey);
-    const running = handle(peer, raw, extra, replayKey);
+      return handle(peer, raw, extra, ticket);
+    const running = handle(peer, raw, extra, ticket);
     lane.flights.set(replayKey, running);
     try {
       const response = await running;

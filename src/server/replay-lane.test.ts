@@ -62,16 +62,47 @@ describe('plainRequest', () => {
 describe('ReplayLane', () => {
   const request = { jsonrpc: '2.0' as const, id: 3, method: 'tools/call', params: { name: 'x' } };
 
-  it('keys by the text when it has the usual shape and no "id" member in its rest, else by params', () => {
+  it('keys by the text when it has the usual shape; a text of another shape gets no key', () => {
     const text = JSON.stringify(request);
     const head = '{"jsonrpc":"2.0","id":3,';
     expect(text.startsWith(head)).toBe(true);
     expect(ReplayLane.keyOf(request, 's', text)).toBe(`s\n${text.slice(head.length)}`);
     const nested = { ...request, params: { name: 'x', arguments: { id: 1 } } };
-    const key = ReplayLane.keyOf(nested, 's', JSON.stringify(nested));
-    expect(key).toBe(`s\n\u0001tools/call\n${JSON.stringify(nested.params)}`);
+    expect(ReplayLane.keyOf(nested, 's', JSON.stringify(nested))).toBeUndefined();
+    // An escape that may spell "id" (JSON.parse takes the last duplicate, the head shows the first).
+    const escaped = `${head}"method":"tools/call","params":{"name":"x"},"\\u0069d":1}`;
+    expect(ReplayLane.keyOf(request, 's', escaped)).toBeUndefined();
+    expect(ReplayLane.keyOf(request, 's', JSON.stringify(request, null, 1))).toBeUndefined();
     // A text whose id is not the parsed one (a later duplicate wins in JSON.parse).
-    expect(ReplayLane.keyOf({ ...request, id: 9 }, 's', text)).toContain('\u0001');
+    expect(ReplayLane.keyOf({ ...request, id: 9 }, 's', text)).toBeUndefined();
+    // Without a text (an in-memory caller): by params, in a namespace of its own.
+    expect(ReplayLane.keyOf(nested, 's')).toBe(
+      `\u0000s\ntools/call\n${JSON.stringify(nested.params)}`,
+    );
+  });
+
+  it('keeps nothing for a round of an input exchange (requestState, inputResponses)', () => {
+    for (const extra of [{ requestState: 'abc' }, { inputResponses: {} }]) {
+      const round = { ...request, params: { ...request.params, ...extra } };
+      expect(ReplayLane.keyOf(round, '')).toBeUndefined();
+      expect(ReplayLane.keyOf(round, '', JSON.stringify(round))).toBeUndefined();
+    }
+  });
+
+  it('a freshness check that throws counts as stale, never escapes', () => {
+    const lane = new ReplayLane();
+    let throws = false;
+    lane.set('k', encoded({ a: 1 }), () => {
+      if (throws) throw new Error('generation failed');
+      return true;
+    });
+    throws = true;
+    expect(() => lane.get('k')).not.toThrow();
+    expect(lane.size).toBe(0);
+    lane.set('k2', encoded({ a: 1 }), () => {
+      throw new Error('at once');
+    });
+    expect(lane.size).toBe(0);
   });
 
   it('keeps no key longer than MAX_REPLAY_KEY_CHARS', () => {
@@ -357,5 +388,67 @@ describe('replays of a memoised tool', () => {
     expect(runs).toEqual(['plain c', 'plain c', 'plain c', 'plain c']);
     release();
     expect((await Promise.all(answers)).map((a) => (a as { id: number }).id)).toEqual([2, 3, 4]);
+  });
+});
+
+describe('replays never outlive what the full path would answer', () => {
+  it('a template that passed on the URI before the one that answered: no replay of that answer', async () => {
+    let firstHas = false;
+    const server = createServer({ name: 's', version: '1' });
+    server.resource('mem://{+p}', { name: 'first' }, () =>
+      firstHas ? 'from the first' : undefined,
+    );
+    server.resource('mem://x/{+q}', { name: 'second' }, (uri) =>
+      versionedRead({ contents: [{ uri, text: 'from the second' }] }, {}, { valid: true }),
+    );
+    const conn = connectInMemory(server);
+    const request = modern('resources/read', { uri: 'mem://x/f' });
+    expect(textOf(await conn.send(request))).toBe('from the second');
+    firstHas = true;
+    expect(textOf(await conn.send(request))).toBe('from the first');
+  });
+
+  it('a registration made while the handler ran: its answer is not kept', async () => {
+    const server = createServer({ name: 's', version: '1' });
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const memo = { generation: () => 1 };
+    const remove = server.tool('t', { memo }, async () => (await gate, 'v1'));
+    const conn = connectInMemory(server);
+    const first = conn.send({ ...modern('tools/call', { name: 't' }), id: 1 });
+    await new Promise((r) => setTimeout(r, 10));
+    remove();
+    server.tool('t', { memo }, () => 'v2');
+    release();
+    expect(JSON.stringify(await first)).toContain('v1');
+    const again = await conn.send({ ...modern('tools/call', { name: 't' }), id: 2 });
+    expect(JSON.stringify(again)).toContain('v2');
+  });
+
+  it('a read that waited for the same read: the new version when it changed meanwhile', async () => {
+    const state = { text: 'old', valid: true, version: {} as object };
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const server = createServer({ name: 's', version: '1' });
+    server.resource('mem://d', { name: 'd' }, async (uri) => {
+      const text = state.text;
+      const version = state.version;
+      await gate;
+      return versionedRead({ contents: [{ uri, text }] }, version, {
+        get valid() {
+          return state.valid && state.version === version;
+        },
+      });
+    });
+    const conn = connectInMemory(server);
+    const ask = (id: number) => conn.send({ ...modern('resources/read', { uri: 'mem://d' }), id });
+    const leader = ask(1);
+    await new Promise((r) => setTimeout(r, 10));
+    state.text = 'new';
+    state.version = {};
+    const follower = ask(2);
+    release();
+    expect(textOf(await leader)).toBe('old');
+    expect(textOf(await follower)).toBe('new');
   });
 });

@@ -24,21 +24,31 @@ export const MAX_REPLAY_ENTRIES = 1024;
 export const MAX_REPLAY_CHARS = 16 * 1024 * 1024;
 
 /** The registrations an answer was built under: the same arrays until one changes. */
-type Stamp = readonly [unknown, unknown, unknown, unknown];
+export type Stamp = readonly [unknown, unknown, unknown, unknown];
 
-function stampOf(core: ServerCore): Stamp {
+export function stampOf(core: ServerCore): Stamp {
   return [core.tools.list(), core.prompts.list(), core.resources.list(), core.templates.list()];
 }
 
-/** `fresh`, and the server's registrations still those the answer was built under. */
-export function freshUnder(core: ServerCore, fresh: () => boolean): () => boolean {
-  const s = stampOf(core);
-  return () =>
-    s[0] === core.tools.list() &&
-    s[1] === core.prompts.list() &&
-    s[2] === core.resources.list() &&
-    s[3] === core.templates.list() &&
-    fresh();
+/** Whether the server's registrations are still those of `stamp`. */
+export function stampHolds(stamp: Stamp, core: ServerCore): boolean {
+  return (
+    stamp[0] === core.tools.list() &&
+    stamp[1] === core.prompts.list() &&
+    stamp[2] === core.resources.list() &&
+    stamp[3] === core.templates.list()
+  );
+}
+
+/** A request that may be replayed: its key, and the registrations it started under. */
+export interface ReplayTicket {
+  readonly key: string;
+  readonly stamp: Stamp;
+}
+
+/** `fresh`, and the server's registrations still those of `stamp` (taken before the handler ran). */
+export function freshUnder(core: ServerCore, stamp: Stamp, fresh: () => boolean): () => boolean {
+  return () => stampHolds(stamp, core) && fresh();
 }
 
 interface Entry {
@@ -74,8 +84,11 @@ export function plainRequest(raw: unknown): PlainRequest | undefined {
 
 /** How most clients start a request: its id is cut from there without parsing the text. */
 const TEXT_HEAD = '{"jsonrpc":"2.0","id":';
-/** A top-level or nested "id" member in the rest: such a request is keyed by its params. */
-const ID_MEMBER = /"id"\s*:/;
+/**
+ * An "id" member anywhere in the rest, or an escape that could spell one (`"\u0069d"`): such a
+ * text gets no key (JSON.parse would take the last "id", which the head does not show).
+ */
+const ID_MEMBER = /"id"\s*:|\\u/;
 
 /**
  * The id and the rest of a request text `{"jsonrpc":"2.0","id":ID,REST`, where ID is a JSON
@@ -143,20 +156,27 @@ export class ReplayLane {
    * request's `text`, a key cut from the text when it has the usual shape (see textKey).
    */
   static keyOf(request: PlainRequest, setting: string, text?: string): string | undefined {
+    // A round of an input exchange depends on its state's lifetime and signature: never kept.
+    const { params } = request;
+    if (params['requestState'] !== undefined || params['inputResponses'] !== undefined)
+      return undefined;
     if (text !== undefined) {
+      // A transport with the text looks it up by the text alone (peer.replay): a request whose
+      // text has not the usual shape gets no key at all, never one it could not be found by.
       const split = splitRequestText(text);
-      if (split && split.id === request.id && !ID_MEMBER.test(split.rest))
-        return ReplayLane.textKey(split.rest, setting);
+      if (!split || split.id !== request.id || ID_MEMBER.test(split.rest)) return undefined;
+      return ReplayLane.textKey(split.rest, setting);
     }
-    let params: string;
+    let json: string;
     try {
-      params = JSON.stringify(request.params);
+      json = JSON.stringify(params);
     } catch {
       return undefined; // cyclic or too deep (an in-memory caller): the full path says why
     }
-    if (params.length + setting.length + request.method.length > MAX_REPLAY_KEY_CHARS)
+    if (json.length + setting.length + request.method.length > MAX_REPLAY_KEY_CHARS)
       return undefined;
-    return `${setting}\n\u0001${request.method}\n${params}`;
+    // Its own namespace (a text key starts with the setting, never with NUL).
+    return `\u0000${setting}\n${request.method}\n${json}`;
   }
 
   /** The key of a request text's rest (see {@link splitRequestText}) in `setting`. */
@@ -168,7 +188,13 @@ export class ReplayLane {
   get(key: string): Record<string, unknown> | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
-    if (entry.fresh()) return entry.result;
+    let fresh = false;
+    try {
+      fresh = entry.fresh();
+    } catch {
+      // A user's generation() or validity that throws: not fresh, the full path reports it.
+    }
+    if (fresh) return entry.result;
     this.delete(key, entry);
     if (this.expired.size >= MAX_REPLAY_ENTRIES) this.expired.clear();
     this.expired.add(key);
@@ -178,7 +204,12 @@ export class ReplayLane {
   /** Keeps `result` (already encoded) under `key` while `fresh()` says so. */
   set(key: string, result: Record<string, unknown>, fresh: () => boolean): void {
     const json = preEncodedOf(result);
-    if (json === undefined || !fresh()) return;
+    if (json === undefined) return;
+    try {
+      if (!fresh()) return;
+    } catch {
+      return;
+    }
     const chars = json.length + key.length;
     if (chars > MAX_REPLAY_CHARS / 16) return;
     const old = this.entries.get(key);

@@ -108,7 +108,7 @@ describe('PathRecords: resolve once', () => {
     for (const r of all) expect(r).toBe(all[0]);
   });
 
-  it('expires after ttlMs: renewed by one stat when unchanged, resolved again when not', async () => {
+  it('expires after ttlMs: renewed by a stat and a realpath when unchanged, resolved again when not', async () => {
     let now = 0;
     const fs = countingFs();
     const records = recordsOf(fs, stubWatch(), { ttlMs: 100, now: () => now });
@@ -120,7 +120,7 @@ describe('PathRecords: resolve once', () => {
     expect(fs.calls.stat).toBe(stat);
     now = 100;
     expect(await records.resolve('ttl.md')).toBe(first);
-    expect(fs.calls).toEqual({ realpath, stat: stat + 1 });
+    expect(fs.calls).toEqual({ realpath: realpath + 1, stat: stat + 1 });
     now = 199;
     expect(await records.resolve('ttl.md')).toBe(first); // renewed for another ttlMs
     expect(fs.calls.stat).toBe(stat + 1);
@@ -129,8 +129,24 @@ describe('PathRecords: resolve once', () => {
     now = 200;
     const again = await records.resolve('ttl.md');
     expect(again).not.toBe(first);
-    expect(fs.calls.realpath).toBe(realpath + 1);
+    expect(fs.calls.realpath).toBe(realpath + 2);
     expect((first as PathRecord).current).toBe(false);
+  });
+
+  it('a folder on the path swapped for a symlink outside, unreported: refused at the expiry, never renewed', async () => {
+    let now = 0;
+    const records = recordsOf(countingFs(), stubWatch(), { ttlMs: 100, now: () => now });
+    await mkdir(join(root, 'mv'));
+    await writeFile(join(root, 'mv', 'f.md'), 'f');
+    const first = await records.resolve('mv/f.md');
+    expect(first).toBeInstanceOf(PathRecord);
+    await rename(join(root, 'mv'), join(base, 'moved-out'));
+    await symlink(join(base, 'moved-out'), join(root, 'mv'));
+    now = 100; // the same file (device, inode, times) by stat, but its path now leads outside
+    const after = await records.resolve('mv/f.md');
+    expect(after).not.toBe(first);
+    expect(after.kind).not.toBe('file');
+    expect((first as PathRecord).valid).toBe(false);
   });
 
   it('keeps at most maxEntries, the oldest going first; 0 keeps none', async () => {

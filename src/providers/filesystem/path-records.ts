@@ -168,9 +168,10 @@ export class PathRecords {
     const record = this.records.get(relative);
     if (record && this.now() < record.expiresAt) {
       if (this.vouched(record) || (await this.unchanged(record))) return record;
-    } else if (record && this.vouched(record) && (await this.unchanged(record))) {
-      // Expired, but the watch still vouches for its path and a stat finds the same version:
-      // trusted for another ttlMs, without resolving the path again.
+    } else if (record && this.vouched(record) && (await this.renewable(record))) {
+      // Expired, but the watch still vouches for its path, a stat finds the same version and
+      // the path still leads there (no folder on it swapped for a symlink unreported):
+      // trusted for another ttlMs, without the whole resolution again.
       if (this.records.get(relative) === record) {
         record.expiresAt = this.now() + this.ttlMs;
         return record;
@@ -254,6 +255,19 @@ export class PathRecords {
     }
     if (this.options.within().refuseHardLinks === true && now.nlink > 1) return false;
     return !record.dropped && now.isFile() && sameFile(now, record.stats);
+  }
+
+  /** {@link unchanged}, and the path's real path still the recorded one. */
+  private async renewable(record: PathRecord): Promise<boolean> {
+    if (!(await this.unchanged(record))) return false;
+    try {
+      const real = await this.options.fs.realpath(
+        path.join(this.options.within().root, record.relative),
+      );
+      return real === record.real && !record.dropped;
+    } catch {
+      return false;
+    }
   }
 
   private async resolveNow(relative: string, flight: Flight): Promise<Resolved | PathRecord> {

@@ -27,6 +27,8 @@ describe('quickFs', () => {
       expect((await readRange(handle, 0, size)).equals(bytes)).toBe(true);
       await handle.close();
       await handle.close(); // twice is a no-op, as for a FileHandle
+      await expect(handle.read(Buffer.alloc(1), 0, 1, 0)).rejects.toMatchObject({ code: 'EBADF' });
+      await expect(handle.stat()).rejects.toMatchObject({ code: 'EBADF' });
     }
   });
 

@@ -31,10 +31,13 @@ class QuickHandle implements ProviderFileHandle {
   constructor(readonly fd: number) {}
 
   async stat() {
+    this.check('stat');
     return fstatSync(this.fd);
   }
 
   read(buffer: Buffer, offset: number, length: number, position: number) {
+    // After close the number may name another file by now: refused, as a FileHandle does.
+    if (this.closed) return Promise.reject(closedError('read'));
     if (length <= QUICK_READ_BYTES)
       return Promise.resolve({ bytesRead: readSync(this.fd, buffer, offset, length, position) });
     return new Promise<{ bytesRead: number }>((resolve, reject) =>
@@ -44,12 +47,20 @@ class QuickHandle implements ProviderFileHandle {
     );
   }
 
+  private check(what: string): void {
+    if (this.closed) throw closedError(what);
+  }
+
   async close() {
     // Twice is a no-op, as for a FileHandle: the descriptor number may belong to another file by then.
     if (this.closed) return;
     this.closed = true;
     closeSync(this.fd);
   }
+}
+
+function closedError(what: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(`EBADF: file closed, ${what}`), { code: 'EBADF', syscall: what });
 }
 
 function fdPath(fd: number): Promise<string | undefined> {

@@ -40,10 +40,15 @@ function withCache(result: Result, hints: { ttlMs?: number; cacheScope?: string 
   return result;
 }
 
-/** Carries the version a handler named (see versionedRead) over to the result built from it. */
-function versioned(value: ReadReturn, result: Result): Result {
+/**
+ * Carries the version a handler named (see versionedRead) over to the result built from it; its
+ * validity only when `alone` (no template before it passed on this URI: that one's answer
+ * could change, and its change would not show in this validity).
+ */
+function versioned(value: ReadReturn, result: Result, alone = true): Result {
   const version = readVersionOf(value);
-  return version === undefined ? result : versionedRead(result, version, readValidityOf(value));
+  if (version === undefined) return result;
+  return versionedRead(result, version, alone ? readValidityOf(value) : undefined);
 }
 
 /**
@@ -64,16 +69,21 @@ export async function readResource(
       withCache({ contents: normalizeContents(uri, value, entry.resource.mimeType) }, entry.cache),
     );
   }
+  let alone = true;
   for (const hit of matchTemplates(core, uri)) {
     if ('refused' in hit) throw resourceRefused(uri, hit.refused, hit.variable);
     const value = await hit.entry.read(uri, { ...hit.variables }, ctx);
-    if (value === undefined) continue;
+    if (value === undefined) {
+      alone = false;
+      continue;
+    }
     return versioned(
       value,
       withCache(
         { contents: normalizeContents(uri, value, hit.entry.template.mimeType) },
         hit.entry.definition,
       ),
+      alone,
     );
   }
   if (core.linkStore.owns(uri)) {

@@ -230,9 +230,12 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Stdio
       );
       return;
     }
-    // Asked again, still fresh: answered at once, without parsing more than its id.
-    const replayed = peer.replay(event.text);
-    if (replayed) return write(replayed);
+    // Asked again, still fresh: answered at once, without parsing more than its id; only while
+    // the request would start now (maxInFlight, maxQueuedBytes and the waiting order hold).
+    if (waiting.size === 0 && canStart()) {
+      const replayed = peer.replay(event.text);
+      if (replayed) return write(replayed);
+    }
     let message: unknown;
     try {
       message = JSON.parse(event.text);
