@@ -12,6 +12,34 @@ export function withPreEncoded<T extends object>(result: T, json: string): T {
   return Object.freeze(result);
 }
 
+/**
+ * A large result encoded once in parts (content/encode-message.ts): its JSON is the parts
+ * joined, strings to write and UTF-8 bytes shared with other answers (never to be modified).
+ */
+export interface PreEncodedParts {
+  readonly parts: readonly (string | Uint8Array)[];
+  /** UTF-8 size of the parts joined. */
+  readonly bytes: number;
+}
+
+const PRE_ENCODED_PARTS = Symbol('mcpkit.preEncodedParts');
+
+/** Marks `result` (frozen from here on) as encoded by `encoded`, parts whose join is its JSON. */
+export function withPreEncodedParts<T extends object>(result: T, encoded: PreEncodedParts): T {
+  Object.defineProperty(result, PRE_ENCODED_PARTS, { value: encoded });
+  return Object.freeze(result);
+}
+
+export function preEncodedPartsOf(result: unknown): PreEncodedParts | undefined {
+  if (typeof result !== 'object' || result === null) return undefined;
+  return (result as { [PRE_ENCODED_PARTS]?: PreEncodedParts })[PRE_ENCODED_PARTS];
+}
+
+/** Characters (or bytes) a result encoded once takes, either way; undefined when it is not. */
+export function preEncodedSize(result: unknown): number | undefined {
+  return preEncodedOf(result)?.length ?? preEncodedPartsOf(result)?.bytes;
+}
+
 /** The JSON text of a result marked by {@link withPreEncoded}, if it is one. */
 export function preEncodedOf(result: unknown): string | undefined {
   if (typeof result !== 'object' || result === null) return undefined;

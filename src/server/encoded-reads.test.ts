@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { preEncodedOf } from '../protocol/pre-encoded.js';
+import { randomBytes } from 'node:crypto';
+import { preEncodedOf, preEncodedPartsOf } from '../protocol/pre-encoded.js';
 import { initializeRequest, legacy, modern } from '../testing/messages.js';
 import { encodeMessage } from '../transports/oversize.js';
 import { connectInMemory } from '../transports/memory.js';
@@ -76,5 +77,30 @@ describe('answers of a versioned read', () => {
     const large = setup(100_000);
     const big = await large.conn.send(read('mem://doc'));
     expect(preEncodedOf(big?.['result' as never])).toBeUndefined();
+  });
+
+  it('a large answer is encoded once in parts, its blob never joined; byte for byte as JSON.stringify', async () => {
+    const blob = randomBytes(200 * 1024).toString('base64');
+    const version = {};
+    const server = createServer({ name: 's', version: '1' });
+    server.resource('mem://big', { name: 'big', mimeType: 'image/png' }, (uri) =>
+      versionedRead({ contents: [{ uri, mimeType: 'image/png', blob }] }, version),
+    );
+    const conn = connectInMemory(server);
+    const first = await conn.send(read('mem://big', 1));
+    const second = await conn.send(read('mem://big', 'two'));
+    const parts = preEncodedPartsOf(second?.['result' as never]);
+    expect(parts).toBeDefined();
+    expect(preEncodedPartsOf(first?.['result' as never])).toBe(parts);
+    for (const message of [first, second]) {
+      if (!message) throw new Error('no answer');
+      const encoded = encodeMessage(message);
+      expect(encoded.parts.some((p) => p === blob)).toBe(true); // its own part, not copied
+      const joined = encoded.parts
+        .map((p) => (typeof p === 'string' ? p : Buffer.from(p as Uint8Array).toString()))
+        .join('');
+      expect(joined).toBe(JSON.stringify(message));
+      expect(encoded.bytes).toBe(Buffer.byteLength(joined));
+    }
   });
 });

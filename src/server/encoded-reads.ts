@@ -5,7 +5,8 @@
  * the id spliced in. A new version is a new object, so nothing is ever served stale.
  */
 import { SHARED_BODY_MIN_BYTES } from '../content/shared-bodies.js';
-import { holdsAtLeast, withPreEncoded } from '../protocol/pre-encoded.js';
+import { holdsAtLeast, withPreEncoded, withPreEncodedParts } from '../protocol/pre-encoded.js';
+import { resultParts } from '../content/encode-message.js';
 
 /** The version each read result stands for (a WeakMap: no property to define per request). */
 const versions = new WeakMap<object, object>();
@@ -61,19 +62,23 @@ export class EncodedReads {
   }
 
   /**
-   * Keeps the final `result` for `version` under `key` (URI and era), encoded; a large answer is
-   * not kept (its big strings are written as separate parts, never joined into one).
+   * Keeps the final `result` for `version` under `key` (URI and era), encoded: as one JSON text,
+   * or when large as parts (its big strings written as they are, never joined into one).
    */
   set(version: object, key: string, result: Record<string, unknown>): Record<string, unknown> {
-    if (holdsAtLeast(result, SHARED_BODY_MIN_BYTES)) return result;
-    const json = JSON.stringify(result);
+    let encoded: Record<string, unknown>;
+    if (holdsAtLeast(result, SHARED_BODY_MIN_BYTES)) {
+      // Large: in parts, its big strings the cache's shared bytes (or their own parts).
+      const parts = resultParts(result);
+      if (!parts) return result;
+      encoded = withPreEncodedParts(result, parts);
+    } else encoded = withPreEncoded(result, JSON.stringify(result));
     let spellings = this.byVersion.get(version);
     if (!spellings) this.byVersion.set(version, (spellings = new Map()));
     if (spellings.size >= SPELLINGS_PER_VERSION) {
       const oldest = spellings.keys().next().value;
       if (oldest !== undefined) spellings.delete(oldest);
     }
-    const encoded = withPreEncoded(result, json);
     spellings.set(key, encoded);
     return encoded;
   }

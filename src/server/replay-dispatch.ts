@@ -9,7 +9,7 @@ import {
   type JSONRPCResultResponse,
   type RequestId,
 } from '../protocol/jsonrpc.js';
-import { preEncodedOf } from '../protocol/pre-encoded.js';
+import { preEncodedSize } from '../protocol/pre-encoded.js';
 import type { ServerCore } from './core.js';
 import type { HandleExtra, Peer } from './peer.js';
 import { plainRequest, ReplayLane, stampOf, type ReplayTicket } from './replay-lane.js';
@@ -71,7 +71,7 @@ export function withReplays(handle: FullDispatch, core: ServerCore) {
 /** A result encoded once, which another request's answer may carry as it is. */
 function isShareable(response: JSONRPCResponse | undefined): response is JSONRPCResultResponse {
   return (
-    response !== undefined && 'result' in response && preEncodedOf(response.result) !== undefined
+    response !== undefined && 'result' in response && preEncodedSize(response.result) !== undefined
   );
 }
 

@@ -10,7 +10,7 @@
  * take the full path.
  */
 import type { JSONRPCResponse, RequestId } from '../protocol/jsonrpc.js';
-import { preEncodedOf } from '../protocol/pre-encoded.js';
+import { preEncodedSize } from '../protocol/pre-encoded.js';
 import type { ServerCore } from './core.js';
 
 /** Methods whose answers may be kept: any other request costs nothing here. */
@@ -203,14 +203,14 @@ export class ReplayLane {
 
   /** Keeps `result` (already encoded) under `key` while `fresh()` says so. */
   set(key: string, result: Record<string, unknown>, fresh: () => boolean): void {
-    const json = preEncodedOf(result);
-    if (json === undefined) return;
+    const size = preEncodedSize(result);
+    if (size === undefined) return;
     try {
       if (!fresh()) return;
     } catch {
       return;
     }
-    const chars = json.length + key.length;
+    const chars = size + key.length;
     if (chars > MAX_REPLAY_CHARS / 16) return;
     const old = this.entries.get(key);
     if (old) this.delete(key, old);
