@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
+import { modernHeaders } from '../../src/testing/messages.js';
 import { CLI, HAVE_DIST, HttpServe, MODERN } from './serve-harness.js';
 
 const META = {
@@ -73,13 +74,7 @@ describe.runIf(HAVE_DIST)('mcpkit serve: repeated requests', () => {
     const post = async (body: string, name = 'file:///a.md') => {
       const res = await fetch(url, {
         method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': MODERN,
-          'mcp-method': 'resources/read',
-          'mcp-name': name,
-        },
+        headers: modernHeaders('resources/read', name),
         body,
       });
       return { status: res.status, json: (await res.json()) as Answer };
