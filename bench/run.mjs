@@ -10,8 +10,9 @@
 //          [--duration s] [--warmup s] [--connections c] [--n count] [--window inflight]
 //          [--repeat rounds] [--targets bare,sdk,mcpkit] [--loader auto|wrk|autocannon]
 // Each option can also come from the environment: BENCH_DURATION, BENCH_N, BENCH_ONLY, ...
+// BENCH_NODE_FLAGS adds node flags to every server child (e.g. '--cpu-prof --cpu-prof-dir=DIR').
 // Serve cases: --duration s per target and workload, split over --repeat rounds; half of --warmup
-// per target and workload; HTTP load from wrk when installed, else autocannon child processes.
+// per target and workload (all of it for each fresh process of a cold round); HTTP load from wrk when installed, else autocannon child processes.
 // Case A/B: targets are measured in interleaved rounds (bare, sdk, mcpkit, bare, ...) and each keeps
 // its fastest round, so a burst of unrelated load on this small machine does not decide a ratio.
 // Case D (client) uses --duration per client and transport (split over rounds and both modes),
@@ -204,7 +205,7 @@ function serveNotes(results) {
   return [
     'The folders are generated at run time (bench/lib/serve-fixture.mjs). main: a 1 KiB text, a ' +
       '256 KiB PNG (a base64 blob) and 200 texts of ~3 KiB, which search scans (`quasar` matches 5, ' +
-      'each of the 100 cold queries 1-4). cold: 1,000 distinct 1 KiB texts (and a warm-up file).',
+      'each of the 100 cold queries 1-4). cold: 1,000 distinct 1 KiB texts (and 2,000 more for warm-ups).',
     '**mcpkit**: the real CLI, `node dist/cli/main.js serve DIR --http 127.0.0.1:0 --quiet` or ' +
       '`--stdio --quiet`, default options (watching the folder). **sdk**: the official SDK v2 ' +
       'server (bench/servers/serve-sdk.mjs) on the same folder: a `file:///{+path}` template read ' +
@@ -225,7 +226,9 @@ function serveNotes(results) {
       'by the bench process.',
     'Hot workloads repeat one request on instances that were verified and warmed up; rounds ' +
       'interleave the targets, their order rotated each round. Cold workloads start fresh ' +
-      'processes every round, warmed up on a 1 KiB read outside the set, then send the ' +
+      'processes every round, warmed up on distinct requests outside the measured set (2,000 ' +
+      'reads; 99 reviews and 200 searches for absent words), so that the uncached path is ' +
+      'compiled as in a server that has run a while; then they send the ' +
       'distinct requests in a shuffled order, cycled: the first pass misses every cache of the ' +
       'server' +
       (passes ? ` (mcpkit went through them ${passes} times a round).` : '.'),

@@ -5,15 +5,21 @@ import { fileURLToPath } from 'node:url';
 
 const live = new Set();
 const SERVERS = new URL('../servers/', import.meta.url);
+// BENCH_NODE_FLAGS: node flags for every server child, to profile one ('--cpu-prof ...').
+const NODE_FLAGS = (process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean);
 
 /**
  * Spawns `node bench/servers/<file> ...args` (`file` may also be a URL of any script, such as
  * the CLI); stderr is kept (last 4 KiB) for error messages. `ipc: true` adds a message channel.
  */
 export function startChild(file, args = [], { ipc = false } = {}) {
-  const child = spawn(process.execPath, [fileURLToPath(new URL(file, SERVERS)), ...args], {
-    stdio: ['pipe', 'pipe', 'pipe', ...(ipc ? ['ipc'] : [])],
-  });
+  const child = spawn(
+    process.execPath,
+    [...NODE_FLAGS, fileURLToPath(new URL(file, SERVERS)), ...args],
+    {
+      stdio: ['pipe', 'pipe', 'pipe', ...(ipc ? ['ipc'] : [])],
+    },
+  );
   child.stderrTail = '';
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (s) => (child.stderrTail = (child.stderrTail + s).slice(-4096)));

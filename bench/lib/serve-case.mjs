@@ -6,8 +6,8 @@
 // 2. Hot workloads (one request repeated) on the verified main-folder instances: each target
 //    warmed up, then `repeat` interleaved rounds, the order of targets rotated each round.
 // 3. Cold, varied workloads: each round starts fresh processes (nothing of these requests cached),
-//    warmed up on one read outside the measured set, then the distinct requests in a shuffled
-//    order, cycled.
+//    warmed up on distinct requests outside the measured set (the uncached path compiled), then
+//    the distinct requests in a shuffled order, cycled.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -17,7 +17,7 @@ import { lengthsOf, startTarget, verifyAll, writeTable } from './serve-targets.m
 const indent = (text) => '  ' + String(text).replace(/\n/g, '\n  ');
 const rotate = (list, r) => list.map((_, i) => list[(i + r) % list.length]);
 const orderOf = (w, seed) =>
-  w.cold
+  w.items.length > 1
     ? shuffled(
         w.items.map((_, i) => i),
         seed,
@@ -42,7 +42,9 @@ export async function runServeCase(transport, opts, ctx, missing) {
   const warmSeconds = opts.warmup / 2;
   const shown = ctx.wl.filter((w) => !w.warm);
   const hot = shown.filter((w) => !w.cold);
-  const warmOf = { main: hot[0], cold: ctx.wl.find((w) => w.warm && w.folder === 'cold') };
+  const warmOf = Object.fromEntries(
+    FOLDERS.map((f) => [f, ctx.wl.find((w) => w.warm && w.folder === f)]),
+  );
   const out = Object.fromEntries(shown.map((w) => [w.name, {}]));
   const failAll = (target, why) => {
     for (const w of shown) out[w.name][target] = why;
@@ -135,7 +137,7 @@ export async function runServeCase(transport, opts, ctx, missing) {
           let handle;
           try {
             handle = await start(target, folder);
-            await measure(warmOf[folder], target, handle, warmSeconds, false); // JIT, other file
+            await measure(warmOf[folder], target, handle, opts.warmup, false); // JIT, other requests
             for (const w of list) {
               const r = await measure(w, target, handle, roundSeconds, true);
               if (r) line.push(`${w.name} ${Math.round(r.reqPerSec)}${loaderNote(r)}`);

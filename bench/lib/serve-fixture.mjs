@@ -4,14 +4,14 @@
 //   main/image.png        256 KiB, a PNG signature then random bytes (read as a base64 blob)
 //   main/docs/doc-NNN.md  200 texts of ~3 KiB; "quasar" planted in 5, term-00 ... term-99 in 1-4 each
 //   cold/cold/c-NNNN.txt  1,000 distinct 1 KiB texts (the cold, varied reads)
-//   cold/warm.txt         1 KiB, the warm-up read of a fresh server on that folder
+//   cold/warm/w-NNNN.txt  2,000 distinct 1 KiB texts: a fresh server's warm-up on that folder
 // The 1,000 cold files sit in a folder of their own, so that search scans the 201 texts of main
 // (~600 KiB) and not 1,200 files. Expected matches are computed from the bytes written.
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-export const COUNTS = { docs: 200, cold: 1000, terms: 100, reviews: 100 };
+export const COUNTS = { docs: 200, cold: 1000, terms: 100, reviews: 100, warm: 2000 };
 export const HOT = {
   read: 'hot.txt',
   blob: 'image.png',
@@ -66,7 +66,7 @@ function plant(rand, text, word) {
 
 export const termOf = (i) => `term-${String(i).padStart(2, '0')}`;
 const docPath = (i) => `docs/doc-${String(i).padStart(3, '0')}.md`;
-export const WARM = 'warm.txt';
+const warmPath = (i) => `warm/w-${String(i).padStart(4, '0')}.txt`;
 const coldPath = (i) => `cold/c-${String(i).padStart(4, '0')}.txt`;
 
 /**
@@ -96,7 +96,11 @@ export function makeServeFolder() {
     const text = `cold file ${i}\n` + prose(rand, 1024, true);
     coldFiles.set(coldPath(i), Buffer.from(text).subarray(0, 1024));
   }
-  coldFiles.set(WARM, Buffer.from(prose(rand, 1024, true)));
+  for (let i = 0; i < COUNTS.warm; i++)
+    coldFiles.set(
+      warmPath(i),
+      Buffer.from(`warm file ${i}\n` + prose(rand, 1024, true)).subarray(0, 1024),
+    );
   const root = mkdtempSync(path.join(os.tmpdir(), 'mcpkit-bench-serve-'));
   const write = (dir, map) => {
     for (const [rel, bytes] of map) {
@@ -129,6 +133,11 @@ export function makeServeFolder() {
       docPath(COUNTS.docs - COUNTS.reviews + i),
     ),
     queries: Array.from({ length: COUNTS.terms }, (_, i) => termOf(i)),
+    // Warm-ups outside the measured sets: reads of the warm files; reviews of doc-001 ... doc-099;
+    // searches for words no file holds (each still scans every text).
+    warmReads: Array.from({ length: COUNTS.warm }, (_, i) => warmPath(i)),
+    warmReviews: Array.from({ length: COUNTS.docs - COUNTS.reviews - 1 }, (_, i) => docPath(i + 1)),
+    warmQueries: Array.from({ length: 200 }, (_, i) => `absent-${String(i).padStart(3, '0')}`),
     matches,
   };
 }

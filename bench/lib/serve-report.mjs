@@ -182,7 +182,7 @@ between them are compared (see [bench/run.mjs](../bench/run.mjs) for the method 
 - Machine: ${os.cpus().length} × ${cpu}, ${num(os.totalmem() / 2 ** 30, 0)} GiB, ${os.type()} ${os.release()}
 - Node ${results.node}; 1-minute load average ${results.loadavgStart.toFixed(2)} at the start, ${results.loadavgEnd.toFixed(2)} at the end
 - HTTP load generator: ${results.loader}; ${o.connections} connections. stdio: pipelined, ${o.window} requests in flight
-- ${o.repeat} rounds of ${num(o.duration / o.repeat, 1)} s per target and workload, after ${num(o.warmup / 2, 1)} s of warm-up; the whole run took ${num(results.seconds / 60, 1)} min
+- ${o.repeat} rounds of ${num(o.duration / o.repeat, 1)} s per target and workload, after ${num(o.warmup / 2, 1)} s of warm-up (a fresh cold-round process: ${num(o.warmup, 1)} s on other requests); the whole run took ${num(results.seconds / 60, 1)} min
 
 ## mcpkit serve against the official SDK and a bare replay (issue 12)
 

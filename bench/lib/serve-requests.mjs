@@ -2,7 +2,7 @@
 // 2026-07-28 HTTP headers) with a check of the answer's shape that every target must pass, so the
 // SDK server, mcpkit and the bare replay are held to the same result.
 import { isDeepStrictEqual } from 'node:util';
-import { HOT, WARM } from './serve-fixture.mjs';
+import { HOT } from './serve-fixture.mjs';
 import { META } from './payload.mjs';
 
 const uriOf = (rel) => `file:///${rel}`;
@@ -121,7 +121,25 @@ export function workloads(fx) {
       'main',
       fx.queries.map((q) => searchItem(fx, q)),
     ),
-    { name: 'warm-cold', folder: 'cold', warm: true, goal: {}, items: [readItem(fx, WARM)] },
+    // A fresh server's warm-up, cycled: distinct requests outside the measured sets, so that the
+    // uncached path is compiled too (one repeated request would be answered from memory).
+    {
+      name: 'warm-cold',
+      folder: 'cold',
+      warm: true,
+      goal: {},
+      items: fx.warmReads.map((rel) => readItem(fx, rel)),
+    },
+    {
+      name: 'warm-main',
+      folder: 'main',
+      warm: true,
+      goal: {},
+      items: [
+        ...fx.warmReviews.map((rel) => reviewItem(fx, rel)),
+        ...fx.warmQueries.map((q) => searchItem(fx, q)),
+      ],
+    },
   ];
 }
 

@@ -74,6 +74,17 @@ export class FileSource {
     return { ...outcome, validity: this.validity(resolved, outcome.contents) };
   }
 
+  /**
+   * The cached contents of `relative` when a read would serve them with no I/O at all (a trusted
+   * record, its contents still cached, no larger than `maxSize`); else undefined: read it.
+   */
+  cached(relative: string, maxSize: number): FileContents | undefined {
+    const record = this.records.trusted(relative);
+    if (record === undefined) return undefined;
+    const contents = this.cache.get(record.key);
+    return contents !== undefined && contents.size <= maxSize ? contents : undefined;
+  }
+
   /** A whole read; where the writer streams (HTTP), an uncached blob as a stream. */
   async whole(relative: string, limitBytes: number, streams: boolean): Promise<WholeReadOutcome> {
     if (!streams) return this.contents(relative, limitBytes, {});
@@ -100,13 +111,7 @@ export class FileSource {
    * answered from memory; uncached contents are read again every time).
    */
   private validity(record: PathRecord, contents: FileContents): { readonly valid: boolean } {
-    const cache = this.cache;
-    const key = record.key;
-    return {
-      get valid() {
-        return record.valid && cache.holds(key, contents);
-      },
-    };
+    return new CachedValidity(record, this.cache, contents);
   }
 
   /** What the listing sniffed for a file: its type at the size it had then. */
@@ -146,5 +151,18 @@ export class FileSource {
   clear(): void {
     this.records.clear();
     this.cache.clear();
+  }
+}
+
+/** A class, not an object literal with a getter: one shape for every read (cheaper to make). */
+class CachedValidity {
+  constructor(
+    private readonly record: PathRecord,
+    private readonly cache: ByteLruCache<FileContents>,
+    private readonly contents: FileContents,
+  ) {}
+
+  get valid(): boolean {
+    return this.record.valid && this.cache.holds(this.record.key, this.contents);
   }
 }

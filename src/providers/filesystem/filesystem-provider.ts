@@ -21,7 +21,7 @@ import { quickFs } from './quick-fs.js';
 import type { FilesystemProviderOptions } from './provider-options.js';
 import type { ContentsOutcome } from './file-reader.js';
 import { FileSource } from './file-source.js';
-import type { ReadControl } from './read-file.js';
+import type { FileContents, ReadControl } from './read-file.js';
 import type { Containment } from './resolve.js';
 import { completePaths, escapePath, type PathCompletion, type Visibility } from './paths.js';
 
@@ -71,6 +71,7 @@ export class FilesystemProvider {
   private walks = 0;
   private starting: Promise<void> | undefined;
   private listed: { from: readonly IndexedFile[]; items: ListedResource[] } | undefined;
+  private served: { from: readonly IndexedFile[]; files: readonly FileInfo[] } | undefined;
   /** Unwatched, a change event said the folder changed: the next listing walks it again. */
   private stale = false;
   /** That walk, which every listing asked for meanwhile waits for. */
@@ -210,10 +211,14 @@ export class FilesystemProvider {
     return typeof value === 'string' ? value : undefined;
   }
 
-  /** The served files, sorted by path; walks the folder again when the listing is stale. */
+  /** The served files, sorted by path (one frozen list per listing; stale: walked again). */
   async files(): Promise<readonly FileInfo[]> {
     const index = await this.freshIndex();
-    return index.files.map((f) => ({ ...f, uri: this.uriOf(f.path) }));
+    if (this.served?.from !== index.files) {
+      const files = index.files.map((f) => Object.freeze({ ...f, uri: this.uriOf(f.path) }));
+      this.served = { from: index.files, files: Object.freeze(files) };
+    }
+    return this.served.files;
   }
 
   /** One listed file, from the current listing (no I/O beyond a stale-listing walk). */
@@ -275,6 +280,11 @@ export class FilesystemProvider {
   ): Promise<ContentsOutcome> {
     await this.ready();
     return this.source.contents(relative, limitBytes, control);
+  }
+
+  /** A file's cached contents when a read would serve them with no I/O; else undefined. */
+  cachedContents(relative: string, maxSize = Number.POSITIVE_INFINITY): FileContents | undefined {
+    return this.source.cached(relative, maxSize);
   }
 
   /** Hits, misses and bytes of the contents cache. */

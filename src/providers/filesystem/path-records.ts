@@ -229,6 +229,12 @@ export class PathRecords {
     this.flights.clear();
   }
 
+  /** The record of `relative` when `resolve` would answer it now without I/O; else undefined. */
+  trusted(relative: string): PathRecord | undefined {
+    const record = this.records.get(relative);
+    return record !== undefined && !record.dropped && this.trusts(record) ? record : undefined;
+  }
+
   /** Whether `resolve` would answer `record` now without I/O. */
   trusts(record: PathRecord): boolean {
     return (

@@ -1,6 +1,13 @@
 /** Case-insensitive search over file names and text contents of a served folder. */
 import { isTextMimeType } from '../../content/mime.js';
 import type { FileInfo, FilesystemProvider } from './filesystem-provider.js';
+import type { FileContents } from './read-file.js';
+
+/** Where a file's text matched: a passage around it and its line. */
+interface Passage {
+  snippet: string;
+  line: number;
+}
 
 /**
  * What one search may cost; it stops at the first budget spent and returns what it found, with
@@ -138,7 +145,8 @@ export async function searchFiles(
     options.signal?.throwIfAborted();
     if (Date.now() >= deadline) throw new BudgetSpent({ budget: 'timeoutMs', limit: timeoutMs });
   };
-  const look = async (file: FileInfo): Promise<{ snippet: string; line: number } | undefined> => {
+  // The budgets before a file is looked at: the raw bytes it may take, or undefined to skip it.
+  const admit = (file: FileInfo): number | undefined => {
     if (scanned >= maxFiles) throw new BudgetSpent({ budget: 'maxFiles', limit: maxFiles });
     checkpoint();
     scanned++;
@@ -146,13 +154,12 @@ export async function searchFiles(
       return undefined;
     const left = maxBytes - bytes;
     if (file.size > left) throw new BudgetSpent({ budget: 'maxBytes', limit: maxBytes });
-    const outcome = await provider.contents(file.path, Number.POSITIVE_INFINITY, {
-      checkpoint,
-      maxSize: Math.min(maxFileBytes, left),
-    });
-    if (outcome.kind !== 'ok' || outcome.contents.text === undefined) return undefined;
-    bytes += outcome.contents.size;
-    const text = outcome.contents.text;
+    return Math.min(maxFileBytes, left);
+  };
+  const passage = (contents: FileContents): Passage | undefined => {
+    if (contents.text === undefined) return undefined;
+    bytes += contents.size;
+    const text = contents.text;
     const found = pattern.exec(text);
     if (!found) return undefined;
     return {
@@ -160,14 +167,33 @@ export async function searchFiles(
       line: lineAt(text, found.index),
     };
   };
-  const scan = async (file: FileInfo): Promise<{ snippet: string; line: number } | undefined> => {
+  const spent = (error: unknown): undefined => {
+    if (!(error instanceof BudgetSpent)) throw error;
+    stopped = error.stop;
+    return undefined;
+  };
+  const read = async (file: FileInfo, maxSize: number): Promise<Passage | undefined> => {
+    try {
+      const outcome = await provider.contents(file.path, Number.POSITIVE_INFINITY, {
+        checkpoint,
+        maxSize,
+      });
+      return outcome.kind === 'ok' ? passage(outcome.contents) : undefined;
+    } catch (error) {
+      return spent(error);
+    }
+  };
+  // Cached contents a read would serve without I/O are looked at at once (no turn of the loop
+  // per file); the others are read through the provider.
+  const scan = (file: FileInfo): Passage | undefined | Promise<Passage | undefined> => {
     if (stopped !== undefined) return undefined;
     try {
-      return await look(file);
+      const maxSize = admit(file);
+      if (maxSize === undefined) return undefined;
+      const cached = provider.cachedContents(file.path, maxSize);
+      return cached ? passage(cached) : read(file, maxSize);
     } catch (error) {
-      if (!(error instanceof BudgetSpent)) throw error;
-      stopped = error.stop;
-      return undefined;
+      return spent(error);
     }
   };
   const collect = options.collect === true;
@@ -189,7 +215,8 @@ export async function searchFiles(
       truncated = true;
       break;
     }
-    const inText = await scan(file);
+    let inText = scan(file);
+    if (inText instanceof Promise) inText = await inText;
     if (inText) found({ file, where: 'content', ...inText });
   }
   if (collect) truncated = all.length > hits.length;

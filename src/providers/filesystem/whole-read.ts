@@ -51,13 +51,14 @@ export async function readWhole(
       throw fileChanged(uri, outcome.attempts);
     case 'ok': {
       const c = outcome.contents;
-      const body = c.text !== undefined ? { text: c.text } : { blob: c.blob as string };
+      const meta = metaOfVersion(c);
+      // Two literals, not a spread of the body: one shape each, built without a runtime call.
+      const item =
+        c.text !== undefined
+          ? { uri, mimeType: c.mimeType, text: c.text, _meta: meta }
+          : { uri, mimeType: c.mimeType, blob: c.blob as string, _meta: meta };
       // The cached contents stand for this file version: its answer is encoded once.
-      return versionedRead(
-        { contents: [{ uri, mimeType: c.mimeType, ...body, _meta: metaOfVersion(c) }] },
-        c,
-        outcome.validity,
-      );
+      return versionedRead({ contents: [item] }, c, outcome.validity);
     }
     case 'streamed': {
       const c = outcome.contents;
