@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { banner, inspectorCommand, shellQuote, stdioConfig } from './banner.js';
+import { banner, inspectorCommands, shellQuote, stdioConfig } from './banner.js';
 import { createProgressReporter } from './progress.js';
 
 const base = {
@@ -10,7 +10,7 @@ const base = {
   resultBudgetBytes: 4 * 1024 * 1024,
   stdioCommand: {
     command: '/usr/bin/node',
-    args: ['/opt/mcpkit/dist/cli/main.js', 'serve', '/srv/my docs', '--stdio'],
+    args: ['/opt/mcpkit/dist/cli/main.js', 'serve', '/srv/my docs', '--stdio', '-q'],
   },
   serverName: 'docs',
 };
@@ -37,8 +37,15 @@ describe('banner', () => {
       'caps       out: 32.0 MiB per message, what the client can take (--max-response-bytes); in: 4.0 MiB per request body (--max-body-bytes)',
     );
     expect(text).toContain('file:///{+path}{?offset,length,version}');
-    expect(text).toContain(
-      'npx @modelcontextprotocol/inspector --transport http --server-url http://127.0.0.1:3333/mcp',
+    const target = '--transport http --server-url http://127.0.0.1:3333/mcp';
+    const lines = text.split('\n');
+    // Both eras for the UI, then the --cli form in the modern era.
+    expect(lines).toContain(`  npx @modelcontextprotocol/inspector ${target}`);
+    expect(lines).toContain(
+      `  npx @modelcontextprotocol/inspector ${target} --protocol-era modern`,
+    );
+    expect(lines).toContain(
+      `  npx @modelcontextprotocol/inspector --cli ${target} --protocol-era modern --method tools/list`,
     );
     const json = text.slice(text.indexOf('{\n'), text.lastIndexOf('}') + 1);
     expect(JSON.parse(json)).toEqual({
@@ -53,10 +60,17 @@ describe('banner', () => {
       outboundBytes: 10 * 1024 * 1024,
       capBytes: 10 * 1024 * 1024 - 1025,
     };
-    expect(inspectorCommand({ ...base, transport: stdio })).toBe(
-      "npx @modelcontextprotocol/inspector -- /usr/bin/node /opt/mcpkit/dist/cli/main.js serve '/srv/my docs' --stdio",
-    );
+    const command = "/usr/bin/node /opt/mcpkit/dist/cli/main.js serve '/srv/my docs' --stdio -q";
+    expect(inspectorCommands({ ...base, transport: stdio })).toEqual({
+      legacy: `npx @modelcontextprotocol/inspector -- ${command}`,
+      modern: `npx @modelcontextprotocol/inspector --protocol-era modern -- ${command}`,
+      // The Inspector's --cli passes no leading-dash argument to a stdio server: a config file.
+      cli: 'npx @modelcontextprotocol/inspector --cli --config mcp.json --server docs --protocol-era modern --method tools/list',
+    });
     const text = banner({ ...base, transport: stdio });
+    expect(text).toContain('with the configuration above saved as mcp.json');
+    const json = text.slice(text.indexOf('{\n'), text.lastIndexOf('}') + 1);
+    expect(JSON.parse(json).mcpServers.docs.args).toContain('-q');
     expect(text).toContain('Serving over stdio');
     expect(text).toContain(
       'caps       out: 10.0 MiB per message, what the client can take (--max-response-bytes); in: 32.0 MiB per line (--max-line-bytes)',

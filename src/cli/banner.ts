@@ -61,18 +61,39 @@ export function stdioConfig(serverName: string, command: string, args: readonly 
   return JSON.stringify({ mcpServers: { [serverName]: { command, args } } }, null, 2);
 }
 
-/** The command that opens the official MCP Inspector against this server. */
-export function inspectorCommand(input: Pick<BannerInput, 'transport' | 'stdioCommand'>): string {
+const INSPECTOR = 'npx @modelcontextprotocol/inspector';
+/** The Inspector's flag for the 2026-07-28 era (its default is 2025-11-25). */
+const MODERN = '--protocol-era modern';
+
+/**
+ * The commands that open the official MCP Inspector on this server: its UI in either era, and
+ * its `--cli` (one method per run). Over stdio the CLI cannot pass flags to the server on its
+ * command line, so it reads the pasted configuration from a file (`mcp.json`).
+ */
+export function inspectorCommands(
+  input: Pick<BannerInput, 'transport' | 'stdioCommand' | 'serverName'>,
+): { legacy: string; modern: string; cli: string } {
   if (input.transport.kind === 'http') {
-    return `npx @modelcontextprotocol/inspector --transport http --server-url ${shellQuote(input.transport.url)}`;
+    const target = `--transport http --server-url ${shellQuote(input.transport.url)}`;
+    return {
+      legacy: `${INSPECTOR} ${target}`,
+      modern: `${INSPECTOR} ${target} ${MODERN}`,
+      cli: `${INSPECTOR} --cli ${target} ${MODERN} --method tools/list`,
+    };
   }
   const { command, args } = input.stdioCommand;
-  return `npx @modelcontextprotocol/inspector -- ${[command, ...args].map(shellQuote).join(' ')}`;
+  const target = [command, ...args].map(shellQuote).join(' ');
+  return {
+    legacy: `${INSPECTOR} -- ${target}`,
+    modern: `${INSPECTOR} ${MODERN} -- ${target}`,
+    cli: `${INSPECTOR} --cli --config mcp.json --server ${shellQuote(input.serverName)} ${MODERN} --method tools/list`,
+  };
 }
 
 /** The banner, as lines of text (no trailing newline). */
 export function banner(input: BannerInput): string {
   const t = input.transport;
+  const inspector = inspectorCommands(input);
   const where =
     t.kind === 'http'
       ? `Listening on ${t.url} (Streamable HTTP: 2026-07-28${t.legacy ? ', and 2025-11-25 sessions' : ' only'})`
@@ -92,8 +113,13 @@ export function banner(input: BannerInput): string {
     'To use it from a stdio host, paste into its MCP configuration:',
     stdioConfig(input.serverName, input.stdioCommand.command, input.stdioCommand.args),
     '',
-    'To open it in the MCP Inspector:',
-    `  ${inspectorCommand(input)}`,
+    'To open it in the MCP Inspector (2025-11-25, its default; or 2026-07-28):',
+    `  ${inspector.legacy}`,
+    `  ${inspector.modern}`,
+    t.kind === 'http'
+      ? 'Or from a terminal, one method per run:'
+      : 'Or from a terminal, one method per run, with the configuration above saved as mcp.json:',
+    `  ${inspector.cli}`,
   ];
   return lines.join('\n');
 }

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { modern } from '../testing/messages.js';
 
 const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
+const BUILT = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 
 interface Run {
   code: number | null;
@@ -223,4 +224,48 @@ describe('mcpkit (process)', () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     }
   });
+
+  // Loaded before the entry: reports on stderr when a SIGTERM listener is added (node itself
+  // catches the signal natively from the start, so /proc cannot tell when a listener exists).
+  const PROBE =
+    'data:text/javascript,' +
+    encodeURIComponent(
+      "const once = process.once.bind(process); process.once = (e, f) => { const r = once(e, f); if (e === 'SIGTERM') process.stderr.write('probe: listening\\n'); return r; };",
+    );
+
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    'a %s in the first moments of start-up (the command still loading) exits 0',
+    async (signal) => {
+      // The built entry: a loader (tsx) would catch the signals itself before the entry runs.
+      const child = spawn(
+        process.execPath,
+        ['--import', PROBE, BUILT, 'serve', dir, '--http', '127.0.0.1:0'],
+        { stdio: 'pipe' },
+      );
+      let out = '';
+      child.stdout.setEncoding('utf8');
+      child.stdout.on('data', (d: string) => (out += d));
+      const exited = new Promise<[number | null, string | null]>((resolve) =>
+        child.once('exit', (code, sig) => resolve([code, sig])),
+      );
+      try {
+        // The first moment the entry listens: the rest of the command is still loading.
+        await new Promise<void>((resolve, reject) => {
+          let err = '';
+          child.stderr.setEncoding('utf8');
+          child.stderr.on('data', (d: string) => {
+            err += d;
+            if (err.includes('probe: listening')) resolve();
+          });
+          child.once('exit', () => reject(new Error(`exited before listening: ${err}`)));
+        });
+        child.kill(signal);
+        expect(await exited).toEqual([0, null]);
+        // Stopped before it listened: nothing printed (the URL is the first line once it does).
+        expect(out).toBe('');
+      } finally {
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      }
+    },
+  );
 });

@@ -1,62 +1,32 @@
 #!/usr/bin/env node
-/** The mcpkit command line: argument parsing and output only; the work is done by the library. */
-import { isMcpKitError } from '../errors/index.js';
-import { parseServeArgs } from './args.js';
-import { runAudit } from './audit-command.js';
-import { parseHostArgs } from './host-args.js';
-import { runInspect } from './inspect-command.js';
-import { packageVersion, runServe, UsageError } from './serve-command.js';
-import { AUDIT_USAGE, INSPECT_USAGE, USAGE } from './usage.js';
+/**
+ * The mcpkit command's entry. `serve` catches SIGINT and SIGTERM before anything else loads, so
+ * that a stop in the first moments of start-up exits 0 as documented (not 130 or 143): before
+ * the server runs there is nothing to close; once it runs, it is stopped and the command ends.
+ * A second signal is not caught (the default: it ends the process at once).
+ */
+const argv = process.argv.slice(2);
+let stopServer: (() => void) | undefined;
+let stopping = false;
+let exit: ((code: number) => void) | undefined;
 
-async function main(argv: string[]): Promise<number | undefined> {
-  const [command, ...rest] = argv;
-  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
-    process.stdout.write(USAGE);
-    return 0;
-  }
-  if (command === '--version' || command === '-v') {
-    process.stdout.write(`${packageVersion()}\n`);
-    return 0;
-  }
-  if (command === 'inspect' || command === 'audit') {
-    const host = parseHostArgs(command, rest);
-    if (host.kind === 'help') {
-      process.stdout.write(command === 'inspect' ? INSPECT_USAGE : AUDIT_USAGE);
-      return 0;
-    }
-    if (host.kind === 'error') throw new UsageError(host.message);
-    return command === 'inspect' ? runInspect(host.args) : runAudit(host.args);
-  }
-  if (command !== 'serve') throw new UsageError(`unknown command ${JSON.stringify(command)}`);
-  const parsed = parseServeArgs(rest);
-  if (parsed.kind === 'help') {
-    process.stdout.write(USAGE);
-    return 0;
-  }
-  if (parsed.kind === 'error') throw new UsageError(parsed.message);
-  const server = await runServe(parsed.args);
-  const stop = (): void => void server.stop();
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-  return server.done;
+function onSignal(): void {
+  if (stopping) return;
+  stopping = true;
+  if (stopServer) stopServer();
+  else if (exit) exit(0);
+  else process.exit(0); // still loading: nothing written, nothing to close
 }
 
-/** Exits once what was written to stdout and stderr has been handed to the OS (pipes are asynchronous). */
-function exitAfterFlush(code: number): void {
-  let pending = 2;
-  const done = (): void => {
-    if (--pending === 0) process.exit(code);
-  };
-  process.stdout.write('', done);
-  process.stderr.write('', done);
+if (argv[0] === 'serve') {
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
 }
 
-main(process.argv.slice(2)).then(
-  (code) => exitAfterFlush(code ?? 0),
-  (error: unknown) => {
-    const usage = error instanceof UsageError;
-    const message = isMcpKitError(error) || error instanceof Error ? error.message : String(error);
-    process.stderr.write(`mcpkit: ${message}${usage ? " (see 'mcpkit --help')" : ''}\n`);
-    exitAfterFlush(usage ? 2 : 1);
-  },
-);
+const { exitAfterFlush, runCommand } = await import('./run-command.js');
+exit = exitAfterFlush;
+runCommand(argv, (stop) => {
+  if (stopping)
+    stop(); // the signal came while it started
+  else stopServer = stop;
+});

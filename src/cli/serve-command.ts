@@ -70,7 +70,8 @@ function checkDir(dir: string): void {
 
 /** The arguments that start the same server over stdio, for the pasted configuration. */
 function stdioArgs(args: ServeArgs, dir: string): string[] {
-  const out = ['serve', dir, '--stdio'];
+  // -q: a host launches it again and again; its log should not fill with the banner.
+  const out = ['serve', dir, '--stdio', '-q'];
   if (args.blockBudgetBytes !== undefined)
     out.push('--block-budget', String(args.blockBudgetBytes));
   if (args.resultBudgetBytes !== undefined)
