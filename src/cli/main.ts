@@ -6,15 +6,14 @@
  * A second signal is not caught (the default: it ends the process at once).
  */
 const argv = process.argv.slice(2);
-let stopServer: (() => void) | undefined;
-let stopping = false;
-let exit: ((code: number) => void) | undefined;
+/** Set as the command loads (`exit`) and once the server runs (`stop`). */
+const hooks: { exit?: (code: number) => void; stop?: () => void; stopping?: boolean } = {};
 
 function onSignal(): void {
-  if (stopping) return;
-  stopping = true;
-  if (stopServer) stopServer();
-  else if (exit) exit(0);
+  if (hooks.stopping) return;
+  hooks.stopping = true;
+  if (hooks.stop) hooks.stop();
+  else if (hooks.exit) hooks.exit(0);
   else process.exit(0); // still loading: nothing written, nothing to close
 }
 
@@ -24,9 +23,8 @@ if (argv[0] === 'serve') {
 }
 
 const { exitAfterFlush, runCommand } = await import('./run-command.js');
-exit = exitAfterFlush;
+hooks.exit = exitAfterFlush;
 runCommand(argv, (stop) => {
-  if (stopping)
-    stop(); // the signal came while it started
-  else stopServer = stop;
+  if (hooks.stopping) stop(); // the signal came while it started
+  else hooks.stop = stop;
 });
