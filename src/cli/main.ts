@@ -25,6 +25,7 @@ if (argv[0] === 'serve') {
 const { exitAfterFlush, runCommand } = await import('./run-command.js');
 hooks.exit = exitAfterFlush;
 runCommand(argv, (stop) => {
-  if (hooks.stopping) stop(); // the signal came while it started
+  if (hooks.stopping)
+    stop(); // the signal came while it started
   else hooks.stop = stop;
 });

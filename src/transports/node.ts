@@ -18,6 +18,7 @@ import {
   type BodyOutcome,
 } from './http/body-limits.js';
 import { clientErrorResponse, type RequestHeadLimits } from './http/client-error.js';
+import { parsedBodyText } from './http/node-parsed-body.js';
 import type { HttpExchange, HttpResponder, SseSink } from './http/exchange.js';
 import { HttpEndpoint } from './http/endpoint.js';
 import type { HttpOptions } from './http/options.js';
@@ -108,7 +109,12 @@ const ONE_BUFFER_BYTES = 256 * 1024;
 const DONE = Symbol('body ended');
 
 export interface NodeHandler {
-  (req: IncomingMessage, res: ServerResponse): void;
+  /**
+   * Serves one request. `body`: the request body when a framework parsed it already (Fastify's
+   * `request.body`); without it, `req.body` (express.json()) or else the stream is read. A
+   * function there is Express's `next`, not a body.
+   */
+  (req: IncomingMessage, res: ServerResponse, body?: unknown): void;
   /** Closes legacy sessions and open streams. */
   close(): void;
   /** Bytes held now by request bodies being read (at most maxBodyTotalBytes). */
@@ -119,16 +125,21 @@ export interface NodeHandler {
 class NodeExchange implements HttpExchange, HttpResponder {
   readonly method: string;
   readonly path: string;
+  /** A framework routed it here (Express, Connect: `originalUrl`): it is served at any path. */
+  readonly mounted: boolean;
   private controller: AbortController | undefined;
 
   constructor(
     readonly req: IncomingMessage,
     readonly res: ServerResponse,
+    /** A body parsed already: the handler's third argument, else `req.body`. */
+    private readonly parsed: unknown,
   ) {
     this.method = req.method ?? 'GET';
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     this.path = q >= 0 ? url.slice(0, q) : url;
+    this.mounted = typeof (req as { originalUrl?: unknown }).originalUrl === 'string';
   }
 
   header(name: string): string | undefined {
@@ -137,6 +148,8 @@ class NodeExchange implements HttpExchange, HttpResponder {
   }
 
   body(limits: BodyLimits): Promise<BodyOutcome> {
+    // Read by the framework's parser: the stream is spent, waiting on it would hang.
+    if (this.parsed !== undefined) return Promise.resolve(parsedBodyText(this.parsed, limits));
     return readBody(this.req, limits);
   }
 
@@ -234,8 +247,9 @@ class NodeExchange implements HttpExchange, HttpResponder {
  */
 export function toNodeHandler(server: McpServer, options: HttpOptions = {}): NodeHandler {
   const endpoint = new HttpEndpoint(server, options);
-  const handler = (req: IncomingMessage, res: ServerResponse): void => {
-    const ex = new NodeExchange(req, res);
+  const handler = (req: IncomingMessage, res: ServerResponse, body?: unknown): void => {
+    const given = typeof body === 'function' ? undefined : body;
+    const ex = new NodeExchange(req, res, given ?? (req as { body?: unknown }).body);
     endpoint.handle(ex, ex).catch((error: unknown) => {
       // A client that hangs up mid-body is routine, not a server failure.
       if (!req.complete) {

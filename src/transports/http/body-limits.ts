@@ -12,7 +12,8 @@ export { StallWatch };
 
 /** Why a body was not read. An object, so that no body text can pass for one. */
 export interface BodyRefusal {
-  refused: 'too-large' | 'timeout' | 'busy';
+  /** 'unserialisable': a body a framework parsed already that cannot be written as JSON again. */
+  refused: 'too-large' | 'timeout' | 'busy' | 'unserialisable';
 }
 
 /** What reading a body resolves with: its text, or why it was not read. */
@@ -32,6 +33,7 @@ export interface BodyLimits {
 export const TOO_LARGE: BodyRefusal = Object.freeze({ refused: 'too-large' });
 export const BUSY: BodyRefusal = Object.freeze({ refused: 'busy' });
 export const TIMED_OUT: BodyRefusal = Object.freeze({ refused: 'timeout' });
+export const UNSERIALISABLE: BodyRefusal = Object.freeze({ refused: 'unserialisable' });
 
 /** Bytes held by request bodies being read, across the requests of one endpoint. */
 export class BodyBudget {

@@ -94,7 +94,9 @@ export class HttpEndpoint {
   }
 
   async handle(ex: HttpExchange, res: HttpResponder): Promise<void> {
-    const path = this.options.path === undefined ? '/mcp' : this.options.path;
+    // Mounted by a framework (app.use('/mcp', h) strips the path), its route decided already.
+    const path =
+      this.options.path === undefined ? (ex.mounted === true ? null : '/mcp') : this.options.path;
     if (path !== null && ex.path !== path) {
       return jsonError(
         res,

@@ -6,6 +6,11 @@ export interface HttpExchange {
   readonly method: string;
   /** The request path without the query string. */
   readonly path: string;
+  /**
+   * A framework routed the request to this handler (it is mounted): without a `path` option it
+   * is then served wherever it arrived.
+   */
+  readonly mounted?: boolean;
   /** A header value by lower-case name (several values joined with ", "). */
   header(name: string): string | undefined;
   /**

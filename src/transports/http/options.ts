@@ -3,7 +3,10 @@ import type { OriginGuardOptions } from './origin-guard.js';
 
 /** Options of the Streamable HTTP endpoint, shared by the web and node adapters. */
 export interface HttpOptions extends OriginGuardOptions {
-  /** Path served (default '/mcp'); null serves every path. */
+  /**
+   * Path served (default '/mcp'; for a node handler that a framework routed the request to, such
+   * as Express's `app.use('/mcp', h)`, wherever it is mounted); null serves every path.
+   */
   path?: string | null;
   /** Largest accepted request body in bytes (default 4 MiB); larger gets 413. */
   maxBodyBytes?: number;

@@ -52,6 +52,14 @@ export async function readBodyOrRefuse(
         close,
       );
       return undefined;
+    case 'unserialisable':
+      jsonError(
+        res,
+        400,
+        ERROR_CODES.PARSE_ERROR,
+        'Parse error: the body parsed by the framework (req.body) cannot be serialised as JSON again',
+      );
+      return undefined;
     case 'busy':
       jsonError(
         res,
