@@ -9,6 +9,8 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
   bin: Record<string, string>;
   engines: { node: string };
   type: string;
+  main: string;
+  scripts: Record<string, string>;
 };
 
 // The public surface, pinned name by name (values and types), sorted: any change to the
@@ -447,6 +449,24 @@ const EXPECTED: Record<string, string[]> = {
   ],
 };
 
+// The front door ("."): the server, the content builders and a server's transports.
+EXPECTED['.'] = [
+  ...(EXPECTED['./server'] as string[]),
+  ...(EXPECTED['./content'] as string[]),
+  'DEFAULT_HEADER_TIMEOUT_MS',
+  'DEFAULT_MAX_LINE_BYTES',
+  'DEFAULT_STDIO_MAX_RESPONSE_BYTES',
+  'HttpOptions',
+  'NodeHandler',
+  'RunningHttpServer',
+  'ServeHttpOptions',
+  'StdioConnection',
+  'StdioOptions',
+  'serveHttp',
+  'serveStdio',
+  'toNodeHandler',
+];
+
 function sourceOf(subpath: string): string {
   const target = pkg.exports[subpath] as string;
   return join(root, target.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts'));
@@ -488,6 +508,13 @@ describe('package.json', () => {
     expect(pkg.type).toBe('module');
     expect(pkg.engines.node).toBe('>=20');
     expect(pkg.bin).toEqual({ mcpkit: './dist/cli/main.js' });
+  });
+
+  it('builds itself when packed or installed from git (a fresh clone has no dist/)', () => {
+    expect(pkg.scripts['prepare']).toBe('npm run build');
+    expect(pkg.scripts['build']).toMatch(/^tsc -p tsconfig\.build\.json$/);
+    expect(pkg.main).toBe('./dist/index.js');
+    expect(pkg.exports['.']).toBe('./dist/index.js');
   });
 
   it('pins the subpath export map', () => {
