@@ -5,6 +5,8 @@
 export const MCPKIT_ERROR_CODES = {
   /** An attachment's loader returned nothing. */
   ATTACHMENT_EMPTY: 'ATTACHMENT_EMPTY',
+  /** A URI a handler attached (ctx.attach, ctx.embed) that no resource, template or link serves. */
+  ATTACHMENT_NOT_SERVED: 'ATTACHMENT_NOT_SERVED',
   /** An attachment must be linked but has no URI and no link store to give it one. */
   ATTACHMENT_NO_URI: 'ATTACHMENT_NO_URI',
   /** Bytes larger than a blob may be (base64 would exceed the string limit or the cap). */
@@ -15,6 +17,11 @@ export const MCPKIT_ERROR_CODES = {
   DUPLICATE_REGISTRATION: 'DUPLICATE_REGISTRATION',
   /** A content block or resource contents broke the spec's shape (the message names the field). */
   INVALID_CONTENT: 'INVALID_CONTENT',
+  /**
+   * A tool, resource or prompt definition that strict clients would refuse (the message names the
+   * definition, the field and the fix); thrown when it is registered.
+   */
+  INVALID_DEFINITION: 'INVALID_DEFINITION',
   /** A base64 string that is not canonical (the message gives the offset of the first bad character). */
   INVALID_BASE64: 'INVALID_BASE64',
   /** A peer's answer to one of our requests was malformed or invalid. */

@@ -55,11 +55,22 @@ describe('attachUri', () => {
   it.each([
     ['mem://docs/Hello%20World.txt?v=1#top', 'Hello World.txt'],
     ['mem://docs/dir/', 'dir'],
-    ['mem://docs/%E0%A4%A', '%E0%A4%A'],
+    ['mem://docs/%E0%A4', '%E0%A4'],
     ['urn:isbn:123', 'urn:isbn:123'],
   ])('names %s by its last segment, decoded: %j', (uri, name) => {
     const { env } = fakeEnv({});
     expect(attachUri(env, uri).name).toBe(name);
+  });
+
+  it('refuses a URI that is not one (a broken %-escape, a space, no scheme): the author’s mistake', () => {
+    const { env } = fakeEnv({});
+    for (const uri of ['mem://docs/%E0%A4%A', 'not a uri', 'docs/a.txt'])
+      expect(() => attachUri(env, uri), uri).toThrow(
+        expect.objectContaining({
+          code: 'INVALID_URI',
+          message: expect.stringContaining('not an absolute URI'),
+        }),
+      );
   });
 
   it('takes the name, type and size describe() knows, and lets extra override them', () => {

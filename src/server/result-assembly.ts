@@ -13,6 +13,7 @@ import {
 import { repairBase64 } from '../content/blob.js';
 import { firstPartDescription } from '../content/policy.js';
 import { McpKitError } from '../errors/mcpkit-error.js';
+import { isUri } from '../protocol/uri-syntax.js';
 import { findBase64Problem } from '../protocol/base64.js';
 import { MCPKIT_META_PREFIX } from '../protocol/meta-keys.js';
 import type { ContentBlock, ResourceContents } from '../protocol/types.js';
@@ -74,14 +75,32 @@ export function attachUri(
   uri: string,
   extra: Partial<AttachmentInput> = {},
 ): Attachment {
+  // The author's mistake, said as such (not as the client's "resource not found").
+  if (!isUri(uri))
+    throw new McpKitError(
+      'INVALID_URI',
+      `attached ${JSON.stringify(uri)}, which is not an absolute URI (RFC 3986): attach a URI ` +
+        'this server serves, or the content itself, such as ctx.attach({ uri, text, mimeType })',
+    );
   const known = env.describe(uri);
   let loaded: Promise<AttachmentContent> | undefined;
   const load = (): Promise<AttachmentContent> => {
-    loaded ??= env.read(uri).then((result) => {
-      const first = (result['contents'] as ResourceContents[] | undefined)?.[0];
-      if (!first) throw new McpKitError('ATTACHMENT_EMPTY', `${uri} has no contents`);
-      return toContent(uri, first);
-    });
+    loaded ??= env.read(uri).then(
+      (result) => {
+        const first = (result['contents'] as ResourceContents[] | undefined)?.[0];
+        if (!first) throw new McpKitError('ATTACHMENT_EMPTY', `${uri} has no contents`);
+        return toContent(uri, first);
+      },
+      async (cause: unknown) => {
+        if (await env.resolves(uri)) throw cause;
+        throw new McpKitError(
+          'ATTACHMENT_NOT_SERVED',
+          `attached ${uri}, which no resource, template or link-store entry serves: register ` +
+            'it (server.resource), or attach the content itself, such as ctx.attach({ uri, text, mimeType })',
+          { cause },
+        );
+      },
+    );
     return loaded;
   };
   return attach({

@@ -31,6 +31,12 @@ import { interestLimitsOf, type ServerOptions } from './options.js';
 import { Peer, type PeerOptions } from './peer.js';
 import { Registry, type ListKind } from './registry.js';
 import { RequestStateSigner } from './request-state.js';
+import {
+  checkInputRoot,
+  checkPromptDefinition,
+  checkResourceDefinition,
+  checkToolDefinition,
+} from './definition-checks.js';
 import { compileSchema, type CompiledSchema } from './tool-schema.js';
 
 const DEFAULT_INPUT_SCHEMA = { type: 'object', additionalProperties: false } as const;
@@ -150,11 +156,13 @@ export class McpServer {
     definition: ToolDefinition,
     handler: ToolHandler<A>,
   ): () => void {
+    checkToolDefinition(name, definition, handler);
     // Without an input schema the tool takes no arguments, and says so: the advertised default
     // is also the one enforced (compiled once for all such tools).
     const input = definition.input
       ? compileSchema(definition.input, `tool "${name}" input`)
       : (defaultInput ??= compileSchema(DEFAULT_INPUT_SCHEMA, 'the default tool input'));
+    if (definition.input) checkInputRoot(input.json, `tool "${name}"`);
     const output = definition.output
       ? compileSchema(definition.output, `tool "${name}" output`)
       : undefined;
@@ -184,6 +192,7 @@ export class McpServer {
     definition: ResourceTemplateDefinition,
     read: ReadHandler,
   ): () => void {
+    checkResourceDefinition(uriOrTemplate, definition, read);
     if (isTemplate(uriOrTemplate)) {
       const parsed = parseTemplate(uriOrTemplate);
       const template = {
@@ -193,6 +202,8 @@ export class McpServer {
       return this.templates.add(uriOrTemplate, { template, parsed, definition, read });
     }
     if (!isUri(uriOrTemplate)) {
+      // A brace that does not pair up: a template's syntax error (an unclosed "{"), not a URI's.
+      if (/[{}]/.test(uriOrTemplate)) parseTemplate(uriOrTemplate);
       throw new McpKitError(
         'INVALID_URI',
         `resource "${uriOrTemplate}" is not an absolute URI (RFC 3986)`,
@@ -211,6 +222,7 @@ export class McpServer {
 
   /** Registers a prompt; returns a function that removes it. */
   prompt(name: string, definition: PromptDefinition, handler: PromptHandler): () => void {
+    checkPromptDefinition(name, definition, handler);
     const prompt = { name, ...without(definition, 'complete', 'memo') };
     const { memo } = definition;
     return this.prompts.add(name, { prompt, complete: definition.complete ?? {}, handler, memo });

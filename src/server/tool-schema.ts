@@ -37,6 +37,16 @@ export interface CompiledSchema {
   check: (value: unknown) => SchemaCheck | Promise<SchemaCheck>;
 }
 
+/** How to get a JSON Schema out of a library whose schemas do not give one themselves. */
+const ADAPTERS: Record<string, string> = {
+  valibot:
+    'wrap it with toStandardJsonSchema(schema) from the @valibot/to-json-schema package, or pass a JSON Schema object',
+  zod: 'use zod 4.2 or later (its schemas implement it), or pass a JSON Schema object',
+  arktype: 'use arktype 2.1.22 or later (its types implement it), or pass a JSON Schema object',
+};
+const ANY_ADAPTER =
+  "use the library's adapter that implements Standard JSON Schema, or pass a JSON Schema object";
+
 let ajv: InstanceType<AjvClass> | undefined;
 
 function userAjv(): InstanceType<AjvClass> {
@@ -58,11 +68,22 @@ function pathText(path: ReadonlyArray<PropertyKey | { key: PropertyKey }> | unde
 export function compileSchema(schema: SchemaInput, what: string): CompiledSchema {
   if (isStandardSchema(schema)) {
     const std = schema['~standard'];
-    const json = std.jsonSchema?.input({ target: 'draft-2020-12' });
-    if (!json) {
+    if (typeof std.jsonSchema?.input !== 'function') {
       throw new McpKitError(
         'SCHEMA_NOT_CONVERTIBLE',
-        `${what}: this ${std.vendor} schema cannot produce JSON Schema; pass a JSON Schema object instead`,
+        `${what}: this ${std.vendor} schema cannot produce JSON Schema (it does not implement ` +
+          `Standard JSON Schema, ~standard.jsonSchema); ${ADAPTERS[std.vendor] ?? ANY_ADAPTER}`,
+      );
+    }
+    let json: Record<string, unknown>;
+    try {
+      json = std.jsonSchema.input({ target: 'draft-2020-12' });
+    } catch (cause) {
+      const reason = cause instanceof Error ? cause.message : String(cause);
+      throw new McpKitError(
+        'SCHEMA_NOT_CONVERTIBLE',
+        `${what}: this ${std.vendor} schema cannot be written as JSON Schema: ${reason}`,
+        { cause },
       );
     }
     return {
@@ -80,7 +101,12 @@ export function compileSchema(schema: SchemaInput, what: string): CompiledSchema
   try {
     validate = userAjv().compile(schema);
   } catch (cause) {
-    throw new McpKitError('SCHEMA_INVALID', `${what}: the JSON Schema does not compile`, { cause });
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    throw new McpKitError(
+      'SCHEMA_INVALID',
+      `${what}: the JSON Schema does not compile: ${reason}`,
+      { cause },
+    );
   }
   return {
     json: schema,

@@ -1,6 +1,7 @@
 import type { GetPromptResult } from '../../protocol/types.js';
 import { ProtocolError } from '../../errors/protocol-error.js';
 import { DEFAULT_MEMO_TTL_MS, ResultMemo, memoOf } from '../result-memo.js';
+import { authorMistake } from './author-mistakes.js';
 import { checkEmittedLinks, linksArtifacts } from './links.js';
 import { lister } from './lists.js';
 import { boundTarget } from './target.js';
@@ -24,7 +25,12 @@ async function getPrompt(params: Params, { core, ctx }: MethodEnv): Promise<Resu
       );
     }
   }
-  const value = await entry.handler(args, ctx);
+  let value;
+  try {
+    value = await entry.handler(args, ctx);
+  } catch (error) {
+    throw authorMistake(core, error, `prompts/get ${name}`, `prompt "${name}"`) ?? error;
+  }
   const result: GetPromptResult =
     typeof value === 'string'
       ? { messages: [{ role: 'user', content: { type: 'text', text: value } }] }

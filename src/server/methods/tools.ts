@@ -3,6 +3,7 @@ import { ProtocolError } from '../../errors/protocol-error.js';
 import { toolError } from '../../content/messages.js';
 import { isInputRequired } from '../input-required.js';
 import { DEFAULT_MEMO_TTL_MS, ResultMemo, memoOf } from '../result-memo.js';
+import { authorMistake, reportHandlerError } from './author-mistakes.js';
 import { checkEmittedLinks, linksArtifacts } from './links.js';
 import { lister } from './lists.js';
 import { boundTarget } from './target.js';
@@ -30,10 +31,12 @@ async function callTool(params: Params, { core, ctx }: MethodEnv): Promise<Resul
     value = await entry.handler(args as never, ctx);
   } catch (error) {
     if (error instanceof ProtocolError || isInputRequired(error)) throw error;
-    core.options.onError?.(error, `tools/call ${name}`);
-    return toolError(
-      `Tool "${name}" failed: ${error instanceof Error ? error.message : String(error)}`,
-    ) as unknown as Result;
+    const method = `tools/call ${name}`;
+    const mistake = authorMistake(core, error, method, `tool "${name}"`);
+    if (mistake) throw mistake;
+    const text = `Tool "${name}" failed: ${error instanceof Error ? error.message : String(error)}`;
+    reportHandlerError(core, error, method, text);
+    return toolError(text) as unknown as Result;
   }
   const result: CallToolResult =
     typeof value === 'string'
