@@ -39,12 +39,12 @@ function optionalString(definition: Record<string, unknown>, field: string, what
  * shape of schemas (`{ a: z.number() }`, which would be serialised as the schemas' internals).
  */
 export function checkSchemaInput(schema: unknown, what: string, field: string): void {
+  if (isStandardSchema(schema)) return;
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema))
     fail(
       what,
       `${field} must be a JSON Schema object or a Standard Schema (zod, valibot, arktype), got ${shown(schema)}`,
     );
-  if (isStandardSchema(schema)) return;
   const entries = Object.entries(schema);
   if (entries.length > 0 && entries.every(([, v]) => isStandardSchema(v))) {
     const keys = entries.map(([k]) => k).join(', ');

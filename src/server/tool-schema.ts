@@ -56,7 +56,12 @@ function userAjv(): InstanceType<AjvClass> {
 }
 
 export function isStandardSchema(value: unknown): value is StandardSchemaLike {
-  return typeof value === 'object' && value !== null && '~standard' in value;
+  // arktype's types are functions that carry ~standard.
+  return (
+    (typeof value === 'object' || typeof value === 'function') &&
+    value !== null &&
+    '~standard' in value
+  );
 }
 
 function pathText(path: ReadonlyArray<PropertyKey | { key: PropertyKey }> | undefined): string {

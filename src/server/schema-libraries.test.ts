@@ -1,0 +1,103 @@
+// Tool schemas from the libraries authors use: zod 4, valibot (through @valibot/to-json-schema)
+// and arktype, each advertised as JSON Schema, validated on every call, and refused clearly
+// when the library cannot give a JSON Schema by itself.
+import { toStandardJsonSchema } from '@valibot/to-json-schema';
+import { type } from 'arktype';
+import * as v from 'valibot';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { isMcpKitError } from '../errors/mcpkit-error.js';
+import { modern } from '../testing/messages.js';
+import { connectInMemory } from '../transports/memory.js';
+import { createServer } from './server.js';
+import type { SchemaInput } from './tool-schema.js';
+
+type Answer = {
+  result?: {
+    tools?: Array<{ name: string; inputSchema: Record<string, unknown> }>;
+    content?: Array<{ text?: string }>;
+    isError?: boolean;
+  };
+};
+
+const LIBRARIES: Array<[string, SchemaInput]> = [
+  ['zod', z.object({ text: z.string(), times: z.number().optional() })],
+  [
+    'valibot',
+    toStandardJsonSchema(
+      v.object({ text: v.string(), times: v.optional(v.number()) }),
+    ) as SchemaInput,
+  ],
+  ['arktype', type({ text: 'string', 'times?': 'number' }) as unknown as SchemaInput],
+];
+
+describe.each(LIBRARIES)('a %s input schema', (_library, input) => {
+  const server = createServer({ name: 'libs', version: '1.0.0' });
+  server.tool('repeat', { input }, ({ text, times }: { text: string; times?: number }) =>
+    text.repeat(times ?? 1),
+  );
+  const conn = connectInMemory(server);
+  const call = async (args: unknown) =>
+    (await conn.send(
+      modern('tools/call', { name: 'repeat', arguments: args }),
+    )) as unknown as Answer;
+
+  it('is advertised as a JSON Schema object with its properties and required list', async () => {
+    const list = (await conn.send(modern('tools/list'))) as unknown as Answer;
+    const schema = list.result?.tools?.[0]?.inputSchema;
+    expect(schema).toMatchObject({
+      type: 'object',
+      properties: { text: { type: 'string' }, times: { type: 'number' } },
+      required: ['text'],
+    });
+  });
+
+  it('validates each call: good arguments reach the handler, bad ones are an isError naming the field', async () => {
+    expect((await call({ text: 'ab', times: 2 })).result?.content?.[0]?.text).toBe('abab');
+    expect((await call({ text: 'ab' })).result?.content?.[0]?.text).toBe('ab');
+    const bad = await call({ text: 5 });
+    expect(bad.result?.isError).toBe(true);
+    expect(bad.result?.content?.[0]?.text).toMatch(/^Invalid arguments for tool "repeat": text/);
+  });
+});
+
+describe('a library schema that cannot give JSON Schema by itself', () => {
+  it('a plain valibot schema is refused, naming the adapter package', () => {
+    let error: unknown;
+    try {
+      createServer({ name: 'x', version: '1' }).tool(
+        'repeat',
+        { input: v.object({ text: v.string() }) as unknown as SchemaInput },
+        () => 'x',
+      );
+    } catch (e) {
+      error = e;
+    }
+    expect(isMcpKitError(error) && error.code).toBe('SCHEMA_NOT_CONVERTIBLE');
+    expect((error as Error).message).toBe(
+      'tool "repeat" input: this valibot schema cannot produce JSON Schema (it does not implement ' +
+        'Standard JSON Schema, ~standard.jsonSchema); wrap it with toStandardJsonSchema(schema) from ' +
+        'the @valibot/to-json-schema package, or pass a JSON Schema object',
+    );
+  });
+
+  it('a schema whose conversion throws says why', () => {
+    const broken = {
+      '~standard': {
+        version: 1,
+        vendor: 'acme',
+        validate: (value: unknown) => ({ value }),
+        jsonSchema: {
+          input: () => {
+            throw new Error('transforms cannot be represented');
+          },
+        },
+      },
+    } as unknown as SchemaInput;
+    expect(() =>
+      createServer({ name: 'x', version: '1' }).tool('t', { input: broken }, () => 'x'),
+    ).toThrow(
+      'tool "t" input: this acme schema cannot be written as JSON Schema: transforms cannot be represented',
+    );
+  });
+});
