@@ -32,13 +32,18 @@ export interface ToolDefinition {
   memo?: MemoOptions;
 }
 
-/** What a tool handler may return: a full result, content blocks, or plain text. */
-export type ToolReturn = CallToolResult | ContentBlock[] | string;
+/**
+ * What a tool handler may return: a full result, content blocks, or plain text. `O` is the
+ * type of `structuredContent` (from the tool's `output` schema).
+ */
+export type ToolReturn<O = unknown> =
+  (Omit<CallToolResult, 'structuredContent'> & { structuredContent?: O }) | ContentBlock[] | string;
 
-export type ToolHandler<A = Record<string, unknown>> = (
+/** A tool's handler: `A` its arguments and `O` its structuredContent, read off its schemas. */
+export type ToolHandler<A = Record<string, unknown>, O = unknown> = (
   args: A,
   ctx: RequestContext,
-) => ToolReturn | Promise<ToolReturn>;
+) => ToolReturn<O> | Promise<ToolReturn<O>>;
 
 /** A resource's listing fields (the wire `Resource` without its URI) and its cache hints. */
 export interface ResourceDefinition extends Omit<Resource, 'uri'>, CacheHints {
@@ -54,9 +59,10 @@ export type PartialContents =
   | { uri?: string; text: string; mimeType?: string; _meta?: MetaObject }
   | { uri?: string; blob: string; mimeType?: string; _meta?: MetaObject };
 
-export type ReadHandler = (
+/** A read handler; `V` its template's variables, read off the template string. */
+export type ReadHandler<V = Record<string, string | string[]>> = (
   uri: string,
-  variables: Record<string, string | string[]>,
+  variables: V,
   ctx: RequestContext,
 ) => ReadReturn | undefined | Promise<ReadReturn | undefined>;
 
@@ -118,7 +124,8 @@ export interface PromptDefinition {
 
 export type PromptReturn = GetPromptResult | string;
 
-export type PromptHandler = (
-  args: Record<string, string>,
+/** A prompt's handler; `A` its arguments, read off its `arguments` list. */
+export type PromptHandler<A = Record<string, string>> = (
+  args: A,
   ctx: RequestContext,
 ) => PromptReturn | Promise<PromptReturn>;

@@ -37,6 +37,7 @@ import {
   checkResourceDefinition,
   checkToolDefinition,
 } from './definition-checks.js';
+import type { PromptArgs, TemplateVariables, ToolArgs, ToolStructured } from './inferred-types.js';
 import { compileSchema, type CompiledSchema } from './tool-schema.js';
 
 const DEFAULT_INPUT_SCHEMA = { type: 'object', additionalProperties: false } as const;
@@ -151,11 +152,12 @@ export class McpServer {
   }
 
   /** Registers a tool; returns a function that removes it. */
-  tool<A = Record<string, unknown>>(
+  tool<const D extends ToolDefinition, A = ToolArgs<D>>(
     name: string,
-    definition: ToolDefinition,
-    handler: ToolHandler<A>,
+    typed: D,
+    handler: ToolHandler<A, ToolStructured<D>>,
   ): () => void {
+    const definition: ToolDefinition = typed;
     checkToolDefinition(name, definition, handler);
     // Without an input schema the tool takes no arguments, and says so: the advertised default
     // is also the one enforced (compiled once for all such tools).
@@ -187,12 +189,13 @@ export class McpServer {
    * function that removes it. Template variables reach `read` decoded and checked: no `..`,
    * no NUL, no backslash, no encoded separator in a simple variable.
    */
-  resource(
-    uriOrTemplate: string,
+  resource<const T extends string>(
+    uriOrTemplate: T,
     definition: ResourceTemplateDefinition,
-    read: ReadHandler,
+    handler: ReadHandler<TemplateVariables<T>>,
   ): () => void {
-    checkResourceDefinition(uriOrTemplate, definition, read);
+    checkResourceDefinition(uriOrTemplate, definition, handler);
+    const read = handler as unknown as ReadHandler;
     if (isTemplate(uriOrTemplate)) {
       const parsed = parseTemplate(uriOrTemplate);
       const template = {
@@ -221,8 +224,14 @@ export class McpServer {
   }
 
   /** Registers a prompt; returns a function that removes it. */
-  prompt(name: string, definition: PromptDefinition, handler: PromptHandler): () => void {
-    checkPromptDefinition(name, definition, handler);
+  prompt<const D extends PromptDefinition>(
+    name: string,
+    typedDefinition: D,
+    typed: PromptHandler<PromptArgs<D>>,
+  ): () => void {
+    const definition: PromptDefinition = typedDefinition;
+    checkPromptDefinition(name, definition, typed);
+    const handler = typed as unknown as PromptHandler;
     const prompt = { name, ...without(definition, 'complete', 'memo') };
     const { memo } = definition;
     return this.prompts.add(name, { prompt, complete: definition.complete ?? {}, handler, memo });
