@@ -50,6 +50,17 @@ describe('the README’s TypeScript blocks', () => {
     expect(blocks.filter((b) => !b.fragment).length).toBeGreaterThanOrEqual(5);
   });
 
+  it('a heading that counts lines ("A server in 25 lines") counts its block as printed', () => {
+    const markdown = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const counted = [...markdown.matchAll(/^## .* in (\d+) lines$/gm)];
+    expect(counted.length).toBeGreaterThanOrEqual(2);
+    for (const m of counted) {
+      const at = markdown.slice(0, m.index).split('\n').length;
+      const block = blocks.find((b) => b.line > at);
+      expect(block?.code.split('\n').length, m[0]).toBe(Number(m[1]));
+    }
+  });
+
   it.runIf(BUILT)(
     'every block that is not a fragment type-checks against the built package',
     () => {
