@@ -25,6 +25,15 @@ export type {
   StatHandler,
 } from './definitions.js';
 export type { StandardSchemaLike, SchemaInput } from './tool-schema.js';
+export type {
+  JsonValue,
+  PromptArgs,
+  SchemaValue,
+  StandardOutput,
+  TemplateVariables,
+  ToolArgs,
+  ToolStructured,
+} from './inferred-types.js';
 export type { ListKind } from './registry.js';
 export { MemoryLinkStore, ARTIFACT_URI_PREFIX } from './link-store.js';
 export { MemoryBus } from './change-bus.js';

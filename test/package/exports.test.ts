@@ -202,6 +202,13 @@ const EXPECTED: Record<string, string[]> = {
     'parseTemplate',
   ],
   './server': [
+    'JsonValue',
+    'PromptArgs',
+    'SchemaValue',
+    'StandardOutput',
+    'TemplateVariables',
+    'ToolArgs',
+    'ToolStructured',
     'ARTIFACT_URI_PREFIX',
     'ArtifactLookup',
     'AttachHook',
