@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createFilesystemProvider, type FilesystemProvider } from './filesystem-provider.js';
 import { searchFiles } from './search.js';
+import { reported } from '../../testing/folder-events.js';
 
 const MTIME_S = 1_700_000_000;
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -27,17 +28,7 @@ async function setup(watch: boolean) {
   return { root, provider };
 }
 
-/** Resolves when the watch reports `path` (subscribe before the change). */
-function seen(provider: FilesystemProvider, path: string): Promise<void> {
-  let stop = (): void => undefined;
-  const reported = new Promise<void>((resolve) => {
-    stop = provider.onFolderChange((c) => c.path === path && resolve());
-  });
-  const deadline = new Promise<never>((_, reject) =>
-    setTimeout(() => reject(new Error(`no event for ${path} within 5000 ms`)), 5000).unref(),
-  );
-  return Promise.race([reported, deadline]).finally(stop);
-}
+const seen = (provider: FilesystemProvider, path: string) => reported(provider, path);
 
 describe('cachedContents', () => {
   it('is undefined until a read cached the file, then the cached contents, within maxSize', async () => {

@@ -24,6 +24,7 @@ import { connectInMemory, type MemoryConnection } from '../../transports/memory.
 import type { ContentsOutcome } from './file-reader.js';
 import { createFilesystemProvider, type FilesystemProvider } from './filesystem-provider.js';
 import type { FolderChange } from './folder-changes.js';
+import { reported } from '../../testing/folder-events.js';
 import { nodeFs, type ProviderFileHandle, type ProviderFs } from './fs-types.js';
 import type { FilesystemProviderOptions } from './provider-options.js';
 
@@ -88,16 +89,7 @@ async function setup(options: Partial<FilesystemProviderOptions> & { fs?: Provid
   cleanups.push(() => provider.close());
   const conn = connectInMemory(server);
   /** Resolves when the watch reports `path` (subscribe before the change). */
-  const seen = (path: string): Promise<void> => {
-    let stop = (): void => undefined;
-    const reported = new Promise<void>((resolve) => {
-      stop = provider.onFolderChange((c) => c.path === path && resolve());
-    });
-    const deadline = new Promise<never>((_, reject) =>
-      setTimeout(() => reject(new Error(`no event for ${path} within 5000 ms`)), 5000).unref(),
-    );
-    return Promise.race([reported, deadline]).finally(stop);
-  };
+  const seen = (path: string): Promise<void> => reported(provider, path);
   return { base, root, fs, provider, conn, seen };
 }
 
