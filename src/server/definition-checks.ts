@@ -118,6 +118,8 @@ export function checkPromptDefinition(name: unknown, definition: unknown, handle
   optionalString(def, 'title', what);
   optionalString(def, 'description', what);
   const args = def['arguments'];
+  if (args !== undefined && def['input'] !== undefined)
+    fail(what, 'give the arguments as a list (arguments) or as a schema (input), not both');
   if (args === undefined) return;
   if (!Array.isArray(args)) fail(what, `arguments must be an array, got ${shown(args)}`);
   const seen = new Set<string>();

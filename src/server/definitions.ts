@@ -113,7 +113,15 @@ export interface ResourceTemplateDefinition extends ResourceDefinition {
 export interface PromptDefinition {
   title?: string;
   description?: string;
+  /** The arguments as a list (each a string, `required` or not); or give `input` instead. */
   arguments?: PromptArgument[];
+  /**
+   * The arguments as an object schema (Standard Schema or JSON Schema): validated and parsed on
+   * every call, typed for the handler, advertised as the `arguments` list (names, descriptions,
+   * required). The wire carries strings: a number or boolean must be parsed by the schema
+   * (`z.coerce.number()`, `z.stringbool()`).
+   */
+  input?: SchemaInput;
   icons?: Icon[];
   _meta?: MetaObject;
   /** Completion per argument. */

@@ -37,5 +37,7 @@ export interface PromptEntry {
   prompt: Prompt;
   complete: Record<string, CompleteHandler>;
   handler: PromptHandler;
+  /** The arguments' schema (`input`), checked and parsed before the handler runs. */
+  input?: CompiledSchema | undefined;
   memo?: MemoOptions | undefined;
 }

@@ -131,12 +131,14 @@ type RequiredName<A> = A extends { readonly name: infer N extends string; readon
 type AnyName<A> = A extends { readonly name: infer N extends string } ? N : never;
 
 /** A prompt's arguments from its `arguments` list: required ones always there, the rest maybe. */
-export type PromptArgs<D> = D extends { readonly arguments: infer L }
-  ? string extends AnyName<ArgumentList<L>>
-    ? Record<string, string>
-    : Flat<
-        { [K in RequiredName<ArgumentList<L>>]: string } & {
-          [K in Exclude<AnyName<ArgumentList<L>>, RequiredName<ArgumentList<L>>>]?: string;
-        }
-      >
-  : Record<string, never>;
+export type PromptArgs<D> = D extends { readonly input: infer S }
+  ? SchemaValue<S>
+  : D extends { readonly arguments: infer L }
+    ? string extends AnyName<ArgumentList<L>>
+      ? Record<string, string>
+      : Flat<
+          { [K in RequiredName<ArgumentList<L>>]: string } & {
+            [K in Exclude<AnyName<ArgumentList<L>>, RequiredName<ArgumentList<L>>>]?: string;
+          }
+        >
+    : Record<string, never>;

@@ -38,6 +38,7 @@ import {
   checkToolDefinition,
 } from './definition-checks.js';
 import type { PromptArgs, TemplateVariables, ToolArgs, ToolStructured } from './inferred-types.js';
+import { compilePromptInput } from './prompt-input.js';
 import { compileSchema, type CompiledSchema } from './tool-schema.js';
 
 const DEFAULT_INPUT_SCHEMA = { type: 'object', additionalProperties: false } as const;
@@ -232,9 +233,20 @@ export class McpServer {
     const definition: PromptDefinition = typedDefinition;
     checkPromptDefinition(name, definition, typed);
     const handler = typed as unknown as PromptHandler;
-    const prompt = { name, ...without(definition, 'complete', 'memo') };
+    const input = definition.input ? compilePromptInput(definition.input, name) : undefined;
+    const prompt = {
+      name,
+      ...without(definition, 'complete', 'memo', 'input'),
+      ...(input ? { arguments: input.arguments } : {}),
+    };
     const { memo } = definition;
-    return this.prompts.add(name, { prompt, complete: definition.complete ?? {}, handler, memo });
+    return this.prompts.add(name, {
+      prompt,
+      complete: definition.complete ?? {},
+      handler,
+      memo,
+      input: input?.schema,
+    });
   }
 
   /** The capabilities this server advertises, derived from what is registered. */

@@ -14,7 +14,7 @@ export interface StandardSchemaLike {
   };
 }
 
-type StandardResult =
+export type StandardResult =
   | { value: unknown; issues?: undefined }
   | {
       issues: ReadonlyArray<{

@@ -141,6 +141,24 @@ describe('prompt arguments, from their list', () => {
         return `Hello ${args.whom}`;
       },
     );
+    server().prompt(
+      'summarise',
+      {
+        input: z.object({
+          path: z.string(),
+          words: z.coerce.number(),
+          bullets: z.stringbool().optional(),
+        }),
+      },
+      (args) => {
+        expectTypeOf(args).toEqualTypeOf<{
+          path: string;
+          words: number;
+          bullets?: boolean | undefined;
+        }>();
+        return args.path;
+      },
+    );
     server().prompt('bare', {}, (args) => {
       expectTypeOf(args).toEqualTypeOf<Record<string, never>>();
       return 'hi';

@@ -16,18 +16,27 @@ async function getPrompt(params: Params, { core, ctx }: MethodEnv): Promise<Resu
   const key = memo.keyOf(entry.memo, entry, `prompts/get\n${name}`, params, ctx);
   const kept = key === undefined ? undefined : memo.get(key.key);
   if (kept) return kept;
-  const args = (params['arguments'] ?? {}) as Record<string, string>;
-  for (const arg of entry.prompt.arguments ?? []) {
-    if (arg.required && typeof args[arg.name] !== 'string') {
-      throw ProtocolError.invalidParams(
-        `prompts/get "${name}": argument "${arg.name}" is required`,
-        { name, argument: arg.name },
-      );
+  let args = (params['arguments'] ?? {}) as Record<string, unknown>;
+  if (entry.input) {
+    let checked = entry.input.check(args);
+    if (checked instanceof Promise) checked = await checked;
+    if (!checked.ok)
+      throw ProtocolError.invalidParams(`prompts/get "${name}": argument ${checked.message}`, {
+        name,
+      });
+    args = checked.value as Record<string, unknown>;
+  } else
+    for (const arg of entry.prompt.arguments ?? []) {
+      if (arg.required && typeof args[arg.name] !== 'string') {
+        throw ProtocolError.invalidParams(
+          `prompts/get "${name}": argument "${arg.name}" is required`,
+          { name, argument: arg.name },
+        );
+      }
     }
-  }
   let value;
   try {
-    value = await entry.handler(args, ctx);
+    value = await entry.handler(args as Record<string, string>, ctx);
   } catch (error) {
     throw authorMistake(core, error, `prompts/get ${name}`, `prompt "${name}"`) ?? error;
   }
