@@ -1,8 +1,10 @@
 /**
- * The stdio examples (examples/notes, artifact, prompt-files, ask), each started as a user would
+ * The stdio examples (examples/notes, artifact, prompt-files, ask, url-resource), each started as a user would
  * (`tsx examples/.../server.ts`) and used through mcpkit's client, in both protocol eras.
  */
 import { existsSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { McpClient } from '../../src/client/index.js';
@@ -16,11 +18,17 @@ afterEach(async () => {
 });
 
 type Era = 'modern' | 'legacy';
-async function start(example: string, era: Era, sure?: boolean): Promise<McpClient> {
+async function start(
+  example: string,
+  era: Era,
+  sure?: boolean,
+  env?: Record<string, string>,
+): Promise<McpClient> {
   const client = await connect({
     command: process.execPath,
     args: ['--import', 'tsx', `examples/${example}/server.ts`],
     cwd: ROOT,
+    ...(env ? { env: { ...(process.env as Record<string, string>), ...env } } : {}),
     client: {
       era,
       handlers: {
@@ -80,6 +88,39 @@ describe.runIf(BUILT).each(['modern', 'legacy'] as const)('examples over stdio (
       type: 'resource_link',
       uri: 'doc:///changelog.md',
     });
+  });
+
+  it('url-resource: read through the SSRF guard; loopback refused unless allowed', async () => {
+    const docs = createHttpServer((req, res) => {
+      if (req.url === '/guide.md')
+        res.writeHead(200, { 'content-type': 'text/markdown' }).end('# Guide\n');
+      else res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => docs.listen(0, '127.0.0.1', resolve));
+    try {
+      const base = `http://127.0.0.1:${(docs.address() as AddressInfo).port}/`;
+      const allowed = await start('url-resource', era, undefined, {
+        DOCS_BASE: base,
+        GUARD_ALLOW: '127.0.0.1',
+      });
+      expect((await allowed.readResource('docs://guide')).contents[0]).toMatchObject({
+        uri: 'docs://guide',
+        mimeType: 'text/markdown',
+        text: '# Guide\n',
+      });
+      await expect(allowed.readResource('docs://missing')).rejects.toMatchObject({
+        code: era === 'modern' ? -32602 : -32002,
+      });
+      // Without the allow-list entry the guard refuses 127.0.0.1: nothing is fetched.
+      const guarded = await start('url-resource', era, undefined, {
+        DOCS_BASE: base,
+        GUARD_ALLOW: '',
+      });
+      await expect(guarded.readResource('docs://guide')).rejects.toMatchObject({ code: -32603 });
+    } finally {
+      docs.closeAllConnections();
+      await new Promise<void>((resolve) => docs.close(() => resolve()));
+    }
   });
 
   it.each([true, false])('ask: the user is asked first (sure: %s)', async (sure) => {
