@@ -3,6 +3,8 @@
  * 'mcpkit'`. The server, the content builders, and the stdio and node:http transports of a
  * server; everything else (the client, the host, the web handler, the folder provider, the
  * protocol types) has its own subpath.
+ *
+ * @module mcpkit
  */
 export * from './server/index.js';
 export * from './content/index.js';

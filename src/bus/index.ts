@@ -11,6 +11,8 @@
  *
  * const shared = await createRedisShared({ url: 'redis://127.0.0.1:6379' });
  * const server = createServer({ name: 'docs', version: '1.0.0', ...shared.serverOptions });
+ *
+ * @module mcpkit/redis
  */
 export { RedisBus, DEFAULT_HEARTBEAT_MS, type RedisBusOptions } from './redis-bus.js';
 export {

@@ -5,6 +5,8 @@
  * @example
  * const client = await new McpClient({ transport: new StdioClientTransport({ command: 'mcpkit', args: ['serve', './docs', '--stdio'] }) }).connect();
  * const tools = await client.listTools();
+ *
+ * @module mcpkit/client
  */
 export { McpClient } from './client.js';
 export type { ListenOptions, RequestOptions } from './client.js';

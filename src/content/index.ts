@@ -1,3 +1,4 @@
+/** @module mcpkit/content */
 export { annotations, isIsoDateTime } from './annotations.js';
 export type { AnnotationsInput } from './annotations.js';
 export {

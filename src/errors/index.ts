@@ -1,3 +1,4 @@
+/** @module mcpkit/errors */
 export { ProtocolError, isProtocolError } from './protocol-error.js';
 export { McpKitError, isMcpKitError } from './mcpkit-error.js';
 export { MCPKIT_ERROR_CODES } from './codes.js';

@@ -14,6 +14,8 @@
  * const guard = createGuard({ allow: ['10.0.0.0/8'], maxBytes: 4 << 20, timeoutMs: 10_000 });
  * const answer = await guard.fetch('https://docs.example.com/guide.md');
  * console.log(answer.status, answer.mimeType, answer.bytes.length, answer.redirects);
+ *
+ * @module mcpkit/guard
  */
 export { classifyAddress, type BlockReason } from './address.js';
 export { checkAddress } from './allow-list.js';

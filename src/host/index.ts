@@ -9,6 +9,8 @@
  *   mimeTypes: ['text/*', 'application/json'],
  *   budgetBytes: 256 * 1024,
  * });
+ *
+ * @module mcpkit/host
  */
 export { Resolver, resolve } from './resolver.js';
 export type { ResolverOptions } from './resolver.js';

@@ -1,3 +1,4 @@
+/** @module mcpkit/protocol */
 export {
   LATEST_PROTOCOL_VERSION,
   LATEST_LEGACY_VERSION,

@@ -1,5 +1,7 @@
 /**
  * `mcpkit/server`: what a server author uses. Transports use `mcpkit/server/transport`.
+ *
+ * @module mcpkit/server
  */
 export { McpServer, createServer } from './server.js';
 export type { Registered } from './server.js';

@@ -7,6 +7,8 @@
  * @example
  * const peer = server.connect({ transport: 'memory', send: (m) => out.push(m) });
  * const response = await peer.handle(JSON.parse(line));
+ *
+ * @module mcpkit/server/transport
  */
 export { Peer } from './peer.js';
 export { DEFAULT_MAX_LISTEN_QUEUE_BYTES } from './options.js';

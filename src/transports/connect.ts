@@ -6,6 +6,8 @@
  * @example
  * const client = await connect({ command: 'mcpkit', args: ['serve', './docs', '--stdio'] });
  * const remote = await connect({ url: 'https://example.com/mcp', headers: { authorization: `Bearer ${token}` } });
+ *
+ * @module mcpkit/connect
  */
 import { McpClient } from '../client/index.js';
 import type { McpClientOptions } from '../client/index.js';

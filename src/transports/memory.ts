@@ -1,3 +1,4 @@
+/** @module mcpkit/memory */
 import type { JSONRPCMessage, JSONRPCResponse } from '../protocol/jsonrpc.js';
 import type { HandleExtra } from '../server/transport.js';
 import type { McpServer } from '../server/index.js';

@@ -1,3 +1,4 @@
+/** @module mcpkit/node */
 import {
   createServer as createHttpServer,
   maxHeaderSize as nodeMaxHeaderSize,

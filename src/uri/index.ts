@@ -1,3 +1,4 @@
+/** @module mcpkit/uri */
 export { parseTemplate, isTemplate, TemplateSyntaxError } from './template.js';
 export type {
   UriTemplate,

@@ -28,6 +28,16 @@ describe('the API reference (npm run docs)', () => {
     expect(r.stdout + r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect(existsSync(join(out, 'index.html'))).toBe(true);
+    // One module page per subpath, named as users import it.
+    const modules = readdirSync(join(out, 'modules')).sort();
+    expect(modules).toEqual(
+      expect.arrayContaining([
+        'mcpkit.html',
+        'mcpkit_server.html',
+        'mcpkit_node.html',
+        'mcpkit_guard.html',
+      ]),
+    );
     const functions = readdirSync(join(out, 'functions'));
     expect(functions.some((f) => f.endsWith('.createServer.html'))).toBe(true);
     expect(functions.some((f) => f.endsWith('.serveStdio.html'))).toBe(true);

@@ -1,3 +1,4 @@
+/** @module mcpkit/filesystem */
 export { FilesystemProvider, createFilesystemProvider } from './filesystem-provider.js';
 export { tooLarge } from './wire.js';
 export type { FilesystemProviderOptions, FileInfo } from './filesystem-provider.js';

@@ -1,3 +1,4 @@
+/** @module mcpkit/http */
 export { createHttpHandler } from './web-handler.js';
 export type { WebHandler } from './web-handler.js';
 export { HttpEndpoint } from './endpoint.js';

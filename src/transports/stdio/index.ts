@@ -1,3 +1,4 @@
+/** @module mcpkit/stdio */
 export {
   serveStdio,
   DEFAULT_MAX_LINE_BYTES,
