@@ -268,4 +268,35 @@ describe('mcpkit (process)', () => {
       }
     },
   );
+
+  it('a second signal of the other kind ends it at once (the default), during a slow stop', async () => {
+    // process.exit delayed by 3 s: a stop that takes its time.
+    const slowExit =
+      'data:text/javascript,' +
+      encodeURIComponent(
+        'const exit = process.exit.bind(process); process.exit = (c) => void setTimeout(() => exit(c), 3000);',
+      );
+    const child = spawn(
+      process.execPath,
+      ['--import', slowExit, BUILT, 'serve', dir, '--http', '127.0.0.1:0', '--quiet'],
+      { stdio: 'pipe' },
+    );
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.once('data', () => resolve());
+        child.once('exit', (code) => reject(new Error(`exited ${code}`)));
+      });
+      const started = Date.now();
+      const exited = new Promise<[number | null, string | null]>((resolve) =>
+        child.once('exit', (code, sig) => resolve([code, sig])),
+      );
+      child.kill('SIGINT');
+      await new Promise((r) => setTimeout(r, 100));
+      child.kill('SIGTERM');
+      expect(await exited).toEqual([null, 'SIGTERM']);
+      expect(Date.now() - started).toBeLessThan(2500);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
+  });
 });

@@ -10,6 +10,9 @@ const argv = process.argv.slice(2);
 const hooks: { exit?: (code: number) => void; stop?: () => void; stopping?: boolean } = {};
 
 function onSignal(): void {
+  // Both listeners go: a second signal of either kind gets the default (ends the process).
+  process.off('SIGINT', onSignal);
+  process.off('SIGTERM', onSignal);
   if (hooks.stopping) return;
   hooks.stopping = true;
   if (hooks.stop) hooks.stop();

@@ -39,6 +39,6 @@ export function toolResult(...blocks: ContentBlock[]): CallToolResult {
  * A failed tool result, `{ content: [{ type: 'text', text }], isError: true }`: tool failures are
  * results the model can read, not protocol errors.
  */
-export function toolError(message: string): CallToolResult {
+export function toolError(message: string): CallToolResult & { isError: true } {
   return { content: [text(message)], isError: true };
 }

@@ -3,7 +3,7 @@ import type { RequestContext } from './context.js';
 import type { ServerCore } from './core.js';
 import { resolvesUri } from './methods/links.js';
 import { blobsInMemory, readResource } from './methods/resources.js';
-import { statResource } from './methods/templates.js';
+import { matchTemplates, statResource } from './methods/templates.js';
 import type { ContentEnv } from './result-assembly.js';
 
 /** Binds result assembly to a server and one request: reads go through the server's own read path. */
@@ -16,6 +16,8 @@ export function createContentEnv(core: ServerCore, ctx: RequestContext): Content
     read: (uri) => readResource(core, uri, ctx).then(blobsInMemory),
     resolves: (uri) => resolvesUri(core, uri),
     describe: (uri) => core.resources.get(uri)?.resource,
+    ownsArtifact: (uri) => core.linkStore.owns(uri),
+    refuses: (uri) => matchTemplates(core, uri).some((hit) => 'refused' in hit),
     stat: (uri) =>
       core.linkStore.owns(uri)
         ? statArtifact(core, uri, ctx.capBytes)

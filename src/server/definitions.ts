@@ -37,7 +37,11 @@ export interface ToolDefinition {
  * type of `structuredContent` (from the tool's `output` schema).
  */
 export type ToolReturn<O = unknown> =
-  (Omit<CallToolResult, 'structuredContent'> & { structuredContent?: O }) | ContentBlock[] | string;
+  | (Omit<CallToolResult, 'structuredContent'> & { structuredContent?: O })
+  // An error result (toolError()) is not held to the output schema.
+  | (CallToolResult & { isError: true })
+  | ContentBlock[]
+  | string;
 
 /** A tool's handler: `A` its arguments and `O` its structuredContent, read off its schemas. */
 export type ToolHandler<A = Record<string, unknown>, O = unknown> = (

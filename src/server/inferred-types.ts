@@ -51,16 +51,16 @@ export type JsonValue<S, Depth extends unknown[] = []> = Depth['length'] extends
     ? C
     : S extends { readonly enum: readonly (infer E)[] }
       ? E
-      : S extends { readonly anyOf: readonly (infer U)[] }
-        ? JsonValue<U, [...Depth, 0]>
-        : S extends { readonly oneOf: readonly (infer U)[] }
+      : S extends { readonly type: infer T }
+        ? string extends T
+          ? unknown // a schema whose type is not a literal: nothing to read
+          : T extends readonly (infer U)[]
+            ? NamedType<U, S, [...Depth, 0]>
+            : NamedType<T, S, [...Depth, 0]>
+        : S extends { readonly anyOf: readonly (infer U)[] }
           ? JsonValue<U, [...Depth, 0]>
-          : S extends { readonly type: infer T }
-            ? string extends T
-              ? unknown // a schema whose type is not a literal: nothing to read
-              : T extends readonly (infer U)[]
-                ? NamedType<U, S, [...Depth, 0]>
-                : NamedType<T, S, [...Depth, 0]>
+          : S extends { readonly oneOf: readonly (infer U)[] }
+            ? JsonValue<U, [...Depth, 0]>
             : unknown;
 
 /**
@@ -76,7 +76,9 @@ export type SchemaValue<S> = [StandardOutput<S>] extends [never]
 /** A tool's arguments: from its `input`, or none at all without one. */
 export type ToolArgs<D> = D extends { readonly input: infer S }
   ? SchemaValue<S>
-  : Record<string, never>;
+  : 'input' extends keyof D
+    ? Record<string, unknown> // a definition typed ToolDefinition: its input may be there
+    : Record<string, never>;
 
 /** A tool's `structuredContent`: from its `output`; unknown without one. */
 export type ToolStructured<D> = D extends { readonly output: infer S } ? SchemaValue<S> : unknown;
@@ -133,12 +135,14 @@ type AnyName<A> = A extends { readonly name: infer N extends string } ? N : neve
 /** A prompt's arguments from its `arguments` list: required ones always there, the rest maybe. */
 export type PromptArgs<D> = D extends { readonly input: infer S }
   ? SchemaValue<S>
-  : D extends { readonly arguments: infer L }
-    ? string extends AnyName<ArgumentList<L>>
-      ? Record<string, string>
-      : Flat<
-          { [K in RequiredName<ArgumentList<L>>]: string } & {
-            [K in Exclude<AnyName<ArgumentList<L>>, RequiredName<ArgumentList<L>>>]?: string;
-          }
-        >
-    : Record<string, never>;
+  : 'input' extends keyof D
+    ? Record<string, string> // a definition typed PromptDefinition
+    : D extends { readonly arguments: infer L }
+      ? string extends AnyName<ArgumentList<L>>
+        ? Record<string, string>
+        : Flat<
+            { [K in RequiredName<ArgumentList<L>>]: string } & {
+              [K in Exclude<AnyName<ArgumentList<L>>, RequiredName<ArgumentList<L>>>]?: string;
+            }
+          >
+      : Record<string, never>;

@@ -106,6 +106,23 @@ describe('prompt arguments as a schema (input)', () => {
     );
   });
 
+  it('takes a coercing schema whose bounds no fixed probe meets (a port, a year)', () => {
+    const s = createServer({ name: 'x', version: '1' });
+    expect(() =>
+      s.prompt(
+        'p',
+        {
+          input: z.object({
+            port: z.coerce.number().int().min(1024).max(65535),
+            year: z.coerce.number().int().min(1900).max(2100),
+            ratio: z.coerce.number().gt(0.25).lt(0.75),
+          }),
+        },
+        () => 'x',
+      ),
+    ).not.toThrow();
+  });
+
   it('takes a JSON Schema of strings and an arktype schema that parses strings', async () => {
     const s = createServer({ name: 'x', version: '1' });
     s.prompt(

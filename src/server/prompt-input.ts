@@ -25,7 +25,17 @@ const PROBES: Record<string, string[]> = {
   integer: ['0', '1', '10', '100', '1000000', '-1'],
   boolean: ['true', 'false'],
 };
-const ROUNDS = 7;
+
+/** The probes of one property: its type's, and its own bounds (a port: 1024 to 65535). */
+function probesFor(schema: Record<string, unknown>): string[] {
+  const out = [...(PROBES[typesOf(schema)[0] as string] ?? [''])];
+  const num = (k: string) => (typeof schema[k] === 'number' ? (schema[k] as number) : undefined);
+  const low = num('minimum') ?? (num('exclusiveMinimum') ?? NaN) + 1;
+  const high = num('maximum') ?? (num('exclusiveMaximum') ?? NaN) - 1;
+  for (const v of [low, high, Math.floor((low + high) / 2)])
+    if (Number.isFinite(v)) out.push(String(v));
+  return out;
+}
 
 const typesOf = (schema: unknown): string[] => {
   const t = (schema as { type?: unknown } | undefined)?.type;
@@ -86,12 +96,11 @@ function refuseUnparsable(
     return refuse(arg, typesOf(p).join(' | '));
   }
   const passed = new Set<string>();
-  for (let round = 0; round < ROUNDS; round++) {
+  const lists = typed.map(([arg, p]) => [arg, probesFor(p)] as const);
+  const rounds = Math.max(...lists.map(([, l]) => l.length));
+  for (let round = 0; round < rounds; round++) {
     const probe: Record<string, string> = {};
-    for (const [arg, p] of typed) {
-      const probes = PROBES[typesOf(p)[0] as string] ?? [''];
-      probe[arg] = probes[round % probes.length] as string;
-    }
+    for (const [arg, probes] of lists) probe[arg] = probes[round % probes.length] as string;
     const result: StandardResult | Promise<StandardResult> = input['~standard'].validate(probe);
     if (result instanceof Promise) return; // an async validator: judged on the first call instead
     const failed = new Set(

@@ -13,6 +13,7 @@ import {
 import { repairBase64 } from '../content/blob.js';
 import { firstPartDescription } from '../content/policy.js';
 import { McpKitError } from '../errors/mcpkit-error.js';
+import { ProtocolError } from '../errors/protocol-error.js';
 import { isUri } from '../protocol/uri-syntax.js';
 import { findBase64Problem } from '../protocol/base64.js';
 import { MCPKIT_META_PREFIX } from '../protocol/meta-keys.js';
@@ -31,6 +32,10 @@ export interface ContentEnv {
   /** Whether a link to `uri` would resolve (the link guarantee). */
   resolves(uri: string): Promise<boolean>;
   describe(uri: string): { name: string; mimeType?: string; size?: number } | undefined;
+  /** Whether `uri` is one of this server's artifact URIs (its link store's). */
+  ownsArtifact?(uri: string): boolean;
+  /** Whether a template matches `uri` but refuses it (a walk out of it, an encoded separator). */
+  refuses?(uri: string): boolean;
   /**
    * Sizes a templated resource without reading it (the template's `stat`, told this request's
    * cap), if it can; `firstPart` when it is too large to be read whole here.
@@ -92,7 +97,21 @@ export function attachUri(
         return toContent(uri, first);
       },
       async (cause: unknown) => {
-        if (await env.resolves(uri)) throw cause;
+        // Only a plain "not found" of a URI nothing serves is the author's: an expired
+        // artifact, a template refusing the URI or a store that failed keep their own error.
+        if (
+          !isNotFound(cause, uri) ||
+          env.ownsArtifact?.(uri) === true ||
+          env.refuses?.(uri) === true
+        )
+          throw cause;
+        let served: boolean;
+        try {
+          served = await env.resolves(uri);
+        } catch {
+          throw cause;
+        }
+        if (served) throw cause;
         throw new McpKitError(
           'ATTACHMENT_NOT_SERVED',
           `attached ${uri}, which no resource, template or link-store entry serves: register ` +
@@ -200,4 +219,13 @@ async function withStatSizes(
 
 function hasContent(item: Attachment): boolean {
   return item.text !== undefined || item.bytes !== undefined || item.blob !== undefined;
+}
+
+/** Whether `error` is the plain "Resource not found" of `uri` (resourceNotFound()). */
+function isNotFound(error: unknown, uri: string): boolean {
+  return (
+    error instanceof ProtocolError &&
+    (error.data as { uri?: unknown } | undefined)?.uri === uri &&
+    error.message.startsWith('Resource not found')
+  );
 }

@@ -13,6 +13,7 @@ import { errorResponse } from '../protocol/jsonrpc.js';
 import type { McpServer } from '../server/index.js';
 import {
   BodyTally,
+  SPENT,
   StallWatch,
   TIMED_OUT,
   type BodyLimits,
@@ -133,8 +134,8 @@ class NodeExchange implements HttpExchange, HttpResponder {
   constructor(
     readonly req: IncomingMessage,
     readonly res: ServerResponse,
-    /** A body parsed already: the handler's third argument, else `req.body`. */
-    private readonly parsed: unknown,
+    /** A body parsed already: the handler's third argument, else `req.body` of a spent stream. */
+    private readonly parsed: { value: unknown } | undefined,
   ) {
     this.method = req.method ?? 'GET';
     const url = req.url ?? '/';
@@ -150,7 +151,9 @@ class NodeExchange implements HttpExchange, HttpResponder {
 
   body(limits: BodyLimits): Promise<BodyOutcome> {
     // Read by the framework's parser: the stream is spent, waiting on it would hang.
-    if (this.parsed !== undefined) return Promise.resolve(parsedBodyText(this.parsed, limits));
+    if (this.parsed) return Promise.resolve(parsedBodyText(this.parsed.value, limits));
+    // Read by someone else and not handed over: nothing will ever arrive.
+    if (this.req.readableEnded) return Promise.resolve(SPENT);
     return readBody(this.req, limits);
   }
 
@@ -249,8 +252,15 @@ class NodeExchange implements HttpExchange, HttpResponder {
 export function toNodeHandler(server: McpServer, options: HttpOptions = {}): NodeHandler {
   const endpoint = new HttpEndpoint(server, options);
   const handler = (req: IncomingMessage, res: ServerResponse, body?: unknown): void => {
-    const given = typeof body === 'function' ? undefined : body;
-    const ex = new NodeExchange(req, res, given ?? (req as { body?: unknown }).body);
+    // A body handed over (even null) is the body; `req.body` only once a parser spent the
+    // stream (middleware may set req.body = {} without reading anything).
+    const parsed =
+      body !== undefined && typeof body !== 'function'
+        ? { value: body }
+        : req.readableEnded && (req as { body?: unknown }).body !== undefined
+          ? { value: (req as { body?: unknown }).body }
+          : undefined;
+    const ex = new NodeExchange(req, res, parsed);
     endpoint.handle(ex, ex).catch((error: unknown) => {
       // A client that hangs up mid-body is routine, not a server failure.
       if (!req.complete) {

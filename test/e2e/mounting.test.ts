@@ -95,6 +95,42 @@ describe('a body handed over that is not JSON data', () => {
   });
 });
 
+describe('what a framework leaves in req.body', () => {
+  it('req.body set by a middleware that read nothing: the stream is read as usual', async () => {
+    const app = express();
+    app.use((req, _res, next) => {
+      // As body-parser 1.x and many auth middlewares do, on every request.
+      (req as { body?: unknown }).body ??= {};
+      (req.body as Record<string, unknown>)['userId'] = 'u1';
+      next();
+    });
+    app.all('/mcp', toNodeHandler(mcpServer()));
+    const url = await listen(createNodeServer(app));
+    expect((await shout(`${url}/mcp`, 'real')).json.result?.content[0]?.text).toBe('"REAL"');
+  });
+
+  it('a null body handed over is the body: 400 -32600, not a wait on the spent stream', async () => {
+    const handler = toNodeHandler(mcpServer());
+    const url = await listen(createNodeServer((req, res) => handler(req, res, null)));
+    const r = await shout(`${url}/mcp`, 'ignored');
+    expect(r.status).toBe(400);
+    expect(r.json.error?.code).toBe(-32600);
+  });
+
+  it('a body read by someone else and not handed over: 500 saying so, at once', async () => {
+    const handler = toNodeHandler(mcpServer());
+    const url = await listen(
+      createNodeServer((req, res) => {
+        req.resume(); // a parser that keeps what it read
+        req.once('end', () => handler(req, res));
+      }),
+    );
+    const r = await shout(`${url}/mcp`, 'lost');
+    expect(r.status).toBe(500);
+    expect(r.json.error?.message).toMatch(/read before the MCP handler and not handed over/);
+  });
+});
+
 describe('Express 5', () => {
   it.each([
     ['app.all', false],

@@ -12,7 +12,7 @@ import { modernMeta } from '../../src/testing/messages.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BUILT = existsSync(join(ROOT, 'dist', 'index.d.ts'));
-const DIR = join(ROOT, 'test', '.tmp', 'readme-blocks');
+const DIR = join(ROOT, 'test', '.tmp-readme-blocks'); // its own: other tests clear test/.tmp
 
 interface Block {
   line: number;
@@ -77,7 +77,7 @@ describe('the README’s TypeScript blocks', () => {
       writeFileSync(
         join(DIR, 'tsconfig.json'),
         JSON.stringify({
-          extends: '../../../tsconfig.json',
+          extends: '../../tsconfig.json',
           compilerOptions: { noEmit: true },
           include: [],
           files,

@@ -8,7 +8,8 @@ import { type } from 'arktype';
 import * as v from 'valibot';
 import { describe, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
-import { createServer } from '../../src/server/index.js';
+import { toolError } from '../../src/content/index.js';
+import { createServer, type ToolDefinition } from '../../src/server/index.js';
 import type { TemplateVariables } from '../../src/server/inferred-types.js';
 
 const server = () => createServer({ name: 'types', version: '1.0.0' });
@@ -78,6 +79,40 @@ describe('tool arguments, from the input schema', () => {
       'echo',
       { input: { type: 'object' } },
       ({ text }: { text?: string }) => text ?? '',
+    );
+  });
+
+  it('a definition typed ToolDefinition (built elsewhere) gives a loose record, not "no arguments"', () => {
+    const def: ToolDefinition = {
+      input: { type: 'object', properties: { q: { type: 'string' } } },
+    };
+    server().tool('find', def, (args) => {
+      expectTypeOf(args).toEqualTypeOf<Record<string, unknown>>();
+      return String(args['q']);
+    });
+  });
+
+  it('anyOf beside type and properties keeps the properties', () => {
+    server().tool(
+      'either',
+      {
+        input: {
+          type: 'object',
+          properties: { a: { type: 'string' }, b: { type: 'number' } },
+          anyOf: [{ required: ['a'] }, { required: ['b'] }],
+          additionalProperties: false,
+        },
+      },
+      (args) => {
+        expectTypeOf(args).toEqualTypeOf<{ a?: string; b?: number }>();
+        return 'ok';
+      },
+    );
+  });
+
+  it('an error result (toolError) is not held to the output schema', () => {
+    server().tool('weather3', { output: z.object({ celsius: z.number() }) }, () =>
+      toolError('the sensor is down'),
     );
   });
 

@@ -29,6 +29,21 @@ function setup(options: Partial<ServerOptions> = {}) {
   return { conn, call };
 }
 
+describe('what is not the author’s mistake keeps its own error', () => {
+  it('a URI a template refuses (a walk out of it) stays -32602, unlogged', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const server = createServer({ name: 'mistakes', version: '1.0.0' });
+    server.resource('file:///{+path}', { name: 'file' }, () => 'x');
+    server.tool('walk', {}, (_a, ctx) => ctx.result(ctx.attach('file:///a/%2e%2e/b')));
+    const r = (await connectInMemory(server).send(
+      modern('tools/call', { name: 'walk' }),
+    )) as unknown as Answer;
+    expect(r.error?.code).toBe(-32602);
+    expect(r.error?.message).not.toMatch(/register it/);
+    expect(logged).not.toHaveBeenCalled();
+  });
+});
+
 describe('a handler attaching what nothing serves', () => {
   it('an unserved URI: -32603 naming the tool, the URI and the fix (not the client’s -32602), logged', async () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);

@@ -12,8 +12,11 @@ export { StallWatch };
 
 /** Why a body was not read. An object, so that no body text can pass for one. */
 export interface BodyRefusal {
-  /** 'unserialisable': a body a framework parsed already that cannot be written as JSON again. */
-  refused: 'too-large' | 'timeout' | 'busy' | 'unserialisable';
+  /**
+   * 'unserialisable': a body a framework parsed already that cannot be written as JSON again;
+   * 'spent': a body someone else read (a parser) and did not hand over.
+   */
+  refused: 'too-large' | 'timeout' | 'busy' | 'unserialisable' | 'spent';
 }
 
 /** What reading a body resolves with: its text, or why it was not read. */
@@ -34,6 +37,7 @@ export const TOO_LARGE: BodyRefusal = Object.freeze({ refused: 'too-large' });
 export const BUSY: BodyRefusal = Object.freeze({ refused: 'busy' });
 export const TIMED_OUT: BodyRefusal = Object.freeze({ refused: 'timeout' });
 export const UNSERIALISABLE: BodyRefusal = Object.freeze({ refused: 'unserialisable' });
+export const SPENT: BodyRefusal = Object.freeze({ refused: 'spent' });
 
 /** Bytes held by request bodies being read, across the requests of one endpoint. */
 export class BodyBudget {

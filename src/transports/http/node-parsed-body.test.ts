@@ -9,12 +9,13 @@ const limits = (maxBytes: number): BodyLimits => ({
 });
 
 describe('parsedBodyText: a body a framework parsed already', () => {
-  it('serialises a parsed value again; a string or bytes are taken as they are', () => {
+  it('serialises a parsed value again (a string is a JSON string); bytes are taken as they are', () => {
     expect(parsedBodyText({ jsonrpc: '2.0', id: 1, method: 'x' }, limits(100))).toBe(
       '{"jsonrpc":"2.0","id":1,"method":"x"}',
     );
     expect(parsedBodyText([1, 2], limits(100))).toBe('[1,2]');
-    expect(parsedBodyText('{"a":1}', limits(100))).toBe('{"a":1}');
+    expect(parsedBodyText(null, limits(100))).toBe('null');
+    expect(parsedBodyText('{"a":1}', limits(100))).toBe('"{\\"a\\":1}"');
     const bytes = Buffer.from('xx{"é":1}').subarray(2);
     expect(parsedBodyText(bytes, limits(100))).toBe('{"é":1}');
   });

@@ -9,8 +9,8 @@ import { TOO_LARGE, UNSERIALISABLE, type BodyLimits, type BodyOutcome } from './
 
 export function parsedBodyText(value: unknown, limits: BodyLimits): BodyOutcome {
   let text: string | undefined;
-  if (typeof value === 'string') text = value;
-  else if (value instanceof Uint8Array)
+  // Bytes are the body as sent; anything else is a parsed value (a string too: a JSON string).
+  if (value instanceof Uint8Array)
     text = Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('utf8');
   else {
     try {

@@ -57,7 +57,18 @@ export async function readBodyOrRefuse(
         res,
         400,
         ERROR_CODES.PARSE_ERROR,
-        'Parse error: the body parsed by the framework (req.body) cannot be serialised as JSON again',
+        'Parse error: the body parsed by the framework (req.body) cannot be serialised as JSON ' +
+          'again (too deeply nested, or not JSON data)',
+      );
+      return undefined;
+    case 'spent':
+      // The server's setup, not the client's request: a parser read the body and kept it.
+      jsonError(
+        res,
+        500,
+        ERROR_CODES.INTERNAL_ERROR,
+        'Internal error: the request body was read before the MCP handler and not handed over ' +
+          "(pass the parsed body as the handler's third argument, or mount it before the parser)",
       );
       return undefined;
     case 'busy':
