@@ -19,7 +19,8 @@ import {
   type BodyLimits,
   type BodyOutcome,
 } from './http/body-limits.js';
-import { clientErrorResponse, type RequestHeadLimits } from './http/client-error.js';
+import type { RequestHeadLimits } from './http/client-error.js';
+import { answerClientError } from './http/node-client-error.js';
 import { parsedBodyText } from './http/node-parsed-body.js';
 import type { HttpExchange, HttpResponder, SseSink } from './http/exchange.js';
 import { HttpEndpoint } from './http/endpoint.js';
@@ -299,32 +300,6 @@ export interface ServeHttpOptions extends HttpOptions {
 
 export const DEFAULT_HEADER_TIMEOUT_MS = 15_000;
 const NODE_REQUEST_TIMEOUT_MS = 300_000;
-/** How long a refused connection stays open for its client to read the answer. */
-const LINGER_MS = 1000;
-
-/**
- * Answers what node's HTTP parser refused (headers too large or too slow, malformed requests)
- * with a JSON-RPC error body rather than a bare status line, where the socket can take one.
- */
-function answerClientError(
-  error: NodeJS.ErrnoException,
-  socket: Duplex,
-  limits: RequestHeadLimits,
-): void {
-  // The parser reports again what arrives after the answer: nothing more to do then.
-  if (socket.writableEnded || socket.destroyed) return;
-  // Node's own rule: write only when no response of this connection has started.
-  const inFlight = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
-  if (error.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
-    socket.destroy();
-    return;
-  }
-  socket.end(clientErrorResponse(error.code, limits));
-  const linger = setTimeout(() => socket.destroy(), LINGER_MS);
-  linger.unref();
-  socket.once('close', () => clearTimeout(linger));
-}
-
 export interface RunningHttpServer {
   /** The endpoint URL, e.g. http://127.0.0.1:3333/mcp. */
   url: string;
