@@ -32,23 +32,14 @@ import { Peer, type PeerOptions } from './peer.js';
 import { Registry, type ListKind } from './registry.js';
 import { RequestStateSigner } from './request-state.js';
 import {
-  checkInputRoot,
   checkPromptDefinition,
   checkResourceDefinition,
   checkToolDefinition,
 } from './definition-checks.js';
 import type { PromptArgs, TemplateVariables, ToolArgs, ToolStructured } from './inferred-types.js';
 import { compilePromptInput } from './prompt-input.js';
-import { compileSchema, type CompiledSchema } from './tool-schema.js';
 
-const DEFAULT_INPUT_SCHEMA = { type: 'object', additionalProperties: false } as const;
-let defaultInput: CompiledSchema | undefined;
-
-function without<T extends object, K extends string>(value: T, ...keys: K[]): Omit<T, K> {
-  const out = { ...value } as Record<string, unknown>;
-  for (const key of keys) delete out[key];
-  return out as Omit<T, K>;
-}
+import { toolEntry, without } from './tool-entry.js';
 
 /** What a server has registered, as its list methods show it. */
 export interface Registered {
@@ -160,29 +151,7 @@ export class McpServer {
   ): () => void {
     const definition: ToolDefinition = typed;
     checkToolDefinition(name, definition, handler);
-    // Without an input schema the tool takes no arguments, and says so: the advertised default
-    // is also the one enforced (compiled once for all such tools).
-    const input = definition.input
-      ? compileSchema(definition.input, `tool "${name}" input`)
-      : (defaultInput ??= compileSchema(DEFAULT_INPUT_SCHEMA, 'the default tool input'));
-    if (definition.input) checkInputRoot(input.json, `tool "${name}"`);
-    const output = definition.output
-      ? compileSchema(definition.output, `tool "${name}" output`)
-      : undefined;
-    const tool = {
-      name,
-      ...without(definition, 'input', 'output', 'memo'),
-      inputSchema: definition.input ? input.json : { ...DEFAULT_INPUT_SCHEMA },
-      ...(output ? { outputSchema: output.json } : {}),
-    };
-    const memo = definition.memo;
-    return this.tools.add(name, {
-      tool,
-      input,
-      output,
-      handler: handler as ToolHandler<never>,
-      memo,
-    });
+    return this.tools.add(name, toolEntry(name, definition, handler as ToolHandler<never>));
   }
 
   /**

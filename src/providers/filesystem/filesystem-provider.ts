@@ -8,8 +8,11 @@ import { mimeFromName } from '../../content/mime.js';
 import { matchSafely, parseTemplate, type UriTemplate } from '../../uri/index.js';
 import type { ListedResource, McpServer, ResourceStat } from '../../server/index.js';
 import type { CacheStats } from './content-cache.js';
-import { FileIndex, type IndexDiff, type IndexedFile } from './file-index.js';
+import { FileIndex, type IndexDiff } from './file-index.js';
 import { FileParts } from './file-parts.js';
+import { ListingViews, type FileInfo } from './listing-views.js';
+
+export type { FileInfo };
 import { registerFileResources } from './file-resources.js';
 import { followChanges } from './bus-freshness.js';
 import type { Fingerprint } from './content-baselines.js';
@@ -28,9 +31,6 @@ import { completePaths, escapePath, type PathCompletion, type Visibility } from 
 export type { FilesystemProviderOptions } from './provider-options.js';
 
 /** A served file as the provider lists it. */
-export interface FileInfo extends IndexedFile {
-  readonly uri: string;
-}
 
 /**
  * Serves a folder as resources. Reads resolve the path under the root, follow symlinks only to
@@ -70,8 +70,7 @@ export class FilesystemProvider {
   private index: FileIndex | undefined;
   private walks = 0;
   private starting: Promise<void> | undefined;
-  private listed: { from: readonly IndexedFile[]; items: ListedResource[] } | undefined;
-  private served: { from: readonly IndexedFile[]; files: readonly FileInfo[] } | undefined;
+  private readonly views = new ListingViews((relative) => this.uriOf(relative));
   /** Unwatched, a change event said the folder changed: the next listing walks it again. */
   private stale = false;
   /** That walk, which every listing asked for meanwhile waits for. */
@@ -213,12 +212,7 @@ export class FilesystemProvider {
 
   /** The served files, sorted by path (one frozen list per listing; stale: walked again). */
   async files(): Promise<readonly FileInfo[]> {
-    const index = await this.freshIndex();
-    if (this.served?.from !== index.files) {
-      const files = index.files.map((f) => Object.freeze({ ...f, uri: this.uriOf(f.path) }));
-      this.served = { from: index.files, files: Object.freeze(files) };
-    }
-    return this.served.files;
+    return this.views.filesOf((await this.freshIndex()).files);
   }
 
   /** One listed file, from the current listing (no I/O beyond a stale-listing walk). */
@@ -229,18 +223,7 @@ export class FilesystemProvider {
 
   /** `resources/list` entries: uri, name (the relative path), mimeType, size, lastModified. */
   async list(): Promise<ListedResource[]> {
-    const index = await this.freshIndex();
-    if (this.listed?.from !== index.files) {
-      const items = index.files.map((f) => ({
-        uri: this.uriOf(f.path),
-        name: f.path,
-        mimeType: f.mimeType,
-        size: f.size,
-        annotations: { lastModified: new Date(f.mtimeMs).toISOString() },
-      }));
-      this.listed = { from: index.files, items };
-    }
-    return this.listed.items;
+    return this.views.resourcesOf((await this.freshIndex()).files);
   }
 
   /** Paths that start with `prefix`, then paths that contain it (case-insensitive). */
