@@ -6,13 +6,16 @@ import type { ByteLruCache } from './content-cache.js';
 import type { ProviderFs } from './fs-types.js';
 import {
   leastWireBytes,
-  readFileContents,
+  readFileSteps,
+  readWaits,
+  settleOf,
   type FileContents,
   type ReadControl,
   type ReadOutcome,
 } from './read-file.js';
 import { ReadFlights } from './read-flights.js';
-import { resolveInRoot, type Containment } from './resolve.js';
+import { resolveSteps, type Containment } from './resolve.js';
+import { deferStep, runAsync, waitStep, type StepIo, type Steps } from './steps.js';
 
 export type ContentsOutcome = ReadOutcome | { kind: 'refused'; reason: string };
 
@@ -106,7 +109,7 @@ function contradicts(resolved: ResolvedFile, outcome: ReadOutcome): boolean {
  * (a remembered resolution, or streamed-file.ts), so that it is not resolved twice; when the
  * disk contradicts it, its `stale` hears of it.
  */
-export async function readContents(
+export function readContents(
   fs: ProviderFs,
   within: Containment,
   cache: ByteLruCache<FileContents>,
@@ -115,8 +118,29 @@ export async function readContents(
   control: ReadControl = {},
   resolvedFile?: ResolvedFile,
 ): Promise<ContentsOutcome> {
+  const io = { fs, sync: false };
+  return runAsync(
+    fs,
+    contentsSteps(io, within, cache, relative, limitBytes, control, resolvedFile),
+  );
+}
+
+/**
+ * {@link readContents} as steps. Run synchronously, a miss is read inline (nothing else runs
+ * meanwhile, so there is no other miss to share it with), unless a read of it is in flight
+ * already: that one is joined, which takes the asynchronous run.
+ */
+export function* contentsSteps(
+  io: StepIo,
+  within: Containment,
+  cache: ByteLruCache<FileContents>,
+  relative: string,
+  limitBytes: number,
+  control: ReadControl = {},
+  resolvedFile?: ResolvedFile,
+): Steps<ContentsOutcome> {
   const found =
-    resolvedFile ?? (await resolveInRoot(fs, within.root, relative, within.visibility, within));
+    resolvedFile ?? (yield* resolveSteps(within.root, relative, within.visibility, within));
   if (found.kind !== 'file') return found;
   const resolved: ResolvedFile = found;
   const { stats } = resolved;
@@ -128,18 +152,21 @@ export async function readContents(
   const least = leastWireBytes(relative, stats.size, known);
   if (least > limitBytes || stats.size > maxSize)
     return { kind: 'too-large', size: stats.size, wireBytes: least, mtimeMs: stats.mtimeMs };
-  const read = (): Promise<ReadOutcome> =>
-    readAndKeep(fs, within, cache, key, resolved, relative, limitBytes, control);
+  const read = (): Steps<ReadOutcome> =>
+    readAndKeep(io, within, cache, key, resolved, relative, limitBytes, control);
   const judged = (outcome: ReadOutcome): ReadOutcome => {
     if (contradicts(resolved, outcome)) resolved.stale?.();
     return outcome;
   };
-  if (control.checkpoint) return judged(await read());
-  const flight = flightsOf(cache).join(key, limitBytes, maxSize, read);
-  const outcome = judged(await flight.outcome);
+  const flights = flightsOf(cache);
+  if (io.sync && readWaits(relative, stats, settleOf(io.fs), io.fs.sync?.maxReadBytes ?? 0))
+    yield* deferStep();
+  if (control.checkpoint || (io.sync && !flights.has(key))) return judged(yield* read());
+  const flight = flights.join(key, limitBytes, maxSize, () => runAsync(io.fs, read()));
+  const outcome = judged(yield* waitStep(flight.outcome));
   if (outcome.kind === 'ok') return fitted(outcome.contents, limitBytes, maxSize);
   if (outcome.kind === 'too-large' && (limitBytes > flight.limitBytes || maxSize > flight.maxSize))
-    return judged(await read());
+    return judged(yield* read());
   return outcome;
 }
 
@@ -149,8 +176,8 @@ export async function readContents(
  * text or blob gets its JSON form encoded once, shared by every response that sends it (see
  * content/shared-bodies.ts), for as long as the entry is cached.
  */
-async function readAndKeep(
-  fs: ProviderFs,
+function* readAndKeep(
+  io: StepIo,
   within: Containment,
   cache: ByteLruCache<FileContents>,
   key: string,
@@ -158,9 +185,10 @@ async function readAndKeep(
   relative: string,
   limitBytes: number,
   control: ReadControl,
-): Promise<ReadOutcome> {
+): Steps<ReadOutcome> {
   const { real, stats } = resolved;
-  const outcome = await readFileContents(fs, real, relative, limitBytes, within, control);
+  const settle = settleOf(io.fs);
+  const outcome = yield* readFileSteps(real, relative, limitBytes, within, settle, control);
   if (outcome.kind !== 'ok') return outcome;
   const c = outcome.contents;
   if (outcome.version === undefined || !sameFile(outcome.version, stats)) return outcome;

@@ -21,8 +21,15 @@ export interface FileResourceSource {
   list(): Promise<ListedResource[]>;
   complete(prefix: string): Promise<PathCompletion>;
   stat(relative: string, capBytes?: number): Promise<ResourceStat | undefined>;
-  /** A whole file within `limit` wire bytes; `streams`: the writer may send a blob from the file. */
-  read(relative: string, limit: number, streams: boolean): Promise<WholeReadOutcome>;
+  /**
+   * A whole file within `limit` wire bytes; `streams`: the writer may send a blob from the file.
+   * Without a promise when it was read at once.
+   */
+  read(
+    relative: string,
+    limit: number,
+    streams: boolean,
+  ): WholeReadOutcome | Promise<WholeReadOutcome>;
   /** A read of this path served this version (undefined: not known which); listeners' fingerprints must know. */
   noteRead(relative: string, version: FileVersion | undefined): void;
 }
@@ -53,13 +60,16 @@ export function registerFileResources(server: McpServer, source: FileResourceSou
       return readWhole(uri, relative, ctx, {
         partsTemplate: parts.template,
         firstPart: (file) => parts.first(file),
-        read: async (file, limit) => {
-          const outcome = await source.read(file, limit, ctx.streamsBodies === true);
-          if (outcome.kind === 'ok' || outcome.kind === 'streamed') {
-            const { size, mtimeMs } = outcome.contents;
-            source.noteRead(file, { size, mtimeMs });
-          }
-          return outcome;
+        read: (file, limit) => {
+          const noted = (outcome: WholeReadOutcome): WholeReadOutcome => {
+            if (outcome.kind === 'ok' || outcome.kind === 'streamed') {
+              const { size, mtimeMs } = outcome.contents;
+              source.noteRead(file, { size, mtimeMs });
+            }
+            return outcome;
+          };
+          const outcome = source.read(file, limit, ctx.streamsBodies === true);
+          return outcome instanceof Promise ? outcome.then(noted) : noted(outcome);
         },
       });
     },

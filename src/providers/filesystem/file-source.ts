@@ -6,12 +6,13 @@
 import type { Stats } from 'node:fs';
 import * as path from 'node:path';
 import { ByteLruCache, type CacheStats } from './content-cache.js';
-import { readContents, type ContentsOutcome } from './file-reader.js';
+import { contentsSteps, type ContentsOutcome } from './file-reader.js';
 import type { ProviderFs } from './fs-types.js';
 import { PathRecord, PathRecords, type WatchCoverage } from './path-records.js';
 import type { FileContents, ReadControl } from './read-file.js';
 import { canRead, type Containment } from './resolve.js';
-import { readOrStream, type WholeReadOutcome } from './streamed-file.js';
+import { runAsync, runSync, WOULD_WAIT, type Steps } from './steps.js';
+import { readOrStreamSteps, type WholeReadOutcome } from './streamed-file.js';
 
 export interface FileSourceOptions {
   fs: ProviderFs;
@@ -51,17 +52,42 @@ export class FileSource {
     return this.cache.stats();
   }
 
-  /** The encoded contents of `relative` (see `readContents`). */
-  async contents(
+  /**
+   * The outcome of the steps `make` builds: run synchronously when the file system can and
+   * nothing in them waits (a small file read whole in one turn), else asynchronously.
+   */
+  private run<T>(make: (sync: boolean) => Steps<T>): T | Promise<T> {
+    const { fs } = this.options;
+    if (fs.sync) {
+      const done = runSync(fs.sync, make(true));
+      if (done !== WOULD_WAIT) return done;
+    }
+    return runAsync(fs, make(false));
+  }
+
+  /**
+   * The encoded contents of `relative` (see `readContents`); an answer without a promise when it
+   * was read synchronously.
+   */
+  contents(
     relative: string,
     limitBytes: number,
     control: ReadControl,
-  ): Promise<ContentsOutcome> {
-    const resolved = await this.records.resolve(relative);
+  ): ContentsOutcome | Promise<ContentsOutcome> {
+    return this.run((sync) => this.contentsSteps(relative, limitBytes, control, sync));
+  }
+
+  private *contentsSteps(
+    relative: string,
+    limitBytes: number,
+    control: ReadControl,
+    sync: boolean,
+  ): Steps<ContentsOutcome> {
+    const resolved = yield* this.records.resolveSteps(relative, sync);
     if (resolved.kind !== 'file') return resolved;
     const { fs, within } = this.options;
-    const outcome = await readContents(
-      fs,
+    const outcome = yield* contentsSteps(
+      { fs, sync },
       within(),
       this.cache,
       relative,
@@ -85,15 +111,30 @@ export class FileSource {
     return contents !== undefined && contents.size <= maxSize ? contents : undefined;
   }
 
-  /** A whole read; where the writer streams (HTTP), an uncached blob as a stream. */
-  async whole(relative: string, limitBytes: number, streams: boolean): Promise<WholeReadOutcome> {
+  /**
+   * A whole read; where the writer streams (HTTP), an uncached blob as a stream. An answer
+   * without a promise when it was read synchronously.
+   */
+  whole(
+    relative: string,
+    limitBytes: number,
+    streams: boolean,
+  ): WholeReadOutcome | Promise<WholeReadOutcome> {
     if (!streams) return this.contents(relative, limitBytes, {});
-    const resolved = await this.records.resolve(relative);
+    return this.run((sync) => this.wholeSteps(relative, limitBytes, sync));
+  }
+
+  private *wholeSteps(
+    relative: string,
+    limitBytes: number,
+    sync: boolean,
+  ): Steps<WholeReadOutcome> {
+    const resolved = yield* this.records.resolveSteps(relative, sync);
     if (resolved.kind !== 'file') return resolved;
     const { fs, within } = this.options;
     const known = this.knownOf(relative);
-    const outcome = await readOrStream(
-      fs,
+    const outcome = yield* readOrStreamSteps(
+      { fs, sync },
       within(),
       this.cache,
       relative,

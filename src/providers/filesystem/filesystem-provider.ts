@@ -70,6 +70,8 @@ export class FilesystemProvider {
   private index: FileIndex | undefined;
   private walks = 0;
   private starting: Promise<void> | undefined;
+  /** `ready()` resolved: a read need not wait for it (and may be answered without a promise). */
+  private started = false;
   private readonly views = new ListingViews((relative) => this.uriOf(relative));
   /** Unwatched, a change event said the folder changed: the next listing walks it again. */
   private stale = false;
@@ -167,6 +169,7 @@ export class FilesystemProvider {
     });
     await this.index.refresh();
     this.freshness.start(real, this.index);
+    this.started = true;
   }
 
   /**
@@ -300,7 +303,9 @@ export class FilesystemProvider {
       stat: (relative, capBytes) => this.stat(relative, capBytes),
       // Where the writer streams (HTTP), an uncached blob is sent from the file as it is read.
       read: (relative, limit, streams) =>
-        this.ready().then(() => this.source.whole(relative, limit, streams)),
+        this.started
+          ? this.source.whole(relative, limit, streams)
+          : this.ready().then(() => this.source.whole(relative, limit, streams)),
       noteRead: (relative, version) => this.freshness.noteRead(relative, version),
     });
     return () => {

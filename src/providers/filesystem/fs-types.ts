@@ -46,6 +46,27 @@ export interface ProviderFs {
   now?(): number;
   /** Waits `ms` (default a timer); tests advance a fake clock instead. */
   sleep?(ms: number): Promise<void>;
+  /**
+   * The same calls made synchronously (the default file system has them): a read that needs no
+   * waiting then runs whole in one turn of the event loop, through the same checks (steps.ts).
+   * Leave it out of a file system whose calls are not local and quick.
+   */
+  readonly sync?: SyncFs;
+}
+
+/** The synchronous calls of a {@link ProviderFs}; a descriptor is a number here. */
+export interface SyncFs {
+  /** Longest read made synchronously; a longer one is made by the asynchronous calls. */
+  readonly maxReadBytes: number;
+  realpath(path: string): string;
+  stat(path: string): Stats;
+  open(path: string, flags: number): number;
+  fstat(fd: number): Stats;
+  /** Bytes read. */
+  read(fd: number, buffer: Buffer, offset: number, length: number, position: number): number;
+  close(fd: number): void;
+  /** As {@link ProviderFs.fdPath}. */
+  fdPath?(fd: number): string | undefined;
 }
 
 /** The kernel's path of an open descriptor on Linux, or undefined (no /proc, another platform). */
@@ -66,35 +87,6 @@ export const nodeFs: ProviderFs = {
   access: (p) => fsp.access(p, fsp.constants.R_OK),
   fdPath: procFdPath,
 };
-
-/** Most bytes one `read` call asks for: a large file is read in steps, with a check in between. */
-export const READ_CHUNK_BYTES = 1024 * 1024;
-
-/**
- * Reads `length` bytes at `position` (fewer at the end of the file) into one buffer, at most
- * {@link READ_CHUNK_BYTES} per call. `checkpoint` runs between calls and may throw to stop a
- * long read (a search out of time): the caller closes the handle. `into`, when long enough, is
- * read into instead of a new buffer.
- */
-export async function readRange(
-  handle: ProviderFileHandle,
-  position: number,
-  length: number,
-  checkpoint?: () => void,
-  into?: Buffer,
-): Promise<Buffer> {
-  const buffer =
-    into && into.length >= length ? into.subarray(0, length) : Buffer.allocUnsafe(length);
-  let filled = 0;
-  while (filled < length) {
-    if (filled > 0) checkpoint?.();
-    const step = Math.min(length - filled, READ_CHUNK_BYTES);
-    const { bytesRead } = await handle.read(buffer, filled, step, position + filled);
-    if (bytesRead === 0) break;
-    filled += bytesRead;
-  }
-  return filled === length ? buffer : buffer.subarray(0, filled);
-}
 
 /** The `code` of a Node.js system error, if any. */
 export function errorCode(error: unknown): unknown {

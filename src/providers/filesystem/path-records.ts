@@ -19,7 +19,8 @@ import * as path from 'node:path';
 import { cacheKey, sameFile, type ResolvedFile } from './file-reader.js';
 import type { ProviderFs } from './fs-types.js';
 import { toPosix } from './paths.js';
-import { resolveInRoot, type Containment, type Resolved } from './resolve.js';
+import { resolveSteps, type Containment, type Resolved } from './resolve.js';
+import { realpathStep, runAsync, statStep, waitStep, type Steps } from './steps.js';
 
 /** How long a record is trusted at most, by default (ms): the backstop for unreported changes. */
 export const DEFAULT_RESOLVE_TTL_MS = 2000;
@@ -164,11 +165,20 @@ export class PathRecords {
    * What `relative` resolves to (see {@link resolveInRoot}): its record when still valid, else a
    * fresh resolution, remembered when it is a servable file.
    */
-  async resolve(relative: string): Promise<Resolved | PathRecord> {
+  resolve(relative: string): Promise<Resolved | PathRecord> {
+    return runAsync(this.options.fs, this.resolveSteps(relative, false));
+  }
+
+  /**
+   * {@link resolve} as steps. Run synchronously (`sync`), a miss is resolved inline: nothing
+   * else runs meanwhile, so no other miss could share it, and no change can be reported before
+   * the record is kept (a change made meanwhile is reported later, and drops it then).
+   */
+  *resolveSteps(relative: string, sync: boolean): Steps<Resolved | PathRecord> {
     const record = this.records.get(relative);
     if (record && this.now() < record.expiresAt) {
-      if (this.vouched(record) || (await this.unchanged(record))) return record;
-    } else if (record && this.vouched(record) && (await this.renewable(record))) {
+      if (this.vouched(record) || (yield* this.unchanged(record))) return record;
+    } else if (record && this.vouched(record) && (yield* this.renewable(record))) {
       // Expired, but the watch still vouches for its path, a stat finds the same version and
       // the path still leads there (no folder on it swapped for a symlink unreported):
       // trusted for another ttlMs, without the whole resolution again.
@@ -179,15 +189,16 @@ export class PathRecords {
     }
     if (record) this.forget(record);
     let flight = this.flights.get(relative);
+    if (!flight && sync) return yield* this.resolveNow(relative, undefined);
     if (!flight) {
       const started = new Flight((self) =>
-        this.resolveNow(relative, self).finally(() => {
+        runAsync(this.options.fs, this.resolveNow(relative, self)).finally(() => {
           if (this.flights.get(relative) === self) this.flights.delete(relative);
         }),
       );
       this.flights.set(relative, (flight = started));
     }
-    return flight.resolved;
+    return yield* waitStep(flight.resolved);
   }
 
   /**
@@ -250,12 +261,12 @@ export class PathRecords {
   }
 
   /** Whether the path still names the recorded file at its recorded version: one stat. */
-  private async unchanged(record: PathRecord): Promise<boolean> {
+  private *unchanged(record: PathRecord): Steps<boolean> {
     let now: Stats;
     const where = path.join(this.options.within().root, record.relative);
     try {
       // stat, not lstat: it follows every symlink on the path to the file the path names now.
-      now = await this.options.fs.stat(where);
+      now = yield* statStep(where);
     } catch {
       return false; // resolved again, which tells missing from refused
     }
@@ -264,27 +275,26 @@ export class PathRecords {
   }
 
   /** {@link unchanged}, and the path's real path still the recorded one. */
-  private async renewable(record: PathRecord): Promise<boolean> {
-    if (!(await this.unchanged(record))) return false;
+  private *renewable(record: PathRecord): Steps<boolean> {
+    if (!(yield* this.unchanged(record))) return false;
     try {
-      const real = await this.options.fs.realpath(
-        path.join(this.options.within().root, record.relative),
-      );
+      const real = yield* realpathStep(path.join(this.options.within().root, record.relative));
       return real === record.real && !record.dropped;
     } catch {
       return false;
     }
   }
 
-  private async resolveNow(relative: string, flight: Flight): Promise<Resolved | PathRecord> {
-    const { fs, watch } = this.options;
+  /** Resolves `relative` anew; `flight`, when it runs in one (a synchronous run does not). */
+  private *resolveNow(relative: string, flight: Flight | undefined): Steps<Resolved | PathRecord> {
+    const { watch } = this.options;
     const within = this.options.within();
     // Taken before any I/O: a change after this point is reported, and spoils this flight.
     const coverage = watch.coverage(foldersAbove(relative));
-    const resolved = await resolveInRoot(fs, within.root, relative, within.visibility, within);
+    const resolved = yield* resolveSteps(within.root, relative, within.visibility, within);
     if (resolved.kind !== 'file' || this.ttlMs === 0 || this.maxEntries === 0) return resolved;
     // A symlinked path's real path is learned only now; its stat on every read covers it.
-    if (flight.spoiled) return resolved;
+    if (flight?.spoiled === true) return resolved;
     const realRelative = toPosix(path.relative(within.root, resolved.real));
     const symlinked = realRelative !== relative;
     const byWatch = !symlinked && resolved.stats.nlink <= 1 && within.refuseHardLinks !== true;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readRange } from './fs-types.js';
+import { readRange } from './read-range.js';
 import { QUICK_READ_BYTES, quickFs } from './quick-fs.js';
 import { OPEN_FLAGS } from './resolve.js';
 

@@ -6,7 +6,8 @@
 import type { Stats } from 'node:fs';
 import { encodeBase64 } from '../../content/blob.js';
 import { jsonStringWireSize } from '../../content/wire-size.js';
-import { readRange, type ProviderFileHandle, type ProviderFs } from './fs-types.js';
+import type { ProviderFileHandle, ProviderFs } from './fs-types.js';
+import { readRange } from './read-range.js';
 import { fileVersion, type PartRequest } from './parts.js';
 import {
   CHANGED,
@@ -14,7 +15,6 @@ import {
   classifyFile,
   decodeUtf8,
   sameVersion,
-  settleOf,
   unsettled,
 } from './read-file.js';
 import { openInRoot, resolveInRoot, type Containment } from './resolve.js';
@@ -75,14 +75,13 @@ export async function readFilePart(
   if (opened.kind !== 'open') return opened;
   const { handle } = opened;
   try {
-    const settle = settleOf(fs);
     let stats = opened.stats;
     for (let attempt = 1; ; attempt++) {
       // Another version is answered at once: no wait brings the asked one back.
       const version = fileVersion(stats);
       if (request.version !== undefined && version !== request.version)
         return { kind: 'changed', version };
-      const moved = await unsettled(handle, stats, settle, {});
+      const moved = await unsettled(fs, handle, stats, {});
       if (moved === undefined) {
         const outcome = await partOnce(handle, stats, relative, request, limitFor);
         if (outcome !== CHANGED) return outcome;

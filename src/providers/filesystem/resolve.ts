@@ -9,6 +9,17 @@ import {
   type ProviderFs,
 } from './fs-types.js';
 import { isInside, isVisiblePath, toPosix, type Visibility } from './paths.js';
+import {
+  closeStep,
+  fdPathStep,
+  fstatStep,
+  openStep,
+  realpathStep,
+  runAsync,
+  statStep,
+  type OpenFile,
+  type Steps,
+} from './steps.js';
 
 export type Resolved =
   | { kind: 'file'; real: string; stats: Stats }
@@ -37,13 +48,23 @@ const HARD_LINK_REASON = 'the file has more than one hard link (refuseHardLinks)
  * `refuseHardLinks`, a file with several hard links is refused. Nothing is opened here: see
  * {@link openInRoot} for the open that checks the result again.
  */
-export async function resolveInRoot(
+export function resolveInRoot(
   fs: ProviderFs,
   root: string,
   relative: string,
   visibility: Visibility,
   options: { refuseHardLinks?: boolean } = {},
 ): Promise<Resolved> {
+  return runAsync(fs, resolveSteps(root, relative, visibility, options));
+}
+
+/** {@link resolveInRoot} as steps. */
+export function* resolveSteps(
+  root: string,
+  relative: string,
+  visibility: Visibility,
+  options: { refuseHardLinks?: boolean } = {},
+): Steps<Resolved> {
   if (relative.includes('\0'))
     return { kind: 'refused', reason: 'the path contains a NUL character' };
   if (relative.includes('\\')) return { kind: 'refused', reason: 'the path contains a backslash' };
@@ -57,7 +78,7 @@ export async function resolveInRoot(
   if (rel === '' || !isVisiblePath(rel, visibility)) return MISSING;
   let real: string;
   try {
-    real = await fs.realpath(absolute);
+    real = yield* realpathStep(absolute);
   } catch (error) {
     if (errorCode(error) === 'ELOOP')
       return { kind: 'refused', reason: 'the path is a symlink loop' };
@@ -73,7 +94,7 @@ export async function resolveInRoot(
   if (!isVisiblePath(toPosix(path.relative(root, real)), visibility)) return MISSING;
   let stats: Stats;
   try {
-    stats = await fs.stat(real);
+    stats = yield* statStep(real);
   } catch (error) {
     if (isUnreachable(error) || errorCode(error) === 'ELOOP') return MISSING;
     throw withoutPath(error, 'cannot inspect the file');
@@ -118,8 +139,8 @@ export async function canRead(fs: ProviderFs, real: string): Promise<boolean> {
   }
 }
 
-export type Opened =
-  | { kind: 'open'; handle: ProviderFileHandle; stats: Stats }
+export type Opened<H extends OpenFile = ProviderFileHandle> =
+  | { kind: 'open'; handle: H; stats: Stats }
   | { kind: 'missing' }
   | { kind: 'refused'; reason: string };
 
@@ -136,43 +157,46 @@ const MOVED_REASON =
  * inode) as the descriptor. Anything else is refused, the handle closed, no byte read.
  * On success the caller owns (and closes) the handle.
  */
-export async function openInRoot(
-  fs: ProviderFs,
-  real: string,
-  within: Containment,
-): Promise<Opened> {
-  let handle: ProviderFileHandle;
+export function openInRoot(fs: ProviderFs, real: string, within: Containment): Promise<Opened> {
+  return runAsync(fs, openSteps(real, within)) as Promise<Opened>;
+}
+
+/**
+ * {@link openInRoot} as steps: the handle is the runner's. Whoever gets it open closes it; on
+ * any other way out (a refusal, a failed check, the steps returned early) it is closed here.
+ */
+export function* openSteps(real: string, within: Containment): Steps<Opened<OpenFile>> {
+  let handle: OpenFile;
   try {
-    handle = await fs.open(real, OPEN_FLAGS);
+    handle = yield* openStep(real, OPEN_FLAGS);
   } catch (error) {
     if (cannotOpen(error)) return MISSING;
     throw withoutPath(error, 'cannot open the file');
   }
-  let opened: Opened | undefined;
+  let opened: Opened<OpenFile> | undefined;
   try {
-    const stats = await handle.stat();
+    const stats = yield* fstatStep(handle);
     if (!stats.isFile()) return (opened = MISSING);
-    const problem = await checkOpened(fs, handle, stats, real, within);
+    const problem = yield* checkOpened(handle, stats, real, within);
     if (problem) return (opened = problem);
     if (within.refuseHardLinks === true && stats.nlink > 1)
       return (opened = { kind: 'refused', reason: HARD_LINK_REASON });
     return (opened = { kind: 'open', handle, stats });
   } finally {
-    if (opened?.kind !== 'open') await handle.close();
+    if (opened?.kind !== 'open') yield* closeStep(handle);
   }
 }
 
 /** Why the file behind `handle` may not be served, or undefined when it is the checked one. */
-async function checkOpened(
-  fs: ProviderFs,
-  handle: ProviderFileHandle,
+function* checkOpened(
+  handle: OpenFile,
   stats: Stats,
   real: string,
   { root, visibility }: Containment,
-): Promise<Opened | undefined> {
+): Steps<Opened<OpenFile> | undefined> {
   const servable = (where: string): boolean =>
     isInside(root, where) && isVisiblePath(toPosix(path.relative(root, where)), visibility);
-  const where = typeof handle.fd === 'number' ? await fs.fdPath?.(handle.fd) : undefined;
+  const where = typeof handle.fd === 'number' ? yield* fdPathStep(handle.fd) : undefined;
   // A deleted file shows as "<path> (deleted)": tell that apart by resolving again.
   if (where !== undefined && path.isAbsolute(where) && !where.endsWith(' (deleted)')) {
     return servable(where) ? undefined : { kind: 'refused', reason: MOVED_REASON };
@@ -180,9 +204,9 @@ async function checkOpened(
   let again: string;
   let now: Stats;
   try {
-    again = await fs.realpath(real);
+    again = yield* realpathStep(real);
     if (!servable(again)) return { kind: 'refused', reason: MOVED_REASON };
-    now = await fs.stat(again);
+    now = yield* statStep(again);
   } catch (error) {
     if (isUnreachable(error) || errorCode(error) === 'ELOOP') return MISSING;
     throw withoutPath(error, 'cannot check the opened file');

@@ -7,7 +7,8 @@ import { modern } from '../../testing/messages.js';
 import { createServer } from '../../server/server.js';
 import { createFilesystemProvider } from './filesystem-provider.js';
 import { serveFolder, type ServeFolderOptions } from './folder-server.js';
-import { READ_CHUNK_BYTES, nodeFs, type ProviderFileHandle, type ProviderFs } from './fs-types.js';
+import { nodeFs, type ProviderFileHandle, type ProviderFs } from './fs-types.js';
+import { READ_CHUNK_BYTES } from './read-range.js';
 import { SearchGate } from './search-gate.js';
 import { SEARCH_DEFAULTS, searchFiles } from './search.js';
 

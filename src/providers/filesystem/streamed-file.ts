@@ -9,17 +9,21 @@ import { isTextMimeType, mimeFromName } from '../../content/mime.js';
 import { McpKitError } from '../../errors/mcpkit-error.js';
 import { base64Length } from '../../protocol/base64.js';
 import type { ByteLruCache } from './content-cache.js';
-import { readContents, sameFile, type ContentsOutcome, type ResolvedFile } from './file-reader.js';
-import { readRange, withoutPath, type ProviderFs } from './fs-types.js';
+import { contentsSteps, sameFile, type ContentsOutcome, type ResolvedFile } from './file-reader.js';
+import { withoutPath, type ProviderFs } from './fs-types.js';
+import { readRange } from './read-range.js';
 import {
-  classifyFile,
+  classifySteps,
+  readWaits,
   sameVersion,
   settleOf,
   unsettled,
+  unsettledSteps,
   type FileContents,
   type ReadControl,
 } from './read-file.js';
-import { openInRoot, resolveInRoot, type Containment } from './resolve.js';
+import { openInRoot, openSteps, resolveSteps, type Containment } from './resolve.js';
+import { closeStep, deferStep, runAsync, type StepIo, type Steps } from './steps.js';
 
 /**
  * Raw bytes per streamed chunk: a multiple of 3, so that no base64 group spans two chunks
@@ -49,7 +53,7 @@ export type WholeReadOutcome = ContentsOutcome | { kind: 'streamed'; contents: S
  * still being written, and one that fits in a chunk take the usual path. `resolvedFile`, as for
  * `readContents`: what the caller resolved already.
  */
-export async function readOrStream(
+export function readOrStream(
   fs: ProviderFs,
   within: Containment,
   cache: ByteLruCache<FileContents>,
@@ -58,13 +62,36 @@ export async function readOrStream(
   control: ReadControl = {},
   resolvedFile?: ResolvedFile,
 ): Promise<WholeReadOutcome> {
+  const io = { fs, sync: false };
+  return runAsync(
+    fs,
+    readOrStreamSteps(io, within, cache, relative, limitBytes, control, resolvedFile),
+  );
+}
+
+/** {@link readOrStream} as steps. */
+export function* readOrStreamSteps(
+  io: StepIo,
+  within: Containment,
+  cache: ByteLruCache<FileContents>,
+  relative: string,
+  limitBytes: number,
+  control: ReadControl = {},
+  resolvedFile?: ResolvedFile,
+): Steps<WholeReadOutcome> {
   const resolved =
-    resolvedFile ?? (await resolveInRoot(fs, within.root, relative, within.visibility, within));
+    resolvedFile ?? (yield* resolveSteps(within.root, relative, within.visibility, within));
   if (resolved.kind !== 'file') return resolved;
-  const streamed = eligible(relative, resolved.stats.size, cache, limitBytes, control)
-    ? await prepare(fs, within, cache, relative, resolved, limitBytes)
+  const streams = eligible(relative, resolved.stats.size, cache, limitBytes, control);
+  // Preparing reads no bytes but the sniffed ones: its size does not matter here.
+  if (streams && io.sync && readWaits(relative, resolved.stats, settleOf(io.fs), Infinity))
+    yield* deferStep();
+  const streamed = streams
+    ? yield* prepare(io.fs, within, cache, relative, resolved, limitBytes)
     : undefined;
-  return streamed ?? readContents(fs, within, cache, relative, limitBytes, control, resolved);
+  return (
+    streamed ?? (yield* contentsSteps(io, within, cache, relative, limitBytes, control, resolved))
+  );
 }
 
 /**
@@ -93,15 +120,15 @@ function eligible(
  * "streamed", its size and times kept for the stream to check against. Undefined for the usual
  * path (a text after all, or a file that moved while it settled), which then reads it itself.
  */
-async function prepare(
+function* prepare(
   fs: ProviderFs,
   within: Containment,
   cache: ByteLruCache<FileContents>,
   relative: string,
   resolved: ResolvedFile,
   limitBytes: number,
-): Promise<WholeReadOutcome | undefined> {
-  const opened = await openInRoot(fs, resolved.real, within);
+): Steps<WholeReadOutcome | undefined> {
+  const opened = yield* openSteps(resolved.real, within);
   if (opened.kind !== 'open') {
     resolved.stale?.();
     return opened;
@@ -110,8 +137,8 @@ async function prepare(
   // Streamed from what was opened; a remembered resolution of another version is not reused.
   if (!sameFile(stats, resolved.stats)) resolved.stale?.();
   try {
-    if ((await unsettled(handle, stats, settleOf(fs), {})) !== undefined) return undefined;
-    const kind = await classifyFile(handle, relative, stats.size);
+    if ((yield* unsettledSteps(handle, stats, settleOf(fs), {})) !== undefined) return undefined;
+    const kind = yield* classifySteps(handle, relative, stats.size);
     const { size, mtimeMs } = stats;
     const wireBytes = base64Length(size) + 2;
     if (kind.textual || size <= STREAM_CHUNK_BYTES || wireBytes > limitBytes) return undefined;
@@ -125,7 +152,7 @@ async function prepare(
       contents: { mimeType: kind.blobType, size, mtimeMs, wireBytes, body },
     };
   } finally {
-    await handle.close();
+    yield* closeStep(handle);
   }
 }
 
@@ -152,7 +179,7 @@ async function* fileChunks(
   const { handle } = opened;
   try {
     if (!sameFile(version, opened.stats)) throw changed(relative, 'another version is on disk');
-    if ((await unsettled(handle, opened.stats, settleOf(fs), {})) !== undefined)
+    if ((await unsettled(fs, handle, opened.stats, {})) !== undefined)
       throw changed(relative, 'it is being written');
     const { size } = version;
     const buffer = Buffer.allocUnsafe(Math.min(STREAM_CHUNK_BYTES, size));

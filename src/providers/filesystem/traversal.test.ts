@@ -1,6 +1,7 @@
 /**
  * Nothing outside the root is ever read: a corpus of traversal forms through resources/read, each
- * answered -32602 with no file bytes in the response and no file opened.
+ * answered -32602 with no file bytes in the response and no file opened; with reads run
+ * asynchronously and synchronously (testing/fs-modes.ts).
  */
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -9,17 +10,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectInMemory, type MemoryConnection } from '../../transports/memory.js';
 import { initializeRequest, legacy, modern } from '../../testing/messages.js';
 import { createServer } from '../../server/server.js';
+import { FS_MODES, hookedFs } from '../../testing/fs-modes.js';
 import { createFilesystemProvider } from './filesystem-provider.js';
-import { nodeFs, type ProviderFs } from './fs-types.js';
 
 const MARKER = 'MCPKIT-SECRET-MARKER-5d1e0b7a';
 const PASSWD = 'root:x:0:0';
 
 let base: string;
 let root: string;
-let conn: MemoryConnection;
-let legacyConn: MemoryConnection;
-const opens: string[] = [];
 
 beforeAll(async () => {
   base = await mkdtemp(join(tmpdir(), 'mcpkit-fs-traversal-'));
@@ -39,21 +37,6 @@ beforeAll(async () => {
   await symlink(join(root, 'loop-b'), join(root, 'loop-a'));
   await symlink(join(root, 'loop-a'), join(root, 'loop-b'));
   await symlink(join(base, 'rootx'), join(root, 'notes', 'sub'));
-  const fs: ProviderFs = {
-    ...nodeFs,
-    open: (path, flags) => {
-      opens.push(path);
-      return nodeFs.open(path, flags);
-    },
-  };
-  const server = createServer({ name: 't', version: '1' });
-  const provider = createFilesystemProvider({ root, fs });
-  provider.register(server);
-  await provider.ready();
-  conn = connectInMemory(server);
-  legacyConn = connectInMemory(server);
-  await legacyConn.send(initializeRequest());
-  await legacyConn.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
 });
 
 afterAll(async () => {
@@ -119,7 +102,23 @@ const CORPUS: string[] = [
   'file:///notes/a.md?x=../../secret.txt',
 ];
 
-describe('filesystem provider: traversal corpus', () => {
+describe.each(FS_MODES)('filesystem provider: traversal corpus, %s reads', (mode) => {
+  let conn: MemoryConnection;
+  let legacyConn: MemoryConnection;
+  const opens: string[] = [];
+
+  beforeAll(async () => {
+    const fs = hookedFs(mode, { open: (path) => void opens.push(path) });
+    const server = createServer({ name: 't', version: '1' });
+    const provider = createFilesystemProvider({ root, fs });
+    provider.register(server);
+    await provider.ready();
+    conn = connectInMemory(server);
+    legacyConn = connectInMemory(server);
+    await legacyConn.send(initializeRequest());
+    await legacyConn.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  });
+
   it('has at least 30 forms', () => {
     expect(CORPUS.length).toBeGreaterThanOrEqual(30);
   });

@@ -10,8 +10,11 @@ export interface WholeReadSource {
   readonly partsTemplate: string;
   /** The URI of the first part of a file, named when it cannot be read whole. */
   firstPart(relative: string): string;
-  /** Reads a file whose text or blob may take at most `limit` bytes on the wire. */
-  read(relative: string, limit: number): Promise<WholeReadOutcome>;
+  /**
+   * Reads a file whose text or blob may take at most `limit` bytes on the wire; without a
+   * promise when it was read at once.
+   */
+  read(relative: string, limit: number): WholeReadOutcome | Promise<WholeReadOutcome>;
 }
 
 /** `_meta` of one cached file version, formatted once (the date is the costly part). */
@@ -28,15 +31,28 @@ function metaOfVersion(c: { size: number; mtimeMs: number }): Record<string, unk
  * undefined when nothing is served there. A file that cannot fit the result cap is refused
  * with -32603 naming the parts template, from the limit its body was held to.
  */
-export async function readWhole(
+export function readWhole(
   uri: string,
   relative: string,
   ctx: { readonly capBytes: number },
   source: WholeReadSource,
-): Promise<ReadReturn | undefined> {
+): ReadReturn | undefined | Promise<ReadReturn | undefined> {
   // The limit the text or blob is compared with: the one a refusal reports.
   const limit = ctx.capBytes - wholeEnvelope(uri);
-  const outcome = await source.read(relative, limit);
+  const outcome = source.read(relative, limit);
+  return outcome instanceof Promise
+    ? outcome.then((o) => answerOf(uri, relative, limit, source, o))
+    : answerOf(uri, relative, limit, source, outcome);
+}
+
+/** The contents item of a whole read's outcome, or the error it is. */
+function answerOf(
+  uri: string,
+  relative: string,
+  limit: number,
+  source: WholeReadSource,
+  outcome: WholeReadOutcome,
+): ReadReturn | undefined {
   switch (outcome.kind) {
     case 'missing':
       return undefined;
