@@ -4,7 +4,7 @@
  * writers (transports/oversize.ts) and by the server, which encodes a large read's answer once.
  */
 import { isBase64 } from '../protocol/base64.js';
-import { preEncodedOf, preEncodedPartsOf } from '../protocol/pre-encoded.js';
+import { preEncodedBytesOf, preEncodedPartsOf } from '../protocol/pre-encoded.js';
 import type { JSONRPCMessage } from '../protocol/jsonrpc.js';
 import { McpKitError } from '../errors/mcpkit-error.js';
 import { SHARED_BODY_MIN_BYTES, sharedBodies } from './shared-bodies.js';
@@ -92,11 +92,11 @@ export function encodeMessage(
   message: JSONRPCMessage,
   options: EncodeOptions = {},
 ): EncodedMessage {
-  const pre = 'result' in message ? preEncodedOf(message.result) : undefined;
+  const pre = 'result' in message ? preEncodedBytesOf(message.result) : undefined;
   if (pre !== undefined && 'id' in message) {
     // The same bytes JSON.stringify would give ({ jsonrpc, id, result }), the result encoded once.
-    const text = `{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":${pre}}`;
-    return { parts: [text], bytes: text.length * 3 <= LARGE_PART_BYTES ? -1 : utf8Length(text) };
+    const head = `{"jsonrpc":"2.0","id":${JSON.stringify(message.id)},"result":`;
+    return { parts: [head, pre, '}'], bytes: utf8Length(head) + pre.byteLength + 1 };
   }
   const preParts = 'result' in message ? preEncodedPartsOf(message.result) : undefined;
   if (preParts !== undefined && 'id' in message) {

@@ -1,15 +1,30 @@
 /**
- * A result that carries its own JSON text: encoded once (an answer served again and again, such as
- * a read of an unchanged file) and written with only the request's id spliced in. The text rides
+ * A result that carries its own JSON: encoded once (an answer served again and again, such as a
+ * read of an unchanged file) and written with only the request's id spliced in. It is kept as
+ * UTF-8 bytes, which a writer sends as they are (no conversion per answer, and off the JS heap),
  * on a symbol key, which JSON.stringify ignores, so the object stays an ordinary result for every
  * path that does not write bytes (in memory, tests).
  */
 const PRE_ENCODED = Symbol('mcpkit.preEncoded');
 
+const utf8 = new TextEncoder();
+const utf8Text = new TextDecoder();
+
 /** Marks `result` (frozen from here on) as encoded by `json`, its exact JSON.stringify. */
 export function withPreEncoded<T extends object>(result: T, json: string): T {
-  Object.defineProperty(result, PRE_ENCODED, { value: json });
+  Object.defineProperty(result, PRE_ENCODED, { value: utf8.encode(json) });
   return Object.freeze(result);
+}
+
+/** The UTF-8 JSON of a result marked by {@link withPreEncoded}, if it is one (never modify it). */
+export function preEncodedBytesOf(result: unknown): Uint8Array | undefined {
+  if (typeof result !== 'object' || result === null) return undefined;
+  return (result as { [PRE_ENCODED]?: Uint8Array })[PRE_ENCODED];
+}
+
+/** Whether `result` was encoded once, whole or in parts. */
+export function isPreEncoded(result: unknown): boolean {
+  return preEncodedBytesOf(result) !== undefined || preEncodedPartsOf(result) !== undefined;
 }
 
 /**
@@ -35,15 +50,15 @@ export function preEncodedPartsOf(result: unknown): PreEncodedParts | undefined 
   return (result as { [PRE_ENCODED_PARTS]?: PreEncodedParts })[PRE_ENCODED_PARTS];
 }
 
-/** Characters (or bytes) a result encoded once takes, either way; undefined when it is not. */
+/** UTF-8 bytes a result encoded once takes, either way; undefined when it is not. */
 export function preEncodedSize(result: unknown): number | undefined {
-  return preEncodedOf(result)?.length ?? preEncodedPartsOf(result)?.bytes;
+  return preEncodedBytesOf(result)?.byteLength ?? preEncodedPartsOf(result)?.bytes;
 }
 
-/** The JSON text of a result marked by {@link withPreEncoded}, if it is one. */
+/** The JSON text of a result marked by {@link withPreEncoded}, if it is one (decoded anew). */
 export function preEncodedOf(result: unknown): string | undefined {
-  if (typeof result !== 'object' || result === null) return undefined;
-  return (result as { [PRE_ENCODED]?: string })[PRE_ENCODED];
+  const bytes = preEncodedBytesOf(result);
+  return bytes === undefined ? undefined : utf8Text.decode(bytes);
 }
 
 /**

@@ -23,7 +23,7 @@ import { EncodedReads, readValidityOf, readVersionOf } from './encoded-reads.js'
 import { freshUnder, stampHolds, type ReplayTicket } from './replay-lane.js';
 import { mirrorsHeaders, withReplays } from './replay-dispatch.js';
 import { memoOf } from './result-memo.js';
-import { preEncodedOf } from '../protocol/pre-encoded.js';
+import { isPreEncoded } from '../protocol/pre-encoded.js';
 import { RequestContext } from './context.js';
 import type { ServerCore } from './core.js';
 import { isInputRequired } from './input-required.js';
@@ -308,7 +308,7 @@ async function onRequest(
       method === 'subscriptions/listen' && core.listen.takeEndedByServer(notify, id);
     if (cancel.aborted && !endedByServer) return undefined;
     // A kept answer (see ResultMemo) is final and encoded: written as it is.
-    if (preEncodedOf(result) !== undefined) return resultResponse(id, result);
+    if (isPreEncoded(result)) return resultResponse(id, result);
     const version = spec.cache === 'read' ? readVersionOf(result) : undefined;
     // Kept for replays only if nothing was registered meanwhile (the ticket's stamp holds).
     const ticket =

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { preEncodedOf, preEncodedPartsOf } from '../protocol/pre-encoded.js';
+import { preEncodedBytesOf, preEncodedOf, preEncodedPartsOf } from '../protocol/pre-encoded.js';
 import { initializeRequest, legacy, modern } from '../testing/messages.js';
 import { encodeMessage } from '../transports/oversize.js';
 import { connectInMemory } from '../transports/memory.js';
@@ -27,6 +27,10 @@ function setup(size = 1024) {
   };
 }
 
+/** The parts of an encoded message joined, as the writer sends them. */
+const joined = (parts: readonly unknown[]): string =>
+  parts.map((p) => (typeof p === 'string' ? p : Buffer.from(p as Uint8Array).toString())).join('');
+
 const read = (uri: string, id?: number | string) => {
   const m = modern('resources/read', { uri });
   return id === undefined ? m : { ...m, id };
@@ -37,13 +41,16 @@ describe('answers of a versioned read', () => {
     const { conn } = setup();
     const first = await conn.send(read('mem://doc', 7));
     const second = await conn.send(read('mem://doc', 'x"y'));
-    const pre = preEncodedOf(first?.['result' as never]);
-    expect(pre).toBeDefined();
-    // The very same encoding serves the second request: encoded once.
-    expect(preEncodedOf(second?.['result' as never])).toBe(pre);
+    const pre = preEncodedBytesOf(first?.['result' as never]);
+    expect(pre).toBeInstanceOf(Uint8Array);
+    // The very same encoding (its UTF-8 bytes) serves the second request: encoded once.
+    expect(preEncodedBytesOf(second?.['result' as never])).toBe(pre);
     for (const message of [first, second]) {
       if (!message) throw new Error('no answer');
-      expect(encodeMessage(message).parts).toEqual([JSON.stringify(message)]);
+      const encoded = encodeMessage(message);
+      expect(encoded.parts).toContain(pre); // written as they are, not converted per answer
+      expect(joined(encoded.parts)).toBe(JSON.stringify(message));
+      expect(encoded.bytes).toBe(Buffer.byteLength(JSON.stringify(message)));
     }
     expect(JSON.parse(JSON.stringify(second))).toMatchObject({
       id: 'x"y',
@@ -68,7 +75,7 @@ describe('answers of a versioned read', () => {
     await conn.send(initializeRequest());
     const old = await conn.send(legacy('resources/read', { uri: 'mem://doc' }));
     expect(JSON.stringify(old)).not.toContain('resultType');
-    expect(encodeMessage(old as never).parts).toEqual([JSON.stringify(old)]);
+    expect(joined(encodeMessage(old as never).parts)).toBe(JSON.stringify(old));
     const modernOne = await conn.send(read('mem://doc'));
     expect(JSON.stringify(modernOne)).toContain('"resultType":"complete"');
     expect(preEncodedOf((await conn.send(read('mem://plain')))?.['result' as never])).toBe(

@@ -18,7 +18,7 @@ import type { Stats } from 'node:fs';
 import * as path from 'node:path';
 import { cacheKey, sameFile, type ResolvedFile } from './file-reader.js';
 import type { ProviderFs } from './fs-types.js';
-import { toPosix } from './paths.js';
+import { relativeInside } from './paths.js';
 import { resolveSteps, type Containment, type Resolved } from './resolve.js';
 import { realpathStep, runAsync, statStep, waitStep, type Steps } from './steps.js';
 
@@ -295,7 +295,7 @@ export class PathRecords {
     if (resolved.kind !== 'file' || this.ttlMs === 0 || this.maxEntries === 0) return resolved;
     // A symlinked path's real path is learned only now; its stat on every read covers it.
     if (flight?.spoiled === true) return resolved;
-    const realRelative = toPosix(path.relative(within.root, resolved.real));
+    const realRelative = relativeInside(within.root, resolved.real) ?? '';
     const symlinked = realRelative !== relative;
     const byWatch = !symlinked && resolved.stats.nlink <= 1 && within.refuseHardLinks !== true;
     const record = new PathRecord(

@@ -14,6 +14,45 @@ export function toPosix(relative: string): string {
   return path.sep === '/' ? relative : relative.split(path.sep).join('/');
 }
 
+/**
+ * Where `target` lies below `root` (both absolute), as a POSIX path (`''` for the root itself),
+ * or undefined when it lies outside. A prefix check where it decides (a real path below the
+ * root: the usual case, without `path.relative`), else {@link isInside}.
+ */
+export function relativeInside(root: string, target: string): string | undefined {
+  if (
+    path.sep === '/' &&
+    root !== '/' &&
+    target.length > root.length + 1 &&
+    target.startsWith(root) &&
+    target.charCodeAt(root.length) === 47 /* / */
+  ) {
+    const rest = target.slice(root.length + 1);
+    if (isPlainRelative(rest)) return rest;
+  }
+  return isInside(root, target) ? toPosix(path.relative(root, target)) : undefined;
+}
+
+/**
+ * Whether a root-relative POSIX path is normalised already: segments that are neither empty,
+ * `.` nor `..`, no leading `/`, no backslash. Joined to a root with `/`, it is what
+ * `path.resolve` would make of it (on POSIX systems).
+ */
+export function isPlainRelative(relative: string): boolean {
+  if (relative === '' || relative.includes('\\')) return false;
+  let start = 0;
+  for (;;) {
+    const end = relative.indexOf('/', start);
+    const stop = end === -1 ? relative.length : end;
+    const n = stop - start;
+    if (n === 0) return false;
+    if (relative.charCodeAt(start) === 46 /* . */ && (n === 1 || (n === 2 && relative.charCodeAt(start + 1) === 46)))
+      return false;
+    if (end === -1) return true;
+    start = end + 1;
+  }
+}
+
 /** Which names are left out of the listing and refused as reads. */
 export interface Visibility {
   /** Serve dot-files and dot-directories (`.git`, `.env`, …); default false. */
@@ -30,9 +69,18 @@ export function isVisibleName(name: string, visibility: Visibility): boolean {
 
 /** Whether every segment of a root-relative POSIX path is served. */
 export function isVisiblePath(relative: string, visibility: Visibility): boolean {
-  return relative
-    .split('/')
-    .every((segment) => segment === '' || isVisibleName(segment, visibility));
+  const { hidden, ignore } = visibility;
+  let start = 0;
+  for (;;) {
+    const end = relative.indexOf('/', start);
+    const stop = end === -1 ? relative.length : end;
+    if (stop > start) {
+      if (!hidden && relative.charCodeAt(start) === 46 /* . */) return false;
+      if (ignore.size > 0 && ignore.has(relative.slice(start, stop))) return false;
+    }
+    if (end === -1) return true;
+    start = end + 1;
+  }
 }
 
 /**

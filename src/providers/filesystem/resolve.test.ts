@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ByteLruCache } from './content-cache.js';
 import { nodeFs } from './fs-types.js';
-import { isInside, isVisiblePath } from './paths.js';
+import { isInside, isPlainRelative, isVisiblePath, relativeInside } from './paths.js';
 import { resolveInRoot } from './resolve.js';
 
 const visibility = { hidden: false, ignore: new Set(['node_modules']) };
@@ -68,12 +68,50 @@ describe('paths', () => {
   });
 
   it.each([
+    ['/r', '/r', ''],
+    ['/r', '/r/a', 'a'],
+    ['/r', '/r/a/b.md', 'a/b.md'],
+    ['/r', '/r/..a', '..a'],
+    ['/r', '/rx', undefined],
+    ['/r', '/rx/a', undefined],
+    ['/r', '/r-sibling/a', undefined],
+    ['/r', '/', undefined],
+    ['/r', '/r/../x', undefined],
+    ['/', '/a/b', 'a/b'],
+    ['/', '/', ''],
+  ])('relativeInside(%s, %s) = %s, as path.relative tells', (r, target, rel) => {
+    expect(relativeInside(r, target)).toBe(rel);
+    expect(relativeInside(r, join(target))).toBe(isInside(r, join(target)) ? rel : undefined);
+  });
+
+  it.each([
+    ['a', true],
+    ['a/b.md', true],
+    ['..a/b..c/.d', true],
+    ['', false],
+    ['/a', false],
+    ['a//b', false],
+    ['a/', false],
+    ['./a', false],
+    ['a/./b', false],
+    ['a/..', false],
+    ['../a', false],
+    ['a\\b', false],
+  ])('isPlainRelative(%s) = %s', (relative, plain) => {
+    expect(isPlainRelative(relative)).toBe(plain);
+  });
+
+  it.each([
     ['a/b.md', true],
     ['.git/config', false],
     ['a/.env', false],
     ['a/node_modules/x.js', false],
     ['a/..b/c', false],
     ['a/b..c', true],
+    ['node_modules', false],
+    ['node_modules_x/a', true],
+    ['a//b', true],
+    ['', true],
   ])('isVisiblePath(%s) = %s', (path, visible) => {
     expect(isVisiblePath(path, visibility)).toBe(visible);
   });

@@ -8,7 +8,7 @@ import {
   type ProviderFileHandle,
   type ProviderFs,
 } from './fs-types.js';
-import { isInside, isVisiblePath, toPosix, type Visibility } from './paths.js';
+import { isPlainRelative, isVisiblePath, relativeInside, type Visibility } from './paths.js';
 import {
   closeStep,
   fdPathStep,
@@ -71,10 +71,13 @@ export function* resolveSteps(
   if (relative.startsWith('/') || path.isAbsolute(relative)) {
     return { kind: 'refused', reason: 'the path is absolute' };
   }
-  const absolute = path.resolve(root, relative);
-  if (!isInside(root, absolute))
-    return { kind: 'refused', reason: 'the path leaves the served folder' };
-  const rel = toPosix(path.relative(root, absolute));
+  // A normalised path is joined to the root as path.resolve would join it, without it.
+  const plain = path.sep === '/' && isPlainRelative(relative);
+  const absolute = plain
+    ? `${root.endsWith('/') ? root : `${root}/`}${relative}`
+    : path.resolve(root, relative);
+  const rel = plain ? relative : relativeInside(root, absolute);
+  if (rel === undefined) return { kind: 'refused', reason: 'the path leaves the served folder' };
   if (rel === '' || !isVisiblePath(rel, visibility)) return MISSING;
   let real: string;
   try {
@@ -85,13 +88,14 @@ export function* resolveSteps(
     if (isUnreachable(error)) return MISSING;
     throw withoutPath(error, 'cannot resolve the path');
   }
-  if (!isInside(root, real)) {
+  const realRel = relativeInside(root, real);
+  if (realRel === undefined) {
     return {
       kind: 'refused',
       reason: 'the path resolves (through a symlink) outside the served folder',
     };
   }
-  if (!isVisiblePath(toPosix(path.relative(root, real)), visibility)) return MISSING;
+  if (!isVisiblePath(realRel, visibility)) return MISSING;
   let stats: Stats;
   try {
     stats = yield* statStep(real);
@@ -194,8 +198,10 @@ function* checkOpened(
   real: string,
   { root, visibility }: Containment,
 ): Steps<Opened<OpenFile> | undefined> {
-  const servable = (where: string): boolean =>
-    isInside(root, where) && isVisiblePath(toPosix(path.relative(root, where)), visibility);
+  const servable = (where: string): boolean => {
+    const rel = relativeInside(root, where);
+    return rel !== undefined && isVisiblePath(rel, visibility);
+  };
   const where = typeof handle.fd === 'number' ? yield* fdPathStep(handle.fd) : undefined;
   // A deleted file shows as "<path> (deleted)": tell that apart by resolving again.
   if (where !== undefined && path.isAbsolute(where) && !where.endsWith(' (deleted)')) {
