@@ -46,7 +46,10 @@ export function isPlainRelative(relative: string): boolean {
     const stop = end === -1 ? relative.length : end;
     const n = stop - start;
     if (n === 0) return false;
-    if (relative.charCodeAt(start) === 46 /* . */ && (n === 1 || (n === 2 && relative.charCodeAt(start + 1) === 46)))
+    if (
+      relative.charCodeAt(start) === 46 /* . */ &&
+      (n === 1 || (n === 2 && relative.charCodeAt(start + 1) === 46))
+    )
       return false;
     if (end === -1) return true;
     start = end + 1;
