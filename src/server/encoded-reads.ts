@@ -8,8 +8,8 @@ import { SHARED_BODY_MIN_BYTES } from '../content/shared-bodies.js';
 import { holdsAtLeast, withPreEncoded, withPreEncodedParts } from '../protocol/pre-encoded.js';
 import { resultParts } from '../content/encode-message.js';
 
-/** The version each read result stands for (a WeakMap: no property to define per request). */
-const versions = new WeakMap<object, object>();
+/** What each versioned read result stands for (a WeakMap: no property to define per request). */
+const marks = new WeakMap<object, { version: object; validity: ReadValidity | undefined }>();
 
 /** Ways one version is asked for (URI spellings, eras) kept at most: a client cannot grow it. */
 const SPELLINGS_PER_VERSION = 4;
@@ -22,8 +22,6 @@ export interface ReadValidity {
    */
   readonly valid: boolean;
 }
-
-const validities = new WeakMap<object, ReadValidity>();
 
 /**
  * Tells the server that `result` is the answer for `version` (an object that changes whenever the
@@ -39,19 +37,18 @@ export function versionedRead<T extends object>(
   version: object,
   validity?: ReadValidity,
 ): T {
-  versions.set(result, version);
-  if (validity) validities.set(result, validity);
+  marks.set(result, { version, validity });
   return result;
 }
 
 export function readVersionOf(value: unknown): object | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
-  return versions.get(value);
+  return marks.get(value)?.version;
 }
 
 export function readValidityOf(value: unknown): ReadValidity | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
-  return validities.get(value);
+  return marks.get(value)?.validity;
 }
 
 export class EncodedReads {

@@ -36,25 +36,31 @@ const INTERNAL_ERROR_BODY = JSON.stringify(
 );
 
 /**
- * Reads a request body within `limits` (see http/body-limits.ts). Its share of the budget is
- * released on every way out: end, refusal, stall, error, or the client going away.
+ * Reads a request body within `limits` (see http/body-limits.ts), calling `done` once with its
+ * outcome, or with the error that ended it. Its share of the budget is released on every way
+ * out: end, refusal, stall, error, or the client going away.
  */
-function readBody(req: IncomingMessage, limits: BodyLimits): Promise<BodyOutcome> {
+function readBody(
+  req: IncomingMessage,
+  limits: BodyLimits,
+  done: (outcome: BodyOutcome | Error) => void,
+): void {
+  const length = req.headers['content-length'];
   const tally = new BodyTally(limits);
-  const refused = tally.declare(req.headers['content-length']);
+  const refused = tally.declare(length);
   if (refused) {
     tally.release();
     // Discarded as it arrives, never buffered; the answer closes the connection.
     req.resume();
-    return Promise.resolve(refused);
+    return done(refused);
   }
   const stalls = (limits.stalls ??= new StallWatch(limits.idleMs));
   // A large declared body is copied into one buffer of its size: the socket's 64 KiB chunks
   // are then short-lived, and memory held by stalled bodies goes back when they end.
-  const declared = Number(req.headers['content-length']);
+  const declared = Number(length);
   let whole = declared >= ONE_BUFFER_BYTES ? Buffer.allocUnsafeSlow(declared) : undefined;
   let filled = 0;
-  return new Promise((resolve, reject) => {
+  {
     let parts: Buffer[] = [];
     let settled = false;
     // Settles once; whatever still arrives afterwards is discarded, not buffered.
@@ -74,10 +80,9 @@ function readBody(req: IncomingMessage, limits: BodyLimits): Promise<BodyOutcome
               ).toString('utf8');
       parts = [];
       whole = undefined;
-      if (text !== undefined) return resolve(text);
+      if (text !== undefined) return done(text);
       req.resume();
-      if (outcome instanceof Error) reject(outcome);
-      else if (outcome !== DONE) resolve(outcome);
+      if (outcome !== DONE) done(outcome);
     };
     const watched = stalls.watch(() => settle(TIMED_OUT));
     req.on('data', (chunk: Buffer) => {
@@ -102,7 +107,16 @@ function readBody(req: IncomingMessage, limits: BodyLimits): Promise<BodyOutcome
     req.once('close', () => {
       if (!settled) settle(new Error('the client went away before its body ended'));
     });
-  });
+  }
+}
+
+/** {@link readBody} as a promise: its outcome, or rejected with the error that ended it. */
+function readBodyPromise(req: IncomingMessage, limits: BodyLimits): Promise<BodyOutcome> {
+  return new Promise((resolve, reject) =>
+    readBody(req, limits, (outcome) =>
+      outcome instanceof Error ? reject(outcome) : resolve(outcome),
+    ),
+  );
 }
 
 /** Declared bodies at least this large are read into one buffer (see readBody). */
@@ -155,7 +169,14 @@ class NodeExchange implements HttpExchange, HttpResponder {
     if (this.parsed) return Promise.resolve(parsedBodyText(this.parsed.value, limits));
     // Read by someone else and not handed over: nothing will ever arrive.
     if (this.req.readableEnded) return Promise.resolve(SPENT);
-    return readBody(this.req, limits);
+    return readBodyPromise(this.req, limits);
+  }
+
+  /** {@link body} with a callback: `done` runs in the turn the body ended (no promise). */
+  readBody(limits: BodyLimits, done: (outcome: BodyOutcome | Error) => void): void {
+    if (this.parsed) return done(parsedBodyText(this.parsed.value, limits));
+    if (this.req.readableEnded) return done(SPENT);
+    readBody(this.req, limits, done);
   }
 
   get signal(): AbortSignal {
@@ -262,7 +283,7 @@ export function toNodeHandler(server: McpServer, options: HttpOptions = {}): Nod
           ? { value: (req as { body?: unknown }).body }
           : undefined;
     const ex = new NodeExchange(req, res, parsed);
-    endpoint.handle(ex, ex).catch((error: unknown) => {
+    const failed = (error: unknown): void => {
       // A client that hangs up mid-body is routine, not a server failure.
       if (!req.complete) {
         res.destroy();
@@ -274,7 +295,12 @@ export function toNodeHandler(server: McpServer, options: HttpOptions = {}): Nod
         return;
       }
       ex.send(500, { 'content-type': 'application/json' }, INTERNAL_ERROR_BODY);
-    });
+    };
+    try {
+      endpoint.handleWith(ex, ex, (limits, done) => ex.readBody(limits, done), failed);
+    } catch (error) {
+      failed(error);
+    }
   };
   const node = Object.assign(handler, { close: () => endpoint.close() });
   Object.defineProperty(node, 'bufferedBodyBytes', { get: () => endpoint.bufferedBodyBytes });

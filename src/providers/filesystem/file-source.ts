@@ -92,12 +92,18 @@ export class FileSource {
       this.cache,
       relative,
       limitBytes,
-      { ...this.knownOf(relative), ...control },
+      control.known === undefined && control.maxSize === undefined && !control.checkpoint
+        ? this.knownOf(relative)
+        : { ...this.knownOf(relative), ...control },
       resolved,
     );
     if (outcome.kind !== 'ok' || !(resolved instanceof PathRecord)) return outcome;
     resolved.readable = true;
-    return { ...outcome, validity: this.validity(resolved, outcome.contents) };
+    return {
+      kind: 'ok',
+      contents: outcome.contents,
+      validity: this.validity(resolved, outcome.contents),
+    };
   }
 
   /**
@@ -143,7 +149,11 @@ export class FileSource {
       resolved,
     );
     if (outcome.kind !== 'ok' || !(resolved instanceof PathRecord)) return outcome;
-    return { ...outcome, validity: this.validity(resolved, outcome.contents) };
+    return {
+      kind: 'ok',
+      contents: outcome.contents,
+      validity: this.validity(resolved, outcome.contents),
+    };
   }
 
   /**

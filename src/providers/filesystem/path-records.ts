@@ -142,7 +142,10 @@ function limitOr(value: number | undefined, fallback: number, name: string): num
  */
 export class PathRecords {
   private readonly records = new Map<string, PathRecord>();
-  /** Each name, and each folder above it, to the records that a change there drops. */
+  /**
+   * Each name, and each folder above it, to the records that a change there drops (a record's
+   * own path is not here: `records` finds it by that).
+   */
   private readonly under = new Map<string, Set<PathRecord>>();
   /** Resolutions in flight, by path: concurrent misses of one path share one realpath. */
   private readonly flights = new Map<string, Flight>();
@@ -214,6 +217,8 @@ export class PathRecords {
         this.flights.delete(relative);
       }
     }
+    const own = this.records.get(changed);
+    if (own) this.forget(own);
     const hit = this.under.get(changed);
     if (hit) for (const record of [...hit]) this.forget(record);
   }
@@ -225,6 +230,7 @@ export class PathRecords {
     this.records.delete(record.relative);
     for (const name of record.names) {
       for (const key of dropKeys(name)) {
+        if (key === record.relative) continue; // found in `records` by its own path
         const set = this.under.get(key);
         set?.delete(record);
         if (set?.size === 0) this.under.delete(key);
@@ -320,6 +326,7 @@ export class PathRecords {
     this.records.set(record.relative, record);
     for (const name of record.names) {
       for (const key of dropKeys(name)) {
+        if (key === record.relative) continue; // found in `records` by its own path
         let set = this.under.get(key);
         if (!set) this.under.set(key, (set = new Set()));
         set.add(record);

@@ -7,12 +7,15 @@ import { PART_META_KEY } from '../../content/policy.js';
 import { jsonStringWireSize, utf8Length } from '../../content/wire-size.js';
 import { formatBytes } from './format.js';
 
+const SIZE_KEY = `${MCPKIT_META_PREFIX}size`;
+const LAST_MODIFIED_KEY = `${MCPKIT_META_PREFIX}lastModified`;
+
 /** `_meta` of read contents: raw size and modification time. */
 export function metaOf(size: number, mtimeMs: number): Record<string, unknown> {
-  return {
-    [`${MCPKIT_META_PREFIX}size`]: size,
-    [`${MCPKIT_META_PREFIX}lastModified`]: new Date(mtimeMs).toISOString(),
-  };
+  const meta: Record<string, unknown> = {};
+  meta[SIZE_KEY] = size;
+  meta[LAST_MODIFIED_KEY] = new Date(mtimeMs).toISOString();
+  return meta;
 }
 
 /**

@@ -10,7 +10,7 @@ import type { PartialContents, ReadReturn } from '../definitions.js';
 import { artifactPart, artifactTarget, wholeArtifact } from '../artifact-read.js';
 import { readValidityOf, readVersionOf, versionedRead } from '../encoded-reads.js';
 import { lister } from './lists.js';
-import { matchTemplates } from './templates.js';
+import { templateHit } from './templates.js';
 import type { MethodSpec, Result } from './types.js';
 import { boundTarget } from './target.js';
 
@@ -28,6 +28,9 @@ function normalizeContents(
       ? value.contents
       : [value];
   return list.map((item) => {
+    // Complete already (the usual answer of a provider): taken as it is, not copied.
+    if (typeof item.uri === 'string' && (item.mimeType !== undefined || mimeType === undefined))
+      return item as ResourceContents;
     const out = { ...item, uri: item.uri ?? uri } as ResourceContents;
     if (out.mimeType === undefined && mimeType !== undefined) out.mimeType = mimeType;
     return out;
@@ -70,7 +73,7 @@ export async function readResource(
     );
   }
   let alone = true;
-  for (const hit of matchTemplates(core, uri)) {
+  for (let i = 0, hit; (hit = templateHit(core, uri, i)) !== undefined; i++) {
     if ('refused' in hit) throw resourceRefused(uri, hit.refused, hit.variable);
     const value = await hit.entry.read(uri, { ...hit.variables }, ctx);
     if (value === undefined) {

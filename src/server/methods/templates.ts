@@ -14,20 +14,51 @@ export type TemplateHit =
  * URI that the first template matching it refuses is refused, whatever later templates say.
  */
 export function matchTemplates(core: ServerCore, uri: string): readonly TemplateHit[] {
+  const hits: TemplateHit[] = [];
+  for (let i = 0; ; i++) {
+    const hit = templateHit(core, uri, i);
+    if (hit === undefined) return hits;
+    hits.push(hit);
+  }
+}
+
+/**
+ * The `i`-th hit of {@link matchTemplates}, matching no further than it needs: a read whose
+ * first template serves it never matches the others.
+ */
+export function templateHit(core: ServerCore, uri: string, i: number): TemplateHit | undefined {
   // Remembered per URI for as long as the template list stays the same array (it is replaced on
   // every registration): a URI read again is not matched again. Kept variables are frozen; each
   // handler gets its own copy.
   const list = core.templates.list();
   let byUri = remembered.get(list);
   if (!byUri) remembered.set(list, (byUri = new Map()));
-  let hits = byUri.get(uri);
-  if (hits) return hits;
-  hits = Object.freeze(matchAll(list, uri));
-  // Only what a client cannot blow up: short URIs that matched, a bounded number of them.
-  if (uri.length > REMEMBERED_URI_CHARS || hits.length === 0) return hits;
-  if (byUri.size >= REMEMBERED_URIS) byUri.clear();
-  byUri.set(uri, hits);
-  return hits;
+  let walk = byUri.get(uri);
+  if (walk === undefined) {
+    walk = { hits: [], next: 0 };
+    // Only what a client cannot blow up: short URIs that match, a bounded number of them.
+    if (uri.length <= REMEMBERED_URI_CHARS) {
+      if (byUri.size >= REMEMBERED_URIS) byUri.clear();
+      byUri.set(uri, walk);
+    }
+  }
+  while (walk.hits.length <= i && walk.next < list.length) {
+    const last = walk.hits[walk.hits.length - 1];
+    if (last !== undefined && 'refused' in last) break; // a refusal ends the walk
+    const entry = list[walk.next++] as TemplateEntry;
+    const hit = hitOf(entry, uri);
+    if (hit) walk.hits.push(hit);
+  }
+  // A URI no template matches is not remembered: any string a client sends would be.
+  if (walk.hits.length === 0 && walk.next >= list.length) byUri.delete(uri);
+  return walk.hits[i];
+}
+
+/** How far the templates were matched against one URI, and what matched. */
+interface Walk {
+  readonly hits: TemplateHit[];
+  /** The next template to match. */
+  next: number;
 }
 
 /** URIs whose template matches are remembered at most (then forgotten all at once). */
@@ -35,26 +66,19 @@ const REMEMBERED_URIS = 10_000;
 /** Longest URI remembered: with the decoded variables, at most ~40 MiB in all. */
 const REMEMBERED_URI_CHARS = 2048;
 
-const remembered = new WeakMap<readonly TemplateEntry[], Map<string, readonly TemplateHit[]>>();
+const remembered = new WeakMap<readonly TemplateEntry[], Map<string, Walk>>();
 
-function matchAll(list: readonly TemplateEntry[], uri: string): TemplateHit[] {
-  const hits: TemplateHit[] = [];
-  for (const entry of list) {
-    const match = matchSafely(entry.parsed, uri);
-    if (match === undefined) continue;
-    if (!match.ok) {
-      hits.push(
-        match.variable
-          ? { entry, refused: match.problem, variable: match.variable }
-          : { entry, refused: match.problem },
-      );
-      return hits;
-    }
-    for (const value of Object.values(match.variables))
-      if (Array.isArray(value)) Object.freeze(value);
-    hits.push({ entry, variables: Object.freeze(match.variables) });
+function hitOf(entry: TemplateEntry, uri: string): TemplateHit | undefined {
+  const match = matchSafely(entry.parsed, uri);
+  if (match === undefined) return undefined;
+  if (!match.ok) {
+    return match.variable
+      ? { entry, refused: match.problem, variable: match.variable }
+      : { entry, refused: match.problem };
   }
-  return hits;
+  for (const value of Object.values(match.variables))
+    if (Array.isArray(value)) Object.freeze(value);
+  return { entry, variables: Object.freeze(match.variables) };
 }
 
 /**

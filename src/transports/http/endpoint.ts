@@ -10,7 +10,7 @@ import type { Era } from '../../protocol/versions.js';
 import type { McpServer } from '../../server/index.js';
 import type { Peer } from '../../server/transport.js';
 import { encodeResponse, failUnsent, type EncodedMessage } from '../oversize.js';
-import { BodyBudget, StallWatch, type BodyLimits } from './body-limits.js';
+import { BodyBudget, StallWatch, type BodyLimits, type BodyOutcome } from './body-limits.js';
 import type { HttpExchange, HttpResponder, SseSink } from './exchange.js';
 import { checkModernHeaders } from './header-check.js';
 import { jsonError } from './json-error.js';
@@ -25,7 +25,7 @@ import {
   type HttpOptions,
 } from './options.js';
 import { createOriginGuard, type OriginGuard } from './origin-guard.js';
-import { acceptsContentType, readBodyOrRefuse } from './request-body.js';
+import { acceptedAnswers, acceptsContentType, bodyText } from './request-body.js';
 import { routePost, type Route } from './route.js';
 import { SessionTable, type LegacyHttpSession } from './sessions.js';
 import {
@@ -94,37 +94,71 @@ export class HttpEndpoint {
   }
 
   async handle(ex: HttpExchange, res: HttpResponder): Promise<void> {
+    const admitted = this.admit(ex, res);
+    if (!admitted) return;
+    const raw = bodyText(await ex.body(this.bodyLimits), res, this.bodyLimits);
+    if (raw !== undefined) return this.posted(ex, res, raw, admitted.acceptsSse);
+  }
+
+  /**
+   * {@link handle} for an adapter that reads bodies with a callback (node): a request answered
+   * from memory is answered in the turn its body ended, without a promise. `readBody` calls
+   * back once, with the body's outcome or the error that ended it; what fails later goes to
+   * `failed`, as a rejection of `handle` would.
+   */
+  handleWith(
+    ex: HttpExchange,
+    res: HttpResponder,
+    readBody: (limits: BodyLimits, done: (outcome: BodyOutcome | Error) => void) => void,
+    failed: (error: unknown) => void,
+  ): void {
+    const admitted = this.admit(ex, res);
+    if (!admitted) return;
+    readBody(this.bodyLimits, (outcome) => {
+      try {
+        if (outcome instanceof Error) return failed(outcome);
+        const raw = bodyText(outcome, res, this.bodyLimits);
+        if (raw !== undefined) this.posted(ex, res, raw, admitted.acceptsSse)?.catch(failed);
+      } catch (error) {
+        failed(error);
+      }
+    });
+  }
+
+  /**
+   * Answers what is answered before any body is read (wrong path, Host or Origin refused, GET,
+   * DELETE, another method, a POST's Content-Type or Accept refused); for a POST to go on with,
+   * what its Accept allows.
+   */
+  private admit(ex: HttpExchange, res: HttpResponder): { acceptsSse: boolean } | undefined {
     // Mounted by a framework (app.use('/mcp', h) strips the path), its route decided already.
     const path =
       this.options.path === undefined ? (ex.mounted === true ? null : '/mcp') : this.options.path;
     if (path !== null && ex.path !== path) {
-      return jsonError(
-        res,
-        404,
-        ERROR_CODES.INVALID_REQUEST,
-        `Not found: the MCP endpoint is ${path}`,
-      );
+      jsonError(res, 404, ERROR_CODES.INVALID_REQUEST, `Not found: the MCP endpoint is ${path}`);
+      return undefined;
     }
     if (this.guard) {
       const refused = this.guard(ex.header('host'), ex.header('origin'));
-      if (refused) return jsonError(res, 403, ERROR_CODES.INVALID_REQUEST, `Forbidden: ${refused}`);
+      if (refused) {
+        jsonError(res, 403, ERROR_CODES.INVALID_REQUEST, `Forbidden: ${refused}`);
+        return undefined;
+      }
     }
     switch (ex.method) {
       case 'POST':
-        return this.post(ex, res);
+        return acceptsContentType(ex, res) ? acceptedAnswers(ex, res) : undefined;
       case 'GET':
-        return this.get(ex, res);
+        this.get(ex, res);
+        return undefined;
       case 'DELETE':
-        return this.delete(ex, res);
+        this.delete(ex, res);
+        return undefined;
       default:
-        return jsonError(
-          res,
-          405,
-          ERROR_CODES.INVALID_REQUEST,
-          `Method ${ex.method} not allowed`,
-          null,
-          { allow: 'POST, GET, DELETE' },
-        );
+        jsonError(res, 405, ERROR_CODES.INVALID_REQUEST, `Method ${ex.method} not allowed`, null, {
+          allow: 'POST, GET, DELETE',
+        });
+        return undefined;
     }
   }
 
@@ -139,28 +173,30 @@ export class HttpEndpoint {
     this.stateless.close();
   }
 
-  private async post(ex: HttpExchange, res: HttpResponder): Promise<void> {
-    if (!acceptsContentType(ex, res)) return;
-    const accept = (ex.header('accept') ?? '*/*').toLowerCase();
-    const acceptsJson =
-      accept.includes('application/json') ||
-      accept.includes('*/*') ||
-      accept.includes('application/*');
-    const acceptsSse = accept.includes('text/event-stream') || accept.includes('*/*');
-    if (!acceptsJson && !acceptsSse) {
-      return jsonError(
-        res,
-        406,
-        ERROR_CODES.INVALID_REQUEST,
-        'Not Acceptable: Accept must list application/json and text/event-stream',
-      );
-    }
-    const raw = await readBodyOrRefuse(ex, res, this.bodyLimits);
-    if (raw === undefined) return;
-    // A 2026-07-28 request answered before, same body and headers: its answer again, unparsed.
+  /**
+   * A POST whose body was read: a 2026-07-28 request answered before (same body and headers) is
+   * answered again at once, unparsed; anything else runs, and its promise is returned.
+   */
+  private posted(
+    ex: HttpExchange,
+    res: HttpResponder,
+    raw: string,
+    acceptsSse: boolean,
+  ): Promise<void> | undefined {
     const setting = replaySettingOf(ex);
     const replayed = this.stateless.replay(raw, setting);
-    if (replayed) return res.send(200, { ...JSON_HEADERS }, this.encode(replayed).parts);
+    if (!replayed) return this.post(ex, res, raw, setting, acceptsSse);
+    res.send(200, { 'content-type': 'application/json' }, this.encode(replayed).parts);
+    return undefined;
+  }
+
+  private async post(
+    ex: HttpExchange,
+    res: HttpResponder,
+    raw: string,
+    setting: string,
+    acceptsSse: boolean,
+  ): Promise<void> {
     let body: unknown;
     try {
       body = JSON.parse(raw);

@@ -1,5 +1,5 @@
 import { ERROR_CODES } from '../../protocol/error-codes.js';
-import { retryAfterSeconds, type BodyLimits } from './body-limits.js';
+import { retryAfterSeconds, type BodyLimits, type BodyOutcome } from './body-limits.js';
 import { ACCEPTED_CONTENT_TYPE, isJsonContentType } from './content-type.js';
 import type { HttpExchange, HttpResponder } from './exchange.js';
 import { jsonError } from './json-error.js';
@@ -19,6 +19,32 @@ export function acceptsContentType(ex: HttpExchange, res: HttpResponder): boolea
 }
 
 /**
+ * What a POST's `Accept` allows: JSON and SSE answers, or undefined after answering 406 when it
+ * allows neither.
+ */
+export function acceptedAnswers(
+  ex: HttpExchange,
+  res: HttpResponder,
+): { acceptsSse: boolean } | undefined {
+  const accept = (ex.header('accept') ?? '*/*').toLowerCase();
+  const anything = accept.includes('*/*');
+  const acceptsJson =
+    anything || accept.includes('application/json') || accept.includes('application/*');
+  const acceptsSse = anything || accept.includes('text/event-stream');
+  if (acceptsJson || acceptsSse) return acceptsSse ? SSE_TOO : JSON_ONLY;
+  jsonError(
+    res,
+    406,
+    ERROR_CODES.INVALID_REQUEST,
+    'Not Acceptable: Accept must list application/json and text/event-stream',
+  );
+  return undefined;
+}
+
+const SSE_TOO = Object.freeze({ acceptsSse: true });
+const JSON_ONLY = Object.freeze({ acceptsSse: false });
+
+/**
  * The body's text, or undefined after answering why it was not read: 413 (too large), 408 (it
  * stalled) or 503 (the bodies being read already hold maxBodyTotalBytes). Each of these closes
  * the connection: the rest of that body is not worth reading.
@@ -28,7 +54,15 @@ export async function readBodyOrRefuse(
   res: HttpResponder,
   limits: BodyLimits,
 ): Promise<string | undefined> {
-  const raw = await ex.body(limits);
+  return bodyText(await ex.body(limits), res, limits);
+}
+
+/** {@link readBodyOrRefuse} once the body was read: its text, or undefined after answering. */
+export function bodyText(
+  raw: BodyOutcome,
+  res: HttpResponder,
+  limits: BodyLimits,
+): string | undefined {
   if (typeof raw === 'string') return raw;
   const close = { connection: 'close' };
   switch (raw.refused) {
