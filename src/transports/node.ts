@@ -60,54 +60,53 @@ function readBody(
   const declared = Number(length);
   let whole = declared >= ONE_BUFFER_BYTES ? Buffer.allocUnsafeSlow(declared) : undefined;
   let filled = 0;
-  {
-    let parts: Buffer[] = [];
-    let settled = false;
-    // Settles once; whatever still arrives afterwards is discarded, not buffered.
-    const settle = (outcome: BodyOutcome | Error | typeof DONE): void => {
-      if (settled) return;
-      settled = true;
-      tally.release();
-      watched.stop();
-      const text =
-        outcome !== DONE
-          ? undefined
-          : whole
-            ? whole.toString('utf8', 0, filled)
-            : (parts.length === 1
-                ? (parts[0] as Buffer)
-                : Buffer.concat(parts, tally.bytes)
-              ).toString('utf8');
-      parts = [];
+  let parts: Buffer[] = [];
+  let settled = false;
+  // Settles once; whatever still arrives afterwards is discarded, not buffered.
+  const settle = (outcome: BodyOutcome | Error | typeof DONE): void => {
+    if (settled) return;
+    settled = true;
+    tally.release();
+    watched.stop();
+    const text =
+      outcome !== DONE
+        ? undefined
+        : whole
+          ? whole.toString('utf8', 0, filled)
+          : (parts.length === 1
+              ? (parts[0] as Buffer)
+              : Buffer.concat(parts, tally.bytes)
+            ).toString('utf8');
+    parts = [];
+    whole = undefined;
+    if (text !== undefined) return done(text);
+    req.resume();
+    if (outcome !== DONE) done(outcome);
+  };
+  const watched = stalls.watch(() => settle(TIMED_OUT));
+  req.on('data', (chunk: Buffer) => {
+    if (settled) return;
+    const over = tally.add(chunk.length);
+    if (over) return settle(over);
+    if (whole && filled + chunk.length <= whole.length) {
+      chunk.copy(whole, filled);
+      filled += chunk.length;
+    } else {
+      // More than declared (no conforming client sends it): keep everything, in order.
+      if (whole) parts = [whole.subarray(0, filled)];
       whole = undefined;
-      if (text !== undefined) return done(text);
-      req.resume();
-      if (outcome !== DONE) done(outcome);
-    };
-    const watched = stalls.watch(() => settle(TIMED_OUT));
-    req.on('data', (chunk: Buffer) => {
-      if (settled) return;
-      const over = tally.add(chunk.length);
-      if (over) return settle(over);
-      if (whole && filled + chunk.length <= whole.length) {
-        chunk.copy(whole, filled);
-        filled += chunk.length;
-      } else {
-        // More than declared (no conforming client sends it): keep everything, in order.
-        if (whole) parts = [whole.subarray(0, filled)];
-        whole = undefined;
-        parts.push(chunk);
-      }
-      stalls.progress(watched);
-    });
-    req.once('end', () => settle(DONE));
-    req.once('error', (error: Error) => settle(error));
-    // 'close' follows every request; only before the end is it the client going away (and an
-    // Error, with its stack, is made only then).
-    req.once('close', () => {
-      if (!settled) settle(new Error('the client went away before its body ended'));
-    });
-  }
+      parts.push(chunk);
+    }
+    stalls.progress(watched);
+  });
+  // `on`, not `once`: settle is idempotent, and a listener stays for an 'error' emitted twice.
+  req.on('end', () => settle(DONE));
+  req.on('error', (error: Error) => settle(error));
+  // 'close' follows every request; only before the end is it the client going away (and an
+  // Error, with its stack, is made only then).
+  req.on('close', () => {
+    if (!settled) settle(new Error('the client went away before its body ended'));
+  });
 }
 
 /** {@link readBody} as a promise: its outcome, or rejected with the error that ended it. */
