@@ -68,40 +68,48 @@ export function checkVariable(
   kind: VariableKind,
   options?: CheckVariableOptions,
 ): string | undefined {
-  const label = `variable ${JSON.stringify(name)}`;
   let v = value;
   if (options?.decode === true) {
     const decoded = decodeComponent(value);
-    if (decoded === undefined) return `${label} has malformed percent-encoding or invalid UTF-8`;
+    if (decoded === undefined)
+      return `${labelOf(name)} has malformed percent-encoding or invalid UTF-8`;
     v = decoded;
   }
+  const problem = problemOf(v, kind);
+  return problem === undefined ? undefined : `${labelOf(name)} ${problem}`;
+}
+
+const labelOf = (name: string): string => `variable ${JSON.stringify(name)}`;
+
+/** Why the decoded value `v` of a `kind` variable is unsafe (after its label), or undefined. */
+function problemOf(v: string, kind: VariableKind): string | undefined {
   if (kind === 'query') {
     // Query values are free text ("text/plain", several lines), but never a ".." path walk.
-    if (v.includes('\0')) return `${label} contains a NUL character`;
-    return v.split(/[\\/]/).some(isDotDotSegment) ? `${label} contains a ".." segment` : undefined;
+    if (v.includes('\0')) return 'contains a NUL character';
+    return v.split(/[\\/]/).some(isDotDotSegment) ? 'contains a ".." segment' : undefined;
   }
   for (let i = 0; i < v.length; i++) {
     const c = v.charCodeAt(i);
-    if (c === 0) return `${label} contains a NUL character`;
-    if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) return `${label} contains a control character`;
-    if (c === 0x5c) return `${label} contains a backslash`;
+    if (c === 0) return 'contains a NUL character';
+    if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) return 'contains a control character';
+    if (c === 0x5c) return 'contains a backslash';
     if (
       c === 0x25 &&
       isTripletAt(v, i) &&
       isDangerousTripletByte(parseInt(v.slice(i + 1, i + 3), 16))
     ) {
-      return `${label} is still percent-encoded after decoding (double encoding)`;
+      return 'is still percent-encoded after decoding (double encoding)';
     }
   }
   if (kind === 'simple' && v.includes('/')) {
-    return `${label} contains "/" but names a single component (an encoded %2F?)`;
+    return 'contains "/" but names a single component (an encoded %2F?)';
   }
-  if (v.startsWith('/')) return `${label} is an absolute path`;
+  if (v.startsWith('/')) return 'is an absolute path';
   // A one-component value may hold "u:42"; only a bare "C:" is a drive there.
   if (kind === 'simple' ? /^[A-Za-z]:$/.test(v) : isDriveLetterStart(v)) {
-    return `${label} starts with a drive letter`;
+    return 'starts with a drive letter';
   }
-  if (v.split('/').some(isDotDotSegment)) return `${label} contains a ".." segment`;
+  if (v.split('/').some(isDotDotSegment)) return 'contains a ".." segment';
   return undefined;
 }
 
@@ -120,6 +128,9 @@ const KIND_OF: Readonly<Record<Operator, VariableKind>> = {
   '+': 'reserved',
   '#': 'reserved',
 };
+/** Each template's variable kinds, worked out once. */
+const kindsByTemplate = new WeakMap<UriTemplate, Map<string, VariableKind>>();
+
 const STRICTNESS: Readonly<Record<VariableKind, number>> = {
   simple: 3,
   path: 2,
@@ -129,7 +140,10 @@ const STRICTNESS: Readonly<Record<VariableKind, number>> = {
 
 /** Each variable's kind; one used both as `{x}` and `{+x}` gets the stricter `simple`. */
 function variableKinds(template: UriTemplate): Map<string, VariableKind> {
+  const known = kindsByTemplate.get(template);
+  if (known) return known;
   const kinds = new Map<string, VariableKind>();
+  kindsByTemplate.set(template, kinds);
   for (const part of template.parts) {
     if (part.type !== 'expression') continue;
     const kind = KIND_OF[part.operator];
@@ -154,16 +168,38 @@ export function matchSafely(template: UriTemplate, uri: string): SafeMatch | und
   const raw = template.match(uri, { decode: false });
   if (raw === undefined) return undefined;
   const kinds = variableKinds(template);
-  const entries: [string, string | string[]][] = [];
-  for (const [name, value] of Object.entries(raw)) {
+  const variables: Record<string, string | string[]> = {};
+  for (const name of Object.keys(raw)) {
+    const value = raw[name] as string | string[];
     const kind = kinds.get(name) ?? 'simple';
-    const decoded: string[] = [];
-    for (const item of typeof value === 'string' ? [value] : value) {
-      const problem = checkVariable(name, item, kind, { decode: true });
-      if (problem !== undefined) return { ok: false, problem, variable: name };
-      decoded.push(decodeComponent(item) as string);
+    if (typeof value === 'string') {
+      const decoded = safelyDecoded(name, value, kind);
+      if (typeof decoded !== 'string') return decoded;
+      variables[name] = decoded;
+      continue;
     }
-    entries.push([name, typeof value === 'string' ? (decoded[0] as string) : decoded]);
+    const list: string[] = [];
+    for (const item of value) {
+      const decoded = safelyDecoded(name, item, kind);
+      if (typeof decoded !== 'string') return decoded;
+      list.push(decoded);
+    }
+    variables[name] = list;
   }
-  return { ok: true, variables: Object.fromEntries(entries) };
+  return { ok: true, variables };
+}
+
+/** A matched value decoded once and checked ({@link checkVariable}), or why it is refused. */
+function safelyDecoded(name: string, item: string, kind: VariableKind): string | SafeMatch {
+  const decoded = decodeComponent(item);
+  if (decoded === undefined)
+    return {
+      ok: false,
+      problem: `${labelOf(name)} has malformed percent-encoding or invalid UTF-8`,
+      variable: name,
+    };
+  const problem = problemOf(decoded, kind);
+  return problem === undefined
+    ? decoded
+    : { ok: false, problem: `${labelOf(name)} ${problem}`, variable: name };
 }
