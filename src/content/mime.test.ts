@@ -86,8 +86,19 @@ describe('mimeFromName', () => {
     ['trailing.', undefined],
     ['blob.unknownext', undefined],
     ['', undefined],
+    ['x.constructor', undefined],
+    ['x.__proto__', undefined],
+    ['x.toString', undefined],
   ])('%j -> %s', (name, expected) => {
     expect(mimeFromName(name)).toBe(expected);
+  });
+
+  it('answers the same for an extension asked again (remembered as spelled)', () => {
+    for (let i = 0; i < 3; i++) {
+      expect(mimeFromName(`a${i}.PDF`)).toBe('application/pdf');
+      expect(mimeFromName(`a${i}.pdf`)).toBe('application/pdf');
+      expect(mimeFromName(`a${i}.nope`)).toBeUndefined();
+    }
   });
 });
 

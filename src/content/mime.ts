@@ -50,7 +50,7 @@ export function mimeFromName(nameOrPath: string): string | undefined {
   const known = byExtension.get(ext);
   if (known !== undefined || byExtension.has(ext)) return known;
   const lower = ext.toLowerCase();
-  const found = OVERRIDES[lower] ?? lookup(lower);
+  const found = Object.hasOwn(OVERRIDES, lower) ? OVERRIDES[lower] : lookup(lower);
   // `.bin`, `.img`, `.so`… are registered as application/octet-stream, which says nothing about
   // the bytes: treat them as unknown so that callers sniff the content.
   const type = found === false || found === DEFAULT_BINARY_MIME ? undefined : found;

@@ -47,6 +47,16 @@ export class ByteLruCache<V> {
     return entry.value;
   }
 
+  /** The value under `key`, if any, as neither a hit nor a miss nor a use (the order stays). */
+  peek(key: string): V | undefined {
+    return this.map.get(key)?.value;
+  }
+
+  /** Counts a miss that a {@link peek} found (the read goes on). */
+  countMiss(): void {
+    this.misses++;
+  }
+
   /** Whether `key` holds `value` now (neither a hit nor a use: the order stays). */
   holds(key: string, value: V): boolean {
     return this.map.get(key)?.value === value;

@@ -146,12 +146,19 @@ export function* contentsSteps(
   const { stats } = resolved;
   const maxSize = control.maxSize ?? Number.POSITIVE_INFINITY;
   const key = resolved.key ?? cacheKey(resolved.real, stats, path.extname(relative));
-  const cached = cache.get(key);
-  if (cached) return fitted(cached, limitBytes, maxSize);
+  // A synchronous run that may yet give way to the asynchronous one counts its hit or miss only
+  // once it is sure to answer: the cache's statistics count each read once.
+  const cached = io.sync ? cache.peek(key) : cache.get(key);
+  if (cached) {
+    if (io.sync) cache.get(key);
+    return fitted(cached, limitBytes, maxSize);
+  }
   const known = control.known?.size === stats.size ? control.known.mimeType : undefined;
   const least = leastWireBytes(relative, stats.size, known);
-  if (least > limitBytes || stats.size > maxSize)
+  if (least > limitBytes || stats.size > maxSize) {
+    if (io.sync) cache.countMiss();
     return { kind: 'too-large', size: stats.size, wireBytes: least, mtimeMs: stats.mtimeMs };
+  }
   const read = (): Steps<ReadOutcome> =>
     readAndKeep(io, within, cache, key, resolved, relative, limitBytes, control);
   const judged = (outcome: ReadOutcome): ReadOutcome => {
@@ -159,9 +166,16 @@ export function* contentsSteps(
     return outcome;
   };
   const flights = flightsOf(cache);
-  if (io.sync && readWaits(relative, stats, settleOf(io.fs), io.fs.sync?.maxReadBytes ?? 0))
-    yield* deferStep();
-  if (control.checkpoint || (io.sync && !flights.has(key))) return judged(yield* read());
+  if (io.sync) {
+    // What would wait, or a read of it in flight (joined): the asynchronous run, before I/O.
+    if (
+      flights.has(key) ||
+      readWaits(relative, stats, settleOf(io.fs), io.fs.sync?.maxReadBytes ?? 0)
+    )
+      yield* deferStep();
+    cache.countMiss();
+  }
+  if (control.checkpoint || io.sync) return judged(yield* read());
   const flight = flights.join(key, limitBytes, maxSize, () => runAsync(io.fs, read()));
   const outcome = judged(yield* waitStep(flight.outcome));
   if (outcome.kind === 'ok') return fitted(outcome.contents, limitBytes, maxSize);

@@ -54,7 +54,10 @@ export class FileSource {
 
   /**
    * The outcome of the steps `make` builds: run synchronously when the file system can and
-   * nothing in them waits (a small file read whole in one turn), else asynchronously.
+   * nothing in them waits (a small file read whole in one turn), else asynchronously. Those
+   * start over: what the synchronous run resolved is remembered (a path record), so it is not
+   * resolved twice, unless records are off (`resolveTtlMs` 0) or the folder is not watched
+   * (one more stat); what it opened is closed before then.
    */
   private run<T>(make: (sync: boolean) => Steps<T>): T | Promise<T> {
     const { fs } = this.options;

@@ -157,4 +157,14 @@ describe('reads over the synchronous calls', () => {
     await symlink(join(base, 'moved-back', 'a.md'), join(root, 'alias.md'));
     expect(await read('file:///alias.md')).toMatchObject({ error: { code: -32602 } });
   });
+
+  it('counts one miss per read in the cache statistics, whichever run answered it', async () => {
+    const { provider, read } = await setup();
+    for (const name of ['notes/a.md', 'README', 'big.txt']) {
+      const before = provider.cacheStats();
+      expect(await read(`file:///${name}`)).toMatchObject({ result: { contents: [{}] } });
+      const after = provider.cacheStats();
+      expect([name, after.misses - before.misses, after.hits - before.hits]).toEqual([name, 1, 0]);
+    }
+  });
 });

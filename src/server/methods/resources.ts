@@ -73,7 +73,8 @@ export async function readResource(
     );
   }
   let alone = true;
-  for (let i = 0, hit; (hit = templateHit(core, uri, i)) !== undefined; i++) {
+  const templates = core.templates.list();
+  for (let i = 0, hit; (hit = templateHit(templates, uri, i)) !== undefined; i++) {
     if ('refused' in hit) throw resourceRefused(uri, hit.refused, hit.variable);
     const value = await hit.entry.read(uri, { ...hit.variables }, ctx);
     if (value === undefined) {

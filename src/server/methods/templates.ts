@@ -14,34 +14,32 @@ export type TemplateHit =
  * URI that the first template matching it refuses is refused, whatever later templates say.
  */
 export function matchTemplates(core: ServerCore, uri: string): readonly TemplateHit[] {
+  const list = core.templates.list();
   const hits: TemplateHit[] = [];
   for (let i = 0; ; i++) {
-    const hit = templateHit(core, uri, i);
+    const hit = templateHit(list, uri, i);
     if (hit === undefined) return hits;
     hits.push(hit);
   }
 }
 
 /**
- * The `i`-th hit of {@link matchTemplates}, matching no further than it needs: a read whose
- * first template serves it never matches the others.
+ * The `i`-th hit of {@link matchTemplates} on `list` (the server's templates when the caller
+ * began: a walk across awaits stays on one list), matching no further than it needs: a read
+ * whose first template serves it never matches the others.
  */
-export function templateHit(core: ServerCore, uri: string, i: number): TemplateHit | undefined {
+export function templateHit(
+  list: readonly TemplateEntry[],
+  uri: string,
+  i: number,
+): TemplateHit | undefined {
   // Remembered per URI for as long as the template list stays the same array (it is replaced on
   // every registration): a URI read again is not matched again. Kept variables are frozen; each
   // handler gets its own copy.
-  const list = core.templates.list();
   let byUri = remembered.get(list);
   if (!byUri) remembered.set(list, (byUri = new Map()));
-  let walk = byUri.get(uri);
-  if (walk === undefined) {
-    walk = { hits: [], next: 0 };
-    // Only what a client cannot blow up: short URIs that match, a bounded number of them.
-    if (uri.length <= REMEMBERED_URI_CHARS) {
-      if (byUri.size >= REMEMBERED_URIS) byUri.clear();
-      byUri.set(uri, walk);
-    }
-  }
+  const kept = byUri.get(uri);
+  const walk = kept ?? { hits: [], next: 0 };
   while (walk.hits.length <= i && walk.next < list.length) {
     const last = walk.hits[walk.hits.length - 1];
     if (last !== undefined && 'refused' in last) break; // a refusal ends the walk
@@ -49,8 +47,11 @@ export function templateHit(core: ServerCore, uri: string, i: number): TemplateH
     const hit = hitOf(entry, uri);
     if (hit) walk.hits.push(hit);
   }
-  // A URI no template matches is not remembered: any string a client sends would be.
-  if (walk.hits.length === 0 && walk.next >= list.length) byUri.delete(uri);
+  // Only what a client cannot blow up: short URIs that matched, a bounded number of them.
+  if (!kept && walk.hits.length > 0 && uri.length <= REMEMBERED_URI_CHARS) {
+    if (byUri.size >= REMEMBERED_URIS) byUri.clear();
+    byUri.set(uri, walk);
+  }
   return walk.hits[i];
 }
 
