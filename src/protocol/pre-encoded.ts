@@ -66,13 +66,22 @@ export function preEncodedOf(result: unknown): string | undefined {
  * serialising it (a big answer is never encoded whole: its large strings are written as parts).
  */
 export function holdsAtLeast(value: unknown, limit: number): boolean {
+  return stringsIn(value, limit, 0) >= limit;
+}
+
+/** Characters of the strings in `v`, counted until they reach `limit` (then at least that). */
+function stringsIn(v: unknown, limit: number, depth: number): number {
+  if (typeof v === 'string') return v.length;
+  if (typeof v !== 'object' || v === null || depth > 64) return 0;
   let total = 0;
-  const walk = (v: unknown, depth: number): boolean => {
-    if (typeof v === 'string') return (total += v.length) >= limit;
-    if (typeof v !== 'object' || v === null || depth > 64) return false;
-    for (const item of Array.isArray(v) ? v : Object.values(v))
-      if (walk(item, depth + 1)) return true;
-    return false;
-  };
-  return walk(value, 0);
+  if (Array.isArray(v)) {
+    for (const item of v) if ((total += stringsIn(item, limit - total, depth + 1)) >= limit) break;
+    return total;
+  }
+  for (const key in v) {
+    if (!Object.hasOwn(v, key)) continue;
+    const item = (v as Record<string, unknown>)[key];
+    if ((total += stringsIn(item, limit - total, depth + 1)) >= limit) break;
+  }
+  return total;
 }

@@ -51,11 +51,20 @@ export function readValidityOf(value: unknown): ReadValidity | undefined {
   return marks.get(value)?.validity;
 }
 
+/** The answers of one version: the first spelling inline (the usual case), others in a Map. */
+interface Spellings {
+  readonly key: string;
+  readonly encoded: Record<string, unknown>;
+  more?: Map<string, Record<string, unknown>>;
+}
+
 export class EncodedReads {
-  private readonly byVersion = new WeakMap<object, Map<string, Record<string, unknown>>>();
+  private readonly byVersion = new WeakMap<object, Spellings>();
 
   get(version: object, key: string): Record<string, unknown> | undefined {
-    return this.byVersion.get(version)?.get(key);
+    const spellings = this.byVersion.get(version);
+    if (spellings === undefined) return undefined;
+    return spellings.key === key ? spellings.encoded : spellings.more?.get(key);
   }
 
   /**
@@ -70,13 +79,18 @@ export class EncodedReads {
       if (!parts) return result;
       encoded = withPreEncodedParts(result, parts);
     } else encoded = withPreEncoded(result, JSON.stringify(result));
-    let spellings = this.byVersion.get(version);
-    if (!spellings) this.byVersion.set(version, (spellings = new Map()));
-    if (spellings.size >= SPELLINGS_PER_VERSION) {
-      const oldest = spellings.keys().next().value;
-      if (oldest !== undefined) spellings.delete(oldest);
+    const spellings = this.byVersion.get(version);
+    if (!spellings) {
+      this.byVersion.set(version, { key, encoded });
+      return encoded;
     }
-    spellings.set(key, encoded);
+    // The first stays; the others, oldest first out, up to the bound with it.
+    const more = (spellings.more ??= new Map());
+    if (more.size >= SPELLINGS_PER_VERSION - 1) {
+      const oldest = more.keys().next().value;
+      if (oldest !== undefined) more.delete(oldest);
+    }
+    more.set(key, encoded);
     return encoded;
   }
 }
