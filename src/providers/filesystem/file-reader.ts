@@ -15,7 +15,7 @@ import {
 } from './read-file.js';
 import { ReadFlights } from './read-flights.js';
 import { resolveSteps, type Containment } from './resolve.js';
-import { deferStep, runAsync, waitStep, type StepIo, type Steps } from './steps.js';
+import { deferStep, runAsync, runAsyncWith, waitStep, type StepIo, type Steps } from './steps.js';
 
 export type ContentsOutcome = ReadOutcome | { kind: 'refused'; reason: string };
 
@@ -111,18 +111,9 @@ function contradicts(resolved: ResolvedFile, outcome: ReadOutcome): boolean {
  */
 export function readContents(
   fs: ProviderFs,
-  within: Containment,
-  cache: ByteLruCache<FileContents>,
-  relative: string,
-  limitBytes: number,
-  control: ReadControl = {},
-  resolvedFile?: ResolvedFile,
+  ...args: Parameters<typeof contentsSteps> extends [StepIo, ...infer R] ? R : never
 ): Promise<ContentsOutcome> {
-  const io = { fs, sync: false };
-  return runAsync(
-    fs,
-    contentsSteps(io, within, cache, relative, limitBytes, control, resolvedFile),
-  );
+  return runAsyncWith(fs, contentsSteps, ...args);
 }
 
 /**

@@ -146,6 +146,15 @@ export async function runAsync<T>(fs: ProviderFs | undefined, steps: Steps<T>): 
   return next.value;
 }
 
+/** `make` (a steps function taking a {@link StepIo} first) run asynchronously over `fs`. */
+export function runAsyncWith<A extends unknown[], T>(
+  fs: ProviderFs,
+  make: (io: StepIo, ...args: A) => Steps<T>,
+  ...args: A
+): Promise<T> {
+  return runAsync(fs, make({ fs, sync: false }, ...args));
+}
+
 /** What {@link runSync} answers when the steps need to wait: run them with {@link runAsync}. */
 export const WOULD_WAIT = Symbol('would wait');
 

@@ -23,7 +23,7 @@ import {
   type ReadControl,
 } from './read-file.js';
 import { openInRoot, openSteps, resolveSteps, type Containment } from './resolve.js';
-import { closeStep, deferStep, runAsync, type StepIo, type Steps } from './steps.js';
+import { closeStep, deferStep, runAsyncWith, type StepIo, type Steps } from './steps.js';
 
 /**
  * Raw bytes per streamed chunk: a multiple of 3, so that no base64 group spans two chunks
@@ -55,18 +55,9 @@ export type WholeReadOutcome = ContentsOutcome | { kind: 'streamed'; contents: S
  */
 export function readOrStream(
   fs: ProviderFs,
-  within: Containment,
-  cache: ByteLruCache<FileContents>,
-  relative: string,
-  limitBytes: number,
-  control: ReadControl = {},
-  resolvedFile?: ResolvedFile,
+  ...args: Parameters<typeof readOrStreamSteps> extends [StepIo, ...infer R] ? R : never
 ): Promise<WholeReadOutcome> {
-  const io = { fs, sync: false };
-  return runAsync(
-    fs,
-    readOrStreamSteps(io, within, cache, relative, limitBytes, control, resolvedFile),
-  );
+  return runAsyncWith(fs, readOrStreamSteps, ...args);
 }
 
 /** {@link readOrStream} as steps. */

@@ -1,5 +1,4 @@
 import { ERROR_CODES } from '../../protocol/error-codes.js';
-import { META } from '../../protocol/meta-keys.js';
 import {
   classify,
   isRequestId,
@@ -36,6 +35,8 @@ import {
   startKeepAlive,
   writeSseMessage,
 } from './sse.js';
+import { refuseListenWithoutSse } from './listen-accept.js';
+import { replaySettingOf } from './replay-setting.js';
 import { httpStatusFor } from './status.js';
 
 type Body = Record<string, unknown>;
@@ -43,16 +44,6 @@ type Body = Record<string, unknown>;
 function idOf(body: unknown): JSONRPCResponse['id'] {
   const id = (body as Body | null)?.['id'];
   return isRequestId(id) ? id : null;
-}
-
-/**
- * What `checkEnvelope` reads of a 2026-07-28 request besides its body, as one string: the
- * headers its answer may depend on (Mcp-Param-* are not here: a tool that mirrors arguments in
- * headers never has its answers replayed).
- */
-function replaySettingOf(ex: HttpExchange): string {
-  const h = (name: string): string => ex.header(name) ?? '\u0000';
-  return `${h('mcp-method')}\n${h('mcp-name')}\n${h('mcp-protocol-version')}\n${ex.header('mcp-session-id') === undefined ? '' : 'session'}`;
 }
 
 /** The transport-independent Streamable HTTP logic, shared by the web and node adapters. */
@@ -258,41 +249,9 @@ export class HttpEndpoint {
       return res.send(202, {});
     }
     const b = body as Body;
-    if (era === 'modern') {
-      // A listen stream can only be answered as SSE; without it the request would hang silently.
-      if (b['method'] === 'subscriptions/listen' && !acceptsSse) {
-        // Headers that disagree with the body are reported first, as for any other request.
-        const meta = (b['params'] as Body | undefined)?.['_meta'] as Body | undefined;
-        const version = meta?.[META.protocolVersion];
-        const mismatch =
-          typeof version === 'string'
-            ? checkModernHeaders(
-                ex,
-                'subscriptions/listen',
-                (b['params'] ?? {}) as Body,
-                version,
-                () => undefined,
-              )
-            : undefined;
-        if (mismatch)
-          return jsonError(
-            res,
-            400,
-            mismatch.code,
-            mismatch.message,
-            idOf(body),
-            {},
-            mismatch.data,
-          );
-        return jsonError(
-          res,
-          406,
-          ERROR_CODES.INVALID_REQUEST,
-          'Not Acceptable: subscriptions/listen answers with an SSE stream; Accept must list text/event-stream',
-          idOf(body),
-        );
-      }
-    }
+    // A listen stream can only be answered as SSE; without it the request would hang silently.
+    if (era === 'modern' && b['method'] === 'subscriptions/listen' && !acceptsSse)
+      return refuseListenWithoutSse(ex, res, b);
     const sessionHeaders: Record<string, string> = session ? { 'mcp-session-id': session.id } : {};
     let sink: SseSink | undefined;
     let stopKeepAlive: (() => void) | undefined;
