@@ -52,4 +52,21 @@ describe('ByteLruCache', () => {
     cache.deleteGroup('/r/ab');
     expect(gone).toEqual(['a1', 'a2', 'ab', 'b']);
   });
+
+  it('keeps a group of one version, of several, and of one again, and drops it whole', () => {
+    const gone: string[] = [];
+    const cache = new ByteLruCache<number>(100);
+    const track = (name: string) => () => gone.push(name);
+    cache.set('/r/c\0v1', 1, 1, track('c1'), '/r/c');
+    cache.deleteGroup('/r/c');
+    expect(gone).toEqual(['c1']);
+    cache.set('/r/c\0v2', 2, 1, track('c2'), '/r/c');
+    cache.set('/r/c\0v3', 3, 1, track('c3'), '/r/c');
+    cache.delete('/r/c\0v2');
+    cache.set('/r/c\0v4', 4, 1, track('c4'), '/r/c');
+    cache.set('/r/c\0v4', 5, 1, track('c4 again'), '/r/c');
+    cache.deleteGroup('/r/c');
+    expect(gone).toEqual(['c1', 'c2', 'c4', 'c3', 'c4 again']);
+    expect(cache.stats()).toMatchObject({ entries: 0, bytes: 0 });
+  });
 });

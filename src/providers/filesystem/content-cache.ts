@@ -22,7 +22,8 @@ interface CacheEntry<V> {
  */
 export class ByteLruCache<V> {
   private readonly map = new Map<string, CacheEntry<V>>();
-  private readonly groups = new Map<string, Set<string>>();
+  /** Each group's keys: one key alone, or a Set of several. */
+  private readonly groups = new Map<string, string | Set<string>>();
   private bytes = 0;
   private hits = 0;
   private misses = 0;
@@ -81,9 +82,11 @@ export class ByteLruCache<V> {
     }
     this.map.set(key, { value, cost, onEvict, group });
     if (group !== undefined) {
-      let keys = this.groups.get(group);
-      if (!keys) this.groups.set(group, (keys = new Set()));
-      keys.add(key);
+      // One version (the usual case) is its key alone; a Set only once there are more.
+      const keys = this.groups.get(group);
+      if (keys === undefined) this.groups.set(group, key);
+      else if (typeof keys === 'string') this.groups.set(group, new Set([keys, key]));
+      else keys.add(key);
     }
     this.bytes += cost;
     for (const oldest of this.map.keys()) {
@@ -100,8 +103,11 @@ export class ByteLruCache<V> {
     this.bytes -= entry.cost;
     if (entry.group !== undefined) {
       const keys = this.groups.get(entry.group);
-      keys?.delete(key);
-      if (keys?.size === 0) this.groups.delete(entry.group);
+      if (keys === key) this.groups.delete(entry.group);
+      else if (typeof keys === 'object') {
+        keys.delete(key);
+        if (keys.size === 0) this.groups.delete(entry.group);
+      }
     }
     entry.onEvict?.();
   }
@@ -109,7 +115,8 @@ export class ByteLruCache<V> {
   /** Drops every entry stored with this `group` (all cached versions of one file), at once. */
   deleteGroup(group: string): void {
     const keys = this.groups.get(group);
-    if (keys) for (const key of [...keys]) this.delete(key);
+    if (typeof keys === 'string') this.delete(keys);
+    else if (keys) for (const key of [...keys]) this.delete(key);
   }
 
   /** Drops every entry whose key starts with `prefix` (e.g. all versions of one file). */
