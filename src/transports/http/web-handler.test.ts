@@ -543,4 +543,33 @@ describe('createHttpHandler: sessions, errors and closing', () => {
     ]);
     h.close();
   });
+
+  it('answers a read encoded once with its own copy of the bytes: one answer cannot change the next', async () => {
+    const own = createServer({ name: 'once', version: '1' });
+    const version = {};
+    own.resource('mem://doc', { name: 'doc', mimeType: 'text/plain' }, async (uri) => {
+      const { versionedRead } = await import('../../server/encoded-reads.js');
+      return versionedRead({ contents: [{ uri, mimeType: 'text/plain', text: 'héllo' }] }, version);
+    });
+    const h = createHttpHandler(own);
+    const read = async (id: number) => {
+      const body = { ...modern('resources/read', { uri: 'mem://doc' }), id };
+      const res = await h(
+        new Request(URL_, {
+          method: 'POST',
+          headers: { ...headersFor(body), 'mcp-name': 'mem://doc' },
+          body: JSON.stringify(body),
+        }),
+      );
+      const bytes = new Uint8Array(await res.arrayBuffer());
+      expect(Number(res.headers.get('content-length'))).toBe(bytes.byteLength);
+      return bytes;
+    };
+    const first = await read(1);
+    first.fill(0); // the client's copy, spoilt
+    const second = new TextDecoder().decode(await read(2));
+    expect(JSON.parse(second)).toMatchObject({ id: 2, result: { contents: [{ text: 'héllo' }] } });
+    h.close();
+    own.close();
+  });
 });

@@ -88,6 +88,9 @@ function webSseStream(onCancel: () => void): { body: ReadableStream<Uint8Array>;
   return { body, sink };
 }
 
+/** Bodies in parts up to this size are sent as one joined copy rather than streamed. */
+const JOINED_BODY_BYTES = 64 * 1024;
+
 /**
  * A JSON response body: one text part as it is, or, with several parts, a stream of
  * the parts that enqueues one chunk per pull (a streamed part's chunks as the reader asks for
@@ -98,15 +101,26 @@ function webSseStream(onCancel: () => void): { body: ReadableStream<Uint8Array>;
 function responseBody(
   parts: string | readonly MessagePart[] | undefined,
   headers: Record<string, string>,
-): string | ReadableStream<Uint8Array> | undefined {
+): string | Uint8Array | ReadableStream<Uint8Array> | undefined {
   if (typeof parts === 'string' || parts === undefined) return parts;
-  // Several parts mean a large body apart: streamed, never joined into one more copy.
   if (parts.length === 1 && typeof parts[0] === 'string') return parts[0];
   const chunks = parts.map((part) => (typeof part === 'string' ? encoder.encode(part) : part));
   let length = 0;
   for (const chunk of chunks)
     length += chunk instanceof Uint8Array ? chunk.byteLength : chunk.wireBytes;
   headers['content-length'] = String(length);
+  // A small answer in parts (one encoded once, its bytes shared) is joined into a copy of its
+  // own: cheaper than a stream, and no runtime can take the shared bytes from other answers.
+  if (length <= JOINED_BODY_BYTES && chunks.every((c) => c instanceof Uint8Array)) {
+    const body = new Uint8Array(length);
+    let at = 0;
+    for (const chunk of chunks as Uint8Array[]) {
+      body.set(chunk, at);
+      at += chunk.byteLength;
+    }
+    return body;
+  }
+  // Larger, the parts are streamed, never joined into one more copy.
   let next = 0;
   let streaming: AsyncIterator<StreamedChunk> | undefined;
   return new ReadableStream<Uint8Array>(
