@@ -447,6 +447,7 @@ const EXPECTED: Record<string, string[]> = {
     'SearchResult',
     'SearchStop',
     'ServeFolderOptions',
+    'SyncFs',
     'createFilesystemProvider',
     'formatBytes',
     'searchFiles',
