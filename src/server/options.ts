@@ -75,6 +75,14 @@ export interface ServerOptions extends Implementation {
    * field and the limit. Subscribing to a URI covers its sub-resources: subscribe to a folder.
    */
   maxListenUris?: number;
+  /**
+   * Most bytes this server keeps for replays (default 32 MiB; 0 turns them off): the encoded
+   * answers every connection keeps to answer the same request again, and the request keys they
+   * are kept under, over all connections together (one connection keeps at most 16 MiB and 1,024
+   * answers of it). A client opening many 2025-11-25 sessions cannot multiply it. A value that
+   * is not a whole number of bytes fails `createServer` with a RangeError naming it.
+   */
+  maxReplayBytes?: number;
   /** Called with warnings such as unresolved links under linkCheck 'warn' (default: console.warn). */
   onWarning?: (message: string) => void;
   /**

@@ -7,6 +7,7 @@ import { validateClientResult } from '../protocol/validate.js';
 import type { ClientCapabilities, Implementation, Tool } from '../protocol/types.js';
 import type { Era } from '../protocol/versions.js';
 import { resultResponse, type JSONRPCResultResponse } from '../protocol/jsonrpc.js';
+import type { ReplayBudget } from './replay-budget.js';
 import { ReplayLane, splitRequestText } from './replay-lane.js';
 
 /** What a 2025-11-25 client established with `initialize`. */
@@ -102,7 +103,7 @@ export class Peer {
   /** @internal The 2025-11-25 session, set by `initialize` (the engine's, not the transport's). */
   session: LegacySession | undefined;
   /** @internal Answers given again to the same request (server/replay-lane.ts). */
-  readonly replays = new ReplayLane();
+  readonly replays: ReplayLane;
   /** @internal In-flight requests by id, for `notifications/cancelled`. */
   readonly inflight = new Map<RequestId, Cancellation>();
   /** Every in-flight request, also those whose id another one reuses (stateless HTTP). */
@@ -120,7 +121,10 @@ export class Peer {
       raw: unknown,
       extra: HandleExtra,
     ) => Promise<JSONRPCResponse | undefined>,
+    /** What the server's connections keep for replays together (one per server). */
+    replayBudget?: ReplayBudget,
   ) {
+    this.replays = new ReplayLane(replayBudget);
     this.transport = options.transport;
     this.maxMessageBytes = options.maxMessageBytes;
     this.cancelById = options.cancelById ?? true;
@@ -298,5 +302,6 @@ export class Peer {
       this.settle(id, undefined, new McpKitError('PEER_CLOSED', 'the connection closed'));
     }
     for (const handler of this.closeHandlers.splice(0)) handler();
+    this.replays.close();
   }
 }

@@ -12,6 +12,7 @@
 import type { JSONRPCResponse, RequestId } from '../protocol/jsonrpc.js';
 import { preEncodedSize } from '../protocol/pre-encoded.js';
 import type { ServerCore } from './core.js';
+import { ReplayBudget } from './replay-budget.js';
 
 /** Methods whose answers may be kept: any other request costs nothing here. */
 const KEPT_METHODS = new Set(['resources/read', 'prompts/get', 'tools/call']);
@@ -124,25 +125,45 @@ export function splitRequestText(text: string): { id: RequestId; rest: string } 
   return { id, rest: text.slice(at + 1) };
 }
 
-/** The kept answers of one connection. */
+/**
+ * The kept answers of one connection, within its own bounds and the server's `budget`, which
+ * counts its answers and every key it holds (also those of `unshared` and expired answers).
+ */
 export class ReplayLane {
   private readonly entries = new Map<string, Entry>();
   private chars = 0;
+  private closed = false;
   /** Requests with a key running now, by key: the same request arriving meanwhile waits for it. */
   readonly flights = new Map<string, Promise<JSONRPCResponse | undefined>>();
   /** Keys whose answer was not one to share: their requests run side by side (bounded). */
-  readonly unshared = new Set<string>();
+  readonly unshared: ReadonlySet<string> = new Set<string>();
   /** Keys whose kept answer went stale and is not rebuilt yet (bounded). */
   private readonly expired = new Set<string>();
 
+  constructor(private readonly budget: ReplayBudget = new ReplayBudget()) {}
+
   /** Whether `key` had a kept answer that went stale since; the caller rebuilds it. */
   takeExpired(key: string): boolean {
-    return this.expired.delete(key);
+    if (!this.expired.delete(key)) return false;
+    this.budget.give(key.length);
+    return true;
   }
 
   noteUnshared(key: string): void {
-    if (this.unshared.size >= MAX_REPLAY_ENTRIES) this.unshared.clear();
-    this.unshared.add(key);
+    this.noteKey(this.unshared as Set<string>, key);
+  }
+
+  /** Keeps `key` in `keys` if the budget has room (a lost key only costs a shared run). */
+  private noteKey(keys: Set<string>, key: string): void {
+    if (this.closed || keys.has(key)) return;
+    if (keys.size >= MAX_REPLAY_ENTRIES || !this.budget.fits(key.length)) this.dropKeys(keys);
+    if (!this.budget.take(key.length)) return;
+    keys.add(key);
+  }
+
+  private dropKeys(keys: Set<string>): void {
+    for (const key of keys) this.budget.give(key.length);
+    keys.clear();
   }
 
   /** Entries kept now. */
@@ -196,8 +217,7 @@ export class ReplayLane {
     }
     if (fresh) return entry.result;
     this.delete(key, entry);
-    if (this.expired.size >= MAX_REPLAY_ENTRIES) this.expired.clear();
-    this.expired.add(key);
+    this.noteKey(this.expired, key);
     return undefined;
   }
 
@@ -211,26 +231,43 @@ export class ReplayLane {
       return;
     }
     const chars = size + key.length;
-    if (chars > MAX_REPLAY_CHARS / 16) return;
+    if (this.closed || chars > Math.min(MAX_REPLAY_CHARS, this.budget.limit) / 16) return;
     const old = this.entries.get(key);
     if (old) this.delete(key, old);
+    // Room the other lanes hold is not this lane's to take: nothing of its own is dropped in vain.
+    if (!this.budget.fits(chars - this.chars)) return;
     for (const [oldest, entry] of this.entries) {
-      if (this.entries.size < MAX_REPLAY_ENTRIES && this.chars + chars <= MAX_REPLAY_CHARS) break;
+      if (
+        this.entries.size < MAX_REPLAY_ENTRIES &&
+        this.chars + chars <= MAX_REPLAY_CHARS &&
+        this.budget.fits(chars)
+      )
+        break;
       this.delete(oldest, entry);
     }
+    if (!this.budget.take(chars)) return;
     this.entries.set(key, { result, chars, fresh });
     this.chars += chars;
   }
 
+  /** Drops every kept answer and key, giving their room back to the budget. */
   clear(): void {
+    this.budget.give(this.chars);
     this.entries.clear();
-    this.unshared.clear();
-    this.expired.clear();
     this.chars = 0;
+    this.dropKeys(this.unshared as Set<string>);
+    this.dropKeys(this.expired);
+  }
+
+  /** The connection closed: everything is given back, and nothing is kept from now on. */
+  close(): void {
+    this.closed = true;
+    this.clear();
   }
 
   private delete(key: string, entry: Entry): void {
     this.entries.delete(key);
     this.chars -= entry.chars;
+    this.budget.give(entry.chars);
   }
 }

@@ -28,6 +28,7 @@ import { AttachTracker, type AttachHook } from './attach-tracker.js';
 import { MemoryBus, type ChangeBus, type ChangeEvent } from './change-bus.js';
 import { interestSyncFor, type InterestSync } from './interest-sync.js';
 import { interestLimitsOf, type ServerOptions } from './options.js';
+import { DEFAULT_MAX_REPLAY_BYTES, ReplayBudget } from './replay-budget.js';
 import { Peer, type PeerOptions } from './peer.js';
 import { Registry, type ListKind } from './registry.js';
 import { RequestStateSigner } from './request-state.js';
@@ -75,6 +76,7 @@ export class McpServer {
   private readonly interest: InterestSync | undefined;
   private readonly signer: RequestStateSigner;
   private readonly peers = new Set<Peer>();
+  private readonly replayBudget: ReplayBudget;
   /** What the engine sees of this server (never the class itself). */
   private readonly core: ServerCore;
   private readonly handle: ReturnType<typeof dispatch>;
@@ -116,6 +118,7 @@ export class McpServer {
       warn: (message) => this.warn(message),
     });
     const interestLimits = interestLimitsOf(options);
+    this.replayBudget = new ReplayBudget(options.maxReplayBytes ?? DEFAULT_MAX_REPLAY_BYTES);
     this.bus = options.bus ?? new MemoryBus();
     this.bus.subscribe((event) => this.deliver(event));
     this.bus.onGap((why) => this.gap(why));
@@ -238,7 +241,7 @@ export class McpServer {
    * and feed the peer every decoded message (see `mcpkit/server/transport`).
    */
   connect(options: PeerOptions): Peer {
-    const peer = new Peer(options, this.handle);
+    const peer = new Peer(options, this.handle, this.replayBudget);
     this.peers.add(peer);
     peer.onClose(() => this.peers.delete(peer));
     return peer;
