@@ -90,7 +90,11 @@ export class FolderFreshness implements WatchCoverage {
     if (!this.options.watch || this.closed) return;
     this.changes.subscribe((change) => this.onChange(change));
     this.watcher = new FolderWatcher(root, {
-      onChange: (relative) => this.changes.emit({ path: relative }),
+      onChange: (relative) =>
+        this.changes.emit({
+          path: relative,
+          visible: relative === undefined || isVisiblePath(relative, this.options.visibility),
+        }),
       onFailure: (why) =>
         this.options.onWarning?.(
           `not watching ${this.options.folderName} (${why}); the listing is refreshed when it is older than ${this.options.fallbackRescanMs} ms`,
@@ -170,11 +174,10 @@ export class FolderFreshness implements WatchCoverage {
   }
 
   private onChange(change: FolderChange): void {
-    const { path } = change;
     // Dot-files, .git and node_modules are never listed: an editor's swap file changes nothing.
-    if (path !== undefined && !isVisiblePath(path, this.options.visibility)) return;
+    if (!change.visible) return;
     // At once, before the debounce: a read after this event resolves the path again.
-    this.options.dropCached(path);
+    this.options.dropCached(change.path);
     this.debouncer.trigger();
   }
 
