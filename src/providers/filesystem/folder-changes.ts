@@ -8,12 +8,6 @@
 export interface FolderChange {
   /** The file, or the directory whose entries changed; undefined: somewhere, not known where. */
   readonly path: string | undefined;
-  /**
-   * Whether `path` is one the folder may list or serve (false for dot-files, `.git`, ignored
-   * folders such as `node_modules`, unless shown); true when the path is not known. Nothing
-   * served can depend on a path that is not visible: a link into one is refused.
-   */
-  readonly visible: boolean;
 }
 
 export type FolderChangeListener = (change: FolderChange) => void;

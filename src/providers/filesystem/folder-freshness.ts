@@ -90,11 +90,7 @@ export class FolderFreshness implements WatchCoverage {
     if (!this.options.watch || this.closed) return;
     this.changes.subscribe((change) => this.onChange(change));
     this.watcher = new FolderWatcher(root, {
-      onChange: (relative) =>
-        this.changes.emit({
-          path: relative,
-          visible: relative === undefined || isVisiblePath(relative, this.options.visibility),
-        }),
+      onChange: (relative) => this.changes.emit({ path: relative }),
       onFailure: (why) =>
         this.options.onWarning?.(
           `not watching ${this.options.folderName} (${why}); the listing is refreshed when it is older than ${this.options.fallbackRescanMs} ms`,
@@ -174,10 +170,11 @@ export class FolderFreshness implements WatchCoverage {
   }
 
   private onChange(change: FolderChange): void {
+    const { path } = change;
     // Dot-files, .git and node_modules are never listed: an editor's swap file changes nothing.
-    if (!change.visible) return;
+    if (path !== undefined && !isVisiblePath(path, this.options.visibility)) return;
     // At once, before the debounce: a read after this event resolves the path again.
-    this.options.dropCached(change.path);
+    this.options.dropCached(path);
     this.debouncer.trigger();
   }
 

@@ -1,7 +1,6 @@
 /**
  * A generation counter of a served folder, for the `memo` of the tools and prompts built on it:
- * bumped by every watcher event of a visible path (before the debounce: contents read after it
- * are fresh; an editor's swap file changes no answer) and by
+ * bumped by every watcher event (before the debounce: contents read after it are fresh) and by
  * every walk that changed the listing (a result built in between saw the old listing), and
  * undefined while the folder is not watched, when nothing could tell that a kept result went stale.
  */
@@ -13,9 +12,7 @@ export const FOLDER_MEMO_TTL_MS = 2_000;
 
 export function folderMemo(provider: FilesystemProvider): MemoOptions {
   let generation = 0;
-  provider.onFolderChange((change) => {
-    if (change.visible) generation++;
-  });
+  provider.onFolderChange(() => void generation++);
   return {
     generation: () =>
       provider.watching ? `${generation}:${provider.listingGeneration}` : undefined,

@@ -7,7 +7,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { preEncodedOf } from '../../protocol/pre-encoded.js';
 import { createServer } from '../../server/server.js';
 import { modern } from '../../testing/messages.js';
-import { reported } from '../../testing/folder-events.js';
 import { connectInMemory } from '../../transports/memory.js';
 import { serveFolder } from './folder-server.js';
 
@@ -53,26 +52,6 @@ describe('search and review-file per folder generation', () => {
     await writeFile(join(dir, 'b.md'), 'needle three');
     await until(async () => JSON.stringify(await review()).includes('needle two'));
     await until(async () => JSON.stringify(await search()).includes('b.md'));
-  });
-
-  it('watched: a change to a path never served (a swap file) keeps the answers', async () => {
-    const { dir, provider, search, review } = await setup(true);
-    await until(async () => provider.watching);
-    const first = await search();
-    const reviewed = await review();
-    const swap = reported(provider, '.a.md.swp');
-    await writeFile(join(dir, '.a.md.swp'), 'swap');
-    await swap;
-    // The very same encoded answer object: kept, not built again.
-    const kept = (answer: unknown) => (answer as { result: unknown }).result;
-    expect(preEncodedOf(kept(first))).toBeDefined();
-    expect(kept(await search())).toBe(kept(first));
-    expect(kept(await review())).toBe(kept(reviewed));
-    // A visible change right after still ends them.
-    const seen = reported(provider, 'c.md');
-    await writeFile(join(dir, 'c.md'), 'nothing here');
-    await seen;
-    expect(kept(await review())).not.toBe(kept(reviewed));
   });
 
   it('unwatched: nothing is kept, so a change is seen at once', async () => {
