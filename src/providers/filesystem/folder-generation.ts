@@ -12,6 +12,8 @@ export const FOLDER_MEMO_TTL_MS = 2_000;
 
 export function folderMemo(provider: FilesystemProvider): MemoOptions {
   let generation = 0;
+  // Every event, a dot-file's too: a visible link through a hidden one (a.md -> .hop -> one.md)
+  // or a hard link under a dot-name changes what a listed file reads.
   provider.onFolderChange(() => void generation++);
   return {
     generation: () =>
