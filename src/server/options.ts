@@ -77,10 +77,13 @@ export interface ServerOptions extends Implementation {
   maxListenUris?: number;
   /**
    * Most bytes this server keeps for replays (default 32 MiB; 0 turns them off): the encoded
-   * answers every connection keeps to answer the same request again, and the request keys they
-   * are kept under, over all connections together (one connection keeps at most 16 MiB and 1,024
-   * answers of it). A client opening many 2025-11-25 sessions cannot multiply it. A value that
-   * is not a whole number of bytes fails `createServer` with a RangeError naming it.
+   * answers kept to answer the very same request again, and the request keys they are kept
+   * under (also those of answers gone stale or not to share, a byte per character), over all
+   * connections together. Within it one connection keeps at most 1,024 answers and 16 MiB of
+   * them, and no answer over a sixteenth of the budget (1 MiB at most). A connection makes
+   * room from its own answers, never another's, and gives it all back when it closes;
+   * 2025-11-25 sessions keep nothing. A value that is not a whole number of bytes fails
+   * `createServer` with a RangeError naming it.
    */
   maxReplayBytes?: number;
   /** Called with warnings such as unresolved links under linkCheck 'warn' (default: console.warn). */

@@ -301,7 +301,8 @@ export class Peer {
     for (const id of [...this.pending.keys()]) {
       this.settle(id, undefined, new McpKitError('PEER_CLOSED', 'the connection closed'));
     }
-    for (const handler of this.closeHandlers.splice(0)) handler();
+    // First: a close handler that throws must not keep the room from the other connections.
     this.replays.close();
+    for (const handler of this.closeHandlers.splice(0)) handler();
   }
 }

@@ -81,7 +81,7 @@ describe('replay lanes sharing one budget', () => {
     expect(budget.size).toBe(1580);
   });
 
-  it('keys of unshared answers count too: past the budget the lane drops its own, then none', () => {
+  it('keys of unshared answers count too: past the budget the lane drops its own, never in vain', () => {
     const budget = new ReplayBudget(100);
     const a = new ReplayLane(budget);
     const b = new ReplayLane(budget);
@@ -89,12 +89,27 @@ describe('replay lanes sharing one budget', () => {
     b.noteUnshared('b'.repeat(30));
     expect(budget.size).toBe(90);
     b.noteUnshared('c'.repeat(30)); // b drops its own first
-    expect(b.unshared.has('c'.repeat(30))).toBe(true);
-    expect(b.unshared.has('b'.repeat(30))).toBe(false);
-    b.noteUnshared('d'.repeat(50)); // cannot fit even alone: not kept
-    expect(b.unshared.size).toBe(0);
-    expect(a.unshared.has('a'.repeat(60))).toBe(true);
-    expect(budget.size).toBe(60);
+    expect(b.isUnshared('c'.repeat(30))).toBe(true);
+    expect(b.isUnshared('b'.repeat(30))).toBe(false);
+    b.noteUnshared('d'.repeat(50)); // cannot fit even without b's own: not kept, b's stay
+    expect(b.isUnshared('d'.repeat(50))).toBe(false);
+    expect(b.isUnshared('c'.repeat(30))).toBe(true);
+    expect(a.isUnshared('a'.repeat(60))).toBe(true);
+    expect(budget.size).toBe(90);
+  });
+
+  it('the key of a stale answer is given back once the answer is kept again', () => {
+    const budget = new ReplayBudget(10_000);
+    const lane = new ReplayLane(budget);
+    let fresh = true;
+    lane.set('k1', sized(100), () => fresh);
+    fresh = false;
+    expect(lane.get('k1')).toBeUndefined();
+    expect(lane.keysHeld).toBe(1);
+    fresh = true;
+    lane.set('k1', sized(100), () => fresh); // a read rebuilt (reads never ask takeExpired)
+    expect(lane.keysHeld).toBe(0);
+    expect(budget.size).toBe(102);
   });
 
   it('a closed lane gives everything back and keeps nothing more', () => {
@@ -115,7 +130,7 @@ describe('replay lanes sharing one budget', () => {
     none.set('k', sized(10), always);
     none.noteUnshared('u');
     expect(none.size).toBe(0);
-    expect(none.unshared.size).toBe(0);
+    expect(none.keysHeld).toBe(0);
     const small = new ReplayLane(new ReplayBudget(1600));
     small.set('big', sized(99), always); // 99 + 3 > 100
     expect(small.size).toBe(0);
@@ -176,5 +191,51 @@ describe('maxReplayBytes on a server', () => {
     const other = on.connect();
     for (let i = 1; i <= 3; i++) await on.read(other, 'doc', i);
     expect(on.state.reads).toBe(1);
+  });
+});
+
+describe('replay keys of connections', () => {
+  it('a 2025-11-25 session keeps no key, even of reads that fail', async () => {
+    const { state, connect, read } = counted();
+    const peer = connect();
+    await peer.handle({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-11-25',
+        capabilities: {},
+        clientInfo: { name: 'c', version: '1' },
+      },
+    });
+    for (let i = 1; i <= 3; i++)
+      await peer.handle({
+        jsonrpc: '2.0',
+        id: i,
+        method: 'resources/read',
+        params: { uri: `nope://${i}` },
+      });
+    expect(peer.replays.keysHeld).toBe(0);
+    // A modern connection's failed reads are noted (their requests run side by side).
+    const modernPeer = connect();
+    await read(modernPeer, 'doc');
+    await modernPeer.handle({ ...modern('resources/read', { uri: 'nope://1' }), id: 9 });
+    expect(modernPeer.replays.keysHeld).toBe(1);
+    expect(state.reads).toBe(1);
+  });
+
+  it('a close handler that throws does not keep the room from the other connections', async () => {
+    const { state, connect, read } = counted(16 * 1024);
+    const first = connect();
+    for (let i = 0; i < 30; i++) await read(first, `f${i}`);
+    first.onClose(() => {
+      throw new Error('a transport failed');
+    });
+    expect(() => first.close()).toThrow('a transport failed');
+    const second = connect();
+    await read(second, 'doc');
+    const kept = state.reads;
+    await read(second, 'doc', 2);
+    expect(state.reads).toBe(kept);
   });
 });

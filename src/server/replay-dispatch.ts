@@ -53,7 +53,7 @@ export function withReplays(handle: FullDispatch, core: ServerCore) {
       return handle(peer, raw, extra, ticket);
     }
     const isRead = (raw as { method: string }).method === 'resources/read';
-    if (isRead ? lane.unshared.has(replayKey) : !lane.takeExpired(replayKey))
+    if (isRead ? lane.isUnshared(replayKey) : !lane.takeExpired(replayKey))
       return handle(peer, raw, extra, ticket);
     const running = handle(peer, raw, extra, ticket);
     lane.flights.set(replayKey, running);
@@ -79,6 +79,9 @@ function isShareable(response: JSONRPCResponse | undefined): response is JSONRPC
 function replayKeyOf(peer: Peer, raw: unknown, extra: HandleExtra): string | undefined {
   // A caller identity or a transport check the key cannot stand for: always the full path.
   if (extra.authInfo !== undefined) return undefined;
+  // A 2025-11-25 session: its answers are never kept, so neither are its keys (many sessions
+  // would otherwise hold the server's replay budget for nothing).
+  if (peer.session !== undefined) return undefined;
   if (extra.checkEnvelope !== undefined && extra.replaySetting === undefined) return undefined;
   const plain = plainRequest(raw);
   if (!plain) return undefined;

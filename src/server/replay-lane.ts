@@ -136,34 +136,32 @@ export class ReplayLane {
   /** Requests with a key running now, by key: the same request arriving meanwhile waits for it. */
   readonly flights = new Map<string, Promise<JSONRPCResponse | undefined>>();
   /** Keys whose answer was not one to share: their requests run side by side (bounded). */
-  readonly unshared: ReadonlySet<string> = new Set<string>();
+  private readonly unshared: KeySet;
   /** Keys whose kept answer went stale and is not rebuilt yet (bounded). */
-  private readonly expired = new Set<string>();
+  private readonly expired: KeySet;
 
-  constructor(private readonly budget: ReplayBudget = new ReplayBudget()) {}
+  constructor(private readonly budget: ReplayBudget = new ReplayBudget()) {
+    this.unshared = new KeySet(budget);
+    this.expired = new KeySet(budget);
+  }
 
   /** Whether `key` had a kept answer that went stale since; the caller rebuilds it. */
   takeExpired(key: string): boolean {
-    if (!this.expired.delete(key)) return false;
-    this.budget.give(key.length);
-    return true;
+    return this.expired.take(key);
+  }
+
+  /** Whether requests of `key` got answers not to share (each runs on its own). */
+  isUnshared(key: string): boolean {
+    return this.unshared.has(key);
   }
 
   noteUnshared(key: string): void {
-    this.noteKey(this.unshared as Set<string>, key);
+    if (!this.closed) this.unshared.add(key);
   }
 
-  /** Keeps `key` in `keys` if the budget has room (a lost key only costs a shared run). */
-  private noteKey(keys: Set<string>, key: string): void {
-    if (this.closed || keys.has(key)) return;
-    if (keys.size >= MAX_REPLAY_ENTRIES || !this.budget.fits(key.length)) this.dropKeys(keys);
-    if (!this.budget.take(key.length)) return;
-    keys.add(key);
-  }
-
-  private dropKeys(keys: Set<string>): void {
-    for (const key of keys) this.budget.give(key.length);
-    keys.clear();
+  /** Keys held besides the answers (unshared, expired), for tests. */
+  get keysHeld(): number {
+    return this.unshared.size + this.expired.size;
   }
 
   /** Entries kept now. */
@@ -217,7 +215,7 @@ export class ReplayLane {
     }
     if (fresh) return entry.result;
     this.delete(key, entry);
-    this.noteKey(this.expired, key);
+    if (!this.closed) this.expired.add(key);
     return undefined;
   }
 
@@ -234,6 +232,8 @@ export class ReplayLane {
     if (this.closed || chars > Math.min(MAX_REPLAY_CHARS, this.budget.limit) / 16) return;
     const old = this.entries.get(key);
     if (old) this.delete(key, old);
+    // Rebuilt: no longer an expired one (a read's rebuild never asks takeExpired).
+    this.expired.take(key);
     // Room the other lanes hold is not this lane's to take: nothing of its own is dropped in vain.
     if (!this.budget.fits(chars - this.chars)) return;
     for (const [oldest, entry] of this.entries) {
@@ -255,8 +255,8 @@ export class ReplayLane {
     this.budget.give(this.chars);
     this.entries.clear();
     this.chars = 0;
-    this.dropKeys(this.unshared as Set<string>);
-    this.dropKeys(this.expired);
+    this.unshared.clear();
+    this.expired.clear();
   }
 
   /** The connection closed: everything is given back, and nothing is kept from now on. */
@@ -269,5 +269,48 @@ export class ReplayLane {
     this.entries.delete(key);
     this.chars -= entry.chars;
     this.budget.give(entry.chars);
+  }
+}
+
+/** Keys a lane holds besides its answers, counted against the budget a byte per character. */
+class KeySet {
+  private readonly keys = new Set<string>();
+  private chars = 0;
+
+  constructor(private readonly budget: ReplayBudget) {}
+
+  get size(): number {
+    return this.keys.size;
+  }
+
+  has(key: string): boolean {
+    return this.keys.has(key);
+  }
+
+  /**
+   * Keeps `key` if there is room, this set's own keys dropped first when that makes room (a key
+   * not kept only costs a run that is not shared); never drops them in vain.
+   */
+  add(key: string): void {
+    if (this.keys.has(key)) return;
+    const full = this.keys.size >= MAX_REPLAY_ENTRIES || !this.budget.fits(key.length);
+    if (full && this.budget.fits(key.length - this.chars)) this.clear();
+    if (this.keys.size >= MAX_REPLAY_ENTRIES || !this.budget.take(key.length)) return;
+    this.keys.add(key);
+    this.chars += key.length;
+  }
+
+  /** Whether `key` was here; it is not any more. */
+  take(key: string): boolean {
+    if (!this.keys.delete(key)) return false;
+    this.chars -= key.length;
+    this.budget.give(key.length);
+    return true;
+  }
+
+  clear(): void {
+    this.budget.give(this.chars);
+    this.chars = 0;
+    this.keys.clear();
   }
 }
