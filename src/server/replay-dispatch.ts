@@ -10,6 +10,7 @@ import {
   type RequestId,
 } from '../protocol/jsonrpc.js';
 import { preEncodedSize } from '../protocol/pre-encoded.js';
+import { Cancellation } from './cancellation.js';
 import type { ServerCore } from './core.js';
 import type { HandleExtra, Peer } from './peer.js';
 import { plainRequest, ReplayLane, stampOf, type ReplayTicket } from './replay-lane.js';
@@ -46,7 +47,8 @@ export function withReplays(handle: FullDispatch, core: ServerCore) {
     const lane = peer.replays;
     const leader = lane.flights.get(replayKey);
     if (leader) {
-      await leader;
+      // Cancelled while it waited (notifications/cancelled, the connection gone): no answer.
+      if (await cancelledWhile(peer, id, extra, leader)) return undefined;
       // What the leader kept, if it is still fresh now (a change while it ran is not shared).
       const kept = lane.get(replayKey);
       if (kept) return resultResponse(id, kept);
@@ -66,6 +68,33 @@ export function withReplays(handle: FullDispatch, core: ServerCore) {
       if (lane.flights.get(replayKey) === running) lane.flights.delete(replayKey);
     }
   };
+}
+
+/**
+ * Waits for `leader` as the request `id`, which a cancellation can end meanwhile (it is in the
+ * peer's in-flight table while it waits); whether it was cancelled.
+ */
+async function cancelledWhile(
+  peer: Peer,
+  id: RequestId,
+  extra: HandleExtra,
+  leader: Promise<unknown>,
+): Promise<boolean> {
+  const cancel = new Cancellation(extra.signal);
+  peer.begin(id, cancel);
+  const signal = cancel.signal;
+  let stop = (): void => undefined;
+  const aborted = new Promise<void>((resolve) => {
+    signal.addEventListener('abort', () => resolve(), { once: true });
+    stop = () => resolve();
+  });
+  try {
+    await Promise.race([leader, aborted]);
+    return cancel.aborted;
+  } finally {
+    stop();
+    peer.finish(id, cancel);
+  }
 }
 
 /** A result encoded once, which another request's answer may carry as it is. */

@@ -279,6 +279,28 @@ describe('the same read arriving while one runs', () => {
     for (const a of done) expect(textOf(a)).toBe('slow');
   });
 
+  it('a waiting one that is cancelled gets no answer at once; the others still get theirs', async () => {
+    const { conn, reads, release } = gated(true);
+    const first = conn.send(ask(1));
+    const waiting = conn.send(ask(2));
+    const gone = new AbortController();
+    const dropped = conn.send(ask(3), { signal: gone.signal });
+    await new Promise((r) => setTimeout(r, 10));
+    await conn.send({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: 2, _meta: modern('x', {}).params._meta },
+    });
+    gone.abort();
+    // Both settle while the read is still held.
+    expect(await waiting).toBeUndefined();
+    expect(await dropped).toBeUndefined();
+    release();
+    expect(textOf(await first)).toBe('slow');
+    expect(textOf(await conn.send(ask(4)))).toBe('slow');
+    expect(reads()).toBe(1);
+  });
+
   it('runs on its own once the answers of that read proved not to be kept encoded', async () => {
     const { conn, reads, release } = gated(false);
     const first = [1, 2].map((id) => conn.send(ask(id)));
