@@ -82,7 +82,7 @@ export interface ServerOptions extends Implementation {
    * connections together. Within it one connection keeps at most 1,024 answers and 16 MiB of
    * them, and no answer over a sixteenth of the budget (1 MiB at most). A connection makes
    * room from its own answers, never another's, and gives it all back when it closes;
-   * 2025-11-25 sessions keep nothing. A value that is not a whole number of bytes fails
+   * 2025-11-25 requests keep nothing. A value that is not a whole number of bytes fails
    * `createServer` with a RangeError naming it.
    */
   maxReplayBytes?: number;

@@ -158,9 +158,12 @@ export class Peer {
     return this.closed;
   }
 
-  /** @internal Tracks an in-flight request until `finish`, so that `close` aborts it. */
-  begin(id: RequestId, cancel: Cancellation): void {
-    this.inflight.set(id, cancel);
+  /**
+   * @internal Tracks an in-flight request until `finish`, so that `close` aborts it, and unless
+   * `byId` is false, `notifications/cancelled` by its id.
+   */
+  begin(id: RequestId, cancel: Cancellation, byId = true): void {
+    if (byId) this.inflight.set(id, cancel);
     this.running.add(cancel);
   }
 

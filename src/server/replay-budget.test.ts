@@ -3,7 +3,7 @@ import { withPreEncoded } from '../protocol/pre-encoded.js';
 import { modern } from '../testing/messages.js';
 import { versionedRead } from './encoded-reads.js';
 import { DEFAULT_MAX_REPLAY_BYTES, ReplayBudget } from './replay-budget.js';
-import { ReplayLane } from './replay-lane.js';
+import { MAX_REPLAY_ENTRIES, ReplayLane } from './replay-lane.js';
 import { createServer } from './server.js';
 
 const encoded = (result: Record<string, unknown>) => withPreEncoded(result, JSON.stringify(result));
@@ -110,6 +110,32 @@ describe('replay lanes sharing one budget', () => {
     lane.set('k1', sized(100), () => fresh); // a read rebuilt (reads never ask takeExpired)
     expect(lane.keysHeld).toBe(0);
     expect(budget.size).toBe(102);
+  });
+
+  it(`holds at most ${MAX_REPLAY_ENTRIES} unshared keys, and counts exactly those it holds`, () => {
+    const budget = new ReplayBudget();
+    const lane = new ReplayLane(budget);
+    for (let i = 0; i < MAX_REPLAY_ENTRIES + 5; i++) lane.noteUnshared(`key-${i}`);
+    expect(lane.keysHeld).toBeLessThanOrEqual(MAX_REPLAY_ENTRIES);
+    expect(lane.keysHeld).toBeGreaterThan(0);
+    expect(lane.isUnshared(`key-${MAX_REPLAY_ENTRIES + 4}`)).toBe(true);
+    let chars = 0;
+    for (let i = 0; i < MAX_REPLAY_ENTRIES + 5; i++)
+      if (lane.isUnshared(`key-${i}`)) chars += `key-${i}`.length;
+    expect(budget.size).toBe(chars);
+  });
+
+  it('a rebuilt answer too big to keep still gives its expired key back', () => {
+    const budget = new ReplayBudget(1600);
+    const lane = new ReplayLane(budget);
+    let fresh = true;
+    lane.set('k', sized(90), () => fresh);
+    fresh = false;
+    lane.get('k');
+    expect(lane.keysHeld).toBe(1);
+    lane.set('k', sized(500), always);
+    expect(lane.keysHeld).toBe(0);
+    expect(budget.size).toBe(0);
   });
 
   it('a closed lane gives everything back and keeps nothing more', () => {

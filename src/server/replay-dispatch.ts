@@ -9,11 +9,19 @@ import {
   type JSONRPCResultResponse,
   type RequestId,
 } from '../protocol/jsonrpc.js';
+import { requestEra } from '../protocol/era.js';
 import { preEncodedSize } from '../protocol/pre-encoded.js';
+import type { Era } from '../protocol/versions.js';
 import { Cancellation } from './cancellation.js';
 import type { ServerCore } from './core.js';
 import type { HandleExtra, Peer } from './peer.js';
-import { plainRequest, ReplayLane, stampOf, type ReplayTicket } from './replay-lane.js';
+import {
+  plainRequest,
+  ReplayLane,
+  stampOf,
+  type PlainRequest,
+  type ReplayTicket,
+} from './replay-lane.js';
 
 /** A dispatch that runs every message (the replay key is passed on, to keep its answer). */
 export type FullDispatch = (
@@ -71,8 +79,9 @@ export function withReplays(handle: FullDispatch, core: ServerCore) {
 }
 
 /**
- * Waits for `leader` as the request `id`, which a cancellation can end meanwhile (it is in the
- * peer's in-flight table while it waits); whether it was cancelled.
+ * Waits for `leader` as the request `id`, which a cancellation can end meanwhile; whether it was
+ * cancelled. It is in the peer's in-flight table while it waits (by id only when no other request
+ * holds that id: on stateless HTTP clients reuse ids, and the one running keeps its own).
  */
 async function cancelledWhile(
   peer: Peer,
@@ -80,19 +89,23 @@ async function cancelledWhile(
   extra: HandleExtra,
   leader: Promise<unknown>,
 ): Promise<boolean> {
-  const cancel = new Cancellation(extra.signal);
-  peer.begin(id, cancel);
-  const signal = cancel.signal;
-  let stop = (): void => undefined;
-  const aborted = new Promise<void>((resolve) => {
-    signal.addEventListener('abort', () => resolve(), { once: true });
-    stop = () => resolve();
-  });
+  const outer = typeof extra.signal === 'function' ? extra.signal() : extra.signal;
+  if (outer?.aborted) return true;
+  // Not tied to `outer` by Cancellation itself: its listener there would outlive the wait.
+  const cancel = new Cancellation();
+  const byId = !peer.inflight.has(id);
+  peer.begin(id, cancel, byId);
+  let wake = (): void => undefined;
+  const woken = new Promise<void>((resolve) => (wake = resolve));
+  const abort = () => cancel.abort();
+  cancel.signal.addEventListener('abort', () => wake(), { once: true });
+  outer?.addEventListener('abort', abort, { once: true });
   try {
-    await Promise.race([leader, aborted]);
+    await Promise.race([leader, woken]);
     return cancel.aborted;
   } finally {
-    stop();
+    outer?.removeEventListener('abort', abort);
+    wake();
     peer.finish(id, cancel);
   }
 }
@@ -108,14 +121,20 @@ function isShareable(response: JSONRPCResponse | undefined): response is JSONRPC
 function replayKeyOf(peer: Peer, raw: unknown, extra: HandleExtra): string | undefined {
   // A caller identity or a transport check the key cannot stand for: always the full path.
   if (extra.authInfo !== undefined) return undefined;
-  // A 2025-11-25 session: its answers are never kept, so neither are its keys (many sessions
-  // would otherwise hold the server's replay budget for nothing).
-  if (peer.session !== undefined) return undefined;
   if (extra.checkEnvelope !== undefined && extra.replaySetting === undefined) return undefined;
   const plain = plainRequest(raw);
   if (!plain) return undefined;
+  // A 2025-11-25 request: its answers are never kept, so neither are its keys.
+  if (peer.session !== undefined && eraOfRequest(plain, extra) === 'legacy') return undefined;
   const setting = `${peer.session ? 'session' : ''}\n${extra.replaySetting ?? ''}`;
   return ReplayLane.keyOf(plain, setting, extra.text);
+}
+
+/** The era dispatch gives `request` on a connection with a 2025-11-25 session. */
+function eraOfRequest(request: PlainRequest, extra: HandleExtra): Era {
+  return (
+    extra.era ?? requestEra({ method: request.method, params: request.params, inSession: true })
+  );
 }
 
 /** Whether a tool mirrors arguments in `Mcp-Param-*` headers (their check is not in the key). */

@@ -218,6 +218,24 @@ describe('replays of a read', () => {
     expect(state.reads).toBe(2);
   });
 
+  it('a modern read on a connection that also opened a 2025-11-25 session is still replayed', async () => {
+    const { conn, state } = readSetup();
+    await conn.send({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-11-25',
+        capabilities: {},
+        clientInfo: { name: 'c', version: '1' },
+      },
+    });
+    const request = modern('resources/read', { uri: 'mem://doc' });
+    await conn.send({ ...request, id: 1 });
+    expect(textOf(await conn.send({ ...request, id: 2 }))).toBe('one');
+    expect(state.reads).toBe(1);
+  });
+
   it('a legacy (2025-11-25) read is never replayed', async () => {
     const { conn, state } = readSetup();
     await conn.send({
@@ -264,7 +282,12 @@ describe('the same read arriving while one runs', () => {
       const result = { contents: [{ uri, mimeType: 'text/plain', text: 'slow' }] };
       return versioned ? versionedRead(result, version, { valid: true }) : result;
     });
-    return { conn: connectInMemory(server), reads: () => reads, release: () => release() };
+    return {
+      server,
+      conn: connectInMemory(server),
+      reads: () => reads,
+      release: () => release(),
+    };
   }
   const ask = (id: number) => ({ ...modern('resources/read', { uri: 'mem://slow' }), id });
 
@@ -299,6 +322,54 @@ describe('the same read arriving while one runs', () => {
     expect(textOf(await first)).toBe('slow');
     expect(textOf(await conn.send(ask(4)))).toBe('slow');
     expect(reads()).toBe(1);
+  });
+
+  it('a waiting one whose signal is already aborted ends at once, out of the in-flight table', async () => {
+    const { server, release } = gated(true);
+    const peer = server.connect({ transport: 'memory', send: () => undefined });
+    const first = peer.handle(ask(1));
+    await new Promise((r) => setTimeout(r, 10));
+    const late = peer.handle(ask(2), { signal: AbortSignal.abort() });
+    expect(await late).toBeUndefined();
+    expect([...peer.inflight.keys()]).toEqual([1]);
+    release();
+    expect(textOf(await first)).toBe('slow');
+    expect(peer.inflight.size).toBe(0);
+  });
+
+  it('closing the connection ends the waiting ones too', async () => {
+    const { server, release } = gated(true);
+    const peer = server.connect({ transport: 'memory', send: () => undefined });
+    const first = peer.handle(ask(1));
+    const waiting = peer.handle(ask(2));
+    await new Promise((r) => setTimeout(r, 10));
+    peer.close();
+    // At once, while the read is still held.
+    expect(await waiting).toBeUndefined();
+    release();
+    expect(await first).toBeUndefined();
+  });
+
+  it('one waiting under the id of the one running leaves that id to it (stateless HTTP reuses ids)', async () => {
+    const { server, reads, release } = gated(true);
+    const peer = server.connect({ transport: 'memory', send: () => undefined });
+    const signal = new AbortController();
+    const first = peer.handle(ask(1));
+    const twin = peer.handle(ask(1), { signal: signal.signal });
+    await new Promise((r) => setTimeout(r, 10));
+    const running = peer.inflight.get(1);
+    expect(running).toBeDefined();
+    // Cancelling id 1 reaches the one running; the twin then runs the read itself.
+    await peer.handle({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: 1, _meta: modern('x', {}).params._meta },
+    });
+    release();
+    expect(await first).toBeUndefined();
+    expect(textOf(await twin)).toBe('slow');
+    expect(reads()).toBe(2);
+    expect(peer.inflight.size).toBe(0);
   });
 
   it('runs on its own once the answers of that read proved not to be kept encoded', async () => {

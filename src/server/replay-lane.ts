@@ -221,6 +221,8 @@ export class ReplayLane {
 
   /** Keeps `result` (already encoded) under `key` while `fresh()` says so. */
   set(key: string, result: Record<string, unknown>, fresh: () => boolean): void {
+    // Rebuilt, kept or not: no longer an expired one (a read's rebuild never asks takeExpired).
+    this.expired.take(key);
     const size = preEncodedSize(result);
     if (size === undefined) return;
     try {
@@ -232,8 +234,6 @@ export class ReplayLane {
     if (this.closed || chars > Math.min(MAX_REPLAY_CHARS, this.budget.limit) / 16) return;
     const old = this.entries.get(key);
     if (old) this.delete(key, old);
-    // Rebuilt: no longer an expired one (a read's rebuild never asks takeExpired).
-    this.expired.take(key);
     // Room the other lanes hold is not this lane's to take: nothing of its own is dropped in vain.
     if (!this.budget.fits(chars - this.chars)) return;
     for (const [oldest, entry] of this.entries) {
