@@ -299,6 +299,11 @@ describe('StdioClientTransport', () => {
     const { transport, sink, call } = await connect();
     const id = await call('stderr', { bytes: 50 * 1024 * 1024 });
     expect(await answered(sink, id)).toEqual({ done: true });
+    // stdout and stderr are two pipes: the answer may come before the last of stderr.
+    await until(
+      () => transport.stderrText().endsWith('stderr done\n'),
+      'stderr is read to its end',
+    );
     const text = transport.stderrText();
     expect(Buffer.byteLength(text)).toBeLessThanOrEqual(64 * 1024);
     expect(text.endsWith('eee\nstderr done\n')).toBe(true);
