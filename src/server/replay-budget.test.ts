@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { withPreEncoded } from '../protocol/pre-encoded.js';
-import { modern } from '../testing/messages.js';
+import { initializeRequest, modern } from '../testing/messages.js';
 import { versionedRead } from './encoded-reads.js';
 import { DEFAULT_MAX_REPLAY_BYTES, ReplayBudget } from './replay-budget.js';
 import { MAX_REPLAY_ENTRIES, ReplayLane } from './replay-lane.js';
@@ -224,16 +224,7 @@ describe('replay keys of connections', () => {
   it('a 2025-11-25 session keeps no key, even of reads that fail', async () => {
     const { state, connect, read } = counted();
     const peer = connect();
-    await peer.handle({
-      jsonrpc: '2.0',
-      id: 0,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-11-25',
-        capabilities: {},
-        clientInfo: { name: 'c', version: '1' },
-      },
-    });
+    await peer.handle(initializeRequest());
     for (let i = 1; i <= 3; i++)
       await peer.handle({
         jsonrpc: '2.0',

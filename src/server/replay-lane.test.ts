@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { withPreEncoded } from '../protocol/pre-encoded.js';
-import { modern } from '../testing/messages.js';
+import { initializeRequest, modern } from '../testing/messages.js';
 import { connectInMemory } from '../transports/memory.js';
 import { versionedRead } from './encoded-reads.js';
 import {
@@ -220,16 +220,7 @@ describe('replays of a read', () => {
 
   it('a modern read on a connection that also opened a 2025-11-25 session is still replayed', async () => {
     const { conn, state } = readSetup();
-    await conn.send({
-      jsonrpc: '2.0',
-      id: 0,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-11-25',
-        capabilities: {},
-        clientInfo: { name: 'c', version: '1' },
-      },
-    });
+    await conn.send(initializeRequest());
     const request = modern('resources/read', { uri: 'mem://doc' });
     await conn.send({ ...request, id: 1 });
     expect(textOf(await conn.send({ ...request, id: 2 }))).toBe('one');
@@ -238,16 +229,7 @@ describe('replays of a read', () => {
 
   it('a legacy (2025-11-25) read is never replayed', async () => {
     const { conn, state } = readSetup();
-    await conn.send({
-      jsonrpc: '2.0',
-      id: 0,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-11-25',
-        capabilities: {},
-        clientInfo: { name: 'c', version: '1' },
-      },
-    });
+    await conn.send(initializeRequest());
     const read = { jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri: 'mem://doc' } };
     await conn.send(read);
     await conn.send({ ...read, id: 2 });
