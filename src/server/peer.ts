@@ -122,7 +122,7 @@ export class Peer {
       extra: HandleExtra,
     ) => Promise<JSONRPCResponse | undefined>,
     /** What the server's connections keep for replays together (one per server). */
-    replayBudget?: ReplayBudget,
+    replayBudget: ReplayBudget,
   ) {
     this.replays = new ReplayLane(replayBudget);
     this.transport = options.transport;

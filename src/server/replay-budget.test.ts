@@ -11,6 +11,15 @@ const encoded = (result: Record<string, unknown>) => withPreEncoded(result, JSON
 const sized = (bytes: number) => encoded({ t: 'x'.repeat(bytes - '{"t":""}'.length) });
 const always = () => true;
 
+/** `lane` with `key` kept (`bytes` of answer) and then gone stale: its key held as expired. */
+function expired(lane: ReplayLane, key: string, bytes: number): void {
+  let fresh = true;
+  lane.set(key, sized(bytes), () => fresh);
+  fresh = false;
+  expect(lane.get(key)).toBeUndefined();
+  expect(lane.keysHeld).toBe(1);
+}
+
 describe('ReplayBudget', () => {
   it('defaults to 32 MiB and refuses a limit that is not a whole number of bytes', () => {
     expect(new ReplayBudget().limit).toBe(DEFAULT_MAX_REPLAY_BYTES);
@@ -101,13 +110,8 @@ describe('replay lanes sharing one budget', () => {
   it('the key of a stale answer is given back once the answer is kept again', () => {
     const budget = new ReplayBudget(10_000);
     const lane = new ReplayLane(budget);
-    let fresh = true;
-    lane.set('k1', sized(100), () => fresh);
-    fresh = false;
-    expect(lane.get('k1')).toBeUndefined();
-    expect(lane.keysHeld).toBe(1);
-    fresh = true;
-    lane.set('k1', sized(100), () => fresh); // a read rebuilt (reads never ask takeExpired)
+    expired(lane, 'k1', 100);
+    lane.set('k1', sized(100), always); // a read rebuilt (reads never ask takeExpired)
     expect(lane.keysHeld).toBe(0);
     expect(budget.size).toBe(102);
   });
@@ -128,11 +132,7 @@ describe('replay lanes sharing one budget', () => {
   it('a rebuilt answer too big to keep still gives its expired key back', () => {
     const budget = new ReplayBudget(1600);
     const lane = new ReplayLane(budget);
-    let fresh = true;
-    lane.set('k', sized(90), () => fresh);
-    fresh = false;
-    lane.get('k');
-    expect(lane.keysHeld).toBe(1);
+    expired(lane, 'k', 90);
     lane.set('k', sized(500), always);
     expect(lane.keysHeld).toBe(0);
     expect(budget.size).toBe(0);

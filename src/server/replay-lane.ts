@@ -139,10 +139,13 @@ export class ReplayLane {
   private readonly unshared: KeySet;
   /** Keys whose kept answer went stale and is not rebuilt yet (bounded). */
   private readonly expired: KeySet;
+  /** The largest answer (with its key) kept: a sixteenth of the lane, or of a smaller budget. */
+  private readonly maxAnswerChars: number;
 
   constructor(private readonly budget: ReplayBudget = new ReplayBudget()) {
     this.unshared = new KeySet(budget);
     this.expired = new KeySet(budget);
+    this.maxAnswerChars = Math.min(MAX_REPLAY_CHARS, budget.limit) / 16;
   }
 
   /** Whether `key` had a kept answer that went stale since; the caller rebuilds it. */
@@ -231,7 +234,7 @@ export class ReplayLane {
       return;
     }
     const chars = size + key.length;
-    if (this.closed || chars > Math.min(MAX_REPLAY_CHARS, this.budget.limit) / 16) return;
+    if (this.closed || chars > this.maxAnswerChars) return;
     const old = this.entries.get(key);
     if (old) this.delete(key, old);
     // Room the other lanes hold is not this lane's to take: nothing of its own is dropped in vain.

@@ -28,7 +28,7 @@ import { AttachTracker, type AttachHook } from './attach-tracker.js';
 import { MemoryBus, type ChangeBus, type ChangeEvent } from './change-bus.js';
 import { interestSyncFor, type InterestSync } from './interest-sync.js';
 import { interestLimitsOf, type ServerOptions } from './options.js';
-import { DEFAULT_MAX_REPLAY_BYTES, ReplayBudget } from './replay-budget.js';
+import { ReplayBudget } from './replay-budget.js';
 import { Peer, type PeerOptions } from './peer.js';
 import { Registry, type ListKind } from './registry.js';
 import { RequestStateSigner } from './request-state.js';
@@ -118,7 +118,7 @@ export class McpServer {
       warn: (message) => this.warn(message),
     });
     const interestLimits = interestLimitsOf(options);
-    this.replayBudget = new ReplayBudget(options.maxReplayBytes ?? DEFAULT_MAX_REPLAY_BYTES);
+    this.replayBudget = new ReplayBudget(options.maxReplayBytes);
     this.bus = options.bus ?? new MemoryBus();
     this.bus.subscribe((event) => this.deliver(event));
     this.bus.onGap((why) => this.gap(why));
