@@ -20,7 +20,7 @@ import { tooDeep } from '../errors/wire-errors.js';
 import { Cancellation } from './cancellation.js';
 import { createContentEnv } from './content-env.js';
 import { EncodedReads, readValidityOf, readVersionOf } from './encoded-reads.js';
-import { freshUnder, stampHolds, type ReplayTicket } from './replay-lane.js';
+import { freshUnder, stampHolds, validUnder, type ReplayTicket } from './replay-lane.js';
 import { mirrorsHeaders, withReplays } from './replay-dispatch.js';
 import { memoOf } from './result-memo.js';
 import { isPreEncoded } from '../protocol/pre-encoded.js';
@@ -317,11 +317,7 @@ async function onRequest(
       const response = encodedRead(core, id, era, params, version, result);
       const validity = ticket ? readValidityOf(result) : undefined;
       if (ticket && validity)
-        peer.replays.set(
-          ticket.key,
-          response.result,
-          freshUnder(core, ticket.stamp, () => validity.valid),
-        );
+        peer.replays.set(ticket.key, response.result, validUnder(core, ticket.stamp, validity));
       return response;
     }
     const memo = memoOf(core);

@@ -47,9 +47,18 @@ export interface ReplayTicket {
   readonly stamp: Stamp;
 }
 
-/** `fresh`, and the server's registrations still those of `stamp` (taken before the handler ran). */
+/**
+ * `fresh`, and the server's registrations still those of `stamp` (taken before the handler ran).
+ * Made here, not where the request is handled: a closure made there would share that scope, and
+ * keep the whole request (its exchange, its socket's objects) alive as long as the answer is kept.
+ */
 export function freshUnder(core: ServerCore, stamp: Stamp, fresh: () => boolean): () => boolean {
   return () => stampHolds(stamp, core) && fresh();
+}
+
+/** {@link freshUnder} for a read's validity. */
+export function validUnder(core: ServerCore, stamp: Stamp, validity: { readonly valid: boolean }) {
+  return (): boolean => stampHolds(stamp, core) && validity.valid;
 }
 
 interface Entry {
