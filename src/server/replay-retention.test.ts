@@ -55,9 +55,13 @@ describe('a kept answer', () => {
         return ref;
       })();
       // Kept: the same text is answered again from memory.
-      expect(peer.replay(JSON.stringify({ ...request, id: 2 }), 'headers')).toMatchObject({ id: 2 });
+      expect(peer.replay(JSON.stringify({ ...request, id: 2 }), 'headers')).toMatchObject({
+        id: 2,
+      });
       expect(await collected(ref)).toBe(true);
-      expect(peer.replay(JSON.stringify({ ...request, id: 3 }), 'headers')).toMatchObject({ id: 3 });
+      expect(peer.replay(JSON.stringify({ ...request, id: 3 }), 'headers')).toMatchObject({
+        id: 3,
+      });
     });
   }
 });

@@ -791,6 +791,22 @@ describe.each(FIXTURE)('files over the cap ($label)', ({ label, kind }) => {
     expect(parts).toBe(64);
   }, 60_000);
 
+  test('the 6 MiB file read in 1 MiB parts gives its exact bytes (HTTP sends blob parts streamed)', async () => {
+    const s = session(label);
+    const got: Buffer[] = [];
+    let next: string | undefined = `file:///${fx.six}?offset=0&length=${1024 * 1024}`;
+    while (next !== undefined) {
+      const contents = (await readUri(s, next)) as Contents & { _meta?: Record<string, unknown> };
+      const part = contents._meta?.['dev.mcpkit/part'] as { length: number; next?: string };
+      const bytes = Buffer.from(contents.blob ?? '', 'base64');
+      expect(bytes.length).toBe(part.length);
+      got.push(bytes);
+      next = part.next;
+    }
+    expect(got).toHaveLength(6);
+    expect(Buffer.concat(got).equals(fx.sixBytes)).toBe(true);
+  });
+
   test('the 6 MiB file reads whole under the default outbound cap (stdio 10 MiB, HTTP 32 MiB)', async () => {
     const s = session(label);
     const contents = await readUri(s, `file:///${fx.six}`);

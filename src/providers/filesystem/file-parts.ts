@@ -18,7 +18,7 @@ import {
   partStat,
   type PartRequest,
 } from './parts.js';
-import { readFilePart, type PartLimit } from './read-part.js';
+import { readFilePart, type PartLimit, type PartReadOptions } from './read-part.js';
 import type { Containment } from './resolve.js';
 import {
   badPartParameter,
@@ -120,7 +120,8 @@ export class FileParts {
    * Reads the part `uri` names, within `capBytes` for the whole result: one contents item with
    * the URI as asked, text or blob, and `_meta` with the file's size and modification time and
    * `"dev.mcpkit/part": { offset, length, size, version, next? }`. Undefined when the file is not
-   * served, or when the URI has no query (the whole file's, read by the other template); -32602
+   * served, or when the URI has no query (the whole file's, read by the other template). With
+   * `streams` (the writer streams bodies), a large blob part is a StreamedBody. -32602
    * for a parameter that names no part (or a version the file no longer has); -32603 when it
    * kept changing, or when not one character fits.
    */
@@ -128,6 +129,7 @@ export class FileParts {
     uri: string,
     variables: Record<string, string | string[]>,
     capBytes: number,
+    options: PartReadOptions = {},
   ): Promise<ReadReturn | undefined> {
     const relative = variables['path'];
     if (typeof relative !== 'string' || !uri.includes('?')) return undefined;
@@ -136,7 +138,14 @@ export class FileParts {
     const limitFor: PartLimit = ({ mimeType, version, size }) =>
       capBytes -
       contentsEnvelope(uri, mimeType, this.largestMeta(relative, request, version, size));
-    const outcome = await readFilePart(this.options.fs, within, relative, request, limitFor);
+    const outcome = await readFilePart(
+      this.options.fs,
+      within,
+      relative,
+      request,
+      limitFor,
+      options,
+    );
     switch (outcome.kind) {
       case 'missing':
         return undefined;

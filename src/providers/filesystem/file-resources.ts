@@ -85,7 +85,7 @@ export function registerFileResources(server: McpServer, source: FileResourceSou
     },
     (uri, variables, ctx) => {
       if (typeof variables['path'] === 'string') source.noteRead(variables['path'], undefined);
-      return parts.read(uri, variables, ctx.capBytes);
+      return parts.read(uri, variables, ctx.capBytes, { streams: ctx.streamsBodies === true });
     },
   );
   return () => {

@@ -17,6 +17,9 @@ import { modern } from '../../testing/messages.js';
 import { createServer } from '../../server/server.js';
 import { createFilesystemProvider, type FilesystemProviderOptions } from './filesystem-provider.js';
 import { nodeFs, type ProviderFileHandle, type ProviderFs } from './fs-types.js';
+import { collectBlob, isStreamedBody } from '../../content/streamed-body.js';
+import { readFilePart } from './read-part.js';
+import { STREAM_CHUNK_BYTES } from './streamed-file.js';
 
 const MiB = 1024 * 1024;
 const GiB = 1024 * MiB;
@@ -397,5 +400,47 @@ describe('parts: a file that changes during a walk', () => {
     const starting = serve(MiB, { fs: racingFs(() => appendFile(path, 'z')) });
     const { part } = await readPart(starting.conn, `file:///${name}?length=10000`);
     expect(part.size).toBe(50_002);
+  });
+});
+
+describe('parts for a writer that streams bodies (HTTP)', () => {
+  const within = () => ({ root, visibility: { hidden: false, ignore: new Set<string>() } });
+  const bytes = randomBytes(MiB + 5);
+  const take = async (name: string, offset: number, length: number, streams: boolean) => {
+    const outcome = await readFilePart(nodeFs, within(), name, { offset, length }, () => 64 * MiB, {
+      streams,
+    });
+    if (outcome.kind !== 'ok') throw new Error(`not read: ${JSON.stringify(outcome)}`);
+    return outcome.part;
+  };
+
+  beforeAll(async () => {
+    await writeFile(join(root, 'streamed.bin'), bytes);
+    await writeFile(join(root, 'streamed.txt'), 'line\n'.repeat(40_000));
+  });
+
+  it.each([
+    ['the default 1 MiB', 0, MiB],
+    ['one byte over a chunk', 3, STREAM_CHUNK_BYTES + 1],
+    ['not a multiple of 3, to the end of the file', 100_001, MiB],
+  ])('a blob part of %s is a streamed body of exactly its bytes', async (_, offset, length) => {
+    const part = await take('streamed.bin', offset, length, true);
+    const end = Math.min(offset + length, bytes.length);
+    expect(part.length).toBe(end - offset);
+    expect(isStreamedBody(part.blob)).toBe(true);
+    const blob = await collectBlob(part.blob as never);
+    expect(blob).toBe(bytes.subarray(offset, end).toString('base64'));
+    // Each iteration gives the same bytes again (a writer may start over).
+    expect(await collectBlob(part.blob as never)).toBe(blob);
+  });
+
+  it('a part of at most a chunk, a text part, and any part for other writers stay strings', async () => {
+    const small = await take('streamed.bin', 7, STREAM_CHUNK_BYTES, true);
+    expect(small.blob).toBe(bytes.subarray(7, 7 + STREAM_CHUNK_BYTES).toString('base64'));
+    const text = await take('streamed.txt', 0, MiB, true);
+    expect(typeof text.text).toBe('string');
+    expect(text.blob).toBeUndefined();
+    const plain = await take('streamed.bin', 0, MiB, false);
+    expect(plain.blob).toBe(bytes.subarray(0, MiB).toString('base64'));
   });
 });

@@ -5,6 +5,7 @@
  */
 import type { Stats } from 'node:fs';
 import { encodeBase64 } from '../../content/blob.js';
+import { asBlobString, base64Body } from '../../content/streamed-body.js';
 import { jsonStringWireSize } from '../../content/wire-size.js';
 import type { ProviderFileHandle, ProviderFs } from './fs-types.js';
 import { readRange } from './read-range.js';
@@ -18,6 +19,7 @@ import {
   unsettled,
 } from './read-file.js';
 import { openInRoot, resolveInRoot, type Containment } from './resolve.js';
+import { STREAM_CHUNK_BYTES } from './streamed-file.js';
 import { MAX_CONTINUATIONS, boundaryAtOrBefore, textPartEnd } from '../../content/utf8-cut.js';
 
 /** One part as read: its bytes encoded, the range they are, and the version they are from. */
@@ -68,6 +70,7 @@ export async function readFilePart(
   relative: string,
   request: PartRequest,
   limitFor: PartLimit,
+  options: PartReadOptions = {},
 ): Promise<PartOutcome> {
   const resolved = await resolveInRoot(fs, within.root, relative, within.visibility, within);
   if (resolved.kind !== 'file') return resolved;
@@ -83,7 +86,7 @@ export async function readFilePart(
         return { kind: 'changed', version };
       const moved = await unsettled(fs, handle, stats, {});
       if (moved === undefined) {
-        const outcome = await partOnce(handle, stats, relative, request, limitFor);
+        const outcome = await partOnce(handle, stats, relative, request, limitFor, options);
         if (outcome !== CHANGED) return outcome;
       }
       stats = moved ?? (await handle.stat());
@@ -98,6 +101,16 @@ export async function readFilePart(
   }
 }
 
+/** How a part is read besides its request and limit. */
+export interface PartReadOptions {
+  /**
+   * The writer streams bodies (HTTP): a blob part of more than a chunk is then a StreamedBody
+   * over the bytes read (encoded a chunk at a time as the socket takes them), never one string
+   * of a megabyte or more, which V8 keeps until a full collection once a young one survives.
+   */
+  readonly streams?: boolean;
+}
+
 /** One attempt at the part, from the open file whose descriptor stat'ed as `before`. */
 async function partOnce(
   handle: ProviderFileHandle,
@@ -105,6 +118,7 @@ async function partOnce(
   name: string,
   request: PartRequest,
   limitFor: PartLimit,
+  options: PartReadOptions,
 ): Promise<PartOutcome | typeof CHANGED> {
   const { size, mtimeMs } = before;
   const version = fileVersion(before);
@@ -118,7 +132,7 @@ async function partOnce(
       ? { offset: 0, length: 0, body: kind.textual ? { text: '' } : { blob: '' } }
       : kind.textual
         ? await textRange(handle, size, request, limit)
-        : await blobRange(handle, size, request, limit);
+        : await blobRange(handle, size, request, limit, options.streams === true);
   if (cut === CHANGED || !sameVersion(before, await handle.stat())) return CHANGED;
   if ('tooLarge' in cut) return { kind: 'too-large', size, wireBytes: cut.tooLarge, limit };
   const { offset, length, body } = cut;
@@ -170,15 +184,26 @@ function blobRoom(limit: number): number {
   return Math.floor((limit - 2) / 4) * 3;
 }
 
-/** The exact bytes [offset, offset + length), clamped to the end of the file and to `limit`. */
+/**
+ * The exact bytes [offset, offset + length), clamped to the end of the file and to `limit`;
+ * `streams`: as a StreamedBody when larger than a chunk (see {@link PartReadOptions}).
+ */
 async function blobRange(
   handle: ProviderFileHandle,
   size: number,
   { offset, length }: PartRequest,
   limit: number,
+  streams: boolean,
 ): Promise<Cut> {
   const most = Math.min(length, size - offset, blobRoom(limit));
   if (most < 1) return { tooLarge: 6 };
+  if (streams && most > STREAM_CHUNK_BYTES) {
+    // Its own buffer, not the spare one: the bytes live until the answer is sent.
+    const bytes = await readRange(handle, offset, most);
+    if (bytes.length !== most) return CHANGED;
+    const body = base64Body({ size: most, chunks: () => inChunks(bytes) });
+    return { offset, length: most, body: { blob: asBlobString(body) } };
+  }
   const { bytes, release } = await readScratch(handle, offset, most);
   try {
     if (bytes.length !== most) return CHANGED;
@@ -186,6 +211,12 @@ async function blobRange(
   } finally {
     release();
   }
+}
+
+/** `bytes` a stream chunk at a time (whole base64 groups: each chunk is encoded on its own). */
+async function* inChunks(bytes: Buffer): AsyncGenerator<Uint8Array> {
+  for (let at = 0; at < bytes.length; at += STREAM_CHUNK_BYTES)
+    yield bytes.subarray(at, at + STREAM_CHUNK_BYTES);
 }
 
 /**
