@@ -1,32 +1,26 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
+import { stillAlive } from '../testing/gc.js';
 import { modern } from '../testing/messages.js';
 import { versionedRead } from './encoded-reads.js';
 import type { HandleExtra } from './peer.js';
 import { createServer } from './server.js';
 
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
-
-/** Whether `ref`'s target is gone after the current job ends and a full collection runs. */
-async function collected(ref: WeakRef<object>): Promise<boolean> {
-  for (let i = 0; i < 3; i++) {
-    await new Promise((resolve) => setImmediate(resolve));
-    gc();
-  }
-  return ref.deref() === undefined;
-}
-
-/** One request's transport objects, held only by the request: what a kept answer must not keep. */
-function extraOf(text: string): { extra: HandleExtra; ref: WeakRef<object> } {
-  const exchange = { socket: 'the transport objects of one request' };
+/**
+ * One request's transport objects, reachable only through the request's `extra` (as an HTTP
+ * exchange is: its notify, signal and envelope check close over it). What a kept answer must
+ * not keep.
+ */
+function extraOf(text: string): { extra: HandleExtra; exchange: WeakRef<object> } {
+  const exchange = { response: 'the transport objects of one request', sent: [] as unknown[] };
+  const signal = new AbortController().signal;
   const extra: HandleExtra = {
-    checkEnvelope: () => (exchange.socket === '' ? undefined : undefined),
+    notify: (message) => void exchange.sent.push(message),
+    signal: () => (exchange.response === '' ? AbortSignal.abort() : signal),
+    checkEnvelope: () => (exchange.response === '' ? undefined : undefined),
     replaySetting: 'headers',
     text,
   };
-  return { extra, ref: new WeakRef(extra) };
+  return { extra, exchange: new WeakRef(exchange) };
 }
 
 function server() {
@@ -49,16 +43,16 @@ describe('a kept answer', () => {
     it(`of ${what} keeps nothing of the request it answered (its transport objects go)`, async () => {
       const peer = server().connect({ transport: 'memory', send: () => undefined });
       const text = JSON.stringify({ ...request, id: 1 });
-      const ref = await (async () => {
-        const { extra, ref } = extraOf(text);
+      const exchange = await (async () => {
+        const { extra, exchange } = extraOf(text);
         await peer.handle(JSON.parse(text), extra);
-        return ref;
+        return exchange;
       })();
       // Kept: the same text is answered again from memory.
       expect(peer.replay(JSON.stringify({ ...request, id: 2 }), 'headers')).toMatchObject({
         id: 2,
       });
-      expect(await collected(ref)).toBe(true);
+      expect(await stillAlive([exchange])).toEqual([]);
       expect(peer.replay(JSON.stringify({ ...request, id: 3 }), 'headers')).toMatchObject({
         id: 3,
       });

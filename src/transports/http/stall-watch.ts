@@ -16,11 +16,17 @@ export class StallWatch {
     const entry: Watched = { seen: this.tick, onStall, stop: () => this.unwatch(entry) };
     if (this.idleMs <= 0) return entry;
     this.watched.add(entry);
-    if (!this.timer) {
-      this.timer = setInterval(() => this.sweep(), Math.max(1, Math.floor(this.idleMs / 2)));
-      (this.timer as { unref?: () => void }).unref?.();
-    }
+    if (!this.timer) this.start();
     return entry;
+  }
+
+  /**
+   * Not inline in `watch`: the timer's callback would share that scope, and keep the first
+   * body's entry (its request and response) for as long as the timer runs.
+   */
+  private start(): void {
+    this.timer = setInterval(() => this.sweep(), Math.max(1, Math.floor(this.idleMs / 2)));
+    (this.timer as { unref?: () => void }).unref?.();
   }
 
   /** Marks progress: call when bytes arrive. */
