@@ -417,6 +417,8 @@ describe('parts for a writer that streams bodies (HTTP)', () => {
   beforeAll(async () => {
     await writeFile(join(root, 'streamed.bin'), bytes);
     await writeFile(join(root, 'streamed.txt'), 'line\n'.repeat(40_000));
+    // Text by its name, not UTF-8 by its bytes: its parts are blobs.
+    await writeFile(join(root, 'not-utf8.txt'), bytes);
   });
 
   it.each([
@@ -432,6 +434,88 @@ describe('parts for a writer that streams bodies (HTTP)', () => {
     expect(blob).toBe(bytes.subarray(offset, end).toString('base64'));
     // Each iteration gives the same bytes again (a writer may start over).
     expect(await collectBlob(part.blob as never)).toBe(blob);
+  });
+
+  it('a text file whose bytes are not UTF-8 gives streamed blob parts too, exact', async () => {
+    const part = await take('not-utf8.txt', 10, MiB, true);
+    expect(part.text).toBeUndefined();
+    expect(isStreamedBody(part.blob)).toBe(true);
+    const blob = await collectBlob(part.blob as never);
+    expect(blob).toBe(bytes.subarray(10, 10 + part.length).toString('base64'));
+    const plain = await take('not-utf8.txt', 10, MiB, false);
+    expect(plain.blob).toBe(blob);
+  });
+
+  it('resources/read of a part: streamed on a connection that streams bodies, a string on others', async () => {
+    const server = createServer({ name: 's', version: '1' });
+    createFilesystemProvider({ root }).register(server);
+    const request = modern('resources/read', { uri: 'file:///streamed.bin?offset=0' });
+    const blobOf = async (streamsBodies: boolean) => {
+      const peer = server.connect({ transport: 'http', streamsBodies, send: () => undefined });
+      const answer = (await peer.handle(request, {})) as Res;
+      return answer.result?.contents[0]?.blob as unknown;
+    };
+    const streamed = await blobOf(true);
+    expect(isStreamedBody(streamed)).toBe(true);
+    const whole = bytes.subarray(0, MiB).toString('base64');
+    expect(await collectBlob(streamed as never)).toBe(whole);
+    expect(await blobOf(false)).toBe(whole);
+    server.close();
+  });
+
+  it('a streamed part is cut to fit its limit, exactly', async () => {
+    const outcome = await readFilePart(
+      nodeFs,
+      within(),
+      'streamed.bin',
+      { offset: 1, length: MiB },
+      () => 100_000,
+      {
+        streams: true,
+      },
+    );
+    if (outcome.kind !== 'ok') throw new Error(outcome.kind);
+    const { blob, length } = outcome.part;
+    expect(length).toBe(Math.floor((100_000 - 2) / 4) * 3);
+    expect(isStreamedBody(blob)).toBe(true);
+    expect((blob as unknown as { wireBytes: number }).wireBytes).toBeLessThanOrEqual(100_000);
+    expect(await collectBlob(blob as never)).toBe(bytes.subarray(1, 1 + length).toString('base64'));
+  });
+
+  it('a file that shrinks under a streamed part read is answered "changed", never its bytes', async () => {
+    const path = join(root, 'shrinking.bin');
+    await writeFile(path, bytes);
+    const first = await take('shrinking.bin', 0, MiB, true);
+    let cut = false;
+    // Truncated after the open and its fstat, just before the range is read: a short read.
+    const shrinking: ProviderFs = {
+      ...nodeFs,
+      open: async (p, flags) => {
+        const handle = await nodeFs.open(p, flags);
+        const read = handle.read.bind(handle);
+        handle.read = async (...args: Parameters<ProviderFileHandle['read']>) => {
+          if (!cut) {
+            cut = true;
+            await truncate(path, 1000);
+          }
+          return read(...args);
+        };
+        return handle;
+      },
+    };
+    const request = { offset: 0, length: MiB, version: first.version };
+    const outcome = await readFilePart(
+      shrinking,
+      within(),
+      'shrinking.bin',
+      request,
+      () => 64 * MiB,
+      {
+        streams: true,
+      },
+    );
+    expect(cut).toBe(true);
+    expect(outcome.kind).toBe('changed');
   });
 
   it('a part of at most a chunk, a text part, and any part for other writers stay strings', async () => {

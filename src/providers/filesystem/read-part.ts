@@ -131,7 +131,7 @@ async function partOnce(
     size === 0
       ? { offset: 0, length: 0, body: kind.textual ? { text: '' } : { blob: '' } }
       : kind.textual
-        ? await textRange(handle, size, request, limit)
+        ? await textRange(handle, size, request, limit, options.streams === true)
         : await blobRange(handle, size, request, limit, options.streams === true);
   if (cut === CHANGED || !sameVersion(before, await handle.stat())) return CHANGED;
   if ('tooLarge' in cut) return { kind: 'too-large', size, wireBytes: cut.tooLarge, limit };
@@ -201,8 +201,7 @@ async function blobRange(
     // Its own buffer, not the spare one: the bytes live until the answer is sent.
     const bytes = await readRange(handle, offset, most);
     if (bytes.length !== most) return CHANGED;
-    const body = base64Body({ size: most, chunks: () => inChunks(bytes) });
-    return { offset, length: most, body: { blob: asBlobString(body) } };
+    return { offset, length: most, body: { blob: streamedBlob(bytes) } };
   }
   const { bytes, release } = await readScratch(handle, offset, most);
   try {
@@ -211,6 +210,11 @@ async function blobRange(
   } finally {
     release();
   }
+}
+
+/** `bytes` as the blob of an answer a writer streams (see {@link PartReadOptions}). */
+function streamedBlob(bytes: Buffer): string {
+  return asBlobString(base64Body({ size: bytes.length, chunks: () => inChunks(bytes) }));
 }
 
 /** `bytes` a stream chunk at a time (whole base64 groups: each chunk is encoded on its own). */
@@ -229,6 +233,7 @@ async function textRange(
   size: number,
   { offset, length }: PartRequest,
   limit: number,
+  streams: boolean,
 ): Promise<Cut> {
   // Text costs at least one wire byte per byte, plus its quotes.
   const most = Math.min(length, size - offset, limit - 2);
@@ -238,7 +243,9 @@ async function textRange(
   const to = Math.min(size, offset + most + MAX_CONTINUATIONS);
   const { bytes, release } = await readScratch(handle, from, to - from);
   try {
-    return bytes.length === to - from ? textCut(bytes, size, from, offset, most, limit) : CHANGED;
+    return bytes.length === to - from
+      ? textCut(bytes, size, from, offset, most, limit, streams)
+      : CHANGED;
   } finally {
     release();
   }
@@ -252,13 +259,14 @@ function textCut(
   offset: number,
   most: number,
   limit: number,
+  streams: boolean,
 ): Cut {
   const start = boundaryAtOrBefore(bytes, offset - from);
   let end = offset + most - from;
   if (offset + most < size) end = textPartEnd(bytes, start, end);
   for (;;) {
     const text = decodeUtf8(bytes.subarray(start, end));
-    if (text === undefined) return invalidText(bytes, from, start, end, limit);
+    if (text === undefined) return invalidText(bytes, from, start, end, limit, streams);
     const wire = jsonStringWireSize(text);
     if (wire <= limit) return { offset: from + start, length: end - start, body: { text } };
     // Escapes made it too large: shrink in proportion, to a boundary, and measure again.
@@ -270,7 +278,14 @@ function textCut(
 }
 
 /** A text part whose bytes are not UTF-8: the same range as a blob, cut to fit `limit`. */
-function invalidText(bytes: Buffer, from: number, start: number, end: number, limit: number): Cut {
+function invalidText(
+  bytes: Buffer,
+  from: number,
+  start: number,
+  end: number,
+  limit: number,
+  streams: boolean,
+): Cut {
   const room = blobRoom(limit);
   if (room < 1) return { tooLarge: 6 };
   let stop = end;
@@ -279,9 +294,11 @@ function invalidText(bytes: Buffer, from: number, start: number, end: number, li
     stop = boundaryAtOrBefore(bytes, start + room, start);
     if (stop <= start) stop = start + room;
   }
-  return {
-    offset: from + start,
-    length: stop - start,
-    body: { blob: encodeBase64(bytes.subarray(start, stop)) },
-  };
+  const range = bytes.subarray(start, stop);
+  // The spare buffer is lent only until this returns: a streamed blob gets a copy.
+  const blob =
+    streams && range.length > STREAM_CHUNK_BYTES
+      ? streamedBlob(Buffer.from(range))
+      : encodeBase64(range);
+  return { offset: from + start, length: stop - start, body: { blob } };
 }
