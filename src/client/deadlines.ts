@@ -20,13 +20,15 @@ class Entry implements Deadline {
 
   constructor(
     readonly at: number,
-    readonly target: Expirable,
+    /** Let go once cleared: a settled entry waits in the queue, its request must not. */
+    public target: Expirable | undefined,
     private readonly lane: Lane,
   ) {}
 
   clear(): void {
     if (!this.live) return;
     this.live = false;
+    this.target = undefined;
     this.lane.settled();
   }
 }
@@ -96,9 +98,11 @@ class Lane {
       if (entry.live && entry.at > now) break;
       this.head++;
       if (entry.live) {
+        const { target } = entry;
         entry.live = false;
+        entry.target = undefined;
         this.live--;
-        entry.target.expire();
+        target?.expire();
       }
     }
     this.trim();
