@@ -51,8 +51,9 @@ export class FetchRequester implements HttpRequester {
     const abort = request.signal;
     if (abort.aborted) throw abort.reason;
     const controller = new AbortController();
-    // Kept for the body's whole life: aborting stops its reading too.
-    abort.listen(() => controller.abort(abort.reason));
+    // Kept for the body's whole life (aborting stops its reading too), and no longer: one
+    // Abort can serve many requests (a session's GET stream, reopened), each adding one.
+    const off = abort.listen(() => controller.abort(abort.reason));
     const init: RequestInit = {
       method: request.method,
       headers: request.headers,
@@ -60,7 +61,12 @@ export class FetchRequester implements HttpRequester {
       redirect: 'manual',
     };
     if (request.body !== undefined) init.body = request.body;
-    return new FetchAnswer(await this.fetchFn(request.url, init));
+    try {
+      return new FetchAnswer(await this.fetchFn(request.url, init), off);
+    } catch (error) {
+      off();
+      throw error;
+    }
   }
 
   close(): void {
@@ -73,9 +79,14 @@ class FetchAnswer implements HttpAnswer {
   readonly statusText: string;
   private reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
 
-  constructor(private readonly response: Response) {
+  constructor(
+    private readonly response: Response,
+    /** Unsubscribes the request's abort: called once the body ended or was dropped. */
+    private readonly done: () => void,
+  ) {
     this.status = response.type === 'opaqueredirect' ? 0 : response.status;
     this.statusText = response.statusText;
+    if (!response.body) done();
   }
 
   header(name: string): string | null {
@@ -87,7 +98,9 @@ class FetchAnswer implements HttpAnswer {
     if (!body) return undefined;
     this.reader ??= body.getReader();
     const { done, value } = await this.reader.read();
-    return done ? undefined : value;
+    if (!done) return value;
+    this.done();
+    return undefined;
   }
 
   async readText(cap: number): Promise<string | undefined> {
@@ -95,7 +108,8 @@ class FetchAnswer implements HttpAnswer {
     // (unless compressed: the length is then the compressed one, not what is decoded).
     const headers = this.response.headers;
     const declared = Number(headers.get('content-length') ?? Number.NaN);
-    if (declared <= cap && headers.get('content-encoding') === null) return this.response.text();
+    if (declared <= cap && headers.get('content-encoding') === null)
+      return this.response.text().finally(this.done);
     const decoder = new TextDecoder();
     let text = '';
     let total = 0;
@@ -112,6 +126,7 @@ class FetchAnswer implements HttpAnswer {
   }
 
   async cancel(): Promise<void> {
+    this.done();
     const done = this.reader ? this.reader.cancel() : this.response.body?.cancel();
     await done?.catch(() => undefined);
   }
