@@ -41,6 +41,14 @@ describe('encodeBase64 / decodeBase64', () => {
     }
   });
 
+  it('decodes small blobs into bytes of their own, never a slice of a shared pool', () => {
+    for (const n of [1, 100, 4000, 5000]) {
+      const decoded = decodeBase64(Buffer.from(bytes(n)).toString('base64'));
+      expect(decoded.byteLength).toBe(n);
+      expect(decoded.buffer.byteLength).toBe(n);
+    }
+  });
+
   it('encodes a subarray view, not its whole buffer', () => {
     const raw = bytes(10);
     expect(encodeBase64(raw.subarray(3, 7))).toBe(

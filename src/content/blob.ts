@@ -92,6 +92,9 @@ export function decodeBase64(b64: string): Uint8Array {
   }
   if (hasBuffer) {
     const buf = Buffer.from(b64, 'base64');
+    // A small one is a slice of Node's shared 8 KiB pool: whoever keeps it (a host's link
+    // cache, an artifact) would keep the whole block, which its own count does not see.
+    if (buf.buffer.byteLength !== buf.byteLength) return new Uint8Array(buf);
     return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength);
   }
   return decodeBase64Pure(b64);
