@@ -1,20 +1,11 @@
 /** Full garbage collections for tests that check what is kept alive (and what is not). */
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
+import { v8Collect } from '../cli/idle-compaction.js';
 
 let gc: (() => void) | undefined;
 
-/** A full collection: node's own `gc` when run with --expose-gc, else V8's, exposed at run time. */
+/** A full collection (V8's own `gc`, exposed at run time as `mcpkit serve` does). */
 export function fullGc(): void {
-  if (!gc) {
-    const exposed = (globalThis as { gc?: () => void }).gc;
-    if (exposed) gc = exposed;
-    else {
-      setFlagsFromString('--expose-gc');
-      gc = runInNewContext('gc') as () => void;
-    }
-  }
-  gc();
+  (gc ??= v8Collect())();
 }
 
 /**
