@@ -9,7 +9,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Finding } from '../../src/cli/audit-findings.js';
 import type { AuditReport } from '../../src/cli/audit-report.js';
-import { HAVE_DIST } from './serve-harness.js';
 import {
   BROKEN,
   ListeningServer,
@@ -61,7 +60,7 @@ function find(findings: readonly Finding[], code: string, uri?: string): Finding
   return found;
 }
 
-describe.skipIf(!HAVE_DIST)('mcpkit audit: the broken server over stdio', () => {
+describe('mcpkit audit: the broken server over stdio', () => {
   let run: CliRun;
   let report: AuditReport;
 
@@ -205,7 +204,7 @@ describe.skipIf(!HAVE_DIST)('mcpkit audit: the broken server over stdio', () => 
   });
 });
 
-describe.skipIf(!HAVE_DIST)('mcpkit audit: the broken server over HTTP', () => {
+describe('mcpkit audit: the broken server over HTTP', () => {
   let server: ListeningServer;
 
   beforeAll(async () => {
@@ -276,7 +275,7 @@ describe.skipIf(!HAVE_DIST)('mcpkit audit: the broken server over HTTP', () => {
   });
 });
 
-describe.skipIf(!HAVE_DIST)('mcpkit audit: a slow or silent server', () => {
+describe('mcpkit audit: a slow or silent server', () => {
   const slow = (...flags: string[]): string[] => ['--', process.execPath, SLOW, ...flags];
 
   it('stops after 3 timeouts in a row with walk-stopped, and shows progress on stderr', async () => {

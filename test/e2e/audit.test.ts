@@ -10,7 +10,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, HAVE_DIST, MiB } from './serve-harness.js';
+import { CLI, MiB } from './serve-harness.js';
 import {
   EVERYTHING,
   ListeningServer,
@@ -31,7 +31,7 @@ const serveStdio = (dir: string): string[] => [
   '--stdio',
 ];
 
-describe.skipIf(!HAVE_DIST)('mcpkit audit: servers that pass', () => {
+describe('mcpkit audit: servers that pass', () => {
   let serve: ListeningServer;
   let sdk: ListeningServer;
 
@@ -113,7 +113,7 @@ describe.skipIf(!HAVE_DIST)('mcpkit audit: servers that pass', () => {
   });
 });
 
-describe.skipIf(!HAVE_DIST)('mcpkit audit: mcpkit serve on folders that caught bugs', () => {
+describe('mcpkit audit: mcpkit serve on folders that caught bugs', () => {
   let root: string;
   const folder = (name: string): string => join(root, name);
 
@@ -201,7 +201,7 @@ describe.skipIf(!HAVE_DIST)('mcpkit audit: mcpkit serve on folders that caught b
   });
 });
 
-describe.skipIf(!HAVE_DIST)('mcpkit audit: unreachable servers and bad usage', () => {
+describe('mcpkit audit: unreachable servers and bad usage', () => {
   it('a closed port is the error finding "unreachable", exit 1', async () => {
     const { run, report } = await auditJson(['http://127.0.0.1:9/mcp', '--timeout', '5']);
     expect(run.code).toBe(1);

@@ -12,8 +12,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import {
-  CLI,
-  HAVE_DIST,
   HttpServe,
   MiB,
   MODERN,
@@ -28,9 +26,7 @@ const INTERNAL_ERROR = -32603;
 const SDK_BUFFER = 10 * 1024 * 1024;
 const PARTS_TEMPLATE = 'file:///{+path}{?offset,length,version}';
 
-if (!HAVE_DIST)
-  console.warn(`skipping test/e2e/caps.test.ts: ${CLI} is missing (run npm run build)`);
-const test = it.skipIf(!HAVE_DIST);
+const test = it;
 
 interface Contents {
   uri: string;

@@ -3,13 +3,11 @@
  * port, and asked over real HTTP; and all of them type-checked against the built package.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { modern, modernHeaders } from '../../src/testing/messages.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const BUILT = existsSync(new URL('../../dist/server/index.js', import.meta.url));
 const kills: Array<() => void> = [];
 afterEach(() => {
   for (const kill of kills.splice(0)) kill();
@@ -47,7 +45,7 @@ async function call(url: string, method: string, params: Record<string, unknown>
   return ((await res.json()) as { result: Record<string, unknown> }).result;
 }
 
-describe.runIf(BUILT)('examples/mounting (the package built)', () => {
+describe('examples/mounting (the package built)', () => {
   it.each(['node-http', 'express', 'fastify', 'hono'])(
     '%s: serves the notes server at /mcp',
     async (name) => {
@@ -77,6 +75,3 @@ describe.runIf(BUILT)('examples/mounting (the package built)', () => {
     expect(r.status).toBe(0);
   });
 });
-
-if (!BUILT)
-  console.log('examples tests skipped: dist/ is missing (npm run build; npm test builds first)');

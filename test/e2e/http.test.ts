@@ -5,7 +5,6 @@
  * message that names the problem, and must not disturb requests in flight.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -20,7 +19,6 @@ import { createE2eServer } from '../../src/testing/e2e-server.js';
 import { coreOf } from '../../src/testing/server-core.js';
 
 const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
-const HAVE_DIST = existsSync(CLI);
 const PROTOCOL = '2026-07-28';
 const MAX_BODY = 16 * 1024;
 
@@ -908,11 +906,7 @@ describe('HTTP: the built CLI (`mcpkit serve --http 127.0.0.1:0`)', () => {
   let url = '';
   const post = poster(() => url);
 
-  if (!HAVE_DIST)
-    console.warn(`skipping the built-CLI HTTP tests: ${CLI} is missing (run npm run build)`);
-
   beforeAll(async () => {
-    if (!HAVE_DIST) return;
     const proc = spawn(process.execPath, [CLI, 'serve', '--http', '127.0.0.1:0'], {
       stdio: 'pipe',
     });
@@ -939,7 +933,7 @@ describe('HTTP: the built CLI (`mcpkit serve --http 127.0.0.1:0`)', () => {
     if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   });
 
-  it.skipIf(!HAVE_DIST)('prints a 127.0.0.1 URL and serves server/discover', async () => {
+  it('prints a 127.0.0.1 URL and serves server/discover', async () => {
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     const req = modern('server/discover');
     const res = await post(req);
@@ -950,7 +944,7 @@ describe('HTTP: the built CLI (`mcpkit serve --http 127.0.0.1:0`)', () => {
     });
   });
 
-  it.skipIf(!HAVE_DIST).each([
+  it.each([
     {
       name: 'malformed JSON',
       send: () => post('{x'),
@@ -998,21 +992,18 @@ describe('HTTP: the built CLI (`mcpkit serve --http 127.0.0.1:0`)', () => {
     expect(json.error.message).toMatch(message);
   });
 
-  it.skipIf(!HAVE_DIST)(
-    'calls the search tool of mcpkit serve (Mcp-Name in base64 form) and exits 0 on SIGTERM',
-    async () => {
-      const req = call('search', { query: 'stdio' });
-      const res = await post(req, { 'mcp-name': b64('search') });
-      expect(res.status).toBe(200);
-      expect(textOf(await res.json())).toMatch(/\d+ files? match "stdio"/);
-      const proc = child!;
-      const exited = new Promise<number | null>((resolve) =>
-        proc.once('exit', (code) => resolve(code)),
-      );
-      proc.kill('SIGTERM');
-      expect(await withTimeout(exited, 10_000, 'the CLI to exit on SIGTERM')).toBe(0);
-    },
-  );
+  it('calls the search tool of mcpkit serve (Mcp-Name in base64 form) and exits 0 on SIGTERM', async () => {
+    const req = call('search', { query: 'stdio' });
+    const res = await post(req, { 'mcp-name': b64('search') });
+    expect(res.status).toBe(200);
+    expect(textOf(await res.json())).toMatch(/\d+ files? match "stdio"/);
+    const proc = child!;
+    const exited = new Promise<number | null>((resolve) =>
+      proc.once('exit', (code) => resolve(code)),
+    );
+    proc.kill('SIGTERM');
+    expect(await withTimeout(exited, 10_000, 'the CLI to exit on SIGTERM')).toBe(0);
+  });
 });
 
 describe('HTTP (serveHttp): listen streams whose client stops reading', () => {

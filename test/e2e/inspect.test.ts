@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI, EXAMPLE_DIR, HAVE_DIST, HttpServe } from './serve-harness.js';
+import { CLI, EXAMPLE_DIR, HttpServe } from './serve-harness.js';
 
 const HOSTILE = fileURLToPath(new URL('./inspect/hostile-links-server.mjs', import.meta.url));
 const SERVE = ['--', process.execPath, CLI, 'serve', EXAMPLE_DIR, '--stdio', '--quiet'];
@@ -38,9 +38,7 @@ function inspect(args: string[], env: Record<string, string> = {}): Promise<Run>
 
 const sha = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
 
-if (!HAVE_DIST) console.warn('inspect e2e skipped: dist/ missing (run npm run build)');
-
-describe.skipIf(!HAVE_DIST)('mcpkit inspect against mcpkit serve', () => {
+describe('mcpkit inspect against mcpkit serve', () => {
   let http: HttpServe;
   beforeAll(async () => {
     http = await HttpServe.start(['--quiet']);
@@ -184,7 +182,7 @@ describe.skipIf(!HAVE_DIST)('mcpkit inspect against mcpkit serve', () => {
   });
 });
 
-describe.skipIf(!HAVE_DIST)('mcpkit inspect against a hostile server', () => {
+describe('mcpkit inspect against a hostile server', () => {
   let web: Server;
   let base: string;
   const asked: string[] = [];

@@ -12,7 +12,7 @@ import { RESYNC_META } from '../../src/client/resilient-listen.js';
 import { ProtocolError } from '../../src/errors/index.js';
 import { connect } from '../../src/transports/connect.js';
 import { describeRedis, RedisProcess } from './redis-harness.js';
-import { HAVE_DIST, HttpServe } from './serve-harness.js';
+import { HttpServe } from './serve-harness.js';
 import { TcpProxy } from './tcp-proxy.js';
 import { folder, Recorded, until } from './watch-harness.js';
 
@@ -64,121 +64,112 @@ describeRedis('mcpkit serve --redis: faults', () => {
     return c;
   }
 
-  it.runIf(HAVE_DIST)(
-    'Redis stopped mid-stream: the listen ends (events-lost), reads work, and after the restart a new listen hears changes',
-    async () => {
-      const f = await folder({ 'a.md': 'one', 'b.md': 'b' });
-      cleanups.push(() => f.remove());
-      const redis = await redisServer();
-      const watchingHttp = await serveHttp(f.dir, redis);
-      const relyingHttp = await serveHttp(f.dir, redis, ['--no-watch']);
-      const watching = await client(watchingHttp.url);
-      const relying = await client(relyingHttp.url);
+  it('Redis stopped mid-stream: the listen ends (events-lost), reads work, and after the restart a new listen hears changes', async () => {
+    const f = await folder({ 'a.md': 'one', 'b.md': 'b' });
+    cleanups.push(() => f.remove());
+    const redis = await redisServer();
+    const watchingHttp = await serveHttp(f.dir, redis);
+    const relyingHttp = await serveHttp(f.dir, redis, ['--no-watch']);
+    const watching = await client(watchingHttp.url);
+    const relying = await client(relyingHttp.url);
 
-      const first = new Recorded(await relying.listen({ resourceSubscriptions: ['file:///a.md'] }));
-      cleanups.push(() => first.close());
-      await writeFile(f.path('a.md'), 'two');
-      await until('an update through Redis before the outage', () => first.updates().length > 0);
+    const first = new Recorded(await relying.listen({ resourceSubscriptions: ['file:///a.md'] }));
+    cleanups.push(() => first.close());
+    await writeFile(f.path('a.md'), 'two');
+    await until('an update through Redis before the outage', () => first.updates().length > 0);
 
-      await redis.stop();
-      await until('the listen ended after Redis stopped', () => first.ended !== undefined);
-      expect(first.ended).toBeInstanceOf(ProtocolError);
-      expect(first.ended).toMatchObject({ code: -32603, data: { reason: 'events-lost' } });
+    await redis.stop();
+    await until('the listen ended after Redis stopped', () => first.ended !== undefined);
+    expect(first.ended).toBeInstanceOf(ProtocolError);
+    expect(first.ended).toMatchObject({ code: -32603, data: { reason: 'events-lost' } });
 
-      // A listen opened during the outage cannot be trusted either: it must end once Redis is back.
-      const during = new Recorded(
+    // A listen opened during the outage cannot be trusted either: it must end once Redis is back.
+    const during = new Recorded(await relying.listen({ resourceSubscriptions: ['file:///a.md'] }));
+    cleanups.push(() => during.close());
+
+    // Files are read from disk, not from Redis: both instances still answer.
+    await writeFile(f.path('b.md'), 'b while Redis is down');
+    for (const c of [watching, relying]) {
+      expect(await text(c, 'file:///a.md', false)).toBe('two');
+      expect(await text(c, 'file:///b.md', false)).toBe('b while Redis is down');
+    }
+
+    await redis.restart();
+    // Both instances log every connection they lost, and again once it is back.
+    const back = (stderr: string) => {
+      const lost = stderr.match(/lost the connection to Redis/g)?.length ?? 0;
+      const again = stderr.match(/reconnected to Redis/g)?.length ?? 0;
+      return lost > 0 && again >= lost;
+    };
+    await until(
+      'both instances reconnected to Redis',
+      () => back(watchingHttp.stderr) && back(relyingHttp.stderr),
+      15_000,
+    ).catch((e: unknown) => {
+      throw new Error(
+        `${String(e)}\nwatching: ${watchingHttp.stderr}\nrelying: ${relyingHttp.stderr}`,
+      );
+    });
+
+    await until('the listen opened during the outage ended', () => during.ended !== undefined);
+    expect(during.ended).toMatchObject({ code: -32603, data: { reason: 'events-lost' } });
+
+    // A listen opened while a bus is still resubscribing is ended once more (a gap): listen
+    // again, then write after each acknowledgement until an update makes it through.
+    const deadline = Date.now() + 15_000;
+    let round = 0;
+    let heard: Recorded | undefined;
+    while (!heard) {
+      if (Date.now() > deadline) throw new Error(`no update after the restart in ${round} rounds`);
+      round++;
+      const stream = new Recorded(
         await relying.listen({ resourceSubscriptions: ['file:///a.md'] }),
       );
-      cleanups.push(() => during.close());
-
-      // Files are read from disk, not from Redis: both instances still answer.
-      await writeFile(f.path('b.md'), 'b while Redis is down');
-      for (const c of [watching, relying]) {
-        expect(await text(c, 'file:///a.md', false)).toBe('two');
-        expect(await text(c, 'file:///b.md', false)).toBe('b while Redis is down');
-      }
-
-      await redis.restart();
-      // Both instances log every connection they lost, and again once it is back.
-      const back = (stderr: string) => {
-        const lost = stderr.match(/lost the connection to Redis/g)?.length ?? 0;
-        const again = stderr.match(/reconnected to Redis/g)?.length ?? 0;
-        return lost > 0 && again >= lost;
-      };
+      cleanups.push(() => stream.close());
+      await writeFile(f.path('a.md'), `after the restart ${round}`);
       await until(
-        'both instances reconnected to Redis',
-        () => back(watchingHttp.stderr) && back(relyingHttp.stderr),
-        15_000,
-      ).catch((e: unknown) => {
-        throw new Error(
-          `${String(e)}\nwatching: ${watchingHttp.stderr}\nrelying: ${relyingHttp.stderr}`,
-        );
-      });
-
-      await until('the listen opened during the outage ended', () => during.ended !== undefined);
-      expect(during.ended).toMatchObject({ code: -32603, data: { reason: 'events-lost' } });
-
-      // A listen opened while a bus is still resubscribing is ended once more (a gap): listen
-      // again, then write after each acknowledgement until an update makes it through.
-      const deadline = Date.now() + 15_000;
-      let round = 0;
-      let heard: Recorded | undefined;
-      while (!heard) {
-        if (Date.now() > deadline)
-          throw new Error(`no update after the restart in ${round} rounds`);
-        round++;
-        const stream = new Recorded(
-          await relying.listen({ resourceSubscriptions: ['file:///a.md'] }),
-        );
-        cleanups.push(() => stream.close());
-        await writeFile(f.path('a.md'), `after the restart ${round}`);
-        await until(
-          `round ${round}: an update or the end of the listen`,
-          () => stream.updates().length > 0 || stream.ended !== undefined,
-          3000,
-        ).catch(() => undefined);
-        if (stream.updates().length > 0) heard = stream;
-        else await stream.close();
-      }
-      expect(heard.ended).toBeUndefined();
-      expect(await text(relying, 'file:///a.md')).toBe(`after the restart ${round}`);
-      // The credentials-free URL is logged, never a stack trace.
-      expect(relyingHttp.stderr).not.toMatch(/\n\s+at /);
-    },
-  );
+        `round ${round}: an update or the end of the listen`,
+        () => stream.updates().length > 0 || stream.ended !== undefined,
+        3000,
+      ).catch(() => undefined);
+      if (stream.updates().length > 0) heard = stream;
+      else await stream.close();
+    }
+    expect(heard.ended).toBeUndefined();
+    expect(await text(relying, 'file:///a.md')).toBe(`after the restart ${round}`);
+    // The credentials-free URL is logged, never a stack trace.
+    expect(relyingHttp.stderr).not.toMatch(/\n\s+at /);
+  });
 
   // The store's own log says Redis was lost, once; each read answers -32603 naming why, unlogged.
-  it.runIf(HAVE_DIST)(
-    'an artifact read while Redis is down fails at once, saying why, with no stack trace logged',
-    async () => {
-      const files: Record<string, string> = {};
-      for (let i = 0; i < 12; i++) files[`f-${i}.txt`] = `okapi ${i}`;
-      const f = await folder(files);
-      cleanups.push(() => f.remove());
-      const redis = await redisServer();
-      const http = await serveHttp(f.dir, redis);
-      const c = await client(http.url);
-      const found = await c.callTool('search', { query: 'okapi', limit: 2 });
-      const uri = (found.content as Array<{ uri?: string }>).at(-1)?.uri as string;
-      expect(uri).toMatch(/^mcpkit:\/\/artifacts\//);
-      expect(JSON.parse((await text(c, uri, false)) ?? '')).toMatchObject({ total: 12 });
+  it('an artifact read while Redis is down fails at once, saying why, with no stack trace logged', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 12; i++) files[`f-${i}.txt`] = `okapi ${i}`;
+    const f = await folder(files);
+    cleanups.push(() => f.remove());
+    const redis = await redisServer();
+    const http = await serveHttp(f.dir, redis);
+    const c = await client(http.url);
+    const found = await c.callTool('search', { query: 'okapi', limit: 2 });
+    const uri = (found.content as Array<{ uri?: string }>).at(-1)?.uri as string;
+    expect(uri).toMatch(/^mcpkit:\/\/artifacts\//);
+    expect(JSON.parse((await text(c, uri, false)) ?? '')).toMatchObject({ total: 12 });
 
-      await redis.stop();
-      const error = await c.readResource(uri, { cache: false, timeoutMs: 10_000 }).then(
-        () => new Error('the artifact was read with Redis down'),
-        (e: unknown) => e,
-      );
-      expect(error).toBeInstanceOf(ProtocolError);
-      expect((error as ProtocolError).message).toMatch(/redis/i);
-      expect((error as ProtocolError).data).toMatchObject({ uri, reason: 'store-unavailable' });
-      expect(await text(c, 'file:///f-0.txt', false)).toBe('okapi 0');
-      expect(http.stderr).not.toMatch(/\n\s+at /);
-    },
-  );
+    await redis.stop();
+    const error = await c.readResource(uri, { cache: false, timeoutMs: 10_000 }).then(
+      () => new Error('the artifact was read with Redis down'),
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ProtocolError);
+    expect((error as ProtocolError).message).toMatch(/redis/i);
+    expect((error as ProtocolError).data).toMatchObject({ uri, reason: 'store-unavailable' });
+    expect(await text(c, 'file:///f-0.txt', false)).toBe('okapi 0');
+    expect(http.stderr).not.toMatch(/\n\s+at /);
+  });
 
   // 'kill': the instance dies (SIGKILL; the proxy finds its port refusing and skips it).
   // 'drop': the proxy takes a live instance out of the rotation and cuts its connections.
-  it.runIf(HAVE_DIST).each(['kill', 'drop'] as const)(
+  it.each(['kill', 'drop'] as const)(
     'behind a round-robin proxy, the instance holding the stream goes (%s): the client relistens on the other and ends with the final state',
     async (how) => {
       const f = await folder({ 'doc.md': 'v0' });

@@ -9,7 +9,6 @@ import { rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { Redis } from 'ioredis';
 import { expect, it } from 'vitest';
 import { describeRedis } from './redis-harness.js';
-import { HAVE_DIST } from './serve-harness.js';
 import { useRedisServes } from './serve-redis-harness.js';
 import { folder, Recorded, until } from './watch-harness.js';
 
@@ -61,61 +60,55 @@ describeRedis('mcpkit serve --redis: a listener on any instance counts', () => {
     return { f, interest, watching, relying, stream };
   }
 
-  it.runIf(HAVE_DIST)(
-    'a.md removed on disk: the listener on the --no-watch instance gets its update',
-    async () => {
-      const { f, interest, relying, stream } = await setup({ 'a.md': 'one', 'b.md': 'b' });
-      await rm(f.path('a.md'));
-      await until('update of the removed a.md on the --no-watch instance', () => {
-        return stream.updates('file:///a.md').length > 0;
-      });
-      expect(stream.updates()).toEqual(['file:///a.md']);
-      expect(stream.listChanges()).toBe(0); // not asked for
-      expect(stream.ended).toBeUndefined();
-      // The second's listing follows (the list change travelled on Redis as well).
-      await until('a.md gone from the --no-watch listing', async () => {
-        const listed = await relying.client.listResources();
-        return !listed.some((r) => r.name === 'a.md');
-      });
+  it('a.md removed on disk: the listener on the --no-watch instance gets its update', async () => {
+    const { f, interest, relying, stream } = await setup({ 'a.md': 'one', 'b.md': 'b' });
+    await rm(f.path('a.md'));
+    await until('update of the removed a.md on the --no-watch instance', () => {
+      return stream.updates('file:///a.md').length > 0;
+    });
+    expect(stream.updates()).toEqual(['file:///a.md']);
+    expect(stream.listChanges()).toBe(0); // not asked for
+    expect(stream.ended).toBeUndefined();
+    // The second's listing follows (the list change travelled on Redis as well).
+    await until('a.md gone from the --no-watch listing', async () => {
+      const listed = await relying.client.listResources();
+      return !listed.some((r) => r.name === 'a.md');
+    });
 
-      // The listener leaves: the second tells the others that nobody listens to a.md there.
-      const from = names(interest.seen, ['attach'], 'file:///a.md')[0]?.from;
-      await stream.close();
-      await until('the detach of a.md on Redis', () => {
-        return names(interest.seen, ['detach'], 'file:///a.md').some((m) => m.from === from);
-      });
-    },
-  );
+    // The listener leaves: the second tells the others that nobody listens to a.md there.
+    const from = names(interest.seen, ['attach'], 'file:///a.md')[0]?.from;
+    await stream.close();
+    await until('the detach of a.md on Redis', () => {
+      return names(interest.seen, ['detach'], 'file:///a.md').some((m) => m.from === from);
+    });
+  });
 
-  it.runIf(HAVE_DIST)(
-    'a touch of a.md (same bytes) sends nothing; a real change after it sends one update',
-    async () => {
-      const { f, watching, relying, stream } = await setup({ 'a.md': 'same', 'b.md': 'b' });
-      const later = new Date(Date.now() + 60_000);
-      await utimes(f.path('a.md'), later, later);
-      // The watching instance's listing walked past the touch: whatever it caused is announced
-      // before whatever the next change causes.
-      const lastModified = new Date((await stat(f.path('a.md'))).mtimeMs).toISOString();
-      await until('the watching listing saw the touch', async () => {
-        const listed = (await watching.client.listResources()).find((r) => r.name === 'a.md');
-        return listed?.annotations?.lastModified === lastModified;
-      });
-      // A control: b.md's update is announced after whatever the touch caused, and travels the
-      // same way, so once it is here an update for the touch would be too.
-      const control = new Recorded(
-        await relying.client.listen({ resourceSubscriptions: ['file:///b.md'] }),
-      );
-      cleanups.push(() => control.close());
-      await writeFile(f.path('b.md'), 'b changed');
-      await until('update of b.md (the control)', () => control.updates().length > 0);
-      expect(stream.updates()).toEqual([]);
+  it('a touch of a.md (same bytes) sends nothing; a real change after it sends one update', async () => {
+    const { f, watching, relying, stream } = await setup({ 'a.md': 'same', 'b.md': 'b' });
+    const later = new Date(Date.now() + 60_000);
+    await utimes(f.path('a.md'), later, later);
+    // The watching instance's listing walked past the touch: whatever it caused is announced
+    // before whatever the next change causes.
+    const lastModified = new Date((await stat(f.path('a.md'))).mtimeMs).toISOString();
+    await until('the watching listing saw the touch', async () => {
+      const listed = (await watching.client.listResources()).find((r) => r.name === 'a.md');
+      return listed?.annotations?.lastModified === lastModified;
+    });
+    // A control: b.md's update is announced after whatever the touch caused, and travels the
+    // same way, so once it is here an update for the touch would be too.
+    const control = new Recorded(
+      await relying.client.listen({ resourceSubscriptions: ['file:///b.md'] }),
+    );
+    cleanups.push(() => control.close());
+    await writeFile(f.path('b.md'), 'b changed');
+    await until('update of b.md (the control)', () => control.updates().length > 0);
+    expect(stream.updates()).toEqual([]);
 
-      await writeFile(f.path('a.md'), 'changed');
-      await until('update of a.md after the real change', () => stream.updates().length > 0);
-      expect(stream.updates()).toEqual(['file:///a.md']);
-      const { contents } = await relying.client.readResource('file:///a.md');
-      expect((contents[0] as { text?: string }).text).toBe('changed');
-      expect(stream.ended).toBeUndefined();
-    },
-  );
+    await writeFile(f.path('a.md'), 'changed');
+    await until('update of a.md after the real change', () => stream.updates().length > 0);
+    expect(stream.updates()).toEqual(['file:///a.md']);
+    const { contents } = await relying.client.readResource('file:///a.md');
+    expect((contents[0] as { text?: string }).text).toBe('changed');
+    expect(stream.ended).toBeUndefined();
+  });
 });

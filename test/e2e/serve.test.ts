@@ -28,11 +28,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ProtocolError } from '@modelcontextprotocol/client';
 import { formatBytes } from '../../src/providers/filesystem/format.js';
 import {
-  CLI,
   ENVELOPE_RESERVE,
   EXAMPLE_DIR,
   GIANT_BYTES,
-  HAVE_DIST,
   HUGE_BYTES,
   HttpServe,
   KiB,
@@ -69,12 +67,7 @@ const DEFAULT_CAP: Record<TransportKind, number> = {
   http: capOf('http', 32 * MiB),
 };
 
-if (!HAVE_DIST) {
-  console.warn(
-    `skipping test/e2e/serve.test.ts: ${CLI} is missing (run npm run build); these tests need the built CLI`,
-  );
-}
-const test = it.skipIf(!HAVE_DIST);
+const test = it;
 
 // ---------------------------------------------------------------------------------------------
 // Shapes (the SDK's result types are unions; these are the parts the tests look at)
@@ -239,7 +232,6 @@ async function openHttp(label: string, era: Era, url: string): Promise<Session> 
 }
 
 beforeAll(async () => {
-  if (!HAVE_DIST) return;
   fx = await makeFixture(BLOCK_BUDGET, RESULT_BUDGET);
   const fxArgs = [fx.dir, '--block-budget', String(BLOCK_BUDGET)];
   [fxHttp, exHttp] = await Promise.all([startHttp(fxArgs), startHttp([EXAMPLE_DIR])]);
@@ -429,7 +421,6 @@ describe('result budget, --result-budget 9000', () => {
   ];
   const opened = new Map<string, Session>();
   beforeAll(async () => {
-    if (!HAVE_DIST) return;
     const args = [fx.dir, '--result-budget', String(RESULT_BUDGET), '--quiet'];
     const http = await startHttp(args);
     for (const spec of specs) {
@@ -465,7 +456,6 @@ describe('the example CSV flips with --block-budget', () => {
   let raised: HttpServe;
   let lowered: HttpServe;
   beforeAll(async () => {
-    if (!HAVE_DIST) return;
     [raised, lowered] = await Promise.all([
       startHttp([EXAMPLE_DIR, '--block-budget', '2m', '--quiet']),
       startHttp([EXAMPLE_DIR, '--block-budget', '1k', '--quiet']),

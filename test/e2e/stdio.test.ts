@@ -4,7 +4,6 @@
  * keep stdout pure JSON-RPC, leave in-flight requests alone, and exit 0 at EOF.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { initializeRequest, legacy, modern } from '../../src/testing/messages.js';
@@ -12,7 +11,6 @@ import { until, withTimeout } from '../../src/testing/sse.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
-const HAVE_DIST = existsSync(CLI);
 const MAX_LINE = 64 * 1024;
 
 type Message = Record<string, unknown> & { id?: unknown; method?: string };
@@ -177,7 +175,7 @@ beforeAll(async () => {
     main: e2eServer('--max-line-bytes', String(MAX_LINE)),
     noNewline: e2eServer(),
     legacy: e2eServer(),
-    cli: HAVE_DIST ? new StdioProcess(process.execPath, [CLI, 'serve', '--stdio']) : undefined,
+    cli: new StdioProcess(process.execPath, [CLI, 'serve', '--stdio']),
   };
   await Promise.all([procs.main.ready(), procs.noNewline.ready(), procs.legacy.ready()]);
 });
@@ -545,25 +543,19 @@ describe('stdio: EOF edge cases', () => {
 });
 
 describe('stdio: the built CLI', () => {
-  if (!HAVE_DIST)
-    console.warn(`skipping the built-CLI stdio test: ${CLI} is missing (run npm run build)`);
-
-  it.skipIf(!HAVE_DIST)(
-    'answers server/discover from `mcpkit serve --stdio` and exits 0 at EOF',
-    async () => {
-      const p = procs.cli!;
-      const discover = modern('server/discover');
-      p.send('{oops', discover);
-      expect(await p.response(discover.id)).toMatchObject({
-        result: {
-          supportedVersions: ['2026-07-28'],
-          resultType: 'complete',
-          _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'mcpkit-serve' } },
-        },
-      });
-      expect(p.messages[0]).toMatchObject({ id: null, error: { code: -32700 } });
-      expect(await p.end()).toEqual({ code: 0, signal: null });
-      expectOnlyJsonRpc(p.stdout);
-    },
-  );
+  it('answers server/discover from `mcpkit serve --stdio` and exits 0 at EOF', async () => {
+    const p = procs.cli!;
+    const discover = modern('server/discover');
+    p.send('{oops', discover);
+    expect(await p.response(discover.id)).toMatchObject({
+      result: {
+        supportedVersions: ['2026-07-28'],
+        resultType: 'complete',
+        _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'mcpkit-serve' } },
+      },
+    });
+    expect(p.messages[0]).toMatchObject({ id: null, error: { code: -32700 } });
+    expect(await p.end()).toEqual({ code: 0, signal: null });
+    expectOnlyJsonRpc(p.stdout);
+  });
 });

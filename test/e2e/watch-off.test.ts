@@ -6,7 +6,6 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
-import { HAVE_DIST } from './serve-harness.js';
 import { folder, serve, until, type Kind } from './watch-harness.js';
 
 const running: Array<{ stop(): Promise<void> } | { remove(): Promise<void> }> = [];
@@ -14,7 +13,7 @@ afterEach(async () => {
   for (const r of running.splice(0).reverse()) await ('stop' in r ? r.stop() : r.remove());
 });
 
-describe.runIf(HAVE_DIST).each<Kind>(['stdio', 'http'])('mcpkit serve %s --no-watch', (kind) => {
+describe.each<Kind>(['stdio', 'http'])('mcpkit serve %s --no-watch', (kind) => {
   it('sends nothing, and still lists and reads what changed', async () => {
     const f = await folder({ 'a.md': 'one' });
     running.push(f);

@@ -4,7 +4,7 @@
  * works and the README's first server runs over stdio.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,7 +12,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { modern } from '../../src/testing/messages.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const BUILT = existsSync(join(ROOT, 'dist', 'index.js'));
 const bin = (pkg: string, file: string) => join(ROOT, 'node_modules', pkg, file);
 const run = (cmd: string, args: string[], cwd: string) =>
   spawnSync(cmd, args, { cwd, encoding: 'utf8', timeout: 120_000 });
@@ -22,9 +21,8 @@ let tarball: string;
 let files: string[];
 
 beforeAll(() => {
-  if (!BUILT) return;
   work = mkdtempSync(join(tmpdir(), 'mcpkit-pack-'));
-  // dist/ is built already (npm test builds first): no second build through `prepare`.
+  // dist/ is built already (test/setup/build-dist.ts): no second build through `prepare`.
   const packed = run(
     'npm',
     ['pack', '--json', '--ignore-scripts', '--pack-destination', work],
@@ -43,7 +41,7 @@ afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-describe.runIf(BUILT)('the packed package', () => {
+describe('the packed package', () => {
   it('holds the build, the license, the changelog and the bundled example, and no tests', () => {
     expect(files).toEqual(
       expect.arrayContaining([
@@ -159,6 +157,3 @@ describe.runIf(BUILT)('the packed package', () => {
     }
   }, 180_000);
 });
-
-if (!BUILT)
-  console.log('package tests skipped: dist/ is missing (npm run build; npm test builds first)');

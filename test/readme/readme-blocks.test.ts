@@ -4,14 +4,13 @@
  * its surroundings). The server, client and embed-vs-link examples are never fragments.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { modernMeta } from '../../src/testing/messages.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const BUILT = existsSync(join(ROOT, 'dist', 'index.d.ts'));
 const DIR = join(ROOT, 'test', '.tmp-readme-blocks'); // its own: other tests clear test/.tmp
 
 interface Block {
@@ -61,88 +60,78 @@ describe('the README’s TypeScript blocks', () => {
     }
   });
 
-  it.runIf(BUILT)(
-    'every block that is not a fragment type-checks against the built package',
-    () => {
-      rmSync(DIR, { recursive: true, force: true });
-      mkdirSync(DIR, { recursive: true });
-      const files = blocks
-        .filter((b) => !b.fragment)
-        .map((b) => {
-          const file = `readme-line-${b.line}.ts`;
-          // Each block is its own module (top-level await, its own names).
-          writeFileSync(join(DIR, file), `${b.code}\nexport {};\n`);
-          return file;
-        });
-      writeFileSync(
-        join(DIR, 'tsconfig.json'),
-        JSON.stringify({
-          extends: '../../tsconfig.json',
-          compilerOptions: { noEmit: true },
-          include: [],
-          files,
-        }),
-      );
-      const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-      const r = spawnSync(process.execPath, [tsc, '-p', join(DIR, 'tsconfig.json')], {
-        cwd: ROOT,
-        encoding: 'utf8',
-        timeout: 120_000,
+  it('every block that is not a fragment type-checks against the built package', () => {
+    rmSync(DIR, { recursive: true, force: true });
+    mkdirSync(DIR, { recursive: true });
+    const files = blocks
+      .filter((b) => !b.fragment)
+      .map((b) => {
+        const file = `readme-line-${b.line}.ts`;
+        // Each block is its own module (top-level await, its own names).
+        writeFileSync(join(DIR, file), `${b.code}\nexport {};\n`);
+        return file;
       });
-      // Errors name the README line the block starts at (readme-line-N.ts).
-      expect(r.stdout + r.stderr).toBe('');
-      expect(r.status).toBe(0);
-    },
-    120_000,
-  );
+    writeFileSync(
+      join(DIR, 'tsconfig.json'),
+      JSON.stringify({
+        extends: '../../tsconfig.json',
+        compilerOptions: { noEmit: true },
+        include: [],
+        files,
+      }),
+    );
+    const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+    const r = spawnSync(process.execPath, [tsc, '-p', join(DIR, 'tsconfig.json')], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
+    // Errors name the README line the block starts at (readme-line-N.ts).
+    expect(r.stdout + r.stderr).toBe('');
+    expect(r.status).toBe(0);
+  }, 120_000);
 
-  it.runIf(BUILT)(
-    'the embed-vs-link example runs as printed: the PDF and the CSV both reach the result',
-    () => {
-      const block = blocks.find((b) => b.code.includes("'latest-report'"));
-      mkdirSync(DIR, { recursive: true });
-      const file = join(DIR, 'embed-or-link-run.ts');
-      writeFileSync(
-        file,
-        `${block?.code}\n` +
-          "import { connectInMemory } from 'mcpkit/memory';\n" +
-          `const meta = ${JSON.stringify(modernMeta())};\n` +
-          'const answer = await connectInMemory(server).send({ jsonrpc: "2.0", id: 1, ' +
-          'method: "tools/call", params: { name: "latest-report", _meta: meta } });\n' +
-          'console.log(JSON.stringify(answer));\n',
-      );
-      const r = spawnSync(process.execPath, ['--import', 'tsx', file], {
-        cwd: ROOT,
-        encoding: 'utf8',
-        timeout: 60_000,
-      });
-      expect(r.stderr).toBe('');
-      const answer = JSON.parse(r.stdout) as {
-        result: {
-          content: Array<{ type: string; text?: string; resource?: Record<string, unknown> }>;
-        };
+  it('the embed-vs-link example runs as printed: the PDF and the CSV both reach the result', () => {
+    const block = blocks.find((b) => b.code.includes("'latest-report'"));
+    mkdirSync(DIR, { recursive: true });
+    const file = join(DIR, 'embed-or-link-run.ts');
+    writeFileSync(
+      file,
+      `${block?.code}\n` +
+        "import { connectInMemory } from 'mcpkit/memory';\n" +
+        `const meta = ${JSON.stringify(modernMeta())};\n` +
+        'const answer = await connectInMemory(server).send({ jsonrpc: "2.0", id: 1, ' +
+        'method: "tools/call", params: { name: "latest-report", _meta: meta } });\n' +
+        'console.log(JSON.stringify(answer));\n',
+    );
+    const r = spawnSync(process.execPath, ['--import', 'tsx', file], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(r.stderr).toBe('');
+    const answer = JSON.parse(r.stdout) as {
+      result: {
+        content: Array<{ type: string; text?: string; resource?: Record<string, unknown> }>;
       };
-      const [intro, pdf, csv] = answer.result.content;
-      expect(intro).toEqual({ type: 'text', text: 'Latest report and its data:' });
-      expect(pdf).toMatchObject({
-        type: 'resource',
-        resource: {
-          uri: 'file:///reports/2026-11.pdf',
-          mimeType: 'application/pdf',
-          blob: 'JVBERi0xLjQK',
-        },
-      });
-      expect(csv).toMatchObject({
-        type: 'resource',
-        resource: {
-          uri: expect.stringMatching(/^mcpkit:\/\/artifacts\//),
-          mimeType: 'text/csv',
-          text: 'month,total\n2026-11,42\n',
-        },
-      });
-    },
-    60_000,
-  );
+    };
+    const [intro, pdf, csv] = answer.result.content;
+    expect(intro).toEqual({ type: 'text', text: 'Latest report and its data:' });
+    expect(pdf).toMatchObject({
+      type: 'resource',
+      resource: {
+        uri: 'file:///reports/2026-11.pdf',
+        mimeType: 'application/pdf',
+        blob: 'JVBERi0xLjQK',
+      },
+    });
+    expect(csv).toMatchObject({
+      type: 'resource',
+      resource: {
+        uri: expect.stringMatching(/^mcpkit:\/\/artifacts\//),
+        mimeType: 'text/csv',
+        text: 'month,total\n2026-11,42\n',
+      },
+    });
+  }, 60_000);
 });
-
-if (!BUILT) console.log('README type-check skipped: dist/ is missing (npm test builds first)');

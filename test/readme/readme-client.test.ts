@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
@@ -8,7 +8,6 @@ const root = join(import.meta.dirname, '..', '..');
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
 const section = readme.split(/## A client in \d+ lines/)[1] ?? '';
 const code = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
-const built = existsSync(join(root, 'dist', 'transports', 'connect.js'));
 const dir = join(root, 'test', '.tmp-client');
 const file = join(dir, 'readme-client.ts');
 
@@ -24,30 +23,24 @@ describe('README client example', () => {
     expect(lines.length).toBeLessThanOrEqual(22);
   });
 
-  if (!built)
-    console.warn('README client run skipped: dist/ is missing (npm test builds it first)');
-  it.skipIf(!built)(
-    'runs as printed against mcpkit serve examples/docs',
-    async () => {
-      mkdirSync(dir, { recursive: true });
-      writeFileSync(file, code ?? '');
-      const child = spawn(process.execPath, ['--import', 'tsx', file], { cwd: root });
-      let out = '';
-      let err = '';
-      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-      const code_ = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-      expect(err).toBe('');
-      expect(code_).toBe(0);
-      const lines = out.trim().split('\n');
-      expect(lines[0]).toBe('mcpkit-serve speaks 2026-07-28 (modern)');
-      expect(lines).toContain('file:///README.md text/markdown');
-      expect(lines).toContain('file:///data/defaults.json application/json');
-      expect(lines).toContain('link: file:///README.md');
-      // One line per listed resource, then the read's MIME type and the followed link.
-      const listed = lines.filter((l) => l.startsWith('file:///'));
-      expect(listed.length).toBeGreaterThanOrEqual(5);
-    },
-    30_000,
-  );
+  it('runs as printed against mcpkit serve examples/docs', async () => {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(file, code ?? '');
+    const child = spawn(process.execPath, ['--import', 'tsx', file], { cwd: root });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const code_ = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(err).toBe('');
+    expect(code_).toBe(0);
+    const lines = out.trim().split('\n');
+    expect(lines[0]).toBe('mcpkit-serve speaks 2026-07-28 (modern)');
+    expect(lines).toContain('file:///README.md text/markdown');
+    expect(lines).toContain('file:///data/defaults.json application/json');
+    expect(lines).toContain('link: file:///README.md');
+    // One line per listed resource, then the read's MIME type and the followed link.
+    const listed = lines.filter((l) => l.startsWith('file:///'));
+    expect(listed.length).toBeGreaterThanOrEqual(5);
+  }, 30_000);
 });

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
@@ -8,7 +8,6 @@ const root = join(import.meta.dirname, '..', '..');
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
 const section = readme.split('## The host side')[1] ?? '';
 const code = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
-const built = existsSync(join(root, 'dist', 'host', 'index.js'));
 const dir = join(root, 'test', '.tmp-host');
 const file = join(dir, 'readme-host.ts');
 
@@ -22,28 +21,22 @@ const AFTER = `\nresolver.close();\nawait client.close();\n`;
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('README resolver example', () => {
-  if (!built)
-    console.warn('README resolver run skipped: dist/ is missing (npm test builds it first)');
-  it.skipIf(!built)(
-    'runs as printed against mcpkit serve examples/docs: consent asked per link, outcomes printed',
-    async () => {
-      expect(code).toBeDefined();
-      mkdirSync(dir, { recursive: true });
-      writeFileSync(file, BEFORE + (code ?? '') + AFTER);
-      const child = spawn(process.execPath, ['--import', 'tsx', file], { cwd: root });
-      let out = '';
-      let err = '';
-      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-      const exit = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-      expect(err).toBe('');
-      expect(exit).toBe(0);
-      const lines = out.trim().split('\n');
-      const size = Buffer.byteLength(readFileSync(join(root, 'examples', 'docs', 'README.md')));
-      expect(lines).toContain(`asked: Read README.md (${size} bytes) from mcpkit-serve?`);
-      expect(lines).toContain('file:///README.md read ');
-      expect(lines).toContain('file:///data/defaults.json refused consent: refused');
-    },
-    30_000,
-  );
+  it('runs as printed against mcpkit serve examples/docs: consent asked per link, outcomes printed', async () => {
+    expect(code).toBeDefined();
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(file, BEFORE + (code ?? '') + AFTER);
+    const child = spawn(process.execPath, ['--import', 'tsx', file], { cwd: root });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const exit = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(err).toBe('');
+    expect(exit).toBe(0);
+    const lines = out.trim().split('\n');
+    const size = Buffer.byteLength(readFileSync(join(root, 'examples', 'docs', 'README.md')));
+    expect(lines).toContain(`asked: Read README.md (${size} bytes) from mcpkit-serve?`);
+    expect(lines).toContain('file:///README.md read ');
+    expect(lines).toContain('file:///data/defaults.json refused consent: refused');
+  }, 30_000);
 });
