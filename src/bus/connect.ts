@@ -1,7 +1,8 @@
 import type { ConnectionOptions } from 'node:tls';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { McpKitError } from '../errors/index.js';
 import { backoffDelay, type BackoffOptions } from './backoff.js';
+import { loadIoredis } from './load-ioredis.js';
 import { redactRedisUrl, scrubSecrets } from './redact.js';
 
 /** TLS settings of a `rediss://` connection, as Node's `tls.connect` takes them. */
@@ -93,7 +94,8 @@ export async function openRedis(
   let up = false;
   let lastError: unknown;
 
-  const redis = new Redis(url, {
+  const RedisClient = await loadIoredis();
+  const redis = new RedisClient(url, {
     lazyConnect: true,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,

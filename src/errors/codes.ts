@@ -24,6 +24,8 @@ export const MCPKIT_ERROR_CODES = {
   INVALID_DEFINITION: 'INVALID_DEFINITION',
   /** A base64 string that is not canonical (the message gives the offset of the first bad character). */
   INVALID_BASE64: 'INVALID_BASE64',
+  /** An optional peer dependency that a feature needs is not installed (the message says which). */
+  MISSING_DEPENDENCY: 'MISSING_DEPENDENCY',
   /** A peer's answer to one of our requests was malformed or invalid. */
   INVALID_RESPONSE: 'INVALID_RESPONSE',
   /** A string that must be an absolute URI (RFC 3986) is not one. */

@@ -4,7 +4,7 @@
  * works and the README's first server runs over stdio.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -120,6 +120,19 @@ describe('the packed package', () => {
     );
     const front = run(process.execPath, ['front.mjs'], app);
     expect(front.stdout.trim(), front.stderr).toBe('function,function,function,function,function');
+    // ioredis is an optional peer: not installed, and --redis says what to install.
+    expect(existsSync(join(app, 'node_modules', 'ioredis'))).toBe(false);
+    const cli = join(app, 'node_modules', 'mcpkit', 'dist', 'cli', 'main.js');
+    const redis = run(
+      process.execPath,
+      [cli, 'serve', join(app, 'node_modules', 'mcpkit', 'examples', 'docs'), '--stdio'].concat([
+        '--redis',
+        'redis://127.0.0.1:9',
+      ]),
+      app,
+    );
+    expect(redis.status, redis.stderr).toBe(1);
+    expect(redis.stderr).toContain('npm install ioredis@6');
     // The README's first TypeScript block, as printed.
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
     const block = /```ts\n([\s\S]*?)```/.exec(readme)?.[1];
