@@ -6,22 +6,13 @@
 import type { Era } from '../protocol/index.js';
 import { findBase64Problem, uriProblem, validateServerResult } from '../protocol/index.js';
 import { fieldToPointer, quote, type FindingLog, type Place } from './audit-findings.js';
+import { isCacheable } from '../protocol/methods.js';
 
 /** The official SDK client's stdio buffer: the largest JSON-RPC message it takes. */
 export const RESULT_CAP_BYTES = 10 * 1024 * 1024;
 
 /** `{"jsonrpc":"2.0","id":…,"result":` and the closing brace, with a line feed. */
 const ENVELOPE_BYTES = 40;
-
-/** 2026-07-28 results that carry `ttlMs` and `cacheScope`. */
-const CACHEABLE = new Set([
-  'server/discover',
-  'tools/list',
-  'prompts/list',
-  'resources/list',
-  'resources/templates/list',
-  'resources/read',
-]);
 
 /** Format failures that a more precise finding reports (blob-*, uri-invalid). */
 const PRECISE = /must be (canonical base64|an absolute URI \(RFC 3986\))( \(schema [\d-]+\))?$/;
@@ -87,7 +78,7 @@ export function checkAnswer(raw: unknown, place: Place, ctx: AnswerContext): voi
       });
       copy = { ...copy, resultType: 'complete' };
     }
-    if (CACHEABLE.has(place.method) && copy['resultType'] === 'complete') {
+    if (isCacheable(place.method) && copy['resultType'] === 'complete') {
       const missing = ['ttlMs', 'cacheScope'].filter((k) => raw[k] === undefined);
       if (missing.length > 0) {
         log.add({

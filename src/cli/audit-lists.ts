@@ -10,6 +10,7 @@ import { checkUri, type ContentContext } from './audit-content.js';
 import type { Coverage } from './audit-coverage.js';
 import { pointer, quote } from './audit-findings.js';
 import { describeError, judged } from './audit-read.js';
+import { listFieldOf, type ListMethod } from '../protocol/methods.js';
 
 type Obj = Record<string, unknown>;
 
@@ -20,15 +21,7 @@ function isObj(value: unknown): value is Obj {
 /** Pages one list may take before its cursor is taken to never end. */
 export const MAX_LIST_PAGES = 1000;
 
-export type ListMethod =
-  'tools/list' | 'prompts/list' | 'resources/list' | 'resources/templates/list';
-
-export const LIST_FIELDS: Record<ListMethod, string> = {
-  'tools/list': 'tools',
-  'prompts/list': 'prompts',
-  'resources/list': 'resources',
-  'resources/templates/list': 'resourceTemplates',
-};
+export type { ListMethod };
 
 /** One entry of a list, with where it was: the page and its JSON pointer in that page. */
 export interface Listed {
@@ -43,7 +36,7 @@ export async function walkList(
   method: ListMethod,
   ctx: ContentContext,
 ): Promise<Listed[]> {
-  const field = LIST_FIELDS[method];
+  const field = listFieldOf(method);
   const out: Listed[] = [];
   const cursors = new Set<string>();
   let cursor: string | undefined;
@@ -98,7 +91,7 @@ export function checkNames(
   ctx: ContentContext,
 ): void {
   const first = new Map<string, Listed>();
-  const what = LIST_FIELDS[method].replace(/s$/, '');
+  const what = listFieldOf(method).replace(/s$/, '');
   for (const item of listed) {
     const name = item.entry['name'];
     if (typeof name !== 'string') continue;

@@ -33,7 +33,8 @@ import {
   DEFAULT_REQUEST_TIMEOUT_MS,
 } from './options.js';
 import type { ClientWarning, McpClientOptions, RequestOptions } from './options.js';
-import { CACHEABLE, MRTR, checkResult } from './result-check.js';
+import { checkResult } from './result-check.js';
+import { isCacheable, mayRequireInput } from '../protocol/methods.js';
 import { NotificationFanout, tellRaw } from './notification-fanout.js';
 import { WarningLog } from './warning-log.js';
 import { answerServerRequest } from './server-requests.js';
@@ -199,7 +200,7 @@ export abstract class ClientBase {
   async request(method: string, params: Obj = {}, options: RequestOptions = {}): Promise<Obj> {
     this.requireOpen(method);
     const cache =
-      this.cacheStore !== undefined && options.cache !== false && CACHEABLE.has(method)
+      this.cacheStore !== undefined && options.cache !== false && isCacheable(method)
         ? this.cacheStore
         : undefined;
     if (cache) {
@@ -213,7 +214,11 @@ export abstract class ClientBase {
     const dropped: string[] = [];
     let result = await this.once(method, params, options, dropped);
     let rounds = 0;
-    if (result['resultType'] === 'input_required' && this.era === 'modern' && MRTR.has(method)) {
+    if (
+      result['resultType'] === 'input_required' &&
+      this.era === 'modern' &&
+      mayRequireInput(method)
+    ) {
       ({ result, rounds } = await withInputs(
         method,
         params,

@@ -1,6 +1,7 @@
 /** What every outgoing message carries: the per-request `_meta` and the HTTP headers. */
 import { MAX_MESSAGE_BYTES_META, META, encodeHeaderValue } from '../protocol/index.js';
 import type { ClientCapabilities, Era, Implementation } from '../protocol/index.js';
+import { nameFieldOf } from '../protocol/methods.js';
 
 export { MAX_MESSAGE_BYTES_META };
 
@@ -44,12 +45,6 @@ export function withMeta(
   return { ...params, _meta: meta };
 }
 
-const NAMED: Record<string, string> = {
-  'tools/call': 'name',
-  'prompts/get': 'name',
-  'resources/read': 'uri',
-};
-
 /** The standard headers of a POST: version, method and (for three methods) the name. */
 export function standardHeaders(
   protocolVersion: string | undefined,
@@ -58,7 +53,7 @@ export function standardHeaders(
 ): Record<string, string> {
   const headers: Record<string, string> = { 'Mcp-Method': method };
   if (protocolVersion !== undefined) headers['MCP-Protocol-Version'] = protocolVersion;
-  const field = Object.hasOwn(NAMED, method) ? NAMED[method] : undefined;
+  const field = nameFieldOf(method);
   const name = field ? params?.[field] : undefined;
   if (typeof name === 'string') headers['Mcp-Name'] = encodeHeaderValue(name);
   return headers;

@@ -1,16 +1,10 @@
 /** Paging through a list: follow `nextCursor` up to a page limit, never forever. */
 import { McpKitError } from '../errors/index.js';
+import { listFieldOf, type ListMethod } from '../protocol/methods.js';
 
 type Obj = Record<string, unknown>;
 
-export const LIST_FIELDS = {
-  'tools/list': 'tools',
-  'prompts/list': 'prompts',
-  'resources/list': 'resources',
-  'resources/templates/list': 'resourceTemplates',
-} as const;
-
-export type ListMethod = keyof typeof LIST_FIELDS;
+export type { ListMethod };
 
 /**
  * Yields every entry of every page. Ends with `PAGE_LIMIT` when the server keeps handing out
@@ -22,7 +16,7 @@ export async function* paginate<T>(
   maxPages: number,
   startCursor?: string,
 ): AsyncGenerator<T, void, undefined> {
-  const field = LIST_FIELDS[method];
+  const field = listFieldOf(method);
   const seen = new Set<string>();
   let cursor = startCursor;
   for (let page = 1; ; page++) {

@@ -11,31 +11,12 @@ import { paramHeadersOf } from './tool-headers.js';
 import type { ClientWarning } from './options.js';
 import type { Tool } from '../protocol/index.js';
 import { shown } from './shown.js';
+import { isCacheable, mayRequireInput, methodFacts } from '../protocol/methods.js';
 
 type Obj = Record<string, unknown>;
 export type Warn = (warning: ClientWarning) => void;
 /** Told of every tool dropped from a list (so that calling it can say why it is refused). */
 export type DropTool = (name: string) => void;
-
-/** Results that carry `ttlMs` and `cacheScope` in 2026-07-28. */
-export const CACHEABLE = new Set([
-  'server/discover',
-  'tools/list',
-  'prompts/list',
-  'resources/list',
-  'resources/templates/list',
-  'resources/read',
-]);
-
-/** The only methods that may answer `input_required` (SEP-2322). */
-export const MRTR = new Set(['tools/call', 'prompts/get', 'resources/read']);
-
-const LIST_FIELD: Record<string, string> = {
-  'tools/list': 'tools',
-  'prompts/list': 'prompts',
-  'resources/list': 'resources',
-  'resources/templates/list': 'resourceTemplates',
-};
 
 function isObj(value: unknown): value is Obj {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -54,7 +35,7 @@ function repair(era: Era, method: string, result: Obj, warn: Warn): Obj {
     });
   };
   fill('resultType', 'complete');
-  if (CACHEABLE.has(method) && out['resultType'] === 'complete') {
+  if (isCacheable(method) && out['resultType'] === 'complete') {
     fill('ttlMs', 0);
     fill('cacheScope', 'private');
   }
@@ -100,7 +81,7 @@ function safeServerInfo(result: Obj, warn: Warn): Obj {
 }
 
 function checkList(method: string, result: Obj, warn: Warn, dropTool?: DropTool): Obj {
-  const field = LIST_FIELD[method] as string;
+  const field = methodFacts(method)?.listField as string;
   const entries = result[field] as Obj[];
   const kept: Obj[] = [];
   entries.forEach((raw, i) => {
@@ -167,7 +148,11 @@ export function checkResult(
   if (!isObj(raw)) throw invalid(method, 'result', 'result must be an object');
   const result = repair(era, method, raw, warn);
   const type = result['resultType'];
-  if (era === 'modern' && type !== 'complete' && !(type === 'input_required' && MRTR.has(method))) {
+  if (
+    era === 'modern' &&
+    type !== 'complete' &&
+    !(type === 'input_required' && mayRequireInput(method))
+  ) {
     throw invalid(
       method,
       'result.resultType',
@@ -184,7 +169,8 @@ export function checkResult(
     );
   if (kind === 'input_required') return result;
   if (method === 'server/discover' || method === 'initialize') return safeServerInfo(result, warn);
-  if (Object.hasOwn(LIST_FIELD, method)) return checkList(method, result, warn, dropTool);
+  if (methodFacts(method)?.listField !== undefined)
+    return checkList(method, result, warn, dropTool);
   // Synchronous unless content needs a lenient (async: MIME sniffing) read: the common case.
   if (method === 'resources/read') {
     if ((result['contents'] as unknown[]).every((c) => plainText(c, 'contents'))) return result;

@@ -3,44 +3,18 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import modernSchema from './schema/schema-2026-07-28.json' with { type: 'json' };
 import legacySchema from './schema/schema-2025-11-25.json' with { type: 'json' };
 import { isBase64 } from './base64.js';
+import { defsOf } from './methods.js';
 import { isUri } from './uri-syntax.js';
 import type { Era } from './versions.js';
 
 type AjvClass = typeof AjvModule.default;
 const Ajv2020 = ((AjvModule as unknown as { default?: AjvClass }).default ?? AjvModule) as AjvClass;
 
-/** Method -> `$defs` name of its params, per era. */
-const MODERN_PARAMS: Record<string, string> = {
-  'server/discover': 'RequestParams',
-  'completion/complete': 'CompleteRequestParams',
-  'prompts/get': 'GetPromptRequestParams',
-  'prompts/list': 'PaginatedRequestParams',
-  'resources/list': 'PaginatedRequestParams',
-  'resources/templates/list': 'PaginatedRequestParams',
-  'resources/read': 'ReadResourceRequestParams',
-  'subscriptions/listen': 'SubscriptionsListenRequestParams',
-  'tools/call': 'CallToolRequestParams',
-  'tools/list': 'PaginatedRequestParams',
-  'notifications/cancelled': 'CancelledNotificationParams',
-};
+/** Method -> `$defs` name of its params, per era (from the method table). */
+const MODERN_PARAMS: Record<string, string> = defsOf('modern', 'params');
 
 const LEGACY_PARAMS: Record<string, string> = {
-  initialize: 'InitializeRequestParams',
-  ping: 'RequestParams',
-  'completion/complete': 'CompleteRequestParams',
-  'prompts/get': 'GetPromptRequestParams',
-  'prompts/list': 'PaginatedRequestParams',
-  'resources/list': 'PaginatedRequestParams',
-  'resources/templates/list': 'PaginatedRequestParams',
-  'resources/read': 'ReadResourceRequestParams',
-  'resources/subscribe': 'SubscribeRequestParams',
-  'resources/unsubscribe': 'UnsubscribeRequestParams',
-  'logging/setLevel': 'SetLevelRequestParams',
-  'tools/call': 'CallToolRequestParams',
-  'tools/list': 'PaginatedRequestParams',
-  'notifications/cancelled': 'CancelledNotificationParams',
-  'notifications/initialized': 'NotificationParams',
-  'notifications/roots/list_changed': 'NotificationParams',
+  ...defsOf('legacy', 'params'),
   // Results of requests we send to legacy clients.
   'result:sampling/createMessage': 'CreateMessageResult',
   'result:elicitation/create': 'ElicitResult',
@@ -49,34 +23,8 @@ const LEGACY_PARAMS: Record<string, string> = {
 
 /** Method -> `$defs` name of the result a server owes for it, per era. */
 const RESULT_DEFS: Record<Era, Record<string, string>> = {
-  modern: {
-    'server/discover': 'DiscoverResult',
-    'completion/complete': 'CompleteResult',
-    'prompts/get': 'GetPromptResult',
-    'prompts/list': 'ListPromptsResult',
-    'resources/list': 'ListResourcesResult',
-    'resources/templates/list': 'ListResourceTemplatesResult',
-    'resources/read': 'ReadResourceResult',
-    'subscriptions/listen': 'SubscriptionsListenResult',
-    'tools/call': 'CallToolResult',
-    'tools/list': 'ListToolsResult',
-    input_required: 'InputRequiredResult',
-  },
-  legacy: {
-    initialize: 'InitializeResult',
-    ping: 'EmptyResult',
-    'completion/complete': 'CompleteResult',
-    'prompts/get': 'GetPromptResult',
-    'prompts/list': 'ListPromptsResult',
-    'resources/list': 'ListResourcesResult',
-    'resources/templates/list': 'ListResourceTemplatesResult',
-    'resources/read': 'ReadResourceResult',
-    'resources/subscribe': 'EmptyResult',
-    'resources/unsubscribe': 'EmptyResult',
-    'logging/setLevel': 'EmptyResult',
-    'tools/call': 'CallToolResult',
-    'tools/list': 'ListToolsResult',
-  },
+  modern: { ...defsOf('modern', 'result'), input_required: 'InputRequiredResult' },
+  legacy: defsOf('legacy', 'result'),
 };
 
 /** A validation failure: where and what, ready for an error message. */

@@ -3,12 +3,7 @@ import type { ProtocolError } from '../../errors/protocol-error.js';
 import { headerMismatch as mismatch } from '../../errors/wire-errors.js';
 import type { HttpExchange } from './exchange.js';
 import { decodeHeaderValue, headerFormOf } from '../../protocol/header-values.js';
-
-const NAME_FIELD: Record<string, 'name' | 'uri'> = {
-  'tools/call': 'name',
-  'prompts/get': 'name',
-  'resources/read': 'uri',
-};
+import { nameFieldOf } from '../../protocol/methods.js';
 
 /**
  * Checks the 2026-07-28 request headers against the body: `Mcp-Method`, `Mcp-Name` and
@@ -32,7 +27,7 @@ export function checkModernHeaders(
     );
   }
   // `method` is the client's: never look it up on Object.prototype ("constructor").
-  const field = Object.hasOwn(NAME_FIELD, method) ? NAME_FIELD[method] : undefined;
+  const field = nameFieldOf(method);
   if (field) {
     const bodyName = params[field];
     const raw = ex.header('mcp-name');
