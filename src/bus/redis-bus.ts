@@ -6,6 +6,7 @@ import { redisKeys, type RedisKeys } from './keys.js';
 import { redactRedisUrl } from './redact.js';
 import type { ChangeBus, ChangeEvent, InterestMessage } from './types.js';
 import { chunkInterest, decodeBusMessage, encodeBusMessage } from './wire.js';
+import { Emitter } from '../protocol/emitter.js';
 
 export interface RedisBusOptions extends RedisConnectOptions {
   /** Key prefix; the channel is `<prefix>events` (default `mcpkit:`). */
@@ -50,9 +51,15 @@ export class RedisBus implements ChangeBus {
   readonly instanceId = randomUUID();
   /** Other instances share this bus: servers on it announce their listeners' interest. */
   readonly shared = true;
-  private readonly handlers = new Set<(event: ChangeEvent) => void>();
-  private readonly interest = new Set<(message: InterestMessage) => void>();
-  private readonly gaps = new Set<(why: string) => void>();
+  private readonly events = new Emitter<ChangeEvent>((error) =>
+    this.log(`mcpkit: a change-bus subscriber threw: ${String(error)}`),
+  );
+  private readonly interest = new Emitter<InterestMessage>((error) =>
+    this.log(`mcpkit: a change-bus interest subscriber threw: ${String(error)}`),
+  );
+  private readonly gaps = new Emitter<string>((error) =>
+    this.log(`mcpkit: a change-bus gap handler threw: ${String(error)}`),
+  );
   private readonly where: string;
   private readonly log: (line: string) => void;
   private up = true;
@@ -116,7 +123,7 @@ export class RedisBus implements ChangeBus {
   }
 
   publish(event: ChangeEvent): void {
-    this.deliver(event);
+    this.events.emit(event);
     if (this.closed) return;
     if (this.owedGap !== undefined) void this.sendGapNotice();
     const text = encodeBusMessage({ from: this.instanceId, event });
@@ -126,12 +133,11 @@ export class RedisBus implements ChangeBus {
   }
 
   subscribe(handler: (event: ChangeEvent) => void): () => void {
-    this.handlers.add(handler);
-    return () => void this.handlers.delete(handler);
+    return this.events.on(handler);
   }
 
   publishInterest(message: InterestMessage): void {
-    this.deliverInterest(message);
+    this.interest.emit(message);
     if (this.closed) return;
     const { chunks, dropped } = chunkInterest(message);
     if (dropped > 0 && !this.tooLongLogged) {
@@ -149,13 +155,11 @@ export class RedisBus implements ChangeBus {
   }
 
   subscribeInterest(handler: (message: InterestMessage) => void): () => void {
-    this.interest.add(handler);
-    return () => void this.interest.delete(handler);
+    return this.interest.on(handler);
   }
 
   onGap(handler: (why: string) => void): () => void {
-    this.gaps.add(handler);
-    return () => void this.gaps.delete(handler);
+    return this.gaps.on(handler);
   }
 
   async close(): Promise<void> {
@@ -163,42 +167,12 @@ export class RedisBus implements ChangeBus {
     this.closed = true;
     clearTimeout(this.heartbeat);
     clearTimeout(this.noticeTimer);
-    this.handlers.clear();
+    this.events.clear();
     this.interest.clear();
     this.gaps.clear();
     this.publisher.off('ready', this.onPublisherReady);
     await closeRedis(this.subscriber);
     if (!this.options.publisher) await closeRedis(this.publisher);
-  }
-
-  private deliver(event: ChangeEvent): void {
-    for (const handler of this.handlers) {
-      try {
-        handler(event);
-      } catch (error) {
-        this.log(`mcpkit: a change-bus subscriber threw: ${String(error)}`);
-      }
-    }
-  }
-
-  private deliverInterest(message: InterestMessage): void {
-    for (const handler of this.interest) {
-      try {
-        handler(message);
-      } catch (error) {
-        this.log(`mcpkit: a change-bus interest subscriber threw: ${String(error)}`);
-      }
-    }
-  }
-
-  private gap(why: string): void {
-    for (const handler of this.gaps) {
-      try {
-        handler(why);
-      } catch (error) {
-        this.log(`mcpkit: a change-bus gap handler threw: ${String(error)}`);
-      }
-    }
   }
 
   private receive(text: string): void {
@@ -210,9 +184,10 @@ export class RedisBus implements ChangeBus {
       return;
     }
     if (message.from === this.instanceId) return;
-    if (message.gap !== undefined) this.gap(`another instance missed publishing: ${message.gap}`);
-    else if (message.interest !== undefined) this.deliverInterest(message.interest);
-    else this.deliver(message.event);
+    if (message.gap !== undefined)
+      this.gaps.emit(`another instance missed publishing: ${message.gap}`);
+    else if (message.interest !== undefined) this.interest.emit(message.interest);
+    else this.events.emit(message.event);
   }
 
   private down(): void {
@@ -221,7 +196,9 @@ export class RedisBus implements ChangeBus {
     clearTimeout(this.heartbeat);
     const why =
       this.lastError === undefined ? '' : ` (${errorText(this.lastError, this.options.url)})`;
-    this.gap(`the connection to Redis at ${this.where} dropped${why}: events may have been missed`);
+    this.gaps.emit(
+      `the connection to Redis at ${this.where} dropped${why}: events may have been missed`,
+    );
   }
 
   private async resubscribe(): Promise<void> {
@@ -239,7 +216,7 @@ export class RedisBus implements ChangeBus {
     this.up = true;
     this.lastError = undefined;
     this.beat();
-    this.gap(
+    this.gaps.emit(
       `reconnected to Redis at ${this.where}: events published while it was unreachable were missed`,
     );
   }
@@ -272,7 +249,7 @@ export class RedisBus implements ChangeBus {
     const now = performance.now();
     if (now - this.interestGapAt < this.heartbeatMs) return;
     this.interestGapAt = now;
-    this.gap(
+    this.gaps.emit(
       `could not announce listener interest to Redis at ${this.where} (${errorText(error, this.options.url)}): changes may have been missed`,
     );
   }

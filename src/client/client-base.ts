@@ -35,7 +35,8 @@ import {
 import type { ClientWarning, McpClientOptions, RequestOptions } from './options.js';
 import { checkResult } from './result-check.js';
 import { isCacheable, mayRequireInput } from '../protocol/methods.js';
-import { NotificationFanout, tellRaw } from './notification-fanout.js';
+import { tellRaw, type NotificationListener } from './notification-listener.js';
+import { Emitter } from '../protocol/emitter.js';
 import { WarningLog } from './warning-log.js';
 import { answerServerRequest } from './server-requests.js';
 import { ToolHeaderTable } from './tool-headers.js';
@@ -57,7 +58,13 @@ export abstract class ClientBase {
   protected readonly cacheStore: ClientCache | undefined;
   private readonly credential: string;
   protected readonly warningLog = new WarningLog(() => this.options.onWarning);
-  protected readonly noteListeners = new NotificationFanout();
+  /** Listeners that see every notification; one that throws is a warning, never stops the rest. */
+  protected readonly noteListeners = new Emitter<Parameters<NotificationListener>[0]>((error) =>
+    this.warningLog.add({
+      code: 'HANDLER_FAILED',
+      message: `a notification listener threw: ${String(error)}`,
+    }),
+  );
   private identity: ServerIdentity | undefined;
   private pinnedEra: Era | undefined;
   private state: 'idle' | 'connecting' | 'open' | 'closed' = 'idle';
@@ -375,7 +382,7 @@ export abstract class ClientBase {
 
   private onNotification(note: JSONRPCNotification): void {
     this.cacheStore?.invalidate(note as { method: string; params?: Obj });
-    this.noteListeners.emit(note as { method: string; params?: Obj }, this.warningLog.add);
+    this.noteListeners.emit(note as { method: string; params?: Obj });
     if (note.method === 'notifications/tools/list_changed') this.toolHeaders.forget();
     if (this.listens.route(note)) return;
     try {

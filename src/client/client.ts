@@ -20,7 +20,7 @@ import type {
   Tool,
 } from '../protocol/index.js';
 import { ClientBase } from './client-base.js';
-import type { NotificationListener } from './notification-fanout.js';
+import type { NotificationListener } from './notification-listener.js';
 import type { RequestOptions } from './client-base.js';
 import type { ListenNotification, ListenStream } from './listen.js';
 import { ResilientListenStream, type RelistenOptions } from './resilient-listen.js';
@@ -150,11 +150,11 @@ export class McpClient extends ClientBase {
    * the function that removes it.
    */
   addNotificationListener(listener: NotificationListener): () => void {
-    return this.noteListeners.add(listener);
+    return this.noteListeners.on(listener);
   }
   /** A frame the client made up (a resync after a re-listen): caches and listeners hear of it. */
   protected injectNotification(note: { method: string; params?: Obj }): void {
     this.cacheStore?.invalidate(note);
-    this.noteListeners.emit(note, this.warningLog.add);
+    this.noteListeners.emit(note);
   }
 }

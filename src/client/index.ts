@@ -12,7 +12,7 @@ export { McpClient } from './client.js';
 export type { ListenOptions, RequestOptions } from './client.js';
 export { ResilientListenStream, RESYNC_META, resyncFrames } from './resilient-listen.js';
 export type { RelistenOptions } from './resilient-listen.js';
-export type { NotificationListener } from './notification-fanout.js';
+export type { NotificationListener } from './notification-listener.js';
 export type { Progress } from './connection.js';
 export {
   DEFAULT_REQUEST_TIMEOUT_MS,

@@ -1,0 +1,32 @@
+/**
+ * The listeners of one kind of event: `on` adds one and returns its remover; `emit` calls each in
+ * the order added, and one that throws is reported to `onThrow` and never stops the rest.
+ */
+export class Emitter<T> {
+  private readonly listeners = new Set<(value: T) => void>();
+
+  constructor(private readonly onThrow: (error: unknown) => void) {}
+
+  on(listener: (value: T) => void): () => void {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  }
+
+  emit(value: T): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(value);
+      } catch (error) {
+        this.onThrow(error);
+      }
+    }
+  }
+
+  get size(): number {
+    return this.listeners.size;
+  }
+
+  clear(): void {
+    this.listeners.clear();
+  }
+}
