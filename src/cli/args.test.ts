@@ -98,6 +98,10 @@ describe('parseServeArgs', () => {
     ],
     [['--no-legacy', '--quiet', '--no-watch'], { legacy: false, quiet: true, watch: false }],
     [['--no-hard-links'], { refuseHardLinks: true }],
+    // Split by node:util parseArgs: grouped short flags, `--` before a DIR that looks like a port.
+    [['-q', 'docs'], { dir: 'docs', quiet: true }],
+    [['--http', '--', '3333'], { dir: '3333' }],
+    [['--', '--stdio'], { dir: '--stdio' }],
     [['--no-idle-gc'], { idleGc: false }],
     [
       ['--stdio', '--max-line-bytes', '64k'],
@@ -115,7 +119,7 @@ describe('parseServeArgs', () => {
     });
   });
 
-  it.each([['--help'], ['-h'], ['docs', '--stdio', '--help']])('%j asks for help', (...argv) => {
+  it.each([['--help'], ['-h'], ['docs', '--stdio', '--help'], ['-qh']])('%j asks for help', (...argv) => {
     expect(parseServeArgs(argv)).toEqual({ kind: 'help' });
   });
 

@@ -1,4 +1,5 @@
 /** Argument parsing of `mcpkit serve`: pure, table-driven, one clear message per mistake. */
+import { argTokens, type ArgToken } from './arg-tokens.js';
 import { parseValue, VALUE_OPTIONS, type ValueKey } from './serve-options.js';
 import { looksLikeAddress, parseHostPort } from './values.js';
 
@@ -37,10 +38,12 @@ export type ParsedServeArgs =
 export const DEFAULT_HTTP_HOST = '127.0.0.1';
 export const DEFAULT_HTTP_PORT = 3333;
 
+/** The flags that take no value, by what they set. */
 const FLAGS = new Set([
   '--help',
   '-h',
   '--stdio',
+  '--http',
   '--no-legacy',
   '--quiet',
   '-q',
@@ -48,6 +51,14 @@ const FLAGS = new Set([
   '--no-hard-links',
   '--no-idle-gc',
 ]);
+/** Options whose value is the next argument (or after `=`), whatever it looks like. */
+const VALUE_NAMES = [
+  'allow-host',
+  'redis',
+  'redis-prefix',
+  'redis-ca',
+  ...Object.keys(VALUE_OPTIONS).map((flag) => flag.slice(2)),
+];
 
 /**
  * Why `--allow-host` cannot take `raw`, or undefined. The Host guard compares host names without
@@ -87,7 +98,8 @@ function redisProblem(name: string, raw: string): string | undefined {
 
 /**
  * Parses the arguments after `serve`: `[DIR] [--stdio | --http [host:]port] [options]`.
- * Options take their value as the next argument or after `=`; `--` ends the options.
+ * Options take their value as the next argument or after `=`; `--` ends the options
+ * (node:util parseArgs splits the words, every check is here).
  */
 export function parseServeArgs(argv: readonly string[]): ParsedServeArgs {
   const args: ServeArgs = {
@@ -103,25 +115,19 @@ export function parseServeArgs(argv: readonly string[]): ParsedServeArgs {
   const used = new Set<string>();
   let stdio = false;
   let http = false;
-  let positional = false;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    if (positional || !arg.startsWith('-') || arg === '-') {
+  const tokens = argTokens(argv, VALUE_NAMES, { h: 'help', q: 'quiet' });
+  for (let t = 0; t < tokens.length; t++) {
+    const token = tokens[t] as ArgToken;
+    if (token.kind === 'terminator') continue;
+    if (token.kind === 'positional') {
       if (args.dir !== undefined)
-        return error(`unexpected argument ${JSON.stringify(arg)}: serve takes one DIR`);
-      if (arg === '') return error('DIR is empty');
-      args.dir = arg;
+        return error(`unexpected argument ${JSON.stringify(token.value)}: serve takes one DIR`);
+      if (token.value === '') return error('DIR is empty');
+      args.dir = token.value;
       continue;
     }
-    if (arg === '--') {
-      positional = true;
-      continue;
-    }
-    const eq = arg.indexOf('=');
-    const name = eq > 0 && arg.startsWith('--') ? arg.slice(0, eq) : arg;
-    const inline = eq > 0 && arg.startsWith('--') ? arg.slice(eq + 1) : undefined;
-    const isFlag = FLAGS.has(name);
-    if (isFlag && inline !== undefined) return error(`${name} takes no value`);
+    const { flag: name, inline } = token;
+    if (FLAGS.has(name) && inline && name !== '--http') return error(`${name} takes no value`);
     switch (name) {
       case '--help':
       case '-h':
@@ -144,9 +150,15 @@ export function parseServeArgs(argv: readonly string[]): ParsedServeArgs {
         continue;
       case '--http': {
         http = true;
-        const next = argv[i + 1];
-        const raw =
-          inline ?? (next !== undefined && looksLikeAddress(next) ? argv[++i] : undefined);
+        // Its address is optional: the next word is taken only when it looks like one.
+        const next = tokens[t + 1];
+        const raw = inline
+          ? token.value
+          : next?.kind === 'positional' &&
+              next.index === token.index + 1 &&
+              looksLikeAddress(next.value)
+            ? (t++, next.value)
+            : undefined;
         if (raw === undefined) continue;
         const at = parseHostPort(raw);
         if (!at)
@@ -157,8 +169,8 @@ export function parseServeArgs(argv: readonly string[]): ParsedServeArgs {
         continue;
       }
       case '--allow-host': {
-        const raw = inline ?? argv[++i];
-        if (raw === undefined || raw === '' || (inline === undefined && raw.startsWith('-')))
+        const raw = token.value;
+        if (raw === undefined || raw === '' || (!inline && raw.startsWith('-')))
           return error('--allow-host expects a host name, e.g. --allow-host mcp.example.com');
         const problem = allowHostProblem(raw);
         if (problem) return error(problem);
@@ -169,8 +181,8 @@ export function parseServeArgs(argv: readonly string[]): ParsedServeArgs {
       case '--redis':
       case '--redis-prefix':
       case '--redis-ca': {
-        const raw = inline ?? argv[++i];
-        if (raw === undefined || raw === '' || (inline === undefined && raw.startsWith('--')))
+        const raw = token.value;
+        if (raw === undefined || raw === '' || (!inline && raw.startsWith('--')))
           return error(`${name} expects a value`);
         const problem = redisProblem(name, raw);
         if (problem) return error(problem);
@@ -181,10 +193,10 @@ export function parseServeArgs(argv: readonly string[]): ParsedServeArgs {
         continue;
       }
       default: {
-        const option = VALUE_OPTIONS[name];
+        const option = Object.hasOwn(VALUE_OPTIONS, name) ? VALUE_OPTIONS[name] : undefined;
         if (!option) return error(`unknown option ${JSON.stringify(name)}`);
-        const raw = inline ?? argv[++i];
-        if (raw === undefined || (inline === undefined && raw.startsWith('--')))
+        const raw = token.value;
+        if (raw === undefined || (!inline && raw.startsWith('--')))
           return error(`${name} expects a value`);
         const value = parseValue(name, option, raw);
         if (typeof value === 'string') return error(value);

@@ -4,6 +4,7 @@
  * line of a stdio server.
  */
 import { isIP } from 'node:net';
+import { argTokens } from './arg-tokens.js';
 import { parseDuration, parseSize } from './values.js';
 
 export type HostTarget =
@@ -56,6 +57,11 @@ const OPTIONS: Record<string, { value: boolean; only?: HostCommand }> = {
   '--call': { value: true, only: 'audit' },
   '--resolve': { value: true, only: 'inspect' },
 };
+
+/** The options that take a value, as parseArgs names them. */
+const VALUE_NAMES = Object.keys(OPTIONS)
+  .filter((flag) => OPTIONS[flag]?.value === true)
+  .map((flag) => flag.slice(2));
 
 const LABEL = /^(?!-)[A-Za-z0-9_-]{1,63}(?<!-)$/;
 
@@ -119,7 +125,8 @@ function parseUrl(raw: string): string | undefined {
 /**
  * Parses the arguments after `inspect` or `audit`: `URL [VERB …] [options]` or
  * `[VERB …] [options] -- COMMAND ARGS…`. Options take their value as the next argument or after
- * `=`; everything after `--` is the server's command line, passed as is.
+ * `=`; everything after `--` is the server's command line, passed as is (node:util parseArgs
+ * splits the words, every check is here).
  */
 export function parseHostArgs(command: HostCommand, argv: readonly string[]): ParsedHostArgs {
   const args: HostArgs = {
@@ -136,37 +143,39 @@ export function parseHostArgs(command: HostCommand, argv: readonly string[]): Pa
     calls: [],
   };
   const error = (message: string): ParsedHostArgs => ({ kind: 'error', message });
-  const dashes = argv.indexOf('--');
-  const own = dashes < 0 ? argv : argv.slice(0, dashes);
   const positional: string[] = [];
-  for (let i = 0; i < own.length; i++) {
-    const arg = own[i] as string;
-    if (!arg.startsWith('-') || arg === '-') {
-      positional.push(arg);
+  let server: string[] | undefined;
+  const tokens = argTokens(argv, VALUE_NAMES, { h: 'help' });
+  for (const token of tokens) {
+    if (token.kind === 'terminator') {
+      // Everything after `--` is the server's command line, as it is.
+      server = argv.slice(token.index + 1);
+      break;
+    }
+    if (token.kind === 'positional') {
+      positional.push(token.value);
       continue;
     }
-    const eq = arg.indexOf('=');
-    const name = eq > 0 && arg.startsWith('--') ? arg.slice(0, eq) : arg;
-    const inline = eq > 0 && arg.startsWith('--') ? arg.slice(eq + 1) : undefined;
-    const option = OPTIONS[name];
+    const { flag: name, inline } = token;
+    const option = Object.hasOwn(OPTIONS, name) ? OPTIONS[name] : undefined;
     if (!option) return error(`unknown option ${JSON.stringify(name)} for ${command}`);
     if (option.only && option.only !== command)
       return error(`${name} applies to mcpkit ${option.only} only`);
     if (!option.value) {
-      if (inline !== undefined) return error(`${name} takes no value`);
+      if (inline) return error(`${name} takes no value`);
       if (name === '--help' || name === '-h') return { kind: 'help' };
       if (name === '--json') args.json = true;
       else args.fetchUrls = true;
       continue;
     }
-    const raw = inline ?? own[++i];
-    if (raw === undefined || (inline === undefined && raw.startsWith('--')))
+    const raw = token.value;
+    if (raw === undefined || (!inline && raw.startsWith('--')))
       return error(`${name} expects a value`);
     const problem = setValue(args, name, raw);
     if (problem) return error(problem);
   }
-  if (dashes >= 0) {
-    const [cmd, ...rest] = argv.slice(dashes + 1);
+  if (server !== undefined) {
+    const [cmd, ...rest] = server;
     if (cmd === undefined || cmd === '')
       return error(`nothing after "--": give the server's command, e.g. -- node server.js`);
     if (positional[0] !== undefined && parseUrl(positional[0]) !== undefined)
