@@ -1,10 +1,11 @@
 /** Lets a long scan share the event loop: it runs in short slices and yields between them. */
 
 /**
- * Longest a search runs before it lets other work run (ms). With the 4 searches the server runs
- * at once, a request waits at most a few slices, wherever the scan is (files read or cached).
+ * Longest a search runs before it lets other work run (ms). The searches running at once (4 by
+ * default) each take a slice per turn of the loop: a request waits about that many slices,
+ * wherever the scans are (files read or cached).
  */
-export const SEARCH_SLICE_MS = 3;
+export const SEARCH_SLICE_MS = 2;
 
 /** A scan's clock: `due` once its slice is spent, `pause` to yield and start a new one. */
 export class Pace {
