@@ -68,8 +68,8 @@ Search (the "search" tool and the "survey" prompt):
   --search-max-files N    files one search looks at before it stops and says so (default 20000)
   --search-max-bytes BYTES  text one search reads before it stops and says so (default 64m)
   --search-timeout TIME   time one search may take before it stops and says so (default 5s)
-  --search-concurrency N  searches at once; another waits up to 2s, then is told the server is
-                          busy (default 4)
+  --search-concurrency N  searches at once; another waits its turn within its time limit
+                          (default 4)
 
 stdio only:
   --max-in-flight N       requests handled at once; later ones wait, unread while the queue is

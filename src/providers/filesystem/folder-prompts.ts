@@ -21,7 +21,6 @@ import {
   type GatedSearch,
 } from './folder-text.js';
 import type { SearchHit } from './search.js';
-import { searchBusy } from './wire.js';
 
 const SURVEY_LINKS = 20;
 
@@ -206,7 +205,6 @@ export function registerPrompts(
           argument: 'query',
         });
       const found = await search(query, SURVEY_LINKS, ctx.signal);
-      if ('busy' in found) throw searchBusy(`survey: ${found.busy}`, found.concurrency);
       const q = JSON.stringify(query);
       if (found.hits.length === 0) {
         return `No file in ${folder} matches ${q} by name or text (${found.total} files).${stopNote(found)} Ask the user for other words, or call the "search" tool with fewer words.`;

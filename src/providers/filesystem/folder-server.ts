@@ -34,8 +34,8 @@ export interface ServeFolderOptions extends FilesystemProviderOptions {
   /**
    * Bounds of the `search` tool and the `survey` prompt: each search's budget (`maxFiles`
    * 20,000, `maxBytes` 64 MiB, `timeoutMs` 5,000; it returns what it found and says it stopped
-   * early) and how many run at once (`concurrency` 4; one beyond waits up to `waitMs`, 2,000,
-   * then is answered "busy").
+   * early) and how many run at once (`concurrency` 4; one beyond waits its turn within its
+   * time limit).
    */
   search?: FolderSearchOptions;
 }
@@ -157,7 +157,6 @@ function registerTools(
     },
     async ({ query, limit }: { query: string; limit?: number }, ctx) => {
       const found = await search(query, limit ?? 10, ctx.signal, true);
-      if ('busy' in found) return toolError(found.busy);
       // Cut short by time, the answer depends on the load, not only on the query and the folder.
       if (found.stopped?.budget === 'timeoutMs') ctx.keepable = false;
       const q = JSON.stringify(query);

@@ -78,21 +78,22 @@ export function stopNote(found: SearchResult): string {
   );
 }
 
-/** Limits of the folder's searches: each one's budget, and how many run at once. */
+/** Limits of the folder's searches: each one's budget, and how many look at file texts at once. */
 export interface FolderSearchOptions extends SearchLimits {
-  /** Most searches at once, the tool's and the survey prompt's together (default 4). */
+  /**
+   * Most searches at once, the tool's and the survey prompt's together (default 4); another
+   * waits its turn within its own time limit, and is never refused.
+   */
   concurrency?: number;
-  /** How long a search beyond `concurrency` waits for one to finish before it is answered "busy" (default 2,000 ms). */
-  waitMs?: number;
 }
 
-/** A search through the gate: its result, or the sentence saying the server is busy. */
+/** A search through the gate: it always answers, at the latest at its time limit. */
 export type GatedSearch = (
   query: string,
   limit: number,
   signal: AbortSignal,
   collect?: boolean,
-) => Promise<SearchResult | { busy: string; concurrency: number }>;
+) => Promise<SearchResult>;
 
 export function gatedSearch(
   provider: FilesystemProvider,
@@ -105,20 +106,7 @@ export function gatedSearch(
     ...(maxBytes !== undefined ? { maxBytes } : {}),
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
   };
-  return async (query, limit, signal, collect = false) => {
-    const release = await gate.acquire(signal);
-    if (!release) {
-      const n = gate.concurrency;
-      const waited = gate.waitMs > 0 ? ` and none finished within ${gate.waitMs} ms` : '';
-      const busy =
-        `The server is busy: ${n} search${n === 1 ? ' is' : 'es are'} running (its limit)${waited}. ` +
-        'Try again in a moment.';
-      return { busy, concurrency: gate.concurrency };
-    }
-    try {
-      return await searchFiles(provider, query, { ...limits, limit, signal, collect });
-    } finally {
-      release();
-    }
-  };
+  const turn = (deadline: number, signal?: AbortSignal) => gate.acquire(deadline, signal);
+  return (query, limit, signal, collect = false) =>
+    searchFiles(provider, query, { ...limits, limit, signal, collect, turn });
 }

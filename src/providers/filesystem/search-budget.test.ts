@@ -111,7 +111,7 @@ describe('searchFiles: a budget per search', () => {
 
   it('maxBytes: reads no file that would go over it, and stops there', async () => {
     const fs = readHookFs(() => undefined);
-    const provider = createFilesystemProvider({ root: small, fs, cacheBytes: 0 });
+    const provider = createFilesystemProvider({ root: small, fs, cacheBytes: 0, settleMs: 0 });
     const found = await searchFiles(provider, 'needle', { maxBytes: 1050 });
     expect(found).toMatchObject({
       hits: [],
@@ -228,24 +228,61 @@ describe('tool "search" and prompt "survey": the budget in the text', () => {
   });
 });
 
-describe('concurrent searches: a cap, then a short wait, then "busy"', () => {
-  /** node:fs whose reads of f00.txt wait until `release()`; `entered` resolves at the first. */
-  function blockingFs() {
-    let release!: () => void;
-    const released = new Promise<void>((r) => (release = r));
-    let entered!: () => void;
-    const inRead = new Promise<void>((r) => (entered = r));
-    const fs = readHookFs(async (_n, path) => {
-      if (!path.endsWith('f00.txt')) return;
-      entered();
-      await released;
-    });
-    return { fs, release, inRead };
-  }
+/** node:fs whose reads of f00.txt wait until `release()`; `inRead` resolves at the first. */
+function blockingFs() {
+  let release!: () => void;
+  const released = new Promise<void>((r) => (release = r));
+  let entered!: () => void;
+  const inRead = new Promise<void>((r) => (entered = r));
+  const fs = readHookFs(async (_n, path) => {
+    if (!path.endsWith('f00.txt')) return;
+    entered();
+    await released;
+  });
+  return { fs, release, inRead };
+}
 
-  function serve(fs: ProviderFs, search: NonNullable<ServeFolderOptions['search']>) {
+/** Turns of the event loop: enough for anything not waiting on a read to settle. */
+async function turns(n = 20): Promise<void> {
+  for (let i = 0; i < n; i++) await new Promise((r) => setImmediate(r));
+}
+
+describe('a read still pending at the end: the search does not wait for it', () => {
+  it('at its time limit, answers what it has; the read closes its handle when it ends', async () => {
+    const { fs, release, inRead } = blockingFs();
+    const provider = createFilesystemProvider({ root: small, fs, cacheBytes: 0, settleMs: 0 });
+    await provider.ready();
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout'] });
+    const search = searchFiles(provider, 'f2', { timeoutMs: 1000, limit: 20 });
+    await inRead;
+    await vi.advanceTimersByTimeAsync(1000);
+    const found = await search;
+    // The ten name matches were read first; then f00.txt, still pending.
+    expect(found).toMatchObject({ scanned: 11, stopped: { budget: 'timeoutMs', limit: 1000 } });
+    expect(found.hits.map((h) => h.where)).toEqual(Array(10).fill('name'));
+    expect(fs.closed).toBe(10);
+    vi.useRealTimers();
+    release();
+    await vi.waitFor(() => expect(fs.closed).toBe(11));
+  });
+
+  it('at cancellation, rejects with its reason', async () => {
+    const { fs, release, inRead } = blockingFs();
+    const provider = createFilesystemProvider({ root: small, fs, cacheBytes: 0, settleMs: 0 });
+    const controller = new AbortController();
+    const search = searchFiles(provider, 'needle', { signal: controller.signal });
+    await inRead;
+    controller.abort(new Error('cancelled by the client'));
+    await expect(search).rejects.toThrow('cancelled by the client');
+    release();
+    await vi.waitFor(() => expect(fs.closed).toBe(1));
+  });
+});
+
+describe('concurrent searches: a cap, then a turn in order, never "busy"', () => {
+  function serve(fs: ProviderFs, search: NonNullable<ServeFolderOptions['search']> = {}) {
     const server = createServer({ name: 'busy', version: '1' });
-    serveFolder(server, { root: small, fs, cacheBytes: 0, search });
+    serveFolder(server, { root: small, fs, cacheBytes: 0, settleMs: 0, search });
     const conn = connectInMemory(server);
     return {
       call: async (query: string) =>
@@ -255,84 +292,99 @@ describe('concurrent searches: a cap, then a short wait, then "busy"', () => {
     };
   }
 
-  it('beyond the cap, with no wait, answers a tool error saying the server is busy', async () => {
+  it('beyond the cap (4 by default), waits for a turn and then runs: every search answers', async () => {
     const { fs, release, inRead } = blockingFs();
-    const { call, survey } = serve(fs, { concurrency: 1, waitMs: 0 });
-    const first = call('needle');
-    await inRead;
-    const second = await call('needle');
-    expect(second.result).toMatchObject({ isError: true });
-    expect(second.result?.content?.[0]?.text).toBe(
-      'The server is busy: 1 search is running (its limit). Try again in a moment.',
+    const { call, survey } = serve(fs);
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout'] });
+    const settled: string[] = [];
+    const searches = Array.from({ length: 5 }, (_, i) =>
+      call('needle').finally(() => settled.push(`search ${i}`)),
     );
-    // The survey prompt shares the cap: a -32603 error with reason "busy".
-    expect((await survey('needle')).error).toMatchObject({
-      code: -32603,
-      message: expect.stringMatching(/^survey: The server is busy/),
-      data: { reason: 'busy', concurrency: 1 },
+    const prompt = survey('needle').finally(() => settled.push('survey'));
+    await inRead;
+    await turns();
+    // Four read f00.txt; the fifth and the survey wait for a turn, without reading, for as long
+    // as their time limit allows (5 s): longer than a short wait then "busy" would.
+    await vi.advanceTimersByTimeAsync(4_000);
+    vi.useRealTimers();
+    expect(settled).toEqual([]);
+    expect(fs.reads.filter((p) => p.endsWith('f00.txt'))).toHaveLength(4);
+    release();
+    for (const answer of await Promise.all(searches)) {
+      expect(answer.result?.isError).toBeUndefined();
+      expect(answer.result?.content?.[0]?.text).toMatch(/^1 file match "needle"/);
+    }
+    expect(JSON.stringify((await prompt).result?.messages)).toContain('f25.txt');
+  });
+
+  it('a search whose turn does not come within its time limit answers its name matches, stopped by it', async () => {
+    const { fs, release, inRead } = blockingFs();
+    const provider = createFilesystemProvider({ root: small, fs, cacheBytes: 0, settleMs: 0 });
+    const gate = new SearchGate({ concurrency: 1 });
+    const turn = (deadline: number, signal?: AbortSignal) => gate.acquire(deadline, signal);
+    const first = searchFiles(provider, 'needle', { turn, timeoutMs: 60_000 });
+    await inRead;
+    const second = await searchFiles(provider, 'f2', { turn, timeoutMs: 20, limit: 3 });
+    expect(second).toMatchObject({
+      scanned: 0,
+      bytes: 0,
+      total: 30,
+      truncated: true,
+      stopped: { budget: 'timeoutMs', limit: 20 },
     });
+    expect(second.hits.map((h) => [h.file.path, h.where])).toEqual([
+      ['f20.txt', 'name'],
+      ['f21.txt', 'name'],
+      ['f22.txt', 'name'],
+    ]);
     release();
-    expect((await first).result?.content?.[0]?.text).toMatch(/^1 file match "needle"/);
-    // The slot is free again.
-    expect((await call('needle')).result?.content?.[0]?.text).toMatch(/^1 file match/);
-  });
-
-  it('beyond the cap, a search that waited in vain says how long it waited', async () => {
-    const { fs, release, inRead } = blockingFs();
-    const { call } = serve(fs, { concurrency: 1, waitMs: 20 });
-    const first = call('needle');
-    await inRead;
-    expect((await call('needle')).result?.content?.[0]?.text).toBe(
-      'The server is busy: 1 search is running (its limit) and none finished within 20 ms. Try again in a moment.',
-    );
-    release();
-    await first;
-  });
-
-  it('beyond the cap, waits for a slot (in order) and then runs', async () => {
-    const { fs, release, inRead } = blockingFs();
-    const { call } = serve(fs, { concurrency: 1, waitMs: 60_000 });
-    const first = call('needle');
-    await inRead;
-    let settled = false;
-    const second = call('needle').finally(() => (settled = true));
-    for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
-    expect(settled).toBe(false);
-    release();
-    expect((await first).result?.content?.[0]?.text).toMatch(/^1 file match/);
-    expect((await second).result?.content?.[0]?.text).toMatch(/^1 file match/);
+    expect((await first).hits.map((h) => h.file.path)).toEqual(['f25.txt']);
   });
 });
 
 describe('SearchGate', () => {
-  it('hands a released slot to the next waiter, drops cancelled waiters, and counts right', async () => {
-    const gate = new SearchGate({ concurrency: 2, waitMs: 60_000 });
-    const a = await gate.acquire();
-    const b = await gate.acquire();
-    expect(gate.active).toBe(2);
+  const FAR = () => Date.now() + 60_000;
+
+  it('hands a released turn to the next waiter in order, drops cancelled waiters, and counts right', async () => {
+    const gate = new SearchGate({ concurrency: 2 });
+    const a = await gate.acquire(FAR());
+    const b = await gate.acquire(FAR());
     const cancel = new AbortController();
-    const cancelled = gate.acquire(cancel.signal);
-    const waiting = gate.acquire();
+    const cancelled = gate.acquire(FAR(), cancel.signal);
+    const order: string[] = [];
+    const c = gate.acquire(FAR()).finally(() => order.push('c'));
+    const d = gate.acquire(FAR()).finally(() => order.push('d'));
     cancel.abort(new Error('gone'));
     await expect(cancelled).rejects.toThrow('gone');
     a?.();
     a?.(); // a second release is a no-op
-    const c = await waiting;
-    expect(c).toBeTypeOf('function');
-    expect(gate.active).toBe(2);
+    await turns();
+    expect(order).toEqual(['c']);
     b?.();
-    c?.();
-    expect(gate.active).toBe(0);
+    await turns();
+    expect(order).toEqual(['c', 'd']);
+    (await c)?.();
+    (await d)?.();
+    // All four ended: two turns are free at once again, a third waits.
+    const free = [await gate.acquire(FAR()), await gate.acquire(FAR())];
+    let third = false;
+    void gate.acquire(FAR()).then(() => (third = true));
+    await turns();
+    expect(third).toBe(false);
+    for (const release of free) release?.();
+    await turns();
+    expect(third).toBe(true);
   });
 
-  it('answers undefined once waitMs passed without a slot', async () => {
+  it('answers undefined once the deadline passed without a turn', async () => {
     vi.useFakeTimers();
-    const gate = new SearchGate({ concurrency: 1, waitMs: 100 });
-    const held = await gate.acquire();
-    const late = gate.acquire();
+    const gate = new SearchGate({ concurrency: 1 });
+    const held = await gate.acquire(Date.now() + 100);
+    const late = gate.acquire(Date.now() + 100);
     await vi.advanceTimersByTimeAsync(100);
     expect(await late).toBeUndefined();
     held?.();
-    expect(gate.active).toBe(0);
+    // The turn is free: the next one gets it at once.
+    expect(await gate.acquire(Date.now())).toBeTypeOf('function');
   });
 });

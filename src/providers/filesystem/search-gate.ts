@@ -1,49 +1,39 @@
-/** A cap on concurrent searches: a search beyond it waits briefly for a slot, then is told "busy". */
+/** A cap on searches that look at file texts at once: the others wait their turn, in order. */
 
 export interface SearchGateOptions {
   /** Most searches at once (default 4). */
   concurrency?: number;
-  /** How long a search beyond `concurrency` waits for a slot before it is refused (default 2,000 ms; 0: at once). */
-  waitMs?: number;
 }
 
-export const GATE_DEFAULTS = { concurrency: 4, waitMs: 2_000 } as const;
+export const GATE_DEFAULTS = { concurrency: 4 } as const;
 
-/** Gives back a slot; calling it again does nothing. */
+/** Ends a turn; calling it again does nothing. */
 export type Release = () => void;
 
 /**
- * Counts running searches. Waiting briefly rather than refusing at once serves a client that
- * sends a few searches together (they queue, in order, behind searches that are themselves
- * bounded in time); refusing after `waitMs` keeps a flood from queueing without end.
+ * Counts running searches. One beyond the cap waits, first come first served, until a turn is
+ * free or its own deadline passes: it is never refused, and its wait counts against its time
+ * limit, so that it still answers within it (with what it found by name).
  */
 export class SearchGate {
   readonly concurrency: number;
-  readonly waitMs: number;
   private running = 0;
   private readonly queue: Array<() => void> = [];
 
   constructor(options: SearchGateOptions = {}) {
     this.concurrency = Math.max(1, options.concurrency ?? GATE_DEFAULTS.concurrency);
-    this.waitMs = Math.max(0, options.waitMs ?? GATE_DEFAULTS.waitMs);
-  }
-
-  /** Searches running now. */
-  get active(): number {
-    return this.running;
   }
 
   /**
-   * A slot, or undefined when none freed up within `waitMs`. Rejects with the signal's reason
-   * when the request is cancelled while it waits.
+   * A turn, or undefined when none came before `deadline` (ms since the epoch). Rejects with the
+   * signal's reason when the request is cancelled while it waits.
    */
-  acquire(signal?: AbortSignal): Promise<Release | undefined> {
+  acquire(deadline: number, signal?: AbortSignal): Promise<Release | undefined> {
     signal?.throwIfAborted();
     if (this.running < this.concurrency) {
       this.running++;
       return Promise.resolve(this.releaser());
     }
-    if (this.waitMs === 0) return Promise.resolve(undefined);
     return new Promise<Release | undefined>((resolve, reject) => {
       const leave = (): void => {
         clearTimeout(timer);
@@ -51,7 +41,7 @@ export class SearchGate {
         const at = this.queue.indexOf(grant);
         if (at !== -1) this.queue.splice(at, 1);
       };
-      // Called by a release that hands its slot over: `running` is already counted.
+      // Called by a release that hands its turn over: `running` is already counted.
       const grant = (): void => {
         leave();
         resolve(this.releaser());
@@ -60,11 +50,13 @@ export class SearchGate {
         leave();
         reject(signal?.reason);
       };
-      const timer = setTimeout(() => {
-        leave();
-        resolve(undefined);
-      }, this.waitMs);
-      timer.unref?.();
+      const timer = setTimeout(
+        () => {
+          leave();
+          resolve(undefined);
+        },
+        Math.max(0, deadline - Date.now()),
+      );
       signal?.addEventListener('abort', onAbort, { once: true });
       this.queue.push(grant);
     });

@@ -2,12 +2,10 @@
 import { isTextMimeType } from '../../content/mime.js';
 import type { FileInfo, FilesystemProvider } from './filesystem-provider.js';
 import type { FileContents } from './read-file.js';
+import { Pace } from './search-pace.js';
+import { escapeRegExp, passageIn, type Passage } from './search-text.js';
 
-/** Where a file's text matched: a passage around it and its line. */
-interface Passage {
-  snippet: string;
-  line: number;
-}
+export { snippetAround } from './search-text.js';
 
 /**
  * What one search may cost; it stops at the first budget spent and returns what it found, with
@@ -19,8 +17,10 @@ export interface SearchLimits {
   /** Most bytes of file text looked at, read from disk or taken from the cache (default 64 MiB). */
   maxBytes?: number;
   /**
-   * Most milliseconds one search takes once the listing is fresh; checked between files and
-   * between the steps of a large read (default 5,000).
+   * Most milliseconds one search takes once the listing is fresh, its wait for a turn included;
+   * checked whenever it yields the event loop (every few milliseconds, between files, pieces of
+   * a long text and steps of a large read). A read still pending then is left to end alone
+   * (default 5,000).
    */
   timeoutMs?: number;
 }
@@ -36,6 +36,12 @@ export interface SearchOptions extends SearchLimits {
   /** Larger text files are matched by name only (default 8 MiB). */
   maxFileBytes?: number;
   signal?: AbortSignal;
+  /**
+   * Waits for this search's turn to look at file texts (a cap on searches at once): resolves to
+   * the function that ends the turn, or to undefined when `deadline` (ms since the epoch) came
+   * first; the search then answers its name matches, stopped by `timeoutMs`.
+   */
+  turn?: (deadline: number, signal?: AbortSignal) => Promise<(() => void) | undefined>;
 }
 
 export const SEARCH_DEFAULTS = {
@@ -93,31 +99,38 @@ class BudgetSpent extends Error {
   }
 }
 
-const SNIPPET_SIDE = 60;
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/** A passage of about 120 characters around `index`, on one line, with ellipses where cut. */
-export function snippetAround(text: string, index: number, length: number): string {
-  const start = Math.max(0, index - SNIPPET_SIDE);
-  const end = Math.min(text.length, index + length + SNIPPET_SIDE);
-  const body = text.slice(start, end).replace(/\s+/g, ' ').trim();
-  return `${start > 0 ? '…' : ''}${body}${end < text.length ? '…' : ''}`;
-}
-
-function lineAt(text: string, index: number): number {
-  let line = 1;
-  for (let i = text.indexOf('\n'); i !== -1 && i < index; i = text.indexOf('\n', i + 1)) line++;
-  return line;
+/**
+ * `work`, or the rejection `ended()` gives at `deadline` or at the signal's abort if one comes
+ * first. A read left pending is stopped by its own next checkpoint, which closes what it opened.
+ */
+function untilEnd<T>(
+  work: Promise<T>,
+  deadline: number,
+  ended: () => unknown,
+  signal: AbortSignal | undefined,
+): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const settle = (): void => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    };
+    const onAbort = (): void => (settle(), reject(signal?.reason));
+    const timer = setTimeout(() => (settle(), reject(ended())), Math.max(0, deadline - Date.now()));
+    signal?.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (value) => (settle(), resolve(value)),
+      (error: unknown) => (settle(), reject(error)),
+    );
+  });
 }
 
 /**
  * Finds files whose path or text contains `query` (case-insensitive). Name matches come first,
  * then content matches, each in path order; the scan stops once `limit` hits are found (unless
- * `collect` asks for every match, kept in `matches`), or once a budget of {@link SearchLimits} is spent (checked before each file, and between the steps of
- * a large read). Text is read through the provider (its guards and its cache).
+ * `collect` asks for every match, kept in `matches`), or once a budget of {@link SearchLimits}
+ * is spent. It never holds the event loop for more than a few milliseconds: it yields between
+ * files and between the pieces of a long text, and checks its deadline and `signal` there.
+ * Text is read through the provider (its guards and its cache).
  */
 export async function searchFiles(
   provider: FilesystemProvider,
@@ -129,21 +142,37 @@ export async function searchFiles(
   const maxFiles = options.maxFiles ?? SEARCH_DEFAULTS.maxFiles;
   const maxBytes = options.maxBytes ?? SEARCH_DEFAULTS.maxBytes;
   const timeoutMs = options.timeoutMs ?? SEARCH_DEFAULTS.timeoutMs;
+  const { signal } = options;
   const pattern = new RegExp(escapeRegExp(query), 'iu');
+  // Case folding keeps a code point's plane: a match takes at most two units per query unit.
+  const longest = 2 * query.length;
   const files = await provider.files();
   // The clock starts once the listing is fresh: a walk of a stale listing is the listing's cost
   // (bounded by the provider's maxFiles, shared with list requests), not this search's.
   const deadline = Date.now() + timeoutMs;
-  const byName = files.filter((f) => pattern.test(f.path));
-  const named = new Set(byName.map((f) => f.path));
+  const pace = new Pace();
+  // Every name is matched, whatever the budgets (the answer says so): names cost no read.
+  const named = new Uint8Array(files.length);
+  const byName: FileInfo[] = [];
+  for (const [i, file] of files.entries()) {
+    if (pace.due) await pace.pause().then(() => signal?.throwIfAborted());
+    if (!pattern.test(file.path)) continue;
+    named[i] = 1;
+    byName.push(file);
+  }
   const hits: SearchHit[] = [];
   let scanned = 0;
   let bytes = 0;
   let stopped: SearchStop | undefined;
+  const timedOut = (): BudgetSpent => new BudgetSpent({ budget: 'timeoutMs', limit: timeoutMs });
   // A client's cancellation throws its own reason; a spent budget throws BudgetSpent.
   const checkpoint = (): void => {
-    options.signal?.throwIfAborted();
-    if (Date.now() >= deadline) throw new BudgetSpent({ budget: 'timeoutMs', limit: timeoutMs });
+    signal?.throwIfAborted();
+    if (Date.now() >= deadline) throw timedOut();
+  };
+  const between = async (): Promise<void> => {
+    if (pace.due) await pace.pause();
+    checkpoint();
   };
   // The budgets before a file is looked at: the raw bytes it may take, or undefined to skip it.
   const admit = (file: FileInfo): number | undefined => {
@@ -156,16 +185,10 @@ export async function searchFiles(
     if (file.size > left) throw new BudgetSpent({ budget: 'maxBytes', limit: maxBytes });
     return Math.min(maxFileBytes, left);
   };
-  const passage = (contents: FileContents): Passage | undefined => {
+  const look = (contents: FileContents): Passage | undefined | Promise<Passage | undefined> => {
     if (contents.text === undefined) return undefined;
     bytes += contents.size;
-    const text = contents.text;
-    const found = pattern.exec(text);
-    if (!found) return undefined;
-    return {
-      snippet: snippetAround(text, found.index, found[0].length),
-      line: lineAt(text, found.index),
-    };
+    return passageIn(contents.text, pattern, longest, between);
   };
   const spent = (error: unknown): undefined => {
     if (!(error instanceof BudgetSpent)) throw error;
@@ -173,25 +196,23 @@ export async function searchFiles(
     return undefined;
   };
   const read = async (file: FileInfo, maxSize: number): Promise<Passage | undefined> => {
-    try {
-      const outcome = await provider.contents(file.path, Number.POSITIVE_INFINITY, {
-        checkpoint,
-        maxSize,
-      });
-      return outcome.kind === 'ok' ? passage(outcome.contents) : undefined;
-    } catch (error) {
-      return spent(error);
-    }
+    const reading = provider.contents(file.path, Number.POSITIVE_INFINITY, {
+      checkpoint,
+      maxSize,
+    });
+    const outcome = await untilEnd(reading, deadline, timedOut, signal);
+    return outcome.kind === 'ok' ? look(outcome.contents) : undefined;
   };
-  // Cached contents a read would serve without I/O are looked at at once (no turn of the loop
-  // per file); the others are read through the provider.
+  // Cached contents a read would serve without I/O are looked at at once; the others are read
+  // through the provider. Either way the loops below pause once the slice is spent.
   const scan = (file: FileInfo): Passage | undefined | Promise<Passage | undefined> => {
     if (stopped !== undefined) return undefined;
     try {
       const maxSize = admit(file);
       if (maxSize === undefined) return undefined;
       const cached = provider.cachedContents(file.path, maxSize);
-      return cached ? passage(cached) : read(file, maxSize);
+      const passage = cached ? look(cached) : read(file, maxSize);
+      return passage instanceof Promise ? passage.catch(spent) : passage;
     } catch (error) {
       return spent(error);
     }
@@ -202,22 +223,32 @@ export async function searchFiles(
     if (hits.length < limit) hits.push(hit);
     if (collect) all.push(hit);
   };
-  for (const file of byName) {
-    if (hits.length >= limit && !collect) break;
-    const inText = await scan(file);
-    found(inText ? { file, where: 'name+content', ...inText } : { file, where: 'name' });
-  }
-  let truncated = collect ? false : byName.length > hits.length;
-  for (const file of files) {
-    if (stopped !== undefined) break;
-    if (named.has(file.path)) continue;
-    if (hits.length >= limit && !collect) {
-      truncated = true;
-      break;
+  // Without a turn before the deadline, no text is looked at: the name matches are the answer.
+  const release = options.turn ? await options.turn(deadline, signal) : () => undefined;
+  if (release === undefined) stopped = timedOut().stop;
+  let truncated = false;
+  try {
+    for (const file of byName) {
+      if (hits.length >= limit && !collect) break;
+      if (pace.due) await pace.pause();
+      const inText = await scan(file);
+      found(inText ? { file, where: 'name+content', ...inText } : { file, where: 'name' });
     }
-    let inText = scan(file);
-    if (inText instanceof Promise) inText = await inText;
-    if (inText) found({ file, where: 'content', ...inText });
+    truncated = collect ? false : byName.length > hits.length;
+    for (const [i, file] of files.entries()) {
+      if (stopped !== undefined) break;
+      if (named[i] === 1) continue;
+      if (hits.length >= limit && !collect) {
+        truncated = true;
+        break;
+      }
+      if (pace.due) await pace.pause();
+      let inText = scan(file);
+      if (inText instanceof Promise) inText = await inText;
+      if (inText) found({ file, where: 'content', ...inText });
+    }
+  } finally {
+    release?.();
   }
   if (collect) truncated = all.length > hits.length;
   const result: SearchResult = { hits, scanned, total: files.length, bytes, truncated };

@@ -128,8 +128,3 @@ export function fileChanged(uri: string, attempts: number): ProtocolError {
     { uri, reason: 'changed', attempts },
   );
 }
-
-/** Every search slot stayed taken while a search waited for one: -32603 with `reason: 'busy'`. */
-export function searchBusy(message: string, concurrency: number): ProtocolError {
-  return new ProtocolError(ERROR_CODES.INTERNAL_ERROR, message, { reason: 'busy', concurrency });
-}
