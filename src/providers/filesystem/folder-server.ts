@@ -115,11 +115,7 @@ export function serveFolder(server: McpServer, options: ServeFolderOptions): Fil
   return provider;
 }
 
-function registerTools(
-  server: McpServer,
-  provider: FilesystemProvider,
-  search: GatedSearch,
-): void {
+function registerTools(server: McpServer, provider: FilesystemProvider, search: GatedSearch): void {
   server.tool(
     'search',
     {

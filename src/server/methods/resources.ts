@@ -74,7 +74,11 @@ export async function readResource(
   return (await resolveRead(core, uri, ctx)).result;
 }
 
-async function resolveRead(core: ServerCore, uri: string, ctx: RequestContext): Promise<ReadOutcome> {
+async function resolveRead(
+  core: ServerCore,
+  uri: string,
+  ctx: RequestContext,
+): Promise<ReadOutcome> {
   const entry = core.resources.get(uri);
   if (entry) {
     const value = await entry.read(uri, {}, ctx);
