@@ -9,7 +9,7 @@ import type { Era } from '../../protocol/versions.js';
 import type { McpServer } from '../../server/index.js';
 import type { Peer } from '../../server/transport.js';
 import { encodeResponse, failUnsent, type EncodedMessage } from '../oversize.js';
-import { BodyBudget, StallWatch, type BodyLimits, type BodyOutcome } from './body-limits.js';
+import { BodyBudget, StallWatch, type BodyLimits } from './body-limits.js';
 import type { HttpExchange, HttpResponder, SseSink } from './exchange.js';
 import { checkModernHeaders } from './header-check.js';
 import { jsonError } from './json-error.js';
@@ -88,30 +88,6 @@ export class HttpEndpoint {
     if (!admitted) return;
     const raw = bodyText(await ex.body(this.bodyLimits), res, this.bodyLimits);
     if (raw !== undefined) return this.post(ex, res, raw, admitted.acceptsSse);
-  }
-
-  /**
-   * {@link handle} for an adapter that reads bodies with a callback (node): `readBody` calls
-   * back once, with the body's outcome or the error that ended it; what fails later goes to
-   * `failed`, as a rejection of `handle` would.
-   */
-  handleWith(
-    ex: HttpExchange,
-    res: HttpResponder,
-    readBody: (limits: BodyLimits, done: (outcome: BodyOutcome | Error) => void) => void,
-    failed: (error: unknown) => void,
-  ): void {
-    const admitted = this.admit(ex, res);
-    if (!admitted) return;
-    readBody(this.bodyLimits, (outcome) => {
-      try {
-        if (outcome instanceof Error) return failed(outcome);
-        const raw = bodyText(outcome, res, this.bodyLimits);
-        if (raw !== undefined) this.post(ex, res, raw, admitted.acceptsSse).catch(failed);
-      } catch (error) {
-        failed(error);
-      }
-    });
   }
 
   /**
