@@ -67,7 +67,11 @@ export type ReadHandler<V = Record<string, string | string[]>> = (
   uri: string,
   variables: V,
   ctx: RequestContext,
-) => ReadReturn | VersionedRead | undefined | Promise<ReadReturn | VersionedRead | undefined>;
+) =>
+  | ReadReturn
+  | VersionedRead<ReadReturn>
+  | undefined
+  | Promise<ReadReturn | VersionedRead<ReadReturn> | undefined>;
 
 export type CompleteHandler = (
   value: string,

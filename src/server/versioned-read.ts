@@ -1,14 +1,14 @@
 /** What a read handler returns to say which version of its content it served. */
-import type { ReadReturn } from './definitions.js';
 
 /**
  * A read's answer and the version it served (made by {@link versionedRead}). The server encodes
  * the whole answer once per version, URI and era (`ServerOptions.maxEncodedReadBytes`).
  */
-export class VersionedRead {
+export class VersionedRead<A = unknown> {
   /** @internal Use {@link versionedRead}. */
   constructor(
-    readonly answer: ReadReturn,
+    /** What the handler would return otherwise (a `ReadReturn`). */
+    readonly answer: A,
     readonly version: object,
   ) {}
 }
@@ -26,6 +26,6 @@ export class VersionedRead {
  *   return versionedRead({ contents: [{ uri, mimeType: 'text/markdown', text: entry.text }] }, entry);
  * });
  */
-export function versionedRead(answer: ReadReturn, version: object): VersionedRead {
+export function versionedRead<A>(answer: A, version: object): VersionedRead<A> {
   return new VersionedRead(answer, version);
 }

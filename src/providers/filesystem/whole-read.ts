@@ -18,7 +18,7 @@ export interface WholeReadSource {
 }
 
 /** A whole read's answer: the cached version it served, a streamed blob, or nothing there. */
-type WholeAnswer = ReadReturn | VersionedRead | undefined;
+type WholeAnswer = ReadReturn | VersionedRead<ReadReturn> | undefined;
 
 /** `_meta` of one cached file version, formatted once (the date is the costly part). */
 const metas = new WeakMap<object, Record<string, unknown>>();

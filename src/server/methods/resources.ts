@@ -53,7 +53,7 @@ interface ReadOutcome {
 /** The result of a handler's answer, with `mimeType` and cache hints of its definition. */
 function outcomeOf(
   uri: string,
-  value: ReadReturn | VersionedRead,
+  value: ReadReturn | VersionedRead<ReadReturn>,
   mimeType: string | undefined,
   hints: { ttlMs?: number; cacheScope?: string },
 ): ReadOutcome {
