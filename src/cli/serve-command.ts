@@ -90,7 +90,6 @@ function stdioArgs(args: ServeArgs, dir: string): string[] {
     ['--max-listens', args.maxListens],
     ['--max-listen-uris', args.maxListenUris],
     ['--max-listen-pending-uris', args.maxListenPendingUris],
-    ['--max-replay-bytes', args.maxReplayBytes],
     ['--search-max-files', args.searchMaxFiles],
     ['--search-max-bytes', args.searchMaxBytes],
     [
@@ -154,7 +153,6 @@ function createFolderServer(
       maxListens: args.maxListens,
       maxListenUris: args.maxListenUris,
       maxListenPendingUris: args.maxListenPendingUris,
-      maxReplayBytes: args.maxReplayBytes,
     }),
     ...shared,
     content: {

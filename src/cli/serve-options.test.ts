@@ -4,7 +4,6 @@ import { DEFAULT_MAX_DEPTH } from '../protocol/depth.js';
 import { GATE_DEFAULTS } from '../providers/filesystem/search-gate.js';
 import { SEARCH_DEFAULTS } from '../providers/filesystem/search.js';
 import { DEFAULT_WATCH_DEBOUNCE_MS } from '../providers/filesystem/folder-freshness.js';
-import { DEFAULT_MAX_REPLAY_BYTES } from '../server/replay-budget.js';
 import {
   DEFAULT_MAX_LISTEN_PENDING_URIS,
   DEFAULT_MAX_LISTEN_QUEUE_BYTES,
@@ -66,8 +65,6 @@ describe('serve limits on the command line', () => {
       { searchMaxFiles: 1000, searchMaxBytes: 16 * 1024 ** 2, searchTimeoutMs: 2000 },
     ],
     [['--search-concurrency', '2'], { searchConcurrency: 2 }],
-    [['--max-replay-bytes', '0'], { maxReplayBytes: 0 }],
-    [['--stdio', '--max-replay-bytes=8m'], { maxReplayBytes: 8 * 1024 ** 2 }],
     [['--watch-debounce', '250ms'], { watchDebounceMs: 250, watch: true }],
   ])('%j', (argv, expected) => {
     const parsed = parseServeArgs(argv);
@@ -91,7 +88,6 @@ describe('serve limits on the command line', () => {
     [['--max-listens', '0'], /^--max-listens expects a whole number from 1 to 1000000, got "0"$/],
     [['--max-listen-uris', 'many'], /^--max-listen-uris expects a whole number from 1/],
     [['--max-listen-pending-uris'], /^--max-listen-pending-uris expects a value$/],
-    [['--max-replay-bytes', 'lots'], /^--max-replay-bytes expects a size/],
     [['--watch-debounce', '5ms'], /^--watch-debounce must be from 10ms to 60s, got "5ms"$/],
     [['--no-watch', '--watch-debounce', '1s'], /^--watch-debounce has no effect with --no-watch$/],
   ])('%j -> error', (argv, message) => {
@@ -118,7 +114,6 @@ describe('--help names the library defaults', () => {
     ['--max-listens', '10000', DEFAULT_MAX_LISTENS, 10_000],
     ['--max-listen-uris', '1024', DEFAULT_MAX_LISTEN_URIS, 1024],
     ['--max-listen-pending-uris', '1024', DEFAULT_MAX_LISTEN_PENDING_URIS, 1024],
-    ['--max-replay-bytes', '32m', DEFAULT_MAX_REPLAY_BYTES, 32 * MIB],
     ['--search-max-files', '20000', SEARCH_DEFAULTS.maxFiles, 20_000],
     ['--search-max-bytes', '64m', SEARCH_DEFAULTS.maxBytes, 64 * MIB],
     ['--search-timeout', '5s', SEARCH_DEFAULTS.timeoutMs, 5000],

@@ -18,7 +18,6 @@ export type ValueKey =
   | 'maxListens'
   | 'maxListenUris'
   | 'maxListenPendingUris'
-  | 'maxReplayBytes'
   | 'bodyTimeoutMs'
   | 'headerTimeoutMs'
   | 'maxBodyTotalBytes'
@@ -94,7 +93,6 @@ export const VALUE_OPTIONS: Readonly<Record<string, ValueOption>> = {
     max: 1_000_000,
     kind: 'count',
   },
-  '--max-replay-bytes': { key: 'maxReplayBytes', min: 0, kind: 'size' },
   '--body-timeout': { key: 'bodyTimeoutMs', min: 100, max: DAY_MS, kind: 'duration', only: 'http' },
   '--header-timeout': {
     key: 'headerTimeoutMs',

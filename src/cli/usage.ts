@@ -60,9 +60,6 @@ Limits:
                           distinct updated URIs one listen stream holds while its client does
                           not read; one more ends the stream, so that the client listens again
                           and re-reads (default 1024)
-  --max-replay-bytes BYTES  encoded answers (and their request keys) kept over all connections
-                          to answer the very same request again at once; an answer over a
-                          sixteenth of it is not kept; 0 turns replays off (default 32m)
 
 Search (the "search" tool and the "survey" prompt):
   --search-max-files N    files one search looks at before it stops and says so (default 20000)

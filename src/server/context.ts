@@ -168,15 +168,6 @@ export class RequestContext {
     this.channel.notify({ jsonrpc: '2.0', method: 'notifications/message', params });
   }
 
-  /** Whether the handler asked the client for input: then its result is not the arguments' alone. */
-  asked = false;
-
-  /**
-   * For a tool or prompt with `memo`: set false when this result must not be kept (it depends on
-   * more than the arguments and the generation, e.g. a search cut short by its time budget).
-   */
-  keepable = true;
-
   /** Whether the client declared a capability on this request (or session). */
   hasCapability(name: 'elicitation' | 'sampling' | 'roots' | (string & {})): boolean {
     const value = this.clientCapabilities[name];
@@ -198,7 +189,6 @@ export class RequestContext {
   async ask<K extends string>(
     requests: Record<K, InputRequest>,
   ): Promise<Record<K, Record<string, unknown>>> {
-    this.asked = true;
     const keys = Object.keys(requests) as K[];
     for (const key of keys) this.requireCapability(CAPABILITY_OF[requests[key].method]);
     if (this.era === 'legacy') {

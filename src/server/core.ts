@@ -6,6 +6,7 @@ import type {
   ServerCapabilities,
   Tool,
 } from '../protocol/types.js';
+import type { EncodedReads } from './encoded-reads.js';
 import type { PromptEntry, ResourceEntry, TemplateEntry, ToolEntry } from './entries.js';
 import type { LinkStore } from './link-store.js';
 import type { ListenHub } from './listen-hub.js';
@@ -28,5 +29,7 @@ export interface ServerCore {
   readonly listen: ListenHub;
   readonly signer: RequestStateSigner;
   readonly linkStore: LinkStore;
+  /** This server's answers of versioned reads, encoded once (`maxEncodedReadBytes`). */
+  readonly encodedReads: EncodedReads;
   capabilities(): ServerCapabilities;
 }

@@ -1,4 +1,3 @@
-import type { MemoOptions } from './result-memo.js';
 /** What a server author registers: definitions and the handlers behind them. */
 import type {
   CallToolResult,
@@ -14,6 +13,7 @@ import type {
 import type { RequestContext } from './context.js';
 import type { CacheHints } from './options.js';
 import type { SchemaInput } from './tool-schema.js';
+import type { VersionedRead } from './versioned-read.js';
 
 export interface ToolDefinition {
   title?: string;
@@ -25,11 +25,6 @@ export interface ToolDefinition {
   annotations?: ToolAnnotations;
   icons?: Icon[];
   _meta?: MetaObject;
-  /**
-   * The result depends only on the arguments and `memo.generation()`: the same call at the same
-   * generation is answered from a kept, encoded result without running the handler.
-   */
-  memo?: MemoOptions;
 }
 
 /**
@@ -63,12 +58,20 @@ export type PartialContents =
   | { uri?: string; text: string; mimeType?: string; _meta?: MetaObject }
   | { uri?: string; blob: string; mimeType?: string; _meta?: MetaObject };
 
-/** A read handler; `V` its template's variables, read off the template string. */
+/**
+ * A read handler; `V` its template's variables, read off the template string. Undefined: nothing
+ * is served there. A {@link VersionedRead} (`versionedRead(answer, version)`) also says which
+ * version of the content it served, so that its answer is encoded once per version.
+ */
 export type ReadHandler<V = Record<string, string | string[]>> = (
   uri: string,
   variables: V,
   ctx: RequestContext,
-) => ReadReturn | undefined | Promise<ReadReturn | undefined>;
+) =>
+  | ReadReturn
+  | VersionedRead<ReadReturn>
+  | undefined
+  | Promise<ReadReturn | VersionedRead<ReadReturn> | undefined>;
 
 export type CompleteHandler = (
   value: string,
@@ -130,8 +133,6 @@ export interface PromptDefinition {
   _meta?: MetaObject;
   /** Completion per argument. */
   complete?: Record<string, CompleteHandler>;
-  /** As for tools: the messages depend only on the arguments and `memo.generation()`. */
-  memo?: MemoOptions;
 }
 
 export type PromptReturn = GetPromptResult | string;

@@ -8,7 +8,6 @@ import {
   type JSONRPCNotification,
   type JSONRPCRequest,
   type JSONRPCResponse,
-  type JSONRPCResultResponse,
   type RequestId,
 } from '../protocol/jsonrpc.js';
 import { META } from '../protocol/meta-keys.js';
@@ -19,10 +18,6 @@ import { ProtocolError } from '../errors/protocol-error.js';
 import { tooDeep } from '../errors/wire-errors.js';
 import { Cancellation } from './cancellation.js';
 import { createContentEnv } from './content-env.js';
-import { EncodedReads, readValidityOf, readVersionOf } from './encoded-reads.js';
-import { freshUnder, stampHolds, validUnder, type ReplayTicket } from './replay-lane.js';
-import { mirrorsHeaders, withReplays } from './replay-dispatch.js';
-import { memoOf } from './result-memo.js';
 import { isPreEncoded } from '../protocol/pre-encoded.js';
 import { RequestContext } from './context.js';
 import type { ServerCore } from './core.js';
@@ -36,8 +31,8 @@ import {
   type MethodSpec,
 } from './methods/index.js';
 import {
-  addCacheHints,
   checkModernMeta,
+  finalResult,
   isObject,
   modernResult,
   notModernWhy,
@@ -65,18 +60,13 @@ function maxDepthOf(core: ServerCore): number {
   return limit;
 }
 
-/** Builds the message handler a server's peers share. */
+/** Builds the message handler a server's peers share: every message checked and run. */
 export function dispatch(core: ServerCore) {
-  return withReplays(full(core, maxDepthOf(core)), core);
-}
-
-/** Dispatch without replays: every message checked and run. */
-function full(core: ServerCore, maxDepth: number) {
+  const maxDepth = maxDepthOf(core);
   return async (
     peer: Peer,
     raw: unknown,
     extra: HandleExtra,
-    replay: ReplayTicket | undefined,
   ): Promise<JSONRPCResponse | undefined> => {
     const c = classify(raw);
     // Depth is measured here, before anything recursive (validators, canonicalJson, handlers).
@@ -113,7 +103,7 @@ function full(core: ServerCore, maxDepth: number) {
               params: c.message.params,
               inSession: peer.session !== undefined,
             });
-          return await onRequest(core, peer, c.message, extra, era, replay);
+          return await onRequest(core, peer, c.message, extra, era);
         } catch (error) {
           // Whatever fails outside the handler still answers this id (never a silent request).
           if (error instanceof ProtocolError) return fail(id, error);
@@ -122,29 +112,6 @@ function full(core: ServerCore, maxDepth: number) {
       }
     }
   };
-}
-
-const encodedReads = new WeakMap<ServerCore, EncodedReads>();
-
-/** A read whose handler named its version: the answer encoded once per version, URI and era. */
-function encodedRead(
-  core: ServerCore,
-  id: RequestId,
-  era: Era,
-  params: Record<string, unknown>,
-  version: object,
-  result: Record<string, unknown>,
-): JSONRPCResultResponse {
-  let reads = encodedReads.get(core);
-  if (!reads) encodedReads.set(core, (reads = new EncodedReads()));
-  const key = `${era}\n${String(params['uri'])}`;
-  const hit = reads.get(version, key);
-  if (hit) return resultResponse(id, hit);
-  if (era === 'modern') {
-    addCacheHints(core, result, 'read');
-    modernResult(core, result);
-  }
-  return resultResponse(id, reads.set(version, key, result));
 }
 
 /** The field of a message nested deeper than `limit` (`params`, `result`, `error`), if any. */
@@ -175,7 +142,6 @@ async function onRequest(
   request: JSONRPCRequest,
   extra: HandleExtra,
   era: Era,
-  replay: ReplayTicket | undefined,
 ): Promise<JSONRPCResponse | undefined> {
   const { id, method } = request;
   const params = request.params ?? {};
@@ -307,27 +273,9 @@ async function onRequest(
     const endedByServer =
       method === 'subscriptions/listen' && core.listen.takeEndedByServer(notify, id);
     if (cancel.aborted && !endedByServer) return undefined;
-    // A kept answer (see ResultMemo) is final and encoded: written as it is.
+    // A versioned read's answer, encoded once (methods/resources.ts): final, written as it is.
     if (isPreEncoded(result)) return resultResponse(id, result);
-    const version = spec.cache === 'read' ? readVersionOf(result) : undefined;
-    // Kept for replays only if nothing was registered meanwhile (the ticket's stamp holds).
-    const ticket =
-      era === 'modern' && replay && stampHolds(replay.stamp, core) ? replay : undefined;
-    if (version !== undefined) {
-      const response = encodedRead(core, id, era, params, version, result);
-      const validity = ticket ? readValidityOf(result) : undefined;
-      if (ticket && validity)
-        peer.replays.set(ticket.key, response.result, validUnder(core, ticket.stamp, validity));
-      return response;
-    }
-    const memo = memoOf(core);
-    if (era === 'legacy') return resultResponse(id, memo.keep(result));
-    if (spec.cache) addCacheHints(core, result, spec.cache);
-    const kept = memo.keep(modernResult(core, result));
-    const fresh = ticket ? memo.freshness(kept) : undefined;
-    if (ticket && fresh && !mirrorsHeaders(core, params))
-      peer.replays.set(ticket.key, kept, freshUnder(core, ticket.stamp, fresh));
-    return resultResponse(id, kept);
+    return resultResponse(id, finalResult(core, era, spec.cache, result));
   } catch (error) {
     if (method === 'subscriptions/listen') core.listen.takeEndedByServer(notify, id);
     if (cancel.aborted) return undefined;

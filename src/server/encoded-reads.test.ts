@@ -4,7 +4,7 @@ import { preEncodedBytesOf, preEncodedOf, preEncodedPartsOf } from '../protocol/
 import { initializeRequest, legacy, modern } from '../testing/messages.js';
 import { encodeMessage } from '../transports/oversize.js';
 import { connectInMemory } from '../transports/memory.js';
-import { versionedRead } from './encoded-reads.js';
+import { versionedRead } from './versioned-read.js';
 import { createServer } from './server.js';
 
 /** A resource whose handler names the version it served; `bump()` makes a new one. */

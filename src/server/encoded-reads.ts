@@ -1,96 +1,98 @@
 /**
- * Answers to `resources/read` encoded once per (version, URI, era): a read handler that says which
- * version of its content it served (any object that stands for it, such as a file's cached
- * contents) gets its whole answer, envelope included, serialised once and then written with only
- * the id spliced in. A new version is a new object, so nothing is ever served stale.
+ * Answers to `resources/read` encoded once per (version, URI, era): a read handler that says
+ * which version of its content it served (`versionedRead`) gets its whole answer, envelope
+ * included, serialised once and then written with only the id spliced in. One table per server,
+ * bounded in bytes (`maxEncodedReadBytes`), least recently used out first. Versions are held
+ * weakly (the table never keeps a provider's cache entry alive); an answer whose version is gone
+ * can never be asked for again, and gives its room to the next ones.
  */
-import { SHARED_BODY_MIN_BYTES } from '../content/shared-bodies.js';
-import { holdsAtLeast, withPreEncoded, withPreEncodedParts } from '../protocol/pre-encoded.js';
-import { resultParts } from '../content/encode-message.js';
+import { LARGE_PART_BYTES, resultParts } from '../content/encode-message.js';
+import {
+  holdsAtLeast,
+  preEncodedSize,
+  withPreEncoded,
+  withPreEncodedParts,
+} from '../protocol/pre-encoded.js';
 
-/** What each versioned read result stands for (a WeakMap: no property to define per request). */
-const marks = new WeakMap<object, { version: object; validity: ReadValidity | undefined }>();
+type Result = Record<string, unknown>;
+
+/** What the answers of one server take at most by default (32 MiB). */
+export const DEFAULT_MAX_ENCODED_READ_BYTES = 32 * 1024 * 1024;
 
 /** Ways one version is asked for (URI spellings, eras) kept at most: a client cannot grow it. */
 const SPELLINGS_PER_VERSION = 4;
 
-/** What a read handler knows of its answer's lifetime: `valid` is read on every repeat. */
-export interface ReadValidity {
-  /**
-   * True while the same read would serve this version, told without I/O (a watched file whose
-   * watch reported no change). False once it might not: the next read runs the handler.
-   */
-  readonly valid: boolean;
-}
-
-/**
- * Tells the server that `result` is the answer for `version` (an object that changes whenever the
- * content does: a new version, a new object). Returns `result`. With `validity`, the same request
- * (same params, same transport setting, another id) is answered again from the encoded answer
- * without running the handler while `validity.valid` stays true (see server/replay-lane.ts).
- *
- * @example
- * return versionedRead({ contents: [{ uri, mimeType, text }] }, cachedEntry);
- */
-export function versionedRead<T extends object>(
-  result: T,
-  version: object,
-  validity?: ReadValidity,
-): T {
-  marks.set(result, { version, validity });
-  return result;
-}
-
-export function readVersionOf(value: unknown): object | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
-  return marks.get(value)?.version;
-}
-
-export function readValidityOf(value: unknown): ReadValidity | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
-  return marks.get(value)?.validity;
-}
-
-/** The answers of one version: the first spelling inline (the usual case), others in a Map. */
-interface Spellings {
+/** One encoded answer; `encoded` is dropped when it leaves the table. */
+interface Kept {
   readonly key: string;
-  readonly encoded: Record<string, unknown>;
-  more?: Map<string, Record<string, unknown>>;
+  encoded: Result | undefined;
+  readonly bytes: number;
 }
 
 export class EncodedReads {
-  private readonly byVersion = new WeakMap<object, Spellings>();
+  /** The answers of each version, found by the version's identity. */
+  private readonly byVersion = new WeakMap<object, Kept[]>();
+  /** Every answer held, least recently used first: what the bytes are counted over. */
+  private readonly held = new Set<Kept>();
+  private bytes = 0;
+  /** The largest answer kept: an eighth of the table, so that one cannot flush all the others. */
+  private readonly maxAnswerBytes: number;
 
-  get(version: object, key: string): Record<string, unknown> | undefined {
-    const spellings = this.byVersion.get(version);
-    if (spellings === undefined) return undefined;
-    return spellings.key === key ? spellings.encoded : spellings.more?.get(key);
+  /** `limit`: UTF-8 bytes of encoded answers held at most; 0 keeps none. */
+  constructor(readonly limit: number = DEFAULT_MAX_ENCODED_READ_BYTES) {
+    if (!Number.isSafeInteger(limit) || limit < 0)
+      throw new RangeError(
+        `maxEncodedReadBytes must be a whole number of bytes, got ${String(limit)}`,
+      );
+    this.maxAnswerBytes = Math.floor(limit / 8);
+  }
+
+  /** The answer kept for `version` under `key` (URI and era), if any. */
+  get(version: object, key: string): Result | undefined {
+    const kept = this.byVersion.get(version)?.find((k) => k.key === key);
+    if (kept?.encoded === undefined) return undefined;
+    // Most recently used: last out.
+    this.held.delete(kept);
+    this.held.add(kept);
+    return kept.encoded;
   }
 
   /**
-   * Keeps the final `result` for `version` under `key` (URI and era), encoded: as one JSON text,
-   * or when large as parts (its big strings written as they are, never joined into one).
+   * The final `result` of `version` under `key`, encoded: as one JSON text, or when large as
+   * parts (its big strings written as they are, never joined into one). Kept when it fits (an
+   * answer over an eighth of the table is not); `result` as it is when it cannot be encoded ahead.
    */
-  set(version: object, key: string, result: Record<string, unknown>): Record<string, unknown> {
-    let encoded: Record<string, unknown>;
-    if (holdsAtLeast(result, SHARED_BODY_MIN_BYTES)) {
-      // Large: in parts, its big strings the cache's shared bytes (or their own parts).
+  keep(version: object, key: string, result: Result): Result {
+    let encoded: Result;
+    if (holdsAtLeast(result, LARGE_PART_BYTES)) {
       const parts = resultParts(result);
       if (!parts) return result;
       encoded = withPreEncodedParts(result, parts);
     } else encoded = withPreEncoded(result, JSON.stringify(result));
-    const spellings = this.byVersion.get(version);
-    if (!spellings) {
-      this.byVersion.set(version, { key, encoded });
-      return encoded;
+    const bytes = preEncodedSize(encoded) as number;
+    if (bytes > this.maxAnswerBytes) return encoded;
+    let spellings = this.byVersion.get(version);
+    if (!spellings) this.byVersion.set(version, (spellings = []));
+    const same = spellings.findIndex((k) => k.key === key);
+    if (same >= 0) this.drop(spellings.splice(same, 1)[0] as Kept);
+    // Spellings that left the table go; then the oldest past the bound (the first one stays).
+    for (let i = spellings.length - 1; i >= 0; i--)
+      if ((spellings[i] as Kept).encoded === undefined) spellings.splice(i, 1);
+    if (spellings.length >= SPELLINGS_PER_VERSION) this.drop(spellings.splice(1, 1)[0] as Kept);
+    for (const oldest of this.held) {
+      if (this.bytes + bytes <= this.limit) break;
+      this.drop(oldest);
     }
-    // The first stays; the others, oldest first out, up to the bound with it.
-    const more = (spellings.more ??= new Map());
-    if (more.size >= SPELLINGS_PER_VERSION - 1) {
-      const oldest = more.keys().next().value;
-      if (oldest !== undefined) more.delete(oldest);
-    }
-    more.set(key, encoded);
+    const kept: Kept = { key, encoded, bytes };
+    spellings.push(kept);
+    this.held.add(kept);
+    this.bytes += bytes;
     return encoded;
+  }
+
+  private drop(kept: Kept): void {
+    if (!this.held.delete(kept)) return;
+    this.bytes -= kept.bytes;
+    kept.encoded = undefined;
   }
 }

@@ -1,4 +1,3 @@
-import type { MemoOptions } from './result-memo.js';
 /** What the registries hold per definition: the wire object plus what serving it needs. */
 import type { Prompt, Resource, ResourceTemplate, Tool } from '../protocol/types.js';
 import type { UriTemplate } from '../uri/index.js';
@@ -17,7 +16,6 @@ export interface ToolEntry {
   input: CompiledSchema;
   output: CompiledSchema | undefined;
   handler: ToolHandler<never>;
-  memo?: MemoOptions | undefined;
 }
 
 export interface ResourceEntry {
@@ -39,5 +37,4 @@ export interface PromptEntry {
   handler: PromptHandler;
   /** The arguments' schema (`input`), checked and parsed before the handler runs. */
   input?: CompiledSchema | undefined;
-  memo?: MemoOptions | undefined;
 }

@@ -39,9 +39,8 @@ export type {
 export type { ListKind } from './registry.js';
 export { MemoryLinkStore, ARTIFACT_URI_PREFIX } from './link-store.js';
 export { MemoryBus } from './change-bus.js';
-export { versionedRead } from './encoded-reads.js';
-export type { MemoOptions } from './result-memo.js';
-export type { ReadValidity } from './encoded-reads.js';
+export { versionedRead } from './versioned-read.js';
+export type { VersionedRead } from './versioned-read.js';
 export type { ChangeBus, ChangeEvent } from './change-bus.js';
 export type { AttachHook } from './attach-tracker.js';
 export type {

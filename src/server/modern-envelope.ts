@@ -3,6 +3,7 @@ import { META } from '../protocol/meta-keys.js';
 import { isModernVersion, MODERN_VERSIONS } from '../protocol/versions.js';
 import { ProtocolError } from '../errors/protocol-error.js';
 import { unsupportedVersion } from '../errors/wire-errors.js';
+import type { Era } from '../protocol/versions.js';
 import type { ServerCore } from './core.js';
 
 type Result = Record<string, unknown>;
@@ -78,4 +79,16 @@ export function modernResult(core: ServerCore, result: Result): Result {
     result['_meta'] = shared;
   }
   return result;
+}
+
+/** `result` as its response carries it: in 2026-07-28 with its cache hints and `_meta`. */
+export function finalResult(
+  core: ServerCore,
+  era: Era,
+  cache: 'list' | 'read' | undefined,
+  result: Result,
+): Result {
+  if (era === 'legacy') return result;
+  if (cache) addCacheHints(core, result, cache);
+  return modernResult(core, result);
 }

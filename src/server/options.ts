@@ -24,7 +24,7 @@ export interface ServerOptions extends Implementation {
   requestStateSecret?: string | Uint8Array;
   /** Lifetime of an MRTR `requestState` (default 10 minutes). */
   requestStateTtlMs?: number;
-  /** Extra capabilities to advertise (merged with what the registries imply). */
+  /** Extra capabilities to advertise, merged over the fixed set every server advertises. */
   capabilities?: Record<string, unknown>;
   /** Where ephemeral artifacts are kept for links (default: in memory, 1 hour). */
   linkStore?: LinkStore;
@@ -76,16 +76,14 @@ export interface ServerOptions extends Implementation {
    */
   maxListenUris?: number;
   /**
-   * Most bytes this server keeps for replays (default 32 MiB; 0 turns them off): the encoded
-   * answers kept to answer the very same request again, and the request keys they are kept
-   * under (also those of answers gone stale or not to share, a byte per character), over all
-   * connections together. Within it one connection keeps at most 1,024 answers and 16 MiB of
-   * them, and no answer over a sixteenth of the budget (1 MiB at most). A connection makes
-   * room from its own answers, never another's, and gives it all back when it closes;
-   * 2025-11-25 requests keep nothing. A value that is not a whole number of bytes fails
-   * `createServer` with a RangeError naming it.
+   * Most bytes of encoded `resources/read` answers this server keeps (default 32 MiB; 0 keeps
+   * none): a read handler that names the version it served (`versionedRead`) has its whole
+   * answer encoded once per version, URI and era, and the next read of that version is written
+   * from it (the handler still runs). Least recently used answers go first; an answer over an
+   * eighth of it is encoded for its request only. A value that is not a whole number of bytes
+   * fails `createServer` with a RangeError naming it.
    */
-  maxReplayBytes?: number;
+  maxEncodedReadBytes?: number;
   /** Called with warnings such as unresolved links under linkCheck 'warn' (default: console.warn). */
   onWarning?: (message: string) => void;
   /**

@@ -6,9 +6,6 @@ import type { JSONRPCMessage, JSONRPCResponse, RequestId } from '../protocol/jso
 import { validateClientResult } from '../protocol/validate.js';
 import type { ClientCapabilities, Implementation, Tool } from '../protocol/types.js';
 import type { Era } from '../protocol/versions.js';
-import { resultResponse, type JSONRPCResultResponse } from '../protocol/jsonrpc.js';
-import type { ReplayBudget } from './replay-budget.js';
-import { ReplayLane, splitRequestText } from './replay-lane.js';
 
 /** What a 2025-11-25 client established with `initialize`. */
 export interface LegacySession {
@@ -69,14 +66,6 @@ export interface HandleExtra {
   ) => ProtocolError | undefined;
   /** Whatever an auth hook established for this message. */
   authInfo?: unknown;
-  /**
-   * What the transport checks of a request besides its body, as text (HTTP: the `Mcp-*` headers
-   * `checkEnvelope` reads): part of the key under which an answer is given again
-   * (server/replay-lane.ts). A transport with `checkEnvelope` but no setting gets no replays.
-   */
-  replaySetting?: string;
-  /** The message's JSON text as received: a replay key is then cut from it (see {@link Peer.replay}). */
-  text?: string;
 }
 
 interface Pending {
@@ -102,8 +91,6 @@ export class Peer {
   readonly streamsBodies: boolean;
   /** @internal The 2025-11-25 session, set by `initialize` (the engine's, not the transport's). */
   session: LegacySession | undefined;
-  /** @internal Answers given again to the same request (server/replay-lane.ts). */
-  readonly replays: ReplayLane;
   /** @internal In-flight requests by id, for `notifications/cancelled`. */
   readonly inflight = new Map<RequestId, Cancellation>();
   /** Every in-flight request, also those whose id another one reuses (stateless HTTP). */
@@ -121,10 +108,7 @@ export class Peer {
       raw: unknown,
       extra: HandleExtra,
     ) => Promise<JSONRPCResponse | undefined>,
-    /** What the server's connections keep for replays together (one per server). */
-    replayBudget: ReplayBudget,
   ) {
-    this.replays = new ReplayLane(replayBudget);
     this.transport = options.transport;
     this.maxMessageBytes = options.maxMessageBytes;
     this.cancelById = options.cancelById ?? true;
@@ -132,21 +116,6 @@ export class Peer {
     this.flow = options.flow;
     this.streamsBodies = options.streamsBodies ?? false;
     this.requestTimeoutMs = options.requestTimeoutMs ?? 60_000;
-  }
-
-  /**
-   * The answer to the request `text` (its JSON as received) when the same request, in the same
-   * `setting` (see {@link HandleExtra.replaySetting}), was answered from an encoded answer that
-   * is still fresh; else undefined, and the message takes `handle` with the same `text` and
-   * setting. Nothing of the text is parsed but its id.
-   */
-  replay(text: string, setting = ''): JSONRPCResultResponse | undefined {
-    if (this.replays.size === 0) return undefined;
-    const split = splitRequestText(text);
-    if (!split) return undefined;
-    const key = ReplayLane.textKey(split.rest, `${this.session ? 'session' : ''}\n${setting}`);
-    const kept = key === undefined ? undefined : this.replays.get(key);
-    return kept && resultResponse(split.id, kept);
   }
 
   /** Handles one decoded message; resolves with the response to send, if any. */
@@ -159,11 +128,11 @@ export class Peer {
   }
 
   /**
-   * @internal Tracks an in-flight request until `finish`, so that `close` aborts it, and unless
-   * `byId` is false, `notifications/cancelled` by its id.
+   * @internal Tracks an in-flight request until `finish`, so that `close` and
+   * `notifications/cancelled` by its id abort it.
    */
-  begin(id: RequestId, cancel: Cancellation, byId = true): void {
-    if (byId) this.inflight.set(id, cancel);
+  begin(id: RequestId, cancel: Cancellation): void {
+    this.inflight.set(id, cancel);
     this.running.add(cancel);
   }
 
@@ -304,8 +273,6 @@ export class Peer {
     for (const id of [...this.pending.keys()]) {
       this.settle(id, undefined, new McpKitError('PEER_CLOSED', 'the connection closed'));
     }
-    // First: a close handler that throws must not keep the room from the other connections.
-    this.replays.close();
     for (const handler of this.closeHandlers.splice(0)) handler();
   }
 }

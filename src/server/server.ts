@@ -20,6 +20,7 @@ import type {
   ToolHandler,
 } from './definitions.js';
 import { dispatch } from './dispatch.js';
+import { EncodedReads } from './encoded-reads.js';
 import type { PromptEntry, ResourceEntry, TemplateEntry, ToolEntry } from './entries.js';
 import { MemoryLinkStore, type LinkStore } from './link-store.js';
 import { ListenHub } from './listen-hub.js';
@@ -28,7 +29,6 @@ import { AttachTracker, type AttachHook } from './attach-tracker.js';
 import { MemoryBus, type ChangeBus, type ChangeEvent } from './change-bus.js';
 import { interestSyncFor, type InterestSync } from './interest-sync.js';
 import { interestLimitsOf, type ServerOptions } from './options.js';
-import { ReplayBudget } from './replay-budget.js';
 import { Peer, type PeerOptions } from './peer.js';
 import { Registry, type ListKind } from './registry.js';
 import { RequestStateSigner } from './request-state.js';
@@ -76,7 +76,6 @@ export class McpServer {
   private readonly interest: InterestSync | undefined;
   private readonly signer: RequestStateSigner;
   private readonly peers = new Set<Peer>();
-  private readonly replayBudget: ReplayBudget;
   /** What the engine sees of this server (never the class itself). */
   private readonly core: ServerCore;
   private readonly handle: ReturnType<typeof dispatch>;
@@ -118,7 +117,6 @@ export class McpServer {
       warn: (message) => this.warn(message),
     });
     const interestLimits = interestLimitsOf(options);
-    this.replayBudget = new ReplayBudget(options.maxReplayBytes);
     this.bus = options.bus ?? new MemoryBus();
     this.bus.subscribe((event) => this.deliver(event));
     this.bus.onGap((why) => this.gap(why));
@@ -141,6 +139,7 @@ export class McpServer {
       listen: this.listen,
       signer: this.signer,
       linkStore: this.linkStore,
+      encodedReads: new EncodedReads(options.maxEncodedReadBytes),
       capabilities: () => this.capabilities(),
     };
     this.handle = dispatch(this.core);
@@ -208,20 +207,22 @@ export class McpServer {
     const input = definition.input ? compilePromptInput(definition.input, name) : undefined;
     const prompt = {
       name,
-      ...without(definition, 'complete', 'memo', 'input'),
+      ...without(definition, 'complete', 'input'),
       ...(input ? { arguments: input.arguments } : {}),
     };
-    const { memo } = definition;
     return this.prompts.add(name, {
       prompt,
       complete: definition.complete ?? {},
       handler,
-      memo,
       input: input?.schema,
     });
   }
 
-  /** The capabilities this server advertises, derived from what is registered. */
+  /**
+   * The capabilities this server advertises: one fixed set (tools, prompts, resources with
+   * subscribe, completions, logging) whatever is registered, since registrations may come and go
+   * while clients are connected; `options.capabilities` is merged over it.
+   */
   capabilities(): ServerCapabilities {
     if (this.capabilityCache) return this.capabilityCache;
     const caps: ServerCapabilities = {
@@ -241,7 +242,7 @@ export class McpServer {
    * and feed the peer every decoded message (see `mcpkit/server/transport`).
    */
   connect(options: PeerOptions): Peer {
-    const peer = new Peer(options, this.handle, this.replayBudget);
+    const peer = new Peer(options, this.handle);
     this.peers.add(peer);
     peer.onClose(() => this.peers.delete(peer));
     return peer;

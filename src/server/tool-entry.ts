@@ -30,9 +30,9 @@ export function toolEntry(
     : undefined;
   const tool = {
     name,
-    ...without(definition, 'input', 'output', 'memo'),
+    ...without(definition, 'input', 'output'),
     inputSchema: definition.input ? input.json : { ...DEFAULT_INPUT_SCHEMA },
     ...(output ? { outputSchema: output.json } : {}),
   };
-  return { tool, input, output, handler, memo: definition.memo };
+  return { tool, input, output, handler };
 }

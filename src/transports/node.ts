@@ -12,7 +12,7 @@ import { ERROR_CODES } from '../protocol/error-codes.js';
 import { errorResponse } from '../protocol/jsonrpc.js';
 import type { McpServer } from '../server/index.js';
 import { SPENT, type BodyLimits, type BodyOutcome } from './http/body-limits.js';
-import { readNodeBody, readNodeBodyPromise } from './http/node-body.js';
+import { readNodeBodyPromise } from './http/node-body.js';
 import type { RequestHeadLimits } from './http/client-error.js';
 import { answerClientError } from './http/node-client-error.js';
 import { parsedBodyText } from './http/node-parsed-body.js';
@@ -74,13 +74,6 @@ class NodeExchange implements HttpExchange, HttpResponder {
     // Read by someone else and not handed over: nothing will ever arrive.
     if (this.req.readableEnded) return Promise.resolve(SPENT);
     return readNodeBodyPromise(this.req, limits);
-  }
-
-  /** {@link body} with a callback: `done` runs in the turn the body ended (no promise). */
-  readBody(limits: BodyLimits, done: (outcome: BodyOutcome | Error) => void): void {
-    if (this.parsed) return done(parsedBodyText(this.parsed.value, limits));
-    if (this.req.readableEnded) return done(SPENT);
-    readNodeBody(this.req, limits, done);
   }
 
   get signal(): AbortSignal {
@@ -200,11 +193,7 @@ export function toNodeHandler(server: McpServer, options: HttpOptions = {}): Nod
       }
       ex.send(500, { 'content-type': 'application/json' }, INTERNAL_ERROR_BODY);
     };
-    try {
-      endpoint.handleWith(ex, ex, (limits, done) => ex.readBody(limits, done), failed);
-    } catch (error) {
-      failed(error);
-    }
+    endpoint.handle(ex, ex).catch(failed);
   };
   const node = Object.assign(handler, { close: () => endpoint.close() });
   Object.defineProperty(node, 'bufferedBodyBytes', { get: () => endpoint.bufferedBodyBytes });

@@ -4,7 +4,6 @@
  * plus the fixture folder (budget-sized files, sniffable blobs, sparse giants, a secret outside).
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import {
   copyFile,
   mkdir,
@@ -32,7 +31,6 @@ import { formatBytes } from '../../src/providers/filesystem/format.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
-export const HAVE_DIST = existsSync(CLI);
 export const EXAMPLE_DIR = join(ROOT, 'examples', 'docs');
 export const MODERN = '2026-07-28';
 export const KiB = 1024;

@@ -9,7 +9,7 @@ import * as v from 'valibot';
 import { describe, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { toolError } from '../../src/content/index.js';
-import { createServer, type ToolDefinition } from '../../src/server/index.js';
+import { createServer, versionedRead, type ToolDefinition } from '../../src/server/index.js';
 import type { TemplateVariables } from '../../src/server/inferred-types.js';
 
 const server = () => createServer({ name: 'types', version: '1.0.0' });
@@ -141,6 +141,16 @@ describe('template variables, from the template string', () => {
       // @ts-expect-error vars.nmae is a typo
       return vars.nmae;
     });
+  });
+
+  it('a versioned answer is held to what a read handler may return', () => {
+    const version = {};
+    server().resource('mem://ok', { name: 'ok' }, (uri) =>
+      versionedRead({ contents: [{ uri, text: 'ok' }] }, version),
+    );
+    server().resource('mem://text', { name: 'text' }, () => versionedRead('plain text', version));
+    // @ts-expect-error a number is no answer, versioned or not
+    server().resource('mem://bad', { name: 'bad' }, () => versionedRead(42, version));
   });
 
   it('explode and list forms give string[]; prefixes and reserved forms give string', () => {

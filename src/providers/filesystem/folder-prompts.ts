@@ -9,7 +9,7 @@ import { resultTooLarge } from '../../errors/wire-errors.js';
 import { text } from '../../content/builders.js';
 import { isTextMimeType } from '../../content/mime.js';
 import { DEFAULT_BLOCK_BUDGET_BYTES } from '../../content/policy.js';
-import type { McpServer, MemoOptions, RequestContext, ResourceStat } from '../../server/index.js';
+import type { McpServer, RequestContext, ResourceStat } from '../../server/index.js';
 import type { FilesystemProvider } from './filesystem-provider.js';
 import { formatBytes } from './format.js';
 import {
@@ -119,13 +119,11 @@ export function registerPrompts(
   server: McpServer,
   provider: FilesystemProvider,
   search: GatedSearch,
-  memo?: MemoOptions,
 ): void {
   const folder = path.basename(provider.root) || provider.root;
   server.prompt(
     'review-file',
     {
-      ...(memo ? { memo } : {}),
       title: 'Review a file',
       description: 'Embeds one file of the served folder and asks for a critical review of it.',
       arguments: [

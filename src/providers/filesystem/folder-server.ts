@@ -9,9 +9,8 @@ import { isTextMimeType } from '../../content/mime.js';
 import { PART_META_KEY } from '../../content/policy.js';
 import { utf8Length } from '../../content/wire-size.js';
 import type { Attachment } from '../../content/attachment.js';
-import type { McpServer, MemoOptions, RequestContext } from '../../server/index.js';
+import type { McpServer, RequestContext } from '../../server/index.js';
 import { FilesystemProvider, type FilesystemProviderOptions } from './filesystem-provider.js';
-import { folderMemo } from './folder-generation.js';
 import { registerPrompts } from './folder-prompts.js';
 import {
   budgets,
@@ -111,23 +110,15 @@ export function serveFolder(server: McpServer, options: ServeFolderOptions): Fil
   provider.register(server);
   // One gate for the tool and the prompt: together they never run more than `concurrency`.
   const search = gatedSearch(provider, options.search);
-  // search and review-file depend only on their arguments and the folder's contents.
-  const memo = folderMemo(provider);
-  if (options.tools !== false) registerTools(server, provider, search, memo);
-  if (options.prompts !== false) registerPrompts(server, provider, search, memo);
+  if (options.tools !== false) registerTools(server, provider, search);
+  if (options.prompts !== false) registerPrompts(server, provider, search);
   return provider;
 }
 
-function registerTools(
-  server: McpServer,
-  provider: FilesystemProvider,
-  search: GatedSearch,
-  memo: MemoOptions,
-): void {
+function registerTools(server: McpServer, provider: FilesystemProvider, search: GatedSearch): void {
   server.tool(
     'search',
     {
-      memo,
       title: 'Search files',
       description:
         'Finds files of the served folder whose path or text contains the query (case-insensitive). ' +
@@ -157,8 +148,6 @@ function registerTools(
     },
     async ({ query, limit }: { query: string; limit?: number }, ctx) => {
       const found = await search(query, limit ?? 10, ctx.signal, true);
-      // Cut short by time, the answer depends on the load, not only on the query and the folder.
-      if (found.stopped?.budget === 'timeoutMs') ctx.keepable = false;
       const q = JSON.stringify(query);
       if (found.hits.length === 0) {
         const searched = found.stopped ? `${found.scanned} of ${found.total}` : `${found.total}`;

@@ -1,7 +1,7 @@
 /** `resources/read` of a whole file (`file:///{+path}`): its contents, or why there are none. */
 import { resourceRefused } from '../../errors/wire-errors.js';
 import { asBlobString } from '../../content/streamed-body.js';
-import { versionedRead, type ReadReturn } from '../../server/index.js';
+import { versionedRead, type ReadReturn, type VersionedRead } from '../../server/index.js';
 import type { WholeReadOutcome } from './streamed-file.js';
 import { fileChanged, metaOf, tooLarge, wholeEnvelope } from './wire.js';
 
@@ -16,6 +16,9 @@ export interface WholeReadSource {
    */
   read(relative: string, limit: number): WholeReadOutcome | Promise<WholeReadOutcome>;
 }
+
+/** A whole read's answer: the cached version it served, a streamed blob, or nothing there. */
+type WholeAnswer = ReadReturn | VersionedRead<ReadReturn> | undefined;
 
 /** `_meta` of one cached file version, formatted once (the date is the costly part). */
 const metas = new WeakMap<object, Record<string, unknown>>();
@@ -36,7 +39,7 @@ export function readWhole(
   relative: string,
   ctx: { readonly capBytes: number },
   source: WholeReadSource,
-): ReadReturn | undefined | Promise<ReadReturn | undefined> {
+): WholeAnswer | Promise<WholeAnswer> {
   // The limit the text or blob is compared with: the one a refusal reports.
   const limit = ctx.capBytes - wholeEnvelope(uri);
   const outcome = source.read(relative, limit);
@@ -52,7 +55,7 @@ function answerOf(
   limit: number,
   source: WholeReadSource,
   outcome: WholeReadOutcome,
-): ReadReturn | undefined {
+): WholeAnswer {
   switch (outcome.kind) {
     case 'missing':
       return undefined;
@@ -74,7 +77,7 @@ function answerOf(
           ? { uri, mimeType: c.mimeType, text: c.text, _meta: meta }
           : { uri, mimeType: c.mimeType, blob: c.blob as string, _meta: meta };
       // The cached contents stand for this file version: its answer is encoded once.
-      return versionedRead({ contents: [item] }, c, outcome.validity);
+      return versionedRead({ contents: [item] }, c);
     }
     case 'streamed': {
       const c = outcome.contents;

@@ -56,12 +56,3 @@ export async function checkEmittedLinks(
   }
   throw ProtocolError.internal(message);
 }
-
-/** Whether `blocks` name an artifact of the link store: those expire, so their result is not kept. */
-export function linksArtifacts(core: ServerCore, blocks: readonly ContentBlock[]): boolean {
-  return blocks.some((b) => {
-    const uri =
-      b.type === 'resource_link' ? b.uri : b.type === 'resource' ? b.resource.uri : undefined;
-    return uri !== undefined && core.linkStore.owns(uri);
-  });
-}

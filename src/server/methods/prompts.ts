@@ -1,8 +1,7 @@
 import type { GetPromptResult } from '../../protocol/types.js';
 import { ProtocolError } from '../../errors/protocol-error.js';
-import { DEFAULT_MEMO_TTL_MS, ResultMemo, memoOf } from '../result-memo.js';
 import { authorMistake } from './author-mistakes.js';
-import { checkEmittedLinks, linksArtifacts } from './links.js';
+import { checkEmittedLinks } from './links.js';
 import { lister } from './lists.js';
 import { boundTarget } from './target.js';
 import type { MethodEnv, MethodSpec, Params, Result } from './types.js';
@@ -12,10 +11,6 @@ async function getPrompt(params: Params, { core, ctx }: MethodEnv): Promise<Resu
   const entry = core.prompts.get(name);
   if (!entry)
     throw ProtocolError.invalidParams(`Unknown prompt: ${JSON.stringify(name)}`, { name });
-  const memo = memoOf(core);
-  const key = memo.keyOf(entry.memo, entry, `prompts/get\n${name}`, params, ctx);
-  const kept = key === undefined ? undefined : memo.get(key.key);
-  if (kept) return kept;
   let args = (params['arguments'] ?? {}) as Record<string, unknown>;
   if (entry.input) {
     let checked = entry.input.check(args);
@@ -49,14 +44,6 @@ async function getPrompt(params: Params, { core, ctx }: MethodEnv): Promise<Resu
     result.messages.map((m) => m.content),
     `prompt "${name}"`,
   );
-  if (
-    key !== undefined &&
-    !linksArtifacts(
-      core,
-      result.messages.map((m) => m.content),
-    )
-  )
-    ResultMemo.tag(result, key, entry.memo?.ttlMs ?? DEFAULT_MEMO_TTL_MS, ctx);
   return result as unknown as Result;
 }
 

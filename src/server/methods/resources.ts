@@ -8,7 +8,8 @@ import type { RequestContext } from '../context.js';
 import type { ServerCore } from '../core.js';
 import type { PartialContents, ReadReturn } from '../definitions.js';
 import { artifactPart, artifactTarget, wholeArtifact } from '../artifact-read.js';
-import { readValidityOf, readVersionOf, versionedRead } from '../encoded-reads.js';
+import { finalResult } from '../modern-envelope.js';
+import { VersionedRead } from '../versioned-read.js';
 import { lister } from './lists.js';
 import { templateHit } from './templates.js';
 import type { MethodSpec, Result } from './types.js';
@@ -43,15 +44,22 @@ function withCache(result: Result, hints: { ttlMs?: number; cacheScope?: string 
   return result;
 }
 
-/**
- * Carries the version a handler named (see versionedRead) over to the result built from it; its
- * validity only when `alone` (no template before it passed on this URI: that one's answer
- * could change, and its change would not show in this validity).
- */
-function versioned(value: ReadReturn, result: Result, alone = true): Result {
-  const version = readVersionOf(value);
-  if (version === undefined) return result;
-  return versionedRead(result, version, alone ? readValidityOf(value) : undefined);
+/** A read's result, and the version its handler said it served (see versionedRead). */
+interface ReadOutcome {
+  readonly result: Result;
+  readonly version?: object | undefined;
+}
+
+/** The result of a handler's answer, with `mimeType` and cache hints of its definition. */
+function outcomeOf(
+  uri: string,
+  value: ReadReturn | VersionedRead<ReadReturn>,
+  mimeType: string | undefined,
+  hints: { ttlMs?: number; cacheScope?: string },
+): ReadOutcome {
+  const answer = value instanceof VersionedRead ? value.answer : value;
+  const result = withCache({ contents: normalizeContents(uri, answer, mimeType) }, hints);
+  return value instanceof VersionedRead ? { result, version: value.version } : { result };
 }
 
 /**
@@ -63,32 +71,26 @@ export async function readResource(
   uri: string,
   ctx: RequestContext,
 ): Promise<Result> {
+  return (await resolveRead(core, uri, ctx)).result;
+}
+
+async function resolveRead(
+  core: ServerCore,
+  uri: string,
+  ctx: RequestContext,
+): Promise<ReadOutcome> {
   const entry = core.resources.get(uri);
   if (entry) {
     const value = await entry.read(uri, {}, ctx);
     if (value === undefined) throw resourceNotFound(uri, ctx.era);
-    return versioned(
-      value,
-      withCache({ contents: normalizeContents(uri, value, entry.resource.mimeType) }, entry.cache),
-    );
+    return outcomeOf(uri, value, entry.resource.mimeType, entry.cache);
   }
-  let alone = true;
   const templates = core.templates.list();
   for (let i = 0, hit; (hit = templateHit(templates, uri, i)) !== undefined; i++) {
     if ('refused' in hit) throw resourceRefused(uri, hit.refused, hit.variable);
     const value = await hit.entry.read(uri, { ...hit.variables }, ctx);
-    if (value === undefined) {
-      alone = false;
-      continue;
-    }
-    return versioned(
-      value,
-      withCache(
-        { contents: normalizeContents(uri, value, hit.entry.template.mimeType) },
-        hit.entry.definition,
-      ),
-      alone,
-    );
+    if (value === undefined) continue;
+    return outcomeOf(uri, value, hit.entry.template.mimeType, hit.entry.definition);
   }
   if (core.linkStore.owns(uri)) {
     const target = artifactTarget(uri);
@@ -108,9 +110,11 @@ export async function readResource(
         ? artifactPart(uri, { base: target.base, part: target.part }, a, ctx.capBytes)
         : wholeArtifact(uri, a, ctx.capBytes);
       return {
-        contents: [contents],
-        ttlMs: Math.max(0, a.expiresAt - Date.now()),
-        cacheScope: 'private',
+        result: {
+          contents: [contents],
+          ttlMs: Math.max(0, a.expiresAt - Date.now()),
+          cacheScope: 'private',
+        },
       };
     }
     if ('expired' in found)
@@ -129,15 +133,35 @@ export async function readResource(
  * whatever `ctx.streamsBodies` says).
  */
 export function blobsInMemory(result: Result): Result | Promise<Result> {
-  const contents = result['contents'];
   // The usual answer has no streamed blob: returned as it is, without a turn of the loop.
-  if (!Array.isArray(contents)) return result;
-  if (!contents.some((c) => isStreamedBody((c as { blob?: unknown } | null)?.blob))) return result;
+  if (!holdsStreamedBlob(result)) return result;
   return Promise.all(
-    contents.map(async (c: Record<string, unknown>) =>
+    (result['contents'] as Record<string, unknown>[]).map(async (c) =>
       isStreamedBody(c['blob']) ? { ...c, blob: await collectBlob(c['blob']) } : c,
     ),
   ).then((read) => ({ ...result, contents: read }));
+}
+
+function holdsStreamedBlob(result: Result): boolean {
+  const contents = result['contents'];
+  return (
+    Array.isArray(contents) &&
+    contents.some((c) => isStreamedBody((c as { blob?: unknown } | null)?.blob))
+  );
+}
+
+/**
+ * A versioned read's final answer, encoded once per version, URI and era by this server (see
+ * encoded-reads.ts). One with a streamed blob is not: it is read as the client takes it.
+ */
+function encodedOnce(core: ServerCore, uri: string, ctx: RequestContext, read: ReadOutcome) {
+  const { result, version } = read;
+  if (version === undefined || holdsStreamedBlob(result)) return undefined;
+  const key = `${ctx.era}\n${uri}`;
+  return (
+    core.encodedReads.get(version, key) ??
+    core.encodedReads.keep(version, key, finalResult(core, ctx.era, 'read', result))
+  );
 }
 
 /** Static resources, then what each template's `list` reports. */
@@ -169,8 +193,11 @@ export const resourceMethods: Record<string, MethodSpec> = {
     cache: 'read',
     target: (p, auth) => boundTarget('resources/read', p['uri'], undefined, auth),
     run: async (params, { core, ctx }) => {
-      const result = await readResource(core, params['uri'] as string, ctx);
-      return ctx.streamsBodies ? result : blobsInMemory(result);
+      const uri = params['uri'] as string;
+      const read = await resolveRead(core, uri, ctx);
+      const encoded = encodedOnce(core, uri, ctx, read);
+      if (encoded) return encoded;
+      return ctx.streamsBodies ? read.result : blobsInMemory(read.result);
     },
   },
 };

@@ -2,9 +2,8 @@ import type { CallToolResult, Tool } from '../../protocol/types.js';
 import { ProtocolError } from '../../errors/protocol-error.js';
 import { toolError } from '../../content/messages.js';
 import { isInputRequired } from '../input-required.js';
-import { DEFAULT_MEMO_TTL_MS, ResultMemo, memoOf } from '../result-memo.js';
 import { authorMistake, reportHandlerError } from './author-mistakes.js';
-import { checkEmittedLinks, linksArtifacts } from './links.js';
+import { checkEmittedLinks } from './links.js';
 import { lister } from './lists.js';
 import { boundTarget } from './target.js';
 import type { MethodEnv, MethodSpec, Params, Result } from './types.js';
@@ -13,10 +12,6 @@ async function callTool(params: Params, { core, ctx }: MethodEnv): Promise<Resul
   const name = params['name'] as string;
   const entry = core.tools.get(name);
   if (!entry) throw ProtocolError.invalidParams(`Unknown tool: ${JSON.stringify(name)}`, { name });
-  const memo = memoOf(core);
-  const key = memo.keyOf(entry.memo, entry, `tools/call\n${name}`, params, ctx);
-  const kept = key === undefined ? undefined : memo.get(key.key);
-  if (kept) return kept;
   let args: unknown = params['arguments'] ?? {};
   let checked = entry.input.check(args);
   if (checked instanceof Promise) checked = await checked;
@@ -64,8 +59,6 @@ async function callTool(params: Params, { core, ctx }: MethodEnv): Promise<Resul
     delete result.structuredContent;
   }
   await checkEmittedLinks(core, result.content, `tool "${name}"`);
-  if (key !== undefined && !result.isError && !linksArtifacts(core, result.content))
-    ResultMemo.tag(result, key, entry.memo?.ttlMs ?? DEFAULT_MEMO_TTL_MS, ctx);
   return result as unknown as Result;
 }
 

@@ -9,7 +9,7 @@ import type { Era } from '../../protocol/versions.js';
 import type { McpServer } from '../../server/index.js';
 import type { Peer } from '../../server/transport.js';
 import { encodeResponse, failUnsent, type EncodedMessage } from '../oversize.js';
-import { BodyBudget, StallWatch, type BodyLimits, type BodyOutcome } from './body-limits.js';
+import { BodyBudget, StallWatch, type BodyLimits } from './body-limits.js';
 import type { HttpExchange, HttpResponder, SseSink } from './exchange.js';
 import { checkModernHeaders } from './header-check.js';
 import { jsonError } from './json-error.js';
@@ -36,7 +36,6 @@ import {
   writeSseMessage,
 } from './sse.js';
 import { refuseListenWithoutSse } from './listen-accept.js';
-import { replaySettingOf } from './replay-setting.js';
 import { httpStatusFor } from './status.js';
 
 type Body = Record<string, unknown>;
@@ -88,32 +87,7 @@ export class HttpEndpoint {
     const admitted = this.admit(ex, res);
     if (!admitted) return;
     const raw = bodyText(await ex.body(this.bodyLimits), res, this.bodyLimits);
-    if (raw !== undefined) return this.posted(ex, res, raw, admitted.acceptsSse);
-  }
-
-  /**
-   * {@link handle} for an adapter that reads bodies with a callback (node): a request answered
-   * from memory is answered in the turn its body ended, without a promise. `readBody` calls
-   * back once, with the body's outcome or the error that ended it; what fails later goes to
-   * `failed`, as a rejection of `handle` would.
-   */
-  handleWith(
-    ex: HttpExchange,
-    res: HttpResponder,
-    readBody: (limits: BodyLimits, done: (outcome: BodyOutcome | Error) => void) => void,
-    failed: (error: unknown) => void,
-  ): void {
-    const admitted = this.admit(ex, res);
-    if (!admitted) return;
-    readBody(this.bodyLimits, (outcome) => {
-      try {
-        if (outcome instanceof Error) return failed(outcome);
-        const raw = bodyText(outcome, res, this.bodyLimits);
-        if (raw !== undefined) this.posted(ex, res, raw, admitted.acceptsSse)?.catch(failed);
-      } catch (error) {
-        failed(error);
-      }
-    });
+    if (raw !== undefined) return this.post(ex, res, raw, admitted.acceptsSse);
   }
 
   /**
@@ -164,28 +138,11 @@ export class HttpEndpoint {
     this.stateless.close();
   }
 
-  /**
-   * A POST whose body was read: a 2026-07-28 request answered before (same body and headers) is
-   * answered again at once, unparsed; anything else runs, and its promise is returned.
-   */
-  private posted(
-    ex: HttpExchange,
-    res: HttpResponder,
-    raw: string,
-    acceptsSse: boolean,
-  ): Promise<void> | undefined {
-    const setting = replaySettingOf(ex);
-    const replayed = this.stateless.replay(raw, setting);
-    if (!replayed) return this.post(ex, res, raw, setting, acceptsSse);
-    res.send(200, { 'content-type': 'application/json' }, this.encode(replayed).parts);
-    return undefined;
-  }
-
+  /** A POST whose body was read: parsed once here, routed, run and answered. */
   private async post(
     ex: HttpExchange,
     res: HttpResponder,
     raw: string,
-    setting: string,
     acceptsSse: boolean,
   ): Promise<void> {
     let body: unknown;
@@ -203,11 +160,7 @@ export class HttpEndpoint {
     if ('status' in route)
       return jsonError(res, route.status, route.code, route.message, idOf(body), {}, route.data);
     const { session, isNew, era } = route;
-    if (!session)
-      return this.exchange(ex, res, body, route.peer, era, undefined, acceptsSse, undefined, {
-        text: raw,
-        replaySetting: setting,
-      });
+    if (!session) return this.exchange(ex, res, body, route.peer, era, undefined, acceptsSse);
     if (!isNew)
       return this.sessions.busyWhile(session, () =>
         this.exchange(ex, res, body, session.peer, era, session, acceptsSse),
@@ -239,7 +192,6 @@ export class HttpEndpoint {
     session: LegacyHttpSession | undefined,
     acceptsSse: boolean,
     settled?: (response: JSONRPCResponse | undefined) => void,
-    replay?: { text: string; replaySetting: string },
   ): Promise<void> {
     const isRequest = typeof body === 'object' && body !== null && 'method' in body && 'id' in body;
     if (!isRequest) {
@@ -291,7 +243,6 @@ export class HttpEndpoint {
           : {}),
         signal: () => ex.signal,
         era,
-        ...(era === 'modern' ? replay : undefined),
         checkEnvelope: (version, toolInputSchema) =>
           checkModernHeaders(
             ex,

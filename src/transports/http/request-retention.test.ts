@@ -1,7 +1,7 @@
 /**
  * Over real HTTP, nothing of a request outlives it: its request and response objects go once it
- * is answered, though its answer is kept (replays), the body watch's timer runs on, and the
- * folder's caches hold what it read. Through the node handler and the web handler.
+ * is answered, though its answer is kept (encoded once per version), the body watch's timer runs
+ * on, and the folder's caches hold what it read. Through the node handler and the web handler.
  */
 import { createServer as createNodeServer, type IncomingMessage, type Server } from 'node:http';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -28,7 +28,7 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-/** Each request of a run: distinct reads (twice: the second ones are replays), search, review. */
+/** Each request of a run: distinct reads (twice: the second ones answered from their encoding), search, review. */
 function requests(): Array<{ headers: Record<string, string>; body: string }> {
   const out: Array<{ headers: Record<string, string>; body: string }> = [];
   let id = 1;
@@ -50,7 +50,7 @@ function requests(): Array<{ headers: Record<string, string>; body: string }> {
   return out;
 }
 
-/** A served folder, watched: its reads are kept for replays (what could hold a request). */
+/** A served folder, watched: its reads' answers are kept encoded (what could hold a request). */
 async function served() {
   const server = createServer({ name: 'retention', version: '1' });
   const provider = serveFolder(server, { root, watch: true });

@@ -548,7 +548,7 @@ describe('createHttpHandler: sessions, errors and closing', () => {
     const own = createServer({ name: 'once', version: '1' });
     const version = {};
     own.resource('mem://doc', { name: 'doc', mimeType: 'text/plain' }, async (uri) => {
-      const { versionedRead } = await import('../../server/encoded-reads.js');
+      const { versionedRead } = await import('../../server/versioned-read.js');
       return versionedRead({ contents: [{ uri, mimeType: 'text/plain', text: 'héllo' }] }, version);
     });
     const h = createHttpHandler(own);

@@ -173,7 +173,7 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Stdio
   };
   const canStart = (): boolean => running < maxInFlight && out.bytes <= maxQueuedBytes;
 
-  const start = (message: unknown, text: string): void => {
+  const start = (message: unknown): void => {
     const listenId = listenIdOf(message);
     if (listenId !== undefined) listens.add(listenId);
     // A listen stream lives as long as its subscription: it never holds other requests back.
@@ -181,7 +181,7 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Stdio
     pending++;
     if (counted) running++;
     peer
-      .handle(message, { text })
+      .handle(message)
       .then(
         (response) => {
           if (response) write(response);
@@ -211,8 +211,9 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Stdio
   const admitWaiting = (): void => {
     if (isClosed) return;
     while (waiting.size > 0 && canStart()) {
+      // Kept as its text while it waited (compact, and what maxQueuedBytes counts).
       const text = waiting.shift();
-      if (text !== undefined) start(JSON.parse(text), text);
+      if (text !== undefined) start(JSON.parse(text));
     }
     updateFlow();
     if (ending && pending === 0 && waiting.size === 0) close();
@@ -229,12 +230,6 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Stdio
         ),
       );
       return;
-    }
-    // Asked again, still fresh: answered at once, without parsing more than its id; only while
-    // the request would start now (maxInFlight, maxQueuedBytes and the waiting order hold).
-    if (waiting.size === 0 && canStart()) {
-      const replayed = peer.replay(event.text);
-      if (replayed) return write(replayed);
     }
     let message: unknown;
     try {
@@ -254,7 +249,7 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Stdio
     // A cancellation can overtake the request it names: it then never starts.
     const cancelled = cancelledIdOf(message);
     if (cancelled !== undefined && waiting.cancel(cancelled)) updateFlow();
-    start(message, event.text);
+    start(message);
   };
 
   let resolveClosed!: () => void;

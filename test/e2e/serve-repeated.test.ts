@@ -1,7 +1,8 @@
 /**
- * Answers given again by exact request (src/server/replay-lane.ts), through the real CLI: `mcpkit
- * serve` over Streamable HTTP and stdio answers a repeated read with each request's own id, still
- * checks the headers of a repeated body, and serves a file's new contents once it changed.
+ * The same request sent again and again, through the real CLI: `mcpkit serve` over Streamable
+ * HTTP and stdio answers a repeated read with each request's own id (its answer encoded once per
+ * file version), still checks the headers of a repeated body, and serves a file's new contents
+ * once it changed.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -10,12 +11,12 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
 import { modernHeaders } from '../../src/testing/messages.js';
-import { CLI, HAVE_DIST, HttpServe, MODERN } from './serve-harness.js';
+import { CLI, HttpServe, MODERN } from './serve-harness.js';
 
 const META = {
   'io.modelcontextprotocol/protocolVersion': MODERN,
   'io.modelcontextprotocol/clientCapabilities': {},
-  'io.modelcontextprotocol/clientInfo': { name: 'replay-test', version: '1' },
+  'io.modelcontextprotocol/clientInfo': { name: 'repeat-test', version: '1' },
 };
 const readText = (id: number | string, uri: string) =>
   JSON.stringify({ jsonrpc: '2.0', id, method: 'resources/read', params: { uri, _meta: META } });
@@ -33,7 +34,7 @@ afterEach(async () => {
 });
 
 async function folder(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'mcpkit-replay-'));
+  const dir = await mkdtemp(join(tmpdir(), 'mcpkit-repeat-'));
   cleanups.push(() => rm(dir, { recursive: true, force: true }));
   await writeFile(join(dir, 'a.md'), 'first version');
   return dir;
@@ -65,7 +66,7 @@ async function untilText(read: () => Promise<string>, want: string): Promise<voi
   }
 }
 
-describe.runIf(HAVE_DIST)('mcpkit serve: repeated requests', () => {
+describe('mcpkit serve: repeated requests', () => {
   it('HTTP: each id answered, the headers of a repeated body still checked, a change served', async () => {
     const dir = await folder();
     const served = await HttpServe.start([dir, '--quiet']);
@@ -85,7 +86,7 @@ describe.runIf(HAVE_DIST)('mcpkit serve: repeated requests', () => {
       expect(status).toBe(200);
       expect(json).toMatchObject({ id, result: { contents: [{ text: 'first version' }] } });
     }
-    // The same body, answered from memory a moment ago, with a header that disagrees.
+    // The same body, answered a moment ago, with a header that disagrees.
     const wrong = await post(readText(5, 'file:///a.md'), 'file:///b.md');
     expect(wrong.status).toBe(400);
     expect(wrong.json).toMatchObject({ id: 5, error: { code: -32020 } });

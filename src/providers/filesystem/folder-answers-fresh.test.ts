@@ -1,10 +1,9 @@
-// search and review-file keep their answers per folder generation: a change on disk (a watcher
-// event) makes the next call build anew; without a watch nothing is kept.
+// search and review-file answer from the folder as it is: a change on disk is seen by the next
+// calls, watched or not.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { preEncodedOf } from '../../protocol/pre-encoded.js';
 import { createServer } from '../../server/server.js';
 import { modern } from '../../testing/messages.js';
 import { connectInMemory } from '../../transports/memory.js';
@@ -16,7 +15,7 @@ afterEach(async () => {
 });
 
 async function setup(watch: boolean) {
-  const dir = await mkdtemp(join(tmpdir(), 'mcpkit-memo-'));
+  const dir = await mkdtemp(join(tmpdir(), 'mcpkit-fresh-'));
   cleanups.push(() => rm(dir, { recursive: true, force: true }));
   await writeFile(join(dir, 'a.md'), 'needle one');
   const server = createServer({ name: 't', version: '1' });
@@ -39,13 +38,12 @@ async function until(what: () => Promise<boolean>, ms = 5000): Promise<void> {
   }
 }
 
-describe('search and review-file per folder generation', () => {
-  it('watched: kept until a change on disk, then built anew', async () => {
+describe('search and review-file after a change on disk', () => {
+  it('watched: the next calls see it', async () => {
     const { dir, provider, search, review } = await setup(true);
     await until(async () => provider.watching);
-    const first = await search();
-    const again = await search();
-    expect(preEncodedOf(again?.['result' as never])).toBe(preEncodedOf(first?.['result' as never]));
+    expect(JSON.stringify(await search())).toContain('a.md');
+    expect(JSON.stringify(await search())).not.toContain('b.md');
     expect(JSON.stringify(await review())).toContain('needle one');
 
     await writeFile(join(dir, 'a.md'), 'needle two');
@@ -54,13 +52,13 @@ describe('search and review-file per folder generation', () => {
     await until(async () => JSON.stringify(await search()).includes('b.md'));
   });
 
-  it('unwatched: nothing is kept, so a change is seen at once', async () => {
+  it('unwatched: the next calls see it at once', async () => {
     const { dir, review, search } = await setup(false);
     expect(JSON.stringify(await review())).toContain('needle one');
-    const first = await search();
-    expect(preEncodedOf((await search())?.['result' as never])).toBeUndefined();
-    expect(preEncodedOf(first?.['result' as never])).toBeUndefined();
+    expect(JSON.stringify(await search())).not.toContain('b.md');
     await writeFile(join(dir, 'a.md'), 'needle four');
+    await writeFile(join(dir, 'b.md'), 'needle five');
     expect(JSON.stringify(await review())).toContain('needle four');
+    expect(JSON.stringify(await search())).toContain('b.md');
   });
 });
