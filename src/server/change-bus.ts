@@ -1,3 +1,5 @@
+import { Emitter } from '../protocol/emitter.js';
+
 /**
  * How change events travel between the instances of one server: memory for one process (the
  * default), a shared bus (mcpkit/redis) when scaled out. `notifyResourceUpdated` and
@@ -62,62 +64,47 @@ export interface MemoryBusOptions {
 /** One process: what is published reaches this process's subscribers at once, in order. */
 export class MemoryBus implements ChangeBus {
   readonly shared: boolean;
-  private readonly handlers = new Set<(event: ChangeEvent) => void>();
-  private readonly interest = new Set<(message: InterestMessage) => void>();
-  private readonly gaps = new Set<(why: string) => void>();
+  private readonly events = new Emitter<ChangeEvent>((error) =>
+    console.warn(`mcpkit: a change-bus subscriber threw: ${String(error)}`),
+  );
+  private readonly interest = new Emitter<InterestMessage>((error) =>
+    console.warn(`mcpkit: a change-bus interest subscriber threw: ${String(error)}`),
+  );
+  private readonly gaps = new Emitter<string>((error) =>
+    console.warn(`mcpkit: a change-bus gap handler threw: ${String(error)}`),
+  );
 
   constructor(options: MemoryBusOptions = {}) {
     this.shared = options.shared === true;
   }
 
   publish(event: ChangeEvent): void {
-    for (const handler of this.handlers) {
-      try {
-        handler(event);
-      } catch (error) {
-        console.warn(`mcpkit: a change-bus subscriber threw: ${String(error)}`);
-      }
-    }
+    this.events.emit(event);
   }
 
   subscribe(handler: (event: ChangeEvent) => void): () => void {
-    this.handlers.add(handler);
-    return () => void this.handlers.delete(handler);
+    return this.events.on(handler);
   }
 
   publishInterest(message: InterestMessage): void {
-    for (const handler of this.interest) {
-      try {
-        handler(message);
-      } catch (error) {
-        console.warn(`mcpkit: a change-bus interest subscriber threw: ${String(error)}`);
-      }
-    }
+    this.interest.emit(message);
   }
 
   subscribeInterest(handler: (message: InterestMessage) => void): () => void {
-    this.interest.add(handler);
-    return () => void this.interest.delete(handler);
+    return this.interest.on(handler);
   }
 
   onGap(handler: (why: string) => void): () => void {
-    this.gaps.add(handler);
-    return () => void this.gaps.delete(handler);
+    return this.gaps.on(handler);
   }
 
-  /** For tests and embedders: tells the gap handlers that events may have been lost. */
+  /** For embedders: tells the gap handlers that events may have been lost. */
   gap(why: string): void {
-    for (const handler of this.gaps) {
-      try {
-        handler(why);
-      } catch (error) {
-        console.warn(`mcpkit: a change-bus gap handler threw: ${String(error)}`);
-      }
-    }
+    this.gaps.emit(why);
   }
 
   async close(): Promise<void> {
-    this.handlers.clear();
+    this.events.clear();
     this.interest.clear();
     this.gaps.clear();
   }

@@ -41,6 +41,7 @@ import type { PromptArgs, TemplateVariables, ToolArgs, ToolStructured } from './
 import { compilePromptInput } from './prompt-input.js';
 
 import { toolEntry, without } from './tool-entry.js';
+import { Emitter } from '../protocol/emitter.js';
 
 /** What a server has registered, as its list methods show it. */
 export interface Registered {
@@ -69,7 +70,9 @@ export class McpServer {
   private readonly templates: Registry<TemplateEntry, ResourceTemplate>;
   private readonly prompts: Registry<PromptEntry, Prompt>;
   private readonly attachments = new AttachTracker((message) => this.warn(message));
-  private readonly changeHandlers = new Set<(event: ChangeEvent) => void>();
+  private readonly changeHandlers = new Emitter<ChangeEvent>((error) =>
+    console.warn(`mcpkit: an onChange handler threw: ${String(error)}`),
+  );
   private readonly listen: ListenHub;
   private readonly bus: ChangeBus;
   /** What other instances on a shared bus listen to, and telling them what this one does. */
@@ -287,18 +290,11 @@ export class McpServer {
    * shared bus): a provider that does not watch for itself drops its caches on them.
    */
   onChange(handler: (event: ChangeEvent) => void): () => void {
-    this.changeHandlers.add(handler);
-    return () => void this.changeHandlers.delete(handler);
+    return this.changeHandlers.on(handler);
   }
 
   private deliver(event: ChangeEvent): void {
-    for (const handler of this.changeHandlers) {
-      try {
-        handler(event);
-      } catch (error) {
-        console.warn(`mcpkit: an onChange handler threw: ${String(error)}`);
-      }
-    }
+    this.changeHandlers.emit(event);
     deliverChange(this.listen, this.peers, event);
   }
 
