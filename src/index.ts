@@ -12,8 +12,8 @@ export {
   serveStdio,
   DEFAULT_MAX_LINE_BYTES,
   DEFAULT_STDIO_MAX_RESPONSE_BYTES,
-} from './transports/stdio/serve-stdio.js';
-export type { StdioOptions, StdioConnection } from './transports/stdio/serve-stdio.js';
+} from './transports/stdio/server/serve-stdio.js';
+export type { StdioOptions, StdioConnection } from './transports/stdio/server/serve-stdio.js';
 export { serveHttp, toNodeHandler, DEFAULT_HEADER_TIMEOUT_MS } from './transports/node.js';
 export type { NodeHandler, ServeHttpOptions, RunningHttpServer } from './transports/node.js';
-export type { HttpOptions } from './transports/http/options.js';
+export type { HttpOptions } from './transports/http/server/options.js';

@@ -5,8 +5,8 @@
 import { McpClient } from '../client/index.js';
 import type { ClientWarning, McpClientOptions } from '../client/index.js';
 import { McpKitError, ProtocolError } from '../errors/index.js';
-import { HttpClientTransport } from '../transports/http/index.js';
-import { StdioClientTransport } from '../transports/stdio/index.js';
+import { HttpClientTransport } from '../transports/http/client/index.js';
+import { StdioClientTransport } from '../transports/stdio/client/index.js';
 import type { HostArgs, HostTarget } from './host-args.js';
 import { packageVersion } from './serve-command.js';
 import { shownText } from './terminal-text.js';

@@ -15,14 +15,14 @@ import {
   DEFAULT_MAX_LINE_BYTES,
   DEFAULT_STDIO_MAX_RESPONSE_BYTES,
   serveStdio,
-} from '../transports/stdio/index.js';
+} from '../transports/stdio/server/index.js';
 import {
   DEFAULT_HTTP_MAX_RESPONSE_BYTES,
   DEFAULT_MAX_BODY_BYTES,
   LOOPBACK_HOSTS,
-} from '../transports/http/index.js';
+} from '../transports/http/server/index.js';
 import { serveHttp } from '../transports/node.js';
-import { assemblyCapBytes } from '../transports/stdio/serve-stdio.js';
+import { assemblyCapBytes } from '../transports/stdio/server/serve-stdio.js';
 import type { ServeArgs } from './args.js';
 import { banner, type BannerInput } from './banner.js';
 import { startIdleCompaction } from './idle-compaction.js';

@@ -13,12 +13,12 @@ import {
 import {
   DEFAULT_BODY_TIMEOUT_MS,
   DEFAULT_MAX_BODY_TOTAL_BYTES,
-} from '../transports/http/options.js';
+} from '../transports/http/server/options.js';
 import { DEFAULT_HEADER_TIMEOUT_MS } from '../transports/node.js';
 import {
   DEFAULT_MAX_IN_FLIGHT,
   DEFAULT_MAX_QUEUED_BYTES,
-} from '../transports/stdio/serve-stdio.js';
+} from '../transports/stdio/server/serve-stdio.js';
 import { VALUE_OPTIONS } from './serve-options.js';
 import { USAGE } from './usage.js';
 import { parseDuration } from './values.js';

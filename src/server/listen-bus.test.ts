@@ -8,7 +8,7 @@ import type { JSONRPCMessage } from '../protocol/jsonrpc.js';
 import { initializeRequest, legacy, modern } from '../testing/messages.js';
 import { openListen } from '../testing/listen.js';
 import { SseReader, withTimeout, modernPost } from '../testing/sse.js';
-import { createHttpHandler } from '../transports/http/web-handler.js';
+import { createHttpHandler } from '../transports/http/server/web-handler.js';
 import { MemoryBus } from './change-bus.js';
 import { createServer } from './server.js';
 

@@ -7,7 +7,7 @@ import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { modern } from '../testing/messages.js';
 import { until } from '../testing/sse.js';
-import { serveStdio } from '../transports/stdio/serve-stdio.js';
+import { serveStdio } from '../transports/stdio/server/serve-stdio.js';
 import { MemoryBus } from './change-bus.js';
 import { createServer } from './server.js';
 

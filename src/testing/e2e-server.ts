@@ -12,7 +12,7 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createServer, type McpServer } from '../server/index.js';
-import { serveStdio } from '../transports/stdio/index.js';
+import { serveStdio } from '../transports/stdio/server/index.js';
 
 export interface E2eHooks {
   /** Called when a `slow` call saw its signal abort (client cancel or stream closed). */

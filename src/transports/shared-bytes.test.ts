@@ -15,9 +15,9 @@ import { createServer } from '../server/server.js';
 import type { McpServer } from '../server/index.js';
 import { modern, modernHeaders, modernMeta } from '../testing/messages.js';
 import { withTimeout } from '../testing/sse.js';
-import { createHttpHandler } from './http/web-handler.js';
+import { createHttpHandler } from './http/server/web-handler.js';
 import { serveHttp } from './node.js';
-import { serveStdio } from './stdio/serve-stdio.js';
+import { serveStdio } from './stdio/server/serve-stdio.js';
 
 const FILE = randomBytes(4 * 1024 * 1024);
 const URI = 'file:///big.bin';

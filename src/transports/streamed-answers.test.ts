@@ -28,9 +28,9 @@ import { createServer } from '../server/server.js';
 import { modern, modernHeaders, modernMeta } from '../testing/messages.js';
 import { until, withTimeout } from '../testing/sse.js';
 import { spyFs, type SpyFs } from '../testing/spy-fs.js';
-import { createHttpHandler } from './http/web-handler.js';
+import { createHttpHandler } from './http/server/web-handler.js';
 import { serveHttp, type RunningHttpServer } from './node.js';
-import { serveStdio } from './stdio/serve-stdio.js';
+import { serveStdio } from './stdio/server/serve-stdio.js';
 
 const BIG = randomBytes(20 * 1024 * 1024);
 /** NUL bytes, then random ones: no extension, sniffed as binary; not a multiple of 3. */

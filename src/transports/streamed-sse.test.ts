@@ -12,9 +12,9 @@ import { createServer } from '../server/server.js';
 import { connectInMemory } from './memory.js';
 import { modern, modernHeaders, modernMeta } from '../testing/messages.js';
 import { SseReader, until } from '../testing/sse.js';
-import { createHttpHandler } from './http/web-handler.js';
+import { createHttpHandler } from './http/server/web-handler.js';
 import { serveHttp, type RunningHttpServer } from './node.js';
-import { serveStdio } from './stdio/serve-stdio.js';
+import { serveStdio } from './stdio/server/serve-stdio.js';
 
 const DATA = randomBytes(2 * 1024 * 1024 + 2);
 /** Chunks that are no multiple of 3: the encoder carries bytes across them. */

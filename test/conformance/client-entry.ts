@@ -9,7 +9,7 @@
  */
 import { McpClient } from '../../src/client/index.js';
 import type { Tool } from '../../src/protocol/index.js';
-import { HttpClientTransport } from '../../src/transports/http/index.js';
+import { HttpClientTransport } from '../../src/transports/http/client/index.js';
 
 type Obj = Record<string, unknown>;
 

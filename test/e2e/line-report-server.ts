@@ -7,7 +7,7 @@
  */
 import { Writable } from 'node:stream';
 import { createServer } from '../../src/server/index.js';
-import { serveStdio } from '../../src/transports/stdio/index.js';
+import { serveStdio } from '../../src/transports/stdio/server/index.js';
 
 const server = createServer({ name: 'line-report', version: '0.0.1' });
 server.resource('fill://{n}', { name: 'fill' }, (uri, { n }) => {

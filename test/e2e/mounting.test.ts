@@ -12,7 +12,7 @@ import Fastify from 'fastify';
 import { Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createServer, type McpServer } from '../../src/server/index.js';
-import { createHttpHandler } from '../../src/transports/http/index.js';
+import { createHttpHandler } from '../../src/transports/http/server/index.js';
 import { toNodeHandler } from '../../src/transports/node.js';
 import { initializeRequest, legacy, modern, modernHeaders } from '../../src/testing/messages.js';
 

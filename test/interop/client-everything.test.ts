@@ -13,8 +13,8 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClientWarning, McpClient } from '../../src/client/index.js';
-import type { HttpClientTransport } from '../../src/transports/http/index.js';
-import type { StdioClientTransport } from '../../src/transports/stdio/index.js';
+import type { HttpClientTransport } from '../../src/transports/http/client/index.js';
+import type { StdioClientTransport } from '../../src/transports/stdio/client/index.js';
 import {
   ROOT,
   all,

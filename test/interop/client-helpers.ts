@@ -8,8 +8,8 @@ import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { McpClient, type ClientWarning } from '../../src/client/index.js';
-import { StdioClientTransport } from '../../src/transports/stdio/index.js';
-import { HttpClientTransport } from '../../src/transports/http/index.js';
+import { StdioClientTransport } from '../../src/transports/stdio/client/index.js';
+import { HttpClientTransport } from '../../src/transports/http/client/index.js';
 import { LISTENING } from './servers/content.js';
 import { stopChild } from '../e2e/serve-harness.js';
 

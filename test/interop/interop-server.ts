@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { createServer, type McpServer } from '../../src/server/index.js';
-import { serveStdio } from '../../src/transports/stdio/index.js';
+import { serveStdio } from '../../src/transports/stdio/server/index.js';
 import { serveHttp } from '../../src/transports/node.js';
 
 export const PAGE_SIZE = 40;

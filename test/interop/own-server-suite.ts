@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { McpClient, ClientWarning } from '../../src/client/index.js';
 import { ProtocolError } from '../../src/errors/index.js';
-import type { HttpClientTransport } from '../../src/transports/http/index.js';
-import type { StdioClientTransport } from '../../src/transports/stdio/index.js';
+import type { HttpClientTransport } from '../../src/transports/http/client/index.js';
+import type { StdioClientTransport } from '../../src/transports/stdio/client/index.js';
 import {
   all,
   base64Bytes,

@@ -1,0 +1,318 @@
+import { ERROR_CODES } from '../../../protocol/error-codes.js';
+import {
+  classify,
+  isRequestId,
+  type JSONRPCMessage,
+  type JSONRPCResponse,
+} from '../../../protocol/jsonrpc.js';
+import type { Era } from '../../../protocol/versions.js';
+import type { McpServer } from '../../../server/index.js';
+import type { Peer } from '../../../server/transport.js';
+import { encodeResponse, failUnsent, type EncodedMessage } from '../../oversize.js';
+import { BodyBudget, StallWatch, type BodyLimits } from './body-limits.js';
+import type { HttpExchange, HttpResponder, SseSink } from './exchange.js';
+import { checkModernHeaders } from './header-check.js';
+import { jsonError } from './json-error.js';
+import { deleteSession, openSessionStream } from './legacy-stream.js';
+import {
+  DEFAULT_BODY_TIMEOUT_MS,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_KEEP_ALIVE_MS,
+  DEFAULT_MAX_BODY_TOTAL_BYTES,
+  keepAliveMsOf,
+  maxResponseBytesOf,
+  type HttpOptions,
+} from './options.js';
+import { createOriginGuard, type OriginGuard } from './origin-guard.js';
+import { acceptedAnswers, acceptsContentType, bodyText } from './request-body.js';
+import { routePost, type Route } from './route.js';
+import { SessionTable, type LegacyHttpSession } from './sessions.js';
+import {
+  JSON_HEADERS,
+  SSE_FRAME_BYTES,
+  SSE_HEADERS,
+  sseEvent,
+  startKeepAlive,
+  writeSseMessage,
+} from './sse.js';
+import { refuseListenWithoutSse } from './listen-accept.js';
+import { httpStatusFor } from './status.js';
+
+type Body = Record<string, unknown>;
+
+function idOf(body: unknown): JSONRPCResponse['id'] {
+  const id = (body as Body | null)?.['id'];
+  return isRequestId(id) ? id : null;
+}
+
+/** The transport-independent Streamable HTTP logic, shared by the web and node adapters. */
+export class HttpEndpoint {
+  private readonly options: HttpOptions;
+  private readonly stateless: Peer;
+  private readonly sessions: SessionTable;
+  private readonly guard: OriginGuard | undefined;
+  /** One budget for every body this endpoint reads at once. */
+  private readonly bodyLimits: BodyLimits;
+  /** Outbound cap (`maxResponseBytes`), checked once here. */
+  private readonly maxResponseBytes: number;
+
+  constructor(server: McpServer, options: HttpOptions = {}) {
+    // Checked once; the legacy GET streams read the same options.
+    this.options = { ...options, keepAliveMs: keepAliveMsOf(options) };
+    this.bodyLimits = {
+      maxBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+      idleMs: options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
+      budget: new BodyBudget(options.maxBodyTotalBytes ?? DEFAULT_MAX_BODY_TOTAL_BYTES),
+    };
+    this.bodyLimits.stalls = new StallWatch(this.bodyLimits.idleMs);
+    const maxResponse = maxResponseBytesOf(options);
+    this.maxResponseBytes = maxResponse;
+    this.stateless = server.connect({
+      transport: 'http',
+      send: () => undefined,
+      maxMessageBytes: maxResponse,
+      cancelById: false,
+      streamsBodies: true,
+    });
+    this.guard = options.dnsRebindingProtection === false ? undefined : createOriginGuard(options);
+    this.sessions = new SessionTable(
+      server,
+      options.sessionIdleMs ?? 30 * 60_000,
+      options.maxSessions ?? 10_000,
+      maxResponse,
+    );
+  }
+
+  async handle(ex: HttpExchange, res: HttpResponder): Promise<void> {
+    const admitted = this.admit(ex, res);
+    if (!admitted) return;
+    const raw = bodyText(await ex.body(this.bodyLimits), res, this.bodyLimits);
+    if (raw !== undefined) return this.post(ex, res, raw, admitted.acceptsSse);
+  }
+
+  /**
+   * Answers what is answered before any body is read (wrong path, Host or Origin refused, GET,
+   * DELETE, another method, a POST's Content-Type or Accept refused); for a POST to go on with,
+   * what its Accept allows.
+   */
+  private admit(ex: HttpExchange, res: HttpResponder): { acceptsSse: boolean } | undefined {
+    // Mounted by a framework (app.use('/mcp', h) strips the path), its route decided already.
+    const path =
+      this.options.path === undefined ? (ex.mounted === true ? null : '/mcp') : this.options.path;
+    if (path !== null && ex.path !== path) {
+      jsonError(res, 404, ERROR_CODES.INVALID_REQUEST, `Not found: the MCP endpoint is ${path}`);
+      return undefined;
+    }
+    if (this.guard) {
+      const refused = this.guard(ex.header('host'), ex.header('origin'));
+      if (refused) {
+        jsonError(res, 403, ERROR_CODES.INVALID_REQUEST, `Forbidden: ${refused}`);
+        return undefined;
+      }
+    }
+    switch (ex.method) {
+      case 'POST':
+        return acceptsContentType(ex, res) ? acceptedAnswers(ex, res) : undefined;
+      case 'GET':
+        this.get(ex, res);
+        return undefined;
+      case 'DELETE':
+        this.delete(ex, res);
+        return undefined;
+      default:
+        jsonError(res, 405, ERROR_CODES.INVALID_REQUEST, `Method ${ex.method} not allowed`, null, {
+          allow: 'POST, GET, DELETE',
+        });
+        return undefined;
+    }
+  }
+
+  /** Bytes held now by request bodies being read (bounded by maxBodyTotalBytes). */
+  get bufferedBodyBytes(): number {
+    return this.bodyLimits.budget.used;
+  }
+
+  /** Closes legacy sessions and their streams. */
+  close(): void {
+    this.sessions.closeAll();
+    this.stateless.close();
+  }
+
+  /** A POST whose body was read: parsed once here, routed, run and answered. */
+  private async post(
+    ex: HttpExchange,
+    res: HttpResponder,
+    raw: string,
+    acceptsSse: boolean,
+  ): Promise<void> {
+    let body: unknown;
+    try {
+      body = JSON.parse(raw);
+    } catch (error) {
+      return jsonError(
+        res,
+        400,
+        ERROR_CODES.PARSE_ERROR,
+        `Parse error: ${(error as Error).message}`,
+      );
+    }
+    const route = this.route(ex, body);
+    if ('status' in route)
+      return jsonError(res, route.status, route.code, route.message, idOf(body), {}, route.data);
+    const { session, isNew, era } = route;
+    if (!session) return this.exchange(ex, res, body, route.peer, era, undefined, acceptsSse);
+    if (!isNew)
+      return this.sessions.busyWhile(session, () =>
+        this.exchange(ex, res, body, session.peer, era, session, acceptsSse),
+      );
+    // A new session is committed only when its initialize succeeds, and closed on every other path.
+    let committed = false;
+    try {
+      await this.exchange(ex, res, body, session.peer, era, session, acceptsSse, (response) => {
+        if (response && 'result' in response) {
+          this.sessions.commit(session);
+          committed = true;
+        }
+      });
+    } finally {
+      if (!committed) this.sessions.discard(session);
+    }
+  }
+
+  /**
+   * Runs one POSTed message on its peer and answers it. `settled` sees the response before it is
+   * sent: a new session commits there, so that it exists once the client has its id.
+   */
+  private async exchange(
+    ex: HttpExchange,
+    res: HttpResponder,
+    body: unknown,
+    peer: Peer,
+    era: Era,
+    session: LegacyHttpSession | undefined,
+    acceptsSse: boolean,
+    settled?: (response: JSONRPCResponse | undefined) => void,
+  ): Promise<void> {
+    const isRequest = typeof body === 'object' && body !== null && 'method' in body && 'id' in body;
+    if (!isRequest) {
+      const response = await peer.handle(body, { era });
+      settled?.(response);
+      if (response) return this.reply(res, body, response, era, undefined, {}, () => ex.signal);
+      return res.send(202, {});
+    }
+    const b = body as Body;
+    // A listen stream can only be answered as SSE; without it the request would hang silently.
+    if (era === 'modern' && b['method'] === 'subscriptions/listen' && !acceptsSse)
+      return refuseListenWithoutSse(ex, res, b);
+    const sessionHeaders: Record<string, string> = session ? { 'mcp-session-id': session.id } : {};
+    let sink: SseSink | undefined;
+    let stopKeepAlive: (() => void) | undefined;
+    // Set once the request settled: what the handler sends later (work that outlived its
+    // request) is dropped, with no SSE switch and no timer.
+    let done = false;
+    // JSON unless the handler speaks before its result: then switch to SSE.
+    const notify = (message: JSONRPCMessage): void => {
+      if (done) return;
+      const event = sseEvent(message, this.maxResponseBytes, (t) => console.error(t));
+      if (!event) return failUnsent(message, this.maxResponseBytes, 'maxResponseBytes');
+      if (!sink) {
+        if (!acceptsSse) return;
+        sink = res.stream(200, { ...SSE_HEADERS, ...sessionHeaders });
+        stopKeepAlive = startKeepAlive(sink, this.options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS);
+      }
+      for (const part of event) sink.write(part);
+    };
+    let response: JSONRPCResponse | undefined;
+    try {
+      response = await peer.handle(body, {
+        notify,
+        // A listen stream holds (and coalesces) its frames while the sink is congested, and is
+        // cut past maxListenQueueBytes; the sink exists once the stream's first frame is sent.
+        ...(b['method'] === 'subscriptions/listen'
+          ? {
+              flow: {
+                get congested() {
+                  return sink?.congested ?? false;
+                },
+                get bufferedBytes() {
+                  return sink?.bufferedBytes ?? 0;
+                },
+                onDrain: (cb: () => void) => (sink ? sink.onDrain(cb) : void setTimeout(cb, 0)),
+              },
+            }
+          : {}),
+        signal: () => ex.signal,
+        era,
+        checkEnvelope: (version, toolInputSchema) =>
+          checkModernHeaders(
+            ex,
+            String(b['method']),
+            (b['params'] ?? {}) as Body,
+            version,
+            toolInputSchema,
+          ),
+      });
+    } finally {
+      done = true;
+      stopKeepAlive?.();
+    }
+    settled?.(response);
+    await this.reply(res, body, response, era, sink, sessionHeaders, () => ex.signal);
+  }
+
+  /**
+   * Sends the response: as the last event of `sink` when the request switched to SSE (a
+   * streamed blob written as the client takes it, so this waits for it), else as JSON.
+   */
+  private async reply(
+    res: HttpResponder,
+    body: unknown,
+    response: JSONRPCResponse | undefined,
+    era: Era,
+    sink: SseSink | undefined,
+    headers: Record<string, string>,
+    signal: () => AbortSignal,
+  ): Promise<void> {
+    if (sink) {
+      // An SSE event pays its framing too.
+      const encoded = response ? this.encode(response, SSE_FRAME_BYTES) : undefined;
+      if (encoded) {
+        if (!(await writeSseMessage(sink, encoded.parts, signal, (t) => console.error(t)))) return;
+      }
+      sink.end();
+    } else if (response) {
+      res.send(
+        httpStatusFor(response, era, !('error' in response) || classify(body).kind !== 'invalid'),
+        { ...JSON_HEADERS, ...headers },
+        this.encode(response).parts,
+      );
+    } else {
+      res.send(202, headers);
+    }
+  }
+
+  /** The response as JSON text; one that cannot be sent as it is becomes a -32603 error. */
+  private encode(response: JSONRPCResponse, framing = 0): EncodedMessage {
+    // Both writers (node, web) send streamed blobs: the peers say so (streamsBodies).
+    return encodeResponse(
+      response,
+      this.maxResponseBytes - framing,
+      'maxResponseBytes',
+      (t) => console.error(t),
+      { streams: true },
+    );
+  }
+
+  /** Picks the peer for a POST: stateless (2026-07-28), an existing legacy session, or a new one. */
+  private route(ex: HttpExchange, body: unknown): Route {
+    return routePost(ex, body, this.stateless, this.sessions, this.options.legacy !== false);
+  }
+
+  private get(ex: HttpExchange, res: HttpResponder): void {
+    openSessionStream(this.sessions, this.options, ex, res);
+  }
+
+  private delete(ex: HttpExchange, res: HttpResponder): void {
+    deleteSession(this.sessions, this.options, ex, res);
+  }
+}

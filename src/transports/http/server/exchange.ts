@@ -1,0 +1,65 @@
+import type { MessagePart } from '../../oversize.js';
+import type { BodyLimits, BodyOutcome } from './body-limits.js';
+
+/** The little an HTTP handler needs from a runtime; the web and node adapters implement it. */
+export interface HttpExchange {
+  readonly method: string;
+  /** The request path without the query string. */
+  readonly path: string;
+  /**
+   * A framework routed the request to this handler (it is mounted): without a `path` option it
+   * is then served wherever it arrived.
+   */
+  readonly mounted?: boolean;
+  /** A header value by lower-case name (several values joined with ", "). */
+  header(name: string): string | undefined;
+  /**
+   * Reads the body as UTF-8 text within `limits` (see body-limits.ts): 'too-large' as soon as it
+   * passes maxBytes, 'busy' when the endpoint's budget has no room for it, 'timeout' when it
+   * stalls. Its share of the budget is released whenever reading stops, however it stops.
+   */
+  body(limits: BodyLimits): Promise<BodyOutcome>;
+  /** Aborted when the client goes away. */
+  readonly signal: AbortSignal;
+}
+
+/**
+ * An SSE response body. Writes never block: past its high-water mark a sink buffers and says
+ * so, and listen streams (which see the sink as their channel's flow) hold frames until it drains.
+ */
+export interface SseSink {
+  /**
+   * Writes a chunk; false once the client is not keeping up (the chunk is buffered), as
+   * Writable.write. A Uint8Array chunk may be shared with other responses: it is written as it
+   * is, never copied nor modified.
+   */
+  write(chunk: string | Uint8Array): boolean;
+  end(): void;
+  /**
+   * Cuts the stream as a failure (node: the response destroyed; web: the body errored), for a
+   * message that could not be finished: the client never sees a complete-looking wrong one.
+   * Without it, a writer ends the stream mid-event instead (an SSE client drops that event).
+   */
+  abort?(): void;
+  /** True from a write that returned false until the buffer drained. */
+  readonly congested: boolean;
+  /** Bytes written and not yet taken by the client. */
+  readonly bufferedBytes: number;
+  /** Calls `cb` once the sink is no longer congested (at once when it is not). */
+  onDrain(cb: () => void): void;
+}
+
+export interface HttpResponder {
+  /**
+   * `body` in parts is the concatenation of the parts: large blobs are sent uncopied, and
+   * Uint8Array parts (shared with other responses) as they are, never modified. A StreamedBody
+   * part is iterated as the client takes it, within the exact length announced; if it fails,
+   * the body is cut (see content/streamed-body.ts).
+   */
+  send(
+    status: number,
+    headers: Record<string, string>,
+    body?: string | readonly MessagePart[],
+  ): void;
+  stream(status: number, headers: Record<string, string>): SseSink;
+}

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { createServer } from '../../../server/server.js';
+import { initializeRequest, legacy } from '../../../testing/messages.js';
+import { createHttpHandler } from './web-handler.js';
+
+const URL_ = 'http://127.0.0.1/mcp';
+const HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
+
+describe('the 2025-11-25 GET stream of a client that stops reading', () => {
+  it('is ended past maxListenQueueBytes, with a warning, instead of buffering without bound', async () => {
+    const warnings: string[] = [];
+    const server = createServer({
+      name: 'get',
+      version: '1',
+      maxListenQueueBytes: 64 * 1024,
+      onWarning: (m) => warnings.push(m),
+    });
+    const handle = createHttpHandler(server, { keepAliveMs: 0 });
+    const post = (body: unknown, headers: Record<string, string>) =>
+      handle(new Request(URL_, { method: 'POST', headers, body: JSON.stringify(body) }));
+    const init = await post(initializeRequest(), HEADERS);
+    const session = init.headers.get('mcp-session-id') as string;
+    const inSession = {
+      ...HEADERS,
+      'mcp-session-id': session,
+      'mcp-protocol-version': '2025-11-25',
+    };
+    await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, inSession);
+    await post(legacy('resources/subscribe', { uri: 'mem://r' }), inSession);
+    const stream = await handle(new Request(URL_, { headers: { 'mcp-session-id': session } }));
+    expect(stream.status).toBe(200);
+    // Nobody reads `stream.body`: every update stays queued in it.
+    for (let i = 0; i < 5000 && warnings.length === 0; i++) {
+      server.notifyResourceUpdated(`mem://r/${i}-${'x'.repeat(200)}`);
+    }
+    expect(warnings).toEqual([
+      expect.stringMatching(
+        /ended the GET stream of session .* more than maxListenQueueBytes \(65536\)/,
+      ),
+    ]);
+    // The stream ended: reading it drains what was queued, then it is done.
+    const reader = stream.body!.getReader();
+    let bytes = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      bytes += value.length;
+    }
+    expect(bytes).toBeGreaterThan(64 * 1024);
+    expect(bytes).toBeLessThan(256 * 1024);
+    // The session lives on: the client may open its stream again.
+    const again = await handle(new Request(URL_, { headers: { 'mcp-session-id': session } }));
+    expect(again.status).toBe(200);
+    handle.close();
+  });
+});

@@ -1,0 +1,61 @@
+import type { Writable } from 'node:stream';
+import { hasStreamedPart, type MessagePart } from '../../oversize.js';
+
+/**
+ * What stdio has to write, and how much of it stdout has not taken yet. Answers produced in the
+ * same turn of the event loop go out in one corked write (one writev, no joined copy). `bytes`
+ * counts from `push` until the write's callback: the stream's own buffer included, so that a
+ * client that stops reading shows up here whatever the stream's highWaterMark. Byte parts
+ * (shared by several answers) are handed to stdout as they are, never copied.
+ */
+export class OutputQueue {
+  private pieces: MessagePart[] = [];
+  private queuedBytes = 0;
+  private writingBytes = 0;
+  private scheduled = false;
+
+  /** `onWritten` runs each time stdout took a batch (bytes went down): time to admit more. */
+  constructor(
+    private readonly output: Writable,
+    private readonly onWritten: () => void,
+  ) {}
+
+  /** Bytes pushed and not yet taken by stdout. */
+  get bytes(): number {
+    return this.queuedBytes + this.writingBytes;
+  }
+
+  /** Queues one message's parts (the last one ends the line), `bytes` in all, for the next flush. */
+  push(parts: readonly MessagePart[], bytes: number): void {
+    // A line cannot be taken back once started, so stdio never streams (streamsBodies is off and
+    // encodeForSend refuses a streamed body): one here is a bug, never "[object Object]" on stdout.
+    if (hasStreamedPart(parts)) throw new TypeError('mcpkit: stdio cannot write a streamed body');
+    for (const part of parts) this.pieces.push(part);
+    this.queuedBytes += bytes;
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => this.flush());
+    }
+  }
+
+  /** Hands everything queued to stdout now. */
+  flush(): void {
+    this.scheduled = false;
+    if (this.pieces.length === 0 || !this.output.writable) return;
+    const pieces = this.pieces;
+    const bytes = this.queuedBytes;
+    this.pieces = [];
+    this.queuedBytes = 0;
+    this.writingBytes += bytes;
+    const output = this.output;
+    output.cork();
+    const last = pieces.length - 1;
+    for (let i = 0; i < last; i++) output.write(pieces[i] as MessagePart);
+    // Writes complete in order: the last piece's callback means the whole batch was taken.
+    output.write(pieces[last] as MessagePart, () => {
+      this.writingBytes -= bytes;
+      this.onWritten();
+    });
+    output.uncork();
+  }
+}
