@@ -3,7 +3,7 @@
 // with a valid length, and sends back its figures.
 import autocannon from 'autocannon';
 
-process.once('message', async ({ url, requests, lengths, connections, seconds }) => {
+process.once('message', async ({ url, requests, lengths, connections, seconds, amount }) => {
   const valid = new Set(lengths);
   let bad = 0;
   let firstBad = '';
@@ -16,7 +16,7 @@ process.once('message', async ({ url, requests, lengths, connections, seconds })
   const r = await autocannon({
     url,
     connections,
-    duration: seconds,
+    ...(amount ? { amount } : { duration: seconds }),
     timeout: 10,
     requests: requests.map((q) => ({
       method: 'POST',
