@@ -27,6 +27,11 @@ import { startStdioTarget } from './lib/stdio-case.mjs';
 import { makeServeFolder } from './lib/serve-fixture.mjs';
 import { workloads } from './lib/serve-requests.mjs';
 import { runServeCase } from './lib/serve-case.mjs';
+import { makeRealFolder } from './lib/real-fixture.mjs';
+import { runColdReal } from './lib/cold-real-case.mjs';
+import { runSearchLoad } from './lib/search-load-case.mjs';
+import { runSlowFile } from './lib/slow-file-case.mjs';
+import { coldRealCase, realCells, realNotes } from './lib/real-report.mjs';
 import { chooseLoader, describeLoader } from './lib/load-http.mjs';
 import {
   benchmarksDoc,
@@ -57,13 +62,18 @@ const DEFAULTS = {
   only: '',
   targets: 'bare,sdk,mcpkit',
   loader: 'auto', // serve cases' HTTP load: wrk when installed, else autocannon workers
+  files: 20000, // texts of the issue-25 folder (binaries: one per 40 texts); smaller for a smoke run
 };
-const ONLY = ['', 'serve', 'serve-http', 'serve-stdio', 'large', 'http', 'stdio', 'client', 'all'];
-/** Whether case `name` runs: by default the serve cases and C; `all` adds the older A, B and D. */
+const REAL = ['cold-real', 'slow-file', 'search-load'];
+const DEFAULT = ['serve-http', 'serve-stdio', 'large', ...REAL];
+const ONLY = ['', 'serve', 'serve-http', 'serve-stdio', 'large', 'real', ...REAL];
+const OLDER = ['http', 'stdio', 'client', 'all'];
+/** Whether case `name` runs: by default the serve cases, C and the issue-25 cells; `all` adds A, B, D. */
 const runs = (opts, name) =>
   opts.only === name ||
   opts.only === 'all' ||
-  (opts.only === '' && ['serve-http', 'serve-stdio', 'large'].includes(name)) ||
+  (opts.only === '' && DEFAULT.includes(name)) ||
+  (opts.only === 'real' && REAL.includes(name)) ||
   (opts.only === 'serve' && name.startsWith('serve-'));
 
 function options(argv) {
@@ -77,12 +87,12 @@ function options(argv) {
     }
     opts[m[1]] = m[2] ?? argv[++i];
   }
-  for (const key of ['duration', 'warmup', 'connections', 'n', 'window', 'repeat']) {
+  for (const key of ['duration', 'warmup', 'connections', 'n', 'window', 'repeat', 'files']) {
     opts[key] = Number(opts[key]);
     if (!(opts[key] > 0)) throw new Error(`--${key} must be a positive number`);
   }
-  if (!ONLY.includes(opts.only))
-    throw new Error(`--only must be one of ${ONLY.slice(1).join(', ')}`);
+  if (![...ONLY, ...OLDER].includes(opts.only))
+    throw new Error(`--only must be one of ${[...ONLY.slice(1), ...OLDER].join(', ')}`);
   if (!['auto', 'wrk', 'autocannon'].includes(opts.loader))
     throw new Error('--loader must be auto, wrk or autocannon');
   opts.targets = String(opts.targets).split(',').filter(Boolean);
@@ -192,6 +202,30 @@ async function runServe(opts, results) {
   }
 }
 
+/** The issue-25 cells: cold-real and search-load on one generated folder, slow-file on FUSE. */
+async function runReal(opts, results) {
+  const gone = missing('cli/main.js');
+  if (runs(opts, 'cold-real') || runs(opts, 'search-load')) {
+    const fx = makeRealFolder(opts.files);
+    console.log(
+      `[real] ${fx.texts.length} texts and ${fx.binaries.length} binaries under ${fx.dir}`,
+    );
+    try {
+      if (runs(opts, 'cold-real')) {
+        const loader = chooseLoader(opts.loader);
+        results.loader ??= describeLoader(loader);
+        const out = await runColdReal(opts, fx, loader, gone);
+        results.cases['cold-real'] = coldRealCase(out, fx, opts);
+      }
+      if (runs(opts, 'search-load'))
+        results.cases['search-load'] = await runSearchLoad(opts, fx, gone);
+    } finally {
+      rmSync(fx.root, { recursive: true, force: true });
+    }
+  }
+  if (runs(opts, 'slow-file')) results.cases['slow-file'] = await runSlowFile(opts, gone);
+}
+
 /** What docs/benchmarks.md says of the method, below the table. */
 function serveNotes(results) {
   const cold = Object.values(results.cases)
@@ -255,6 +289,7 @@ async function main() {
     );
   }
   if (runs(opts, 'serve-http') || runs(opts, 'serve-stdio')) await runServe(opts, results);
+  if (REAL.some((name) => runs(opts, name))) await runReal(opts, results);
   for (const name of Object.keys(CASES)) {
     if (runs(opts, name)) results.cases[name] = await runCase(name, opts);
   }
@@ -281,7 +316,7 @@ async function main() {
   results.seconds = (Date.now() - started) / 1000;
   console.log('');
   for (const c of Object.values(results.cases)) {
-    if (c.kind === 'serve') continue;
+    if (c.kind === 'serve' || c.kind === 'real') continue;
     const block =
       c.kind === 'large'
         ? largeTable(c, LARGE)
@@ -291,6 +326,17 @@ async function main() {
     console.log(block + '\n');
   }
   const serveCases = Object.values(results.cases).filter((c) => c.kind === 'serve');
+  const realCases = Object.values(results.cases).filter((c) => c.kind === 'real');
+  const real = realCases.length ? realCells(results.cases) : undefined;
+  if (real?.cold) {
+    const { texts, binaries } = results.cases['cold-real'].files;
+    console.log(
+      `cold-real (issue 25): ${texts} texts + ${binaries} binaries read once each per round; ` +
+        'median req/s (min-max of rounds), median server CPU ms per answer:',
+    );
+    console.log(consoleTable(real.cold, [1, 2, 3, 4]) + '\n');
+  }
+  if (real?.latency) console.log(consoleTable(real.latency, []) + '\n');
   if (serveCases.length) {
     const rows = serveCases.flatMap((c) => c.rows);
     const rss = results.cases.large ? rssRow(results.cases.large, LARGE) : undefined;
@@ -302,15 +348,18 @@ async function main() {
     console.log(consoleTable(cells) + '\n');
     console.log(`${results.summary}\n`);
     // Only a full run rewrites the document the README links to.
-    if (serveCases.length === 2 && rss) {
+    if (serveCases.length === 2 && rss && realCases.length === REAL.length) {
       writeFileSync(
         new URL('../docs/benchmarks.md', import.meta.url),
-        benchmarksDoc(results, cells, results.summary, serveNotes(results)),
+        benchmarksDoc(results, cells, results.summary, serveNotes(results), {
+          cells: real,
+          notes: realNotes(results),
+        }),
       );
       console.log('table written to docs/benchmarks.md');
     } else
       console.log(
-        'docs/benchmarks.md not rewritten (only a run with every serve case and case C does)',
+        'docs/benchmarks.md not rewritten (only a full run does: every serve case, C and the issue-25 cells)',
       );
   }
   const dir = new URL('results/', import.meta.url);
@@ -320,9 +369,11 @@ async function main() {
     `results written to bench/results/latest.json; ${(results.seconds / 60).toFixed(1)} min`,
   );
   const failed = (c) =>
-    c.kind === 'serve'
-      ? c.rows.some((r) => Object.values(r.targets).some((t) => t.error))
-      : Object.values(c.targets).some((t) => t.error);
+    c.kind === 'real'
+      ? c.rows.some((r) => r.verdict === 'FAILED')
+      : c.kind === 'serve'
+        ? c.rows.some((r) => Object.values(r.targets).some((t) => t.error))
+        : Object.values(c.targets).some((t) => t.error);
   return Object.values(results.cases).some(failed) ? 1 : 0;
 }
 
