@@ -2,17 +2,26 @@
 // folder (bench/lib/serve-case.mjs): 1 KiB read, 256 KiB blob, review-file, search, and a cold,
 // varied case, over Streamable HTTP and stdio, side by side with the official SDK v2 server and a
 // bare server replaying mcpkit's own captured answers; then the memory of large resources (case C:
-// 50 concurrent 4 MiB reads vs the SDK, a 1 GiB file walked in parts). It prints the table and
-// writes docs/benchmarks.md and bench/results/latest.json.
+// 50 concurrent 4 MiB reads vs the SDK, a 1 GiB file walked in parts); then the issue-25 cells
+// on real work: cold-real (20,000 texts and 500 binaries, each read once per round on fresh
+// processes, against a bare worker reading the file per request, the SDK and the bare replay;
+// bench/lib/cold-real-case.mjs), slow-file (a FUSE mount with 1 s opens and reads;
+// bench/lib/slow-file-case.mjs) and search-load (discover latency under 4 searches and a part
+// walk; bench/lib/search-load-case.mjs). It prints the tables and writes docs/benchmarks.md (a
+// full run only) and bench/results/latest.json.
 // The older cases run on request: A (http) and B (stdio), a toy 1 KiB in-memory resource against
 // the SDK and a bare server; D (client), the client's CPU per request against the SDK client.
-// Usage: node bench/run.mjs [--only serve|serve-http|serve-stdio|large|http|stdio|client|all]
-//          [--duration s] [--warmup s] [--connections c] [--n count] [--window inflight]
-//          [--repeat rounds] [--targets bare,sdk,mcpkit] [--loader auto|wrk|autocannon]
+// Usage: node bench/run.mjs [--only serve|serve-http|serve-stdio|large|real|cold-real|slow-file|
+//          search-load|http|stdio|client|all] [--duration s] [--warmup s] [--connections c]
+//          [--n count] [--window inflight] [--repeat rounds] [--targets bare,sdk,mcpkit]
+//          [--loader auto|wrk|autocannon] [--files texts]
 // Each option can also come from the environment: BENCH_DURATION, BENCH_N, BENCH_ONLY, ...
 // BENCH_NODE_FLAGS adds node flags to every server child (e.g. '--cpu-prof --cpu-prof-dir=DIR').
 // Serve cases: --duration s per target and workload, split over --repeat rounds; half of --warmup
 // per target and workload (all of it for each fresh process of a cold round); HTTP load from wrk when installed, else autocannon child processes.
+// Issue-25 cells: --repeat rounds each (cold-real: every file once per round, 32 HTTP connections
+// and --window in flight over stdio, whatever --duration says); --files scales the folder down
+// for a smoke run (binaries: one per 40 texts); the bare worker always runs in cold-real.
 // Case A/B: targets are measured in interleaved rounds (bare, sdk, mcpkit, bare, ...) and each keeps
 // its fastest round, so a burst of unrelated load on this small machine does not decide a ratio.
 // Case D (client) uses --duration per client and transport (split over rounds and both modes),
