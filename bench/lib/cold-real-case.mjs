@@ -48,7 +48,6 @@ export async function runColdReal(opts, fx, loader, missing) {
   const out = {};
   try {
     for (const transport of ['http', 'stdio']) {
-      if (opts.coldTransports && !opts.coldTransports.includes(transport)) continue;
       const res = (out[transport] = {});
       const lengths = {};
       let captured;
