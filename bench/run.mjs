@@ -40,7 +40,7 @@ import { makeRealFolder } from './lib/real-fixture.mjs';
 import { runColdReal } from './lib/cold-real-case.mjs';
 import { runSearchLoad } from './lib/search-load-case.mjs';
 import { runSlowFile } from './lib/slow-file-case.mjs';
-import { coldRealCase, realCells, realNotes } from './lib/real-report.mjs';
+import { coldRealCase, realCells, realNotes, realSummary } from './lib/real-report.mjs';
 import { chooseLoader, describeLoader } from './lib/load-http.mjs';
 import {
   benchmarksDoc,
@@ -346,6 +346,7 @@ async function main() {
     console.log(consoleTable(real.cold, [1, 2, 3, 4]) + '\n');
   }
   if (real?.latency) console.log(consoleTable(real.latency, []) + '\n');
+  if (real) console.log(`${realSummary(real)}\n`);
   if (serveCases.length) {
     const rows = serveCases.flatMap((c) => c.rows);
     const rss = results.cases.large ? rssRow(results.cases.large, LARGE) : undefined;
@@ -363,6 +364,7 @@ async function main() {
         benchmarksDoc(results, cells, results.summary, serveNotes(results), {
           cells: real,
           notes: realNotes(results),
+          summary: realSummary(real),
         }),
       );
       console.log('table written to docs/benchmarks.md');

@@ -111,6 +111,19 @@ export function realCells(cases) {
   return { cold: coldCells, latency };
 }
 
+/** How many issue-25 targets were met, and which were not. */
+export function realSummary(cells) {
+  const rows = [
+    ...(cells.cold?.body ?? []).map((r) => [`${r[0]} cold reads`, r.at(-1)]),
+    ...(cells.latency?.body ?? []).map((r) => [r[0], r.at(-1)]),
+  ];
+  const missed = rows.filter(([, v]) => v !== 'met').map(([label, v]) => `${label} (${v})`);
+  return (
+    `${rows.length - missed.length}/${rows.length} issue-25 targets met` +
+    (missed.length ? `; missed or not measured: ${missed.join('; ')}` : '')
+  );
+}
+
 /** p99 of `ms` (a list of latencies in ms). */
 export function p99(list) {
   if (list.length === 0) return NaN;

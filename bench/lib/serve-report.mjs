@@ -170,7 +170,7 @@ export function summary(rows, rss) {
 }
 
 /** The issue-25 section of docs/benchmarks.md: its table and method notes. */
-const realSection = ({ cells, notes }) => `
+const realSection = ({ cells, notes, summary }) => `
 ## Real work: cold reads, a slow file, searches under load (issue 25)
 
 ${cells.cold ? markdownTable(cells.cold, [1, 2, 3, 4]) : 'cold-real did not run.'}
@@ -181,6 +181,8 @@ server CPU per answer; ratios are the median of the per-round ratios (lowest-hig
 ${cells.latency ? markdownTable(cells.latency, []) : 'slow-file and search-load did not run.'}
 
 Latency cells: p99 over every round's requests, and each round's p99.
+
+${summary}.
 
 ${notes.map((n) => `- ${n}`).join('\n')}
 `;
