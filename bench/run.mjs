@@ -216,6 +216,8 @@ async function runReal(opts, results) {
   const gone = missing('cli/main.js');
   if (runs(opts, 'cold-real') || runs(opts, 'search-load')) {
     const fx = makeRealFolder(opts.files);
+    const drop = () => rmSync(fx.root, { recursive: true, force: true });
+    process.on('exit', drop); // also on ctrl-C (children.mjs exits on signals)
     console.log(
       `[real] ${fx.texts.length} texts and ${fx.binaries.length} binaries under ${fx.dir}`,
     );
@@ -229,7 +231,8 @@ async function runReal(opts, results) {
       if (runs(opts, 'search-load'))
         results.cases['search-load'] = await runSearchLoad(opts, fx, gone);
     } finally {
-      rmSync(fx.root, { recursive: true, force: true });
+      drop();
+      process.off('exit', drop);
     }
   }
   if (runs(opts, 'slow-file')) results.cases['slow-file'] = await runSlowFile(opts, gone);

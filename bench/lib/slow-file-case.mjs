@@ -157,6 +157,7 @@ export async function runSlowFile(opts, missing) {
     server?.child.kill('SIGKILL');
     unmount(mnt);
     fuse?.kill('SIGKILL');
+    rmSync(root, { recursive: true, force: true });
   };
   const rounds = [];
   try {
