@@ -2,17 +2,26 @@
 // folder (bench/lib/serve-case.mjs): 1 KiB read, 256 KiB blob, review-file, search, and a cold,
 // varied case, over Streamable HTTP and stdio, side by side with the official SDK v2 server and a
 // bare server replaying mcpkit's own captured answers; then the memory of large resources (case C:
-// 50 concurrent 4 MiB reads vs the SDK, a 1 GiB file walked in parts). It prints the table and
-// writes docs/benchmarks.md and bench/results/latest.json.
+// 50 concurrent 4 MiB reads vs the SDK, a 1 GiB file walked in parts); then the issue-25 cells
+// on real work: cold-real (20,000 texts and 500 binaries, each read once per round on fresh
+// processes, against a bare worker reading the file per request, the SDK and the bare replay;
+// bench/lib/cold-real-case.mjs), slow-file (a FUSE mount with 1 s opens and reads;
+// bench/lib/slow-file-case.mjs) and search-load (discover latency under 4 searches and a part
+// walk; bench/lib/search-load-case.mjs). It prints the tables and writes docs/benchmarks.md (a
+// full run only) and bench/results/latest.json.
 // The older cases run on request: A (http) and B (stdio), a toy 1 KiB in-memory resource against
 // the SDK and a bare server; D (client), the client's CPU per request against the SDK client.
-// Usage: node bench/run.mjs [--only serve|serve-http|serve-stdio|large|http|stdio|client|all]
-//          [--duration s] [--warmup s] [--connections c] [--n count] [--window inflight]
-//          [--repeat rounds] [--targets bare,sdk,mcpkit] [--loader auto|wrk|autocannon]
+// Usage: node bench/run.mjs [--only serve|serve-http|serve-stdio|large|real|cold-real|slow-file|
+//          search-load|http|stdio|client|all] [--duration s] [--warmup s] [--connections c]
+//          [--n count] [--window inflight] [--repeat rounds] [--targets bare,sdk,mcpkit]
+//          [--loader auto|wrk|autocannon] [--files texts]
 // Each option can also come from the environment: BENCH_DURATION, BENCH_N, BENCH_ONLY, ...
 // BENCH_NODE_FLAGS adds node flags to every server child (e.g. '--cpu-prof --cpu-prof-dir=DIR').
 // Serve cases: --duration s per target and workload, split over --repeat rounds; half of --warmup
 // per target and workload (all of it for each fresh process of a cold round); HTTP load from wrk when installed, else autocannon child processes.
+// Issue-25 cells: --repeat rounds each (cold-real: every file once per round, 32 HTTP connections
+// and --window in flight over stdio, whatever --duration says); --files scales the folder down
+// for a smoke run (binaries: one per 40 texts); the bare worker always runs in cold-real.
 // Case A/B: targets are measured in interleaved rounds (bare, sdk, mcpkit, bare, ...) and each keeps
 // its fastest round, so a burst of unrelated load on this small machine does not decide a ratio.
 // Case D (client) uses --duration per client and transport (split over rounds and both modes),
@@ -27,6 +36,11 @@ import { startStdioTarget } from './lib/stdio-case.mjs';
 import { makeServeFolder } from './lib/serve-fixture.mjs';
 import { workloads } from './lib/serve-requests.mjs';
 import { runServeCase } from './lib/serve-case.mjs';
+import { makeRealFolder } from './lib/real-fixture.mjs';
+import { runColdReal } from './lib/cold-real-case.mjs';
+import { runSearchLoad } from './lib/search-load-case.mjs';
+import { runSlowFile } from './lib/slow-file-case.mjs';
+import { coldRealCase, realCells, realNotes, realSummary } from './lib/real-report.mjs';
 import { chooseLoader, describeLoader } from './lib/load-http.mjs';
 import {
   benchmarksDoc,
@@ -57,13 +71,18 @@ const DEFAULTS = {
   only: '',
   targets: 'bare,sdk,mcpkit',
   loader: 'auto', // serve cases' HTTP load: wrk when installed, else autocannon workers
+  files: 20000, // texts of the issue-25 folder (binaries: one per 40 texts); smaller for a smoke run
 };
-const ONLY = ['', 'serve', 'serve-http', 'serve-stdio', 'large', 'http', 'stdio', 'client', 'all'];
-/** Whether case `name` runs: by default the serve cases and C; `all` adds the older A, B and D. */
+const REAL = ['cold-real', 'slow-file', 'search-load'];
+const DEFAULT = ['serve-http', 'serve-stdio', 'large', ...REAL];
+const ONLY = ['', 'serve', 'serve-http', 'serve-stdio', 'large', 'real', ...REAL];
+const OLDER = ['http', 'stdio', 'client', 'all'];
+/** Whether case `name` runs: by default the serve cases, C and the issue-25 cells; `all` adds A, B, D. */
 const runs = (opts, name) =>
   opts.only === name ||
   opts.only === 'all' ||
-  (opts.only === '' && ['serve-http', 'serve-stdio', 'large'].includes(name)) ||
+  (opts.only === '' && DEFAULT.includes(name)) ||
+  (opts.only === 'real' && REAL.includes(name)) ||
   (opts.only === 'serve' && name.startsWith('serve-'));
 
 function options(argv) {
@@ -77,12 +96,12 @@ function options(argv) {
     }
     opts[m[1]] = m[2] ?? argv[++i];
   }
-  for (const key of ['duration', 'warmup', 'connections', 'n', 'window', 'repeat']) {
+  for (const key of ['duration', 'warmup', 'connections', 'n', 'window', 'repeat', 'files']) {
     opts[key] = Number(opts[key]);
     if (!(opts[key] > 0)) throw new Error(`--${key} must be a positive number`);
   }
-  if (!ONLY.includes(opts.only))
-    throw new Error(`--only must be one of ${ONLY.slice(1).join(', ')}`);
+  if (![...ONLY, ...OLDER].includes(opts.only))
+    throw new Error(`--only must be one of ${[...ONLY.slice(1), ...OLDER].join(', ')}`);
   if (!['auto', 'wrk', 'autocannon'].includes(opts.loader))
     throw new Error('--loader must be auto, wrk or autocannon');
   opts.targets = String(opts.targets).split(',').filter(Boolean);
@@ -192,6 +211,33 @@ async function runServe(opts, results) {
   }
 }
 
+/** The issue-25 cells: cold-real and search-load on one generated folder, slow-file on FUSE. */
+async function runReal(opts, results) {
+  const gone = missing('cli/main.js');
+  if (runs(opts, 'cold-real') || runs(opts, 'search-load')) {
+    const fx = makeRealFolder(opts.files);
+    const drop = () => rmSync(fx.root, { recursive: true, force: true });
+    process.on('exit', drop); // also on ctrl-C (children.mjs exits on signals)
+    console.log(
+      `[real] ${fx.texts.length} texts and ${fx.binaries.length} binaries under ${fx.dir}`,
+    );
+    try {
+      if (runs(opts, 'cold-real')) {
+        const loader = chooseLoader(opts.loader);
+        results.loader ??= describeLoader(loader);
+        const out = await runColdReal(opts, fx, loader, gone);
+        results.cases['cold-real'] = coldRealCase(out, fx, opts);
+      }
+      if (runs(opts, 'search-load'))
+        results.cases['search-load'] = await runSearchLoad(opts, fx, gone);
+    } finally {
+      drop();
+      process.off('exit', drop);
+    }
+  }
+  if (runs(opts, 'slow-file')) results.cases['slow-file'] = await runSlowFile(opts, gone);
+}
+
 /** What docs/benchmarks.md says of the method, below the table. */
 function serveNotes(results) {
   const cold = Object.values(results.cases)
@@ -255,6 +301,7 @@ async function main() {
     );
   }
   if (runs(opts, 'serve-http') || runs(opts, 'serve-stdio')) await runServe(opts, results);
+  if (REAL.some((name) => runs(opts, name))) await runReal(opts, results);
   for (const name of Object.keys(CASES)) {
     if (runs(opts, name)) results.cases[name] = await runCase(name, opts);
   }
@@ -281,7 +328,7 @@ async function main() {
   results.seconds = (Date.now() - started) / 1000;
   console.log('');
   for (const c of Object.values(results.cases)) {
-    if (c.kind === 'serve') continue;
+    if (c.kind === 'serve' || c.kind === 'real') continue;
     const block =
       c.kind === 'large'
         ? largeTable(c, LARGE)
@@ -291,6 +338,18 @@ async function main() {
     console.log(block + '\n');
   }
   const serveCases = Object.values(results.cases).filter((c) => c.kind === 'serve');
+  const realCases = Object.values(results.cases).filter((c) => c.kind === 'real');
+  const real = realCases.length ? realCells(results.cases) : undefined;
+  if (real?.cold) {
+    const { texts, binaries } = results.cases['cold-real'].files;
+    console.log(
+      `cold-real (issue 25): ${texts} texts + ${binaries} binaries read once each per round; ` +
+        'median req/s (min-max of rounds), median server CPU ms per answer:',
+    );
+    console.log(consoleTable(real.cold, [1, 2, 3, 4]) + '\n');
+  }
+  if (real?.latency) console.log(consoleTable(real.latency, []) + '\n');
+  if (real) console.log(`${realSummary(real)}\n`);
   if (serveCases.length) {
     const rows = serveCases.flatMap((c) => c.rows);
     const rss = results.cases.large ? rssRow(results.cases.large, LARGE) : undefined;
@@ -302,15 +361,19 @@ async function main() {
     console.log(consoleTable(cells) + '\n');
     console.log(`${results.summary}\n`);
     // Only a full run rewrites the document the README links to.
-    if (serveCases.length === 2 && rss) {
+    if (serveCases.length === 2 && rss && realCases.length === REAL.length) {
       writeFileSync(
         new URL('../docs/benchmarks.md', import.meta.url),
-        benchmarksDoc(results, cells, results.summary, serveNotes(results)),
+        benchmarksDoc(results, cells, results.summary, serveNotes(results), {
+          cells: real,
+          notes: realNotes(results),
+          summary: realSummary(real),
+        }),
       );
       console.log('table written to docs/benchmarks.md');
     } else
       console.log(
-        'docs/benchmarks.md not rewritten (only a run with every serve case and case C does)',
+        'docs/benchmarks.md not rewritten (only a full run does: every serve case, C and the issue-25 cells)',
       );
   }
   const dir = new URL('results/', import.meta.url);
@@ -320,9 +383,11 @@ async function main() {
     `results written to bench/results/latest.json; ${(results.seconds / 60).toFixed(1)} min`,
   );
   const failed = (c) =>
-    c.kind === 'serve'
-      ? c.rows.some((r) => Object.values(r.targets).some((t) => t.error))
-      : Object.values(c.targets).some((t) => t.error);
+    c.kind === 'real'
+      ? c.rows.some((r) => r.verdict === 'FAILED')
+      : c.kind === 'serve'
+        ? c.rows.some((r) => Object.values(r.targets).some((t) => t.error))
+        : Object.values(c.targets).some((t) => t.error);
   return Object.values(results.cases).some(failed) ? 1 : 0;
 }
 

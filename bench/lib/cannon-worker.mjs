@@ -1,9 +1,10 @@
 // One autocannon worker of the HTTP load (used when wrk is not installed): receives its share of
-// the load over IPC, cycles the requests on its connections, counts answers that are not HTTP 200
-// with a valid length, and sends back its figures.
+// the load over IPC, cycles the requests on its connections (with `amount`: each connection its
+// own share, until that many answers), counts answers that are not HTTP 200 with a valid length,
+// and sends back its figures.
 import autocannon from 'autocannon';
 
-process.once('message', async ({ url, requests, lengths, connections, seconds }) => {
+process.once('message', async ({ url, requests, lengths, connections, seconds, amount }) => {
   const valid = new Set(lengths);
   let bad = 0;
   let firstBad = '';
@@ -13,17 +14,23 @@ process.once('message', async ({ url, requests, lengths, connections, seconds })
     bad++;
     if (!firstBad) firstBad = `${status} (${n} bytes) ${String(body).slice(0, 300)}`;
   };
+  const toRequest = (q) => ({ method: 'POST', headers: q.headers, body: q.body, onResponse });
+  // `amount` (each request once): every connection gets its own share, so that they do not all
+  // start at the first request; the run stops at the total (a fast connection may repeat a few).
+  const shares = Array.from({ length: connections }, (_, c) =>
+    requests.filter((_, i) => i % connections === c).map(toRequest),
+  );
+  let next = 0;
+  const setupClient = amount
+    ? (client) => client.setRequests(shares[next++ % connections])
+    : undefined;
   const r = await autocannon({
+    ...(setupClient ? { setupClient } : {}),
     url,
     connections,
-    duration: seconds,
+    ...(amount ? { amount } : { duration: seconds }),
     timeout: 10,
-    requests: requests.map((q) => ({
-      method: 'POST',
-      headers: q.headers,
-      body: q.body,
-      onResponse,
-    })),
+    requests: requests.map(toRequest),
   });
   process.send(
     {

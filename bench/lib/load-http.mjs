@@ -51,7 +51,7 @@ export function httpRequest(it, id, text) {
 const LARGE = 64 * 1024;
 const lua = (s) => '"' + s.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n') + '"';
 
-function wrkScript(requests, lengths, checkEach) {
+function wrkScript(requests, lengths, checkEach, limit) {
   const items = requests.map(
     (r) =>
       `{h={${Object.entries(r.headers)
@@ -66,7 +66,9 @@ bad, seen, first = 0, 0, ""
 local threads = {}
 function setup(thread) table.insert(threads, thread) end
 function init(args)
-  for i, it in ipairs(items) do reqs[i] = wrk.format("POST", "${HTTP_PATH}", it.h, it.b) end
+  for i, it in ipairs(items) do reqs[i] = wrk.format("POST", "${HTTP_PATH}", it.h, it.b) end${
+    limit ? '\n  io.write("WRK-START\\n") io.flush()' : ''
+  }
 end
 function request() idx = idx % n + 1 return reqs[idx] end
 ${
@@ -76,7 +78,7 @@ ${
   if status ~= 200 or not valid[#body] then
     bad = bad + 1
     if first == "" then first = status .. " (" .. #body .. " bytes) " .. string.sub(body, 1, 300) end
-  end
+  end${limit ? `\n  if seen == ${limit} then io.write("WRK-DONE\\n") io.flush() wrk.thread:stop() end` : ''}
 end`
     : '-- answers are large: statuses and the bytes read are checked instead'
 }
@@ -96,14 +98,17 @@ end
 }
 
 /** Runs `cmd args`, sampling its CPU time; resolves with stdout, stderr and CPU seconds used. */
-function runSampled(cmd, args, { ipcMessage } = {}) {
+function runSampled(cmd, args, { ipcMessage, onOut } = {}) {
   const child = spawn(cmd, args, {
     stdio: ['ignore', 'pipe', 'pipe', ...(ipcMessage ? ['ipc'] : [])],
   });
   let out = '';
   let err = '';
   let message;
-  child.stdout.on('data', (d) => (out += d));
+  child.stdout.on('data', (d) => {
+    out += d;
+    onOut?.(out, child);
+  });
   child.stderr.on('data', (d) => (err = (err + d).slice(-4096)));
   if (ipcMessage) {
     child.on('message', (m) => (message = m));
@@ -124,24 +129,41 @@ function runSampled(cmd, args, { ipcMessage } = {}) {
 
 /**
  * One round of load: `requests` ({headers, body}) cycled from each connection for `seconds`
- * with `connections` open; `lengths` the valid answer lengths. Resolves with req/s, latency (ms),
- * bad answers and the load generator's CPU share of one core.
+ * with `connections` open; `lengths` the valid answer lengths. With `once`, the requests are sent
+ * in order and the round ends at the answer to the last (`seconds` is then only a cap; wrk stops
+ * at the count of answers, the few requests still in flight are dropped; wrk runs one thread).
+ * Resolves with req/s, latency (ms), bad answers and the load generator's CPU share of one core.
  */
-export async function load(loader, { url, requests, lengths, connections, seconds }) {
+export async function load(loader, { url, requests, lengths, connections, seconds, once = false }) {
   const started = performance.now();
   if (loader.name === 'wrk') {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'mcpkit-bench-wrk-'));
     try {
       const script = path.join(dir, 'round.lua');
       const shortest = Math.min(...lengths);
-      const checkEach = Math.max(...lengths) <= LARGE;
-      writeFileSync(script, wrkScript(requests, lengths, checkEach));
+      const checkEach = once || Math.max(...lengths) <= LARGE;
+      writeFileSync(script, wrkScript(requests, lengths, checkEach, once ? requests.length : 0));
       const secs = Math.max(1, Math.round(seconds));
       const args = ['-t', String(loader.threads), '-c', String(connections), '-d', `${secs}s`];
-      const r = await runSampled('wrk', [...args, '--timeout', '10s', '-s', script, url]);
+      // `once`: wrk's threads stop at the last answer but its main thread sleeps out -d, so the
+      // round is timed from the script's start mark to its done mark and wrk is stopped (SIGINT).
+      const marks = {};
+      const onOut = (text, child) => {
+        if (!marks.start && text.includes('WRK-START')) marks.start = performance.now();
+        if (!marks.done && text.includes('WRK-DONE')) {
+          marks.done = performance.now();
+          child.kill('SIGINT');
+        }
+      };
+      const r = await runSampled('wrk', [...args, '--timeout', '10s', '-s', script, url], {
+        onOut: once ? onOut : undefined,
+      });
+      if (once && !(marks.start && marks.done))
+        throw new Error(`wrk did not answer all ${requests.length} requests within ${secs} s`);
       const m = /^WRK-RESULT (.*)$/m.exec(r.out);
       if (!m) throw new Error(`wrk printed no result:\n${r.out.slice(-2000)}\n${r.err}`);
       const w = JSON.parse(m[1]);
+      if (once) w.us = (marks.done - marks.start) * 1000;
       let firstBad = /^WRK-FIRST-BAD (.*)$/m.exec(r.out)?.[1] ?? '';
       if (!checkEach && w.bytes < w.requests * shortest) {
         w.bad++;
@@ -173,13 +195,16 @@ export async function load(loader, { url, requests, lengths, connections, second
         ipcMessage: {
           url,
           // Each worker starts at another place in the order, so they do not move in step.
-          requests: [
-            ...requests.slice((i * 7919) % requests.length),
-            ...requests.slice(0, (i * 7919) % requests.length),
-          ],
+          requests: once
+            ? requests.filter((_, k) => k % loader.workers === i)
+            : [
+                ...requests.slice((i * 7919) % requests.length),
+                ...requests.slice(0, (i * 7919) % requests.length),
+              ],
           lengths: [...lengths],
           connections: share(i),
           seconds,
+          amount: once ? Math.ceil(requests.length / loader.workers) : undefined,
         },
       }),
     ),

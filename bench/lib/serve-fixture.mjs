@@ -43,7 +43,7 @@ const WORDS = (
 ).split(' ');
 
 /** Text of about `bytes` bytes in lines of words (exactly `bytes` when `exact`). */
-function prose(rand, bytes, exact = false) {
+export function prose(rand, bytes, exact = false) {
   let out = '';
   let line = '';
   while (out.length + line.length < bytes) {

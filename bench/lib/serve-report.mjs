@@ -134,10 +134,10 @@ export function tableCells(rows, rss) {
 }
 
 /** The table as aligned text for the console (with the loader footnote when it applies). */
-export function consoleTable(cells) {
+export function consoleTable(cells, rightCols = [2, 3, 4]) {
   const { head, body } = cells;
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((r) => r[i].length)));
-  const right = (i) => i >= 2 && i <= 4;
+  const right = (i) => rightCols.includes(i);
   const line = (cells) =>
     cells
       .map((c, i) => (right(i) ? c.padStart(widths[i]) : c.padEnd(widths[i])))
@@ -148,11 +148,11 @@ export function consoleTable(cells) {
 }
 
 /** The table in Markdown, padded as Prettier pads it (so `npm run lint` leaves it alone). */
-export function markdownTable({ head, body }) {
+export function markdownTable({ head, body }, rightCols = [2, 3, 4]) {
   const esc = (c) => c.replace(/\|/g, '\\|');
   const rows = [head, ...body].map((r) => r.map(esc));
   const widths = head.map((_, i) => Math.max(3, ...rows.map((r) => r[i].length)));
-  const right = (i) => i >= 2 && i <= 4;
+  const right = (i) => rightCols.includes(i);
   const line = (r) =>
     `| ${r.map((c, i) => (right(i) ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join(' | ')} |`;
   const sep = `| ${widths.map((w, i) => (right(i) ? '-'.repeat(w - 1) + ':' : '-'.repeat(w))).join(' | ')} |`;
@@ -166,11 +166,29 @@ export function summary(rows, rss) {
   const missed = judged
     .filter((r) => r.verdict !== 'met')
     .map((r) => `${r.transport ? TRANSPORT[r.transport] + ' ' : ''}${r.label}`);
-  return `${met}/${judged.length} issue-12 targets met${missed.length ? `; missed or not measured: ${missed.join('; ')}` : ''}`;
+  return `${met}/${judged.length} targets met${missed.length ? `; missed or not measured: ${missed.join('; ')}` : ''}`;
 }
 
+/** The issue-25 section of docs/benchmarks.md: its table and method notes. */
+const realSection = ({ cells, notes, summary }) => `
+## Real work: cold reads, a slow file, searches under load (issue 25)
+
+${cells.cold ? markdownTable(cells.cold, [1, 2, 3, 4]) : 'cold-real did not run.'}
+
+Each throughput cell: the median req/s of the rounds (lowest-highest round), then the median
+server CPU per answer; ratios are the median of the per-round ratios (lowest-highest).
+
+${cells.latency ? markdownTable(cells.latency, []) : 'slow-file and search-load did not run.'}
+
+Latency cells: p99 over every round's requests, and each round's p99.
+
+${summary}.
+
+${notes.map((n) => `- ${n}`).join('\n')}
+`;
+
 /** docs/benchmarks.md: how it was measured, on what, and the table. */
-export function benchmarksDoc(results, cells, verdictLine, notes) {
+export function benchmarksDoc(results, cells, verdictLine, notes, real) {
   const cpu = os.cpus()[0]?.model ?? 'unknown CPU';
   const o = results.options;
   return `# Benchmarks
@@ -194,5 +212,5 @@ req/s are the median of the rounds; a ratio is the median of the per-round ratio
 lowest and highest round in brackets.${starred(cells) ? `\n\n${LOADER_NOTE}` : ''}
 
 ${notes.map((n) => `- ${n}`).join('\n')}
-`;
+${real ? realSection(real) : ''}`;
 }

@@ -82,10 +82,12 @@ export function stdioSession(file, args) {
    * Sends `order` (indices into `items`, cycled) from id `from` on for `seconds`, then waits for
    * what is still in flight. In flight: up to `window`, and no more than ~100 ms of work at the
    * rate seen so far (at least 8), so that a slow target (a search at 20/s) stays busy but does
-   * not leave 256 requests, many seconds of work, to drain after the round. `expected[i]` is the verified length
+   * not leave 256 requests, many seconds of work, to drain after the round. With `once`, `order` is
+   * sent once and the round ends at its last answer (`seconds` is then only a cap). `expected[i]` is the verified length
    * of item i's answer for an id of `refDigits[i]` digits. Resolves with the round's figures; rejects on a wrong reply.
    */
-  const pump = ({ items, order, from, seconds, window, expected, refDigits }) => {
+  const pump = ({ items, order, from, seconds, window, expected, refDigits, once = false }) => {
+    const limit = once ? order.length : Infinity;
     const parts = items.map(requestParts);
     // ASCII requests (all of the fixture's) are cheaper to write as latin1.
     const enc = parts.every((p) => /^[\x00-\x7f]*$/.test(p[0] + p[1])) ? 'latin1' : 'utf8';
@@ -144,7 +146,7 @@ export function stdioSession(file, args) {
       const topUp = (now) => {
         if (now >= stopAt) return;
         let batch = '';
-        while (next - done < inFlight) {
+        while (next - done < inFlight && next < limit) {
           if (next === cap) grow();
           const i = order[next % order.length];
           itemOf[next] = i;
@@ -178,7 +180,7 @@ export function stdioSession(file, args) {
         last = now;
         inFlight = Math.min(window, Math.max(8, Math.ceil((done / (now - started)) * 100)));
         if (inFlight > inFlightMax) inFlightMax = inFlight;
-        if (now >= stopAt && done === next) return finish();
+        if ((now >= stopAt || next >= limit) && done === next) return finish();
         topUp(now);
       };
       child.once('close', onClose);

@@ -2,6 +2,7 @@
 //   mcpkit  the real CLI, `node dist/cli/main.js serve DIR --http 127.0.0.1:0 | --stdio --quiet`
 //   sdk     bench/servers/serve-sdk.mjs DIR (the official SDK v2 server, equivalent handlers)
 //   bare    bench/servers/serve-bare-{http,stdio}.mjs TABLE (replays mcpkit's captured answers)
+//   worker  bench/servers/serve-worker.mjs DIR EXTRAS (reads the file per request, no cache)
 // handle.call(item, id) sends one request and returns the raw answer text (HTTP: after checking
 // status 200 and a JSON content type); handle.measure(...) runs one timed round.
 import { writeFileSync } from 'node:fs';
@@ -14,7 +15,7 @@ import { stdioSession } from './serve-stdio.mjs';
 const CLI = new URL('../../dist/cli/main.js', import.meta.url);
 
 /** The command of `target` over `transport`: [file, args]. */
-function command(target, transport, { dir, tableFile }) {
+function command(target, transport, { dir, tableFile, extrasFile }) {
   if (target === 'mcpkit')
     return [
       CLI,
@@ -26,6 +27,7 @@ function command(target, transport, { dir, tableFile }) {
       ],
     ];
   if (target === 'sdk') return ['serve-sdk.mjs', [dir, `--${transport}`]];
+  if (target === 'worker') return ['serve-worker.mjs', [dir, `--${transport}`, extrasFile]];
   return [`serve-bare-${transport}.mjs`, [tableFile]];
 }
 
@@ -33,7 +35,7 @@ function command(target, transport, { dir, tableFile }) {
  * Waits until `child` is idle (at most one 10 ms CPU tick in 100 ms), at most `capMs`: a round
  * cut off with requests still queued (a slow search) must not go on eating the CPU of the next.
  */
-async function quiet(child, capMs = 5000) {
+export async function quiet(child, capMs = 5000) {
   const end = Date.now() + capMs;
   let before = cpuSeconds(child);
   while (before !== null && Date.now() < end) {
@@ -68,7 +70,7 @@ async function httpTarget(file, args, loader, opts) {
    * One round: `order` (item indices) cycled; `lengths[i]` the verified length of item i. A
    * warm-up (`warm`) may complete nothing: 50 slow searches sharing one core can all outlast it.
    */
-  const measure = async ({ items, order, seconds, lengths, warm = false }) => {
+  const measure = async ({ items, order, seconds, lengths, warm = false, once, connections }) => {
     const requests = order.map((i) => httpRequest(items[i], idFor(i), requestText));
     const valid = new Set(order.map((i) => lengths[i]));
     const before = cpuSeconds(child);
@@ -76,8 +78,9 @@ async function httpTarget(file, args, loader, opts) {
       url,
       requests,
       lengths: valid,
-      connections: opts.connections,
+      connections: connections ?? opts.connections,
       seconds,
+      once,
     });
     const cpuUsPerReq = cpuPerRequest(before, cpuSeconds(child), r.requests);
     await quiet(child);
@@ -95,7 +98,7 @@ async function httpTarget(file, args, loader, opts) {
 async function stdioTarget(file, args, opts) {
   const s = stdioSession(file, args);
   let from = 10_000_000; // ids of the pumps stay distinct over the whole session
-  const measure = async ({ items, order, seconds, lengths }) => {
+  const measure = async ({ items, order, seconds, lengths, once }) => {
     const refDigits = items.map((_, i) => String(idFor(i)).length);
     const r = await s.pump({
       items,
@@ -105,6 +108,7 @@ async function stdioTarget(file, args, opts) {
       window: opts.window,
       expected: lengths,
       refDigits,
+      once,
     });
     from += r.requests + opts.window + 1;
     await quiet(s.child);
@@ -113,7 +117,7 @@ async function stdioTarget(file, args, opts) {
   return { child: s.child, call: (it, id) => s.call(it, id), measure, stop: s.stop };
 }
 
-/** Starts one target over `transport`; `ctx` holds dir, tableFile, loader. */
+/** Starts one target over `transport`; `ctx` holds dir, tableFile, extrasFile, loader. */
 export function startTarget(target, transport, ctx, opts) {
   const [file, args] = command(target, transport, ctx);
   return transport === 'http'
