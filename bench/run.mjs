@@ -130,7 +130,7 @@ const CASES = {
     goal: 0.6,
     start: startStdioTarget,
     files: { bare: 'stdio-bare.mjs', sdk: 'stdio-sdk.mjs', mcpkit: 'stdio-mcpkit.mjs' },
-    needs: ['server/index.js', 'transports/stdio/index.js'],
+    needs: ['server/index.js', 'transports/stdio/server/index.js'],
   },
 };
 
@@ -316,8 +316,8 @@ async function main() {
       'cli/main.js',
       'server/transport.js',
       'client/index.js',
-      'transports/http/index.js',
-      'transports/stdio/index.js',
+      'transports/http/client/index.js',
+      'transports/stdio/client/index.js',
     );
     const client = await runClientCase(opts, gone);
     client.pairs = clientPairs(client, CLIENT, opts);

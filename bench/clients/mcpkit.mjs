@@ -2,8 +2,8 @@
 // The HTTP transport is built as a user builds it, with the default options: on Node that is
 // the node:http request path (`requester: 'auto'`), as `connect({ url })` gives too.
 import { McpClient } from '../../dist/client/index.js';
-import { HttpClientTransport } from '../../dist/transports/http/index.js';
-import { StdioClientTransport } from '../../dist/transports/stdio/index.js';
+import { HttpClientTransport } from '../../dist/transports/http/client/index.js';
+import { StdioClientTransport } from '../../dist/transports/stdio/client/index.js';
 import { answerCounter } from '../lib/answered.mjs';
 import { serveDriver } from '../lib/client-driver.mjs';
 import { FILE_URI } from '../lib/client-payload.mjs';

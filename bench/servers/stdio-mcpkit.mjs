@@ -1,6 +1,6 @@
 // "mcpkit": our stdio server (built output in dist/).
 import { createServer } from '../../dist/server/index.js';
-import { serveStdio } from '../../dist/transports/stdio/index.js';
+import { serveStdio } from '../../dist/transports/stdio/server/index.js';
 import { MIME, SERVER_INFO, TEXT_1K, URI } from '../lib/payload.mjs';
 
 const server = createServer(SERVER_INFO);
