@@ -19,8 +19,7 @@ import type { Fingerprint } from './content-baselines.js';
 import { fingerprintOf, FINGERPRINT_MAX_WIRE_BYTES } from './fingerprint.js';
 import type { FolderChangeListener } from './folder-changes.js';
 import { DEFAULT_WATCH_DEBOUNCE_MS, FolderFreshness } from './folder-freshness.js';
-import type { ProviderFs } from './fs-types.js';
-import { quickFs } from './quick-fs.js';
+import { nodeFs, type ProviderFs } from './fs-types.js';
 import type { FilesystemProviderOptions } from './provider-options.js';
 import type { ContentsOutcome } from './file-reader.js';
 import { FileSource } from './file-source.js';
@@ -91,7 +90,7 @@ export class FilesystemProvider {
     }
     this.uriTemplate = `${prefix}{+path}`;
     this.template = parseTemplate(this.uriTemplate);
-    const fs = options.fs ?? quickFs;
+    const fs = options.fs ?? nodeFs;
     this.fs = options.settleMs === undefined ? fs : { ...fs, settleMs: options.settleMs };
     this.parts = new FileParts({
       prefix,

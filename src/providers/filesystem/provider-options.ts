@@ -75,6 +75,6 @@ export interface FilesystemProviderOptions {
   onProgress?: (progress: IndexProgress) => void;
   /** Sees non-fatal problems (a watch that failed, a listing that was cut). */
   onWarning?: (message: string) => void;
-  /** The file system calls (default: node's, the quick ones synchronous: quick-fs.ts); for tests. */
+  /** The file system calls (default: node's `fs/promises`); for tests. */
   fs?: ProviderFs;
 }
