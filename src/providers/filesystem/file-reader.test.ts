@@ -89,7 +89,9 @@ describe('readContents: one read for concurrent misses', () => {
     const { fs, opens } = gatedFs(20);
     const cache = new ByteLruCache<FileContents>(1 << 20);
     const outcomes = await Promise.all(
-      Array.from({ length: 20 }, () => readContents(fs, within, storeOf(cache), 'big.bin', Infinity)),
+      Array.from({ length: 20 }, () =>
+        readContents(fs, within, storeOf(cache), 'big.bin', Infinity),
+      ),
     );
     expect(opens()).toBe(1);
     const first = ok(outcomes[0] as ContentsOutcome);
@@ -155,7 +157,9 @@ describe('readContents: one read for concurrent misses', () => {
     const { fs, opens } = gatedFs(5, failing);
     const cache = new ByteLruCache<FileContents>(1 << 20);
     const outcomes = await Promise.allSettled(
-      Array.from({ length: 5 }, () => readContents(fs, within, storeOf(cache), 'big.bin', Infinity)),
+      Array.from({ length: 5 }, () =>
+        readContents(fs, within, storeOf(cache), 'big.bin', Infinity),
+      ),
     );
     expect(opens()).toBe(1);
     for (const outcome of outcomes) {
@@ -180,7 +184,9 @@ describe('readContents: one read for concurrent misses', () => {
     const { fs, opens } = gatedFs(4, moving);
     const cache = new ByteLruCache<FileContents>(1 << 20);
     const outcomes = await Promise.all(
-      Array.from({ length: 4 }, () => readContents(fs, within, storeOf(cache), 'quotes.txt', Infinity)),
+      Array.from({ length: 4 }, () =>
+        readContents(fs, within, storeOf(cache), 'quotes.txt', Infinity),
+      ),
     );
     expect(opens()).toBe(1);
     for (const outcome of outcomes) expect(outcome).toMatchObject({ kind: 'changed' });

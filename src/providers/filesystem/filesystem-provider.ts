@@ -23,6 +23,7 @@ import { nodeFs, type ProviderFs } from './fs-types.js';
 import type { FilesystemProviderOptions } from './provider-options.js';
 import type { ContentsOutcome } from './file-reader.js';
 import { FileSource } from './file-source.js';
+import { readTimeoutOf } from './read-timeout.js';
 import type { FileContents, ReadControl } from './read-file.js';
 import type { Containment } from './resolve.js';
 import { completePaths, escapePath, type PathCompletion, type Visibility } from './paths.js';
@@ -64,6 +65,7 @@ export class FilesystemProvider {
   private readonly visibility: Visibility;
   private readonly source: FileSource;
   private readonly options: FilesystemProviderOptions;
+  private readonly readTimeoutMs: number;
   private readonly servers = new Set<McpServer>();
   private within: Containment | undefined;
   private index: FileIndex | undefined;
@@ -90,6 +92,7 @@ export class FilesystemProvider {
     }
     this.uriTemplate = `${prefix}{+path}`;
     this.template = parseTemplate(this.uriTemplate);
+    this.readTimeoutMs = readTimeoutOf(options.readTimeoutMs);
     const fs = options.fs ?? nodeFs;
     this.fs = options.settleMs === undefined ? fs : { ...fs, settleMs: options.settleMs };
     this.parts = new FileParts({
@@ -297,6 +300,7 @@ export class FilesystemProvider {
       parts: this.parts,
       name: this.options.name ?? 'files',
       description: this.options.description,
+      readTimeoutMs: this.readTimeoutMs,
       list: () => this.list(),
       complete: (prefix) => this.complete(prefix),
       stat: (relative, capBytes) => this.stat(relative, capBytes),

@@ -75,7 +75,9 @@ describe('readOrStream', () => {
     const outcome = await readOrStream(fs, within, new ContentStore(uncached()), 'a.zip', limit);
     expect(outcome).toMatchObject({ kind: 'too-large', wireBytes: limit + 1 });
     expect(fs.reads).toHaveLength(0);
-    expect((await readOrStream(fs, within, new ContentStore(uncached()), 'a.zip', limit + 1)).kind).toBe('streamed');
+    expect(
+      (await readOrStream(fs, within, new ContentStore(uncached()), 'a.zip', limit + 1)).kind,
+    ).toBe('streamed');
   });
 
   it('lets a file being written settle first, as a whole read does', async () => {

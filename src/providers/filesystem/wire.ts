@@ -129,6 +129,19 @@ export function fileChanged(uri: string, attempts: number): ProtocolError {
   );
 }
 
+/**
+ * A read of `uri` still waiting on the file system after `ms` (a hung or very slow mount):
+ * -32603 with `reason: 'timeout'`. The request ends; the call in flight closes its file when
+ * it returns.
+ */
+export function readTimedOut(uri: string, ms: number): ProtocolError {
+  return new ProtocolError(
+    ERROR_CODES.INTERNAL_ERROR,
+    `${uri}: reading took longer than ${ms} ms (readTimeoutMs)`,
+    { uri, reason: 'timeout', readTimeoutMs: ms },
+  );
+}
+
 /** Every search slot stayed taken while a search waited for one: -32603 with `reason: 'busy'`. */
 export function searchBusy(message: string, concurrency: number): ProtocolError {
   return new ProtocolError(ERROR_CODES.INTERNAL_ERROR, message, { reason: 'busy', concurrency });
