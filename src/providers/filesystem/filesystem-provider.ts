@@ -79,6 +79,8 @@ export class FilesystemProvider {
   /** That walk, which every listing asked for meanwhile waits for. */
   private staleWalk: Promise<unknown> | undefined;
   private readonly freshness: FolderFreshness;
+  /** Digests of cached contents, hashed once per version. */
+  private readonly digests = new WeakMap<FileContents, string>();
 
   constructor(options: FilesystemProviderOptions) {
     this.options = options;
@@ -362,7 +364,7 @@ export class FilesystemProvider {
     const outcome = await this.contents(relative, FINGERPRINT_MAX_WIRE_BYTES);
     if (outcome.kind !== 'ok') return undefined;
     const { size, mtimeMs } = outcome.contents;
-    return { digest: fingerprintOf(outcome.contents), size, mtimeMs };
+    return { digest: fingerprintOf(outcome.contents, this.digests), size, mtimeMs };
   }
 
   private async containment(): Promise<Containment> {
