@@ -97,6 +97,7 @@ function stdioArgs(args: ServeArgs, dir: string): string[] {
       args.searchTimeoutMs === undefined ? undefined : `${args.searchTimeoutMs}ms`,
     ],
     ['--search-concurrency', args.searchConcurrency],
+    ['--read-timeout', args.readTimeoutMs === undefined ? undefined : `${args.readTimeoutMs}ms`],
     [
       '--watch-debounce',
       args.watchDebounceMs === undefined ? undefined : `${args.watchDebounceMs}ms`,
@@ -217,6 +218,7 @@ async function start(
     refuseHardLinks: args.refuseHardLinks,
     ...defined({
       cacheBytes: args.cacheBytes,
+      readTimeoutMs: args.readTimeoutMs,
       partBytes: args.partBytes,
       watchDebounceMs: args.watchDebounceMs,
     }),

@@ -4,6 +4,7 @@ import { DEFAULT_MAX_DEPTH } from '../protocol/depth.js';
 import { GATE_DEFAULTS } from '../providers/filesystem/search-gate.js';
 import { SEARCH_DEFAULTS } from '../providers/filesystem/search.js';
 import { DEFAULT_WATCH_DEBOUNCE_MS } from '../providers/filesystem/folder-freshness.js';
+import { DEFAULT_READ_TIMEOUT_MS } from '../providers/filesystem/read-timeout.js';
 import {
   DEFAULT_MAX_LISTEN_PENDING_URIS,
   DEFAULT_MAX_LISTEN_QUEUE_BYTES,
@@ -66,6 +67,8 @@ describe('serve limits on the command line', () => {
     ],
     [['--search-concurrency', '2'], { searchConcurrency: 2 }],
     [['--watch-debounce', '250ms'], { watchDebounceMs: 250, watch: true }],
+    [['--read-timeout', '2s'], { readTimeoutMs: 2000 }],
+    [['--stdio', '--read-timeout=500ms'], { readTimeoutMs: 500 }],
   ])('%j', (argv, expected) => {
     const parsed = parseServeArgs(argv);
     expect(parsed.kind).toBe('ok');
@@ -90,6 +93,9 @@ describe('serve limits on the command line', () => {
     [['--max-listen-pending-uris'], /^--max-listen-pending-uris expects a value$/],
     [['--watch-debounce', '5ms'], /^--watch-debounce must be from 10ms to 60s, got "5ms"$/],
     [['--no-watch', '--watch-debounce', '1s'], /^--watch-debounce has no effect with --no-watch$/],
+    [['--read-timeout', 'never'], /^--read-timeout expects a duration such as 10s/],
+    // A bare number is seconds, as for every duration: 30000 (meant as ms) is over the hour.
+    [['--read-timeout', '30000'], /^--read-timeout must be from 10ms to 3600s, got "30000"$/],
   ])('%j -> error', (argv, message) => {
     const parsed = parseServeArgs(argv);
     expect(parsed).toMatchObject({ kind: 'error' });
@@ -124,6 +130,7 @@ describe('--help names the library defaults', () => {
     ['--header-timeout', '15s', DEFAULT_HEADER_TIMEOUT_MS, 15_000],
     ['--max-body-total-bytes', '64m', DEFAULT_MAX_BODY_TOTAL_BYTES, 64 * MIB],
     ['--watch-debounce', '100ms', DEFAULT_WATCH_DEBOUNCE_MS, 100],
+    ['--read-timeout', '30s', DEFAULT_READ_TIMEOUT_MS, 30_000],
   ])('%s: (default %s)', (flag, shown, constant, value) => {
     expect(constant).toBe(value);
     expect(helpOf(flag).replace(/\s+/g, ' ')).toContain(`(default ${shown})`);

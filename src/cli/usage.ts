@@ -46,6 +46,9 @@ Limits:
                           part links point at (default 1m; at least 1k)
   --cache-bytes BYTES     memory for the encoded contents of unchanged files (default 64m;
                           0 turns the cache off)
+  --read-timeout TIME     longest one read of a file may wait on the disk (a hung network
+                          mount): then the request gets an error naming the file and the limit;
+                          other requests never wait for it (default 30s)
   --max-depth N           deepest nesting of objects and arrays below a request's params; a
                           deeper request gets -32602 naming the limit, unread (default 64)
   --max-listen-queue-bytes BYTES

@@ -450,7 +450,6 @@ const EXPECTED: Record<string, string[]> = {
     'SearchResult',
     'SearchStop',
     'ServeFolderOptions',
-    'SyncFs',
     'createFilesystemProvider',
     'formatBytes',
     'searchFiles',
@@ -518,7 +517,7 @@ describe('package.json', () => {
   it('is one ESM package for Node >= 20 with a mcpkit bin', () => {
     expect(pkg.type).toBe('module');
     expect(pkg.engines.node).toBe('>=20');
-    expect(pkg.bin).toEqual({ mcpkit: './dist/cli/main.js' });
+    expect(pkg.bin).toEqual({ mcpkit: './dist/cli/bin.cjs' });
   });
 
   it('builds itself when packed or installed from git (a fresh clone has no dist/)', () => {

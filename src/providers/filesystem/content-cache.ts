@@ -53,11 +53,6 @@ export class ByteLruCache<V> {
     return this.map.get(key)?.value;
   }
 
-  /** Counts a miss that a {@link peek} found (the read goes on). */
-  countMiss(): void {
-    this.misses++;
-  }
-
   /** Whether `key` holds `value` now (neither a hit nor a use: the order stays). */
   holds(key: string, value: V): boolean {
     return this.map.get(key)?.value === value;

@@ -18,7 +18,7 @@ import {
   partStat,
   type PartRequest,
 } from './parts.js';
-import { readFilePart, type PartLimit, type PartReadOptions } from './read-part.js';
+import { PartScratch, readFilePart, type PartLimit, type PartReadOptions } from './read-part.js';
 import type { Containment } from './resolve.js';
 import {
   badPartParameter,
@@ -60,6 +60,7 @@ export class FileParts {
   readonly partBytes: number;
   private readonly parsed: UriTemplate;
   private readonly options: FilePartsOptions;
+  private readonly scratch = new PartScratch();
 
   constructor(options: FilePartsOptions) {
     this.options = options;
@@ -138,14 +139,10 @@ export class FileParts {
     const limitFor: PartLimit = ({ mimeType, version, size }) =>
       capBytes -
       contentsEnvelope(uri, mimeType, this.largestMeta(relative, request, version, size));
-    const outcome = await readFilePart(
-      this.options.fs,
-      within,
-      relative,
-      request,
-      limitFor,
-      options,
-    );
+    const outcome = await readFilePart(this.options.fs, within, relative, request, limitFor, {
+      ...options,
+      scratch: this.scratch,
+    });
     switch (outcome.kind) {
       case 'missing':
         return undefined;

@@ -5,7 +5,15 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedBodies } from '../../content/shared-bodies.js';
 import { ByteLruCache } from './content-cache.js';
-import { readContents, readsInFlight, type ContentsOutcome } from './file-reader.js';
+import { ContentStore, readContents, type ContentsOutcome } from './file-reader.js';
+
+/** One store per cache, as a provider has. */
+const stores = new Map<ByteLruCache<FileContents>, ContentStore>();
+function storeOf(cache: ByteLruCache<FileContents>): ContentStore {
+  let store = stores.get(cache);
+  if (!store) stores.set(cache, (store = new ContentStore(cache)));
+  return store;
+}
 import { createFilesystemProvider } from './filesystem-provider.js';
 import { nodeFs, type ProviderFileHandle, type ProviderFs } from './fs-types.js';
 import type { FileContents } from './read-file.js';
@@ -81,13 +89,15 @@ describe('readContents: one read for concurrent misses', () => {
     const { fs, opens } = gatedFs(20);
     const cache = new ByteLruCache<FileContents>(1 << 20);
     const outcomes = await Promise.all(
-      Array.from({ length: 20 }, () => readContents(fs, within, cache, 'big.bin', Infinity)),
+      Array.from({ length: 20 }, () =>
+        readContents(fs, within, storeOf(cache), 'big.bin', Infinity),
+      ),
     );
     expect(opens()).toBe(1);
     const first = ok(outcomes[0] as ContentsOutcome);
     expect(Buffer.from(first.blob ?? '', 'base64').equals(BIG)).toBe(true);
     for (const outcome of outcomes) expect(ok(outcome)).toBe(first);
-    expect(readsInFlight(cache)).toBe(0);
+    expect(storeOf(cache).flights.size).toBe(0);
     cache.clear();
   });
 
@@ -95,8 +105,8 @@ describe('readContents: one read for concurrent misses', () => {
     const { fs, opens } = gatedFs(2);
     const cache = new ByteLruCache<FileContents>(0); // nothing cached: the flight is all there is
     const [wide, narrow] = await Promise.all([
-      readContents(fs, within, cache, 'quotes.txt', Infinity),
-      readContents(fs, within, cache, 'quotes.txt', 1500),
+      readContents(fs, within, storeOf(cache), 'quotes.txt', Infinity),
+      readContents(fs, within, storeOf(cache), 'quotes.txt', 1500),
     ]);
     expect(opens()).toBe(1);
     expect(ok(wide as ContentsOutcome).text).toBe(QUOTES);
@@ -107,13 +117,13 @@ describe('readContents: one read for concurrent misses', () => {
     const { fs, opens } = gatedFs(2);
     const cache = new ByteLruCache<FileContents>(0);
     const [narrow, wide] = await Promise.all([
-      readContents(fs, within, cache, 'quotes.txt', 1500),
-      readContents(fs, within, cache, 'quotes.txt', 3000),
+      readContents(fs, within, storeOf(cache), 'quotes.txt', 1500),
+      readContents(fs, within, storeOf(cache), 'quotes.txt', 3000),
     ]);
     expect(narrow).toMatchObject({ kind: 'too-large', wireBytes: 2002 });
     expect(ok(wide as ContentsOutcome).text).toBe(QUOTES);
     expect(opens()).toBe(2);
-    expect(readsInFlight(cache)).toBe(0);
+    expect(storeOf(cache).flights.size).toBe(0);
   });
 
   it('applies each caller’s maxSize, and lets a read with a checkpoint read alone', async () => {
@@ -123,9 +133,9 @@ describe('readContents: one read for concurrent misses', () => {
     // The maxSize caller is refused from its size before any open: it stays off the gate,
     // which would otherwise wait for an open from it.
     const outcomes = await Promise.all([
-      readContents(fs, within, cache, 'quotes.txt', Infinity),
-      readContents(nodeFs, within, cache, 'quotes.txt', Infinity, { maxSize: 999 }),
-      readContents(fs, within, cache, 'quotes.txt', Infinity, { checkpoint }),
+      readContents(fs, within, storeOf(cache), 'quotes.txt', Infinity),
+      readContents(nodeFs, within, storeOf(cache), 'quotes.txt', Infinity, { maxSize: 999 }),
+      readContents(fs, within, storeOf(cache), 'quotes.txt', Infinity, { checkpoint }),
     ]);
     expect(ok(outcomes[0] as ContentsOutcome).text).toBe(QUOTES);
     expect(outcomes[1]).toMatchObject({ kind: 'too-large', size: 1000 });
@@ -147,14 +157,16 @@ describe('readContents: one read for concurrent misses', () => {
     const { fs, opens } = gatedFs(5, failing);
     const cache = new ByteLruCache<FileContents>(1 << 20);
     const outcomes = await Promise.allSettled(
-      Array.from({ length: 5 }, () => readContents(fs, within, cache, 'big.bin', Infinity)),
+      Array.from({ length: 5 }, () =>
+        readContents(fs, within, storeOf(cache), 'big.bin', Infinity),
+      ),
     );
     expect(opens()).toBe(1);
     for (const outcome of outcomes) {
       expect(outcome.status).toBe('rejected');
       expect((outcome as PromiseRejectedResult).reason).toMatchObject({ code: 'EIO' });
     }
-    expect(readsInFlight(cache)).toBe(0);
+    expect(storeOf(cache).flights.size).toBe(0);
     expect(cache.stats().entries).toBe(0);
   });
 
@@ -172,11 +184,13 @@ describe('readContents: one read for concurrent misses', () => {
     const { fs, opens } = gatedFs(4, moving);
     const cache = new ByteLruCache<FileContents>(1 << 20);
     const outcomes = await Promise.all(
-      Array.from({ length: 4 }, () => readContents(fs, within, cache, 'quotes.txt', Infinity)),
+      Array.from({ length: 4 }, () =>
+        readContents(fs, within, storeOf(cache), 'quotes.txt', Infinity),
+      ),
     );
     expect(opens()).toBe(1);
     for (const outcome of outcomes) expect(outcome).toMatchObject({ kind: 'changed' });
-    expect(readsInFlight(cache)).toBe(0);
+    expect(storeOf(cache).flights.size).toBe(0);
   });
 });
 
@@ -185,13 +199,13 @@ describe('readContents: shared JSON bytes of cached contents', () => {
 
   it('encodes a large cached body once, and lets it go with the cache entry', async () => {
     const cache = new ByteLruCache<FileContents>(1 << 20);
-    const contents = ok(await readContents(fs, within, cache, 'big.bin', Infinity));
+    const contents = ok(await readContents(fs, within, storeOf(cache), 'big.bin', Infinity));
     const blob = contents.blob ?? '';
     const bytes = sharedBodies.get(blob);
     expect(Buffer.from(bytes ?? new Uint8Array()).toString()).toBe(JSON.stringify(blob));
     // Both forms count against the cache's bytes.
     expect(cache.stats().bytes).toBe(contents.wireBytes * 2);
-    expect(ok(await readContents(fs, within, cache, 'big.bin', Infinity))).toBe(contents);
+    expect(ok(await readContents(fs, within, storeOf(cache), 'big.bin', Infinity))).toBe(contents);
     expect(sharedBodies.get(blob)).toBe(bytes);
     cache.clear();
     expect(sharedBodies.get(blob)).toBeUndefined();
@@ -199,7 +213,7 @@ describe('readContents: shared JSON bytes of cached contents', () => {
 
   it('shares a large text as its escaped JSON', async () => {
     const cache = new ByteLruCache<FileContents>(1 << 20);
-    const contents = ok(await readContents(fs, within, cache, 'long.md', Infinity));
+    const contents = ok(await readContents(fs, within, storeOf(cache), 'long.md', Infinity));
     const bytes = sharedBodies.get(contents.text ?? '');
     expect(Buffer.from(bytes ?? new Uint8Array()).toString()).toBe(JSON.stringify(LONG));
     expect(bytes?.byteLength).toBe(contents.wireBytes);
@@ -211,11 +225,11 @@ describe('readContents: shared JSON bytes of cached contents', () => {
 
   it('shares nothing for a body the cache does not keep, or a small one', async () => {
     const small = new ByteLruCache<FileContents>(200 * 1024); // entries up to 100 KiB
-    const contents = ok(await readContents(fs, within, small, 'big.bin', Infinity));
+    const contents = ok(await readContents(fs, within, storeOf(small), 'big.bin', Infinity));
     expect(sharedBodies.get(contents.blob ?? '')).toBeUndefined();
     expect(small.stats().entries).toBe(0);
     const cache = new ByteLruCache<FileContents>(1 << 20);
-    const text = ok(await readContents(fs, within, cache, 'quotes.txt', Infinity));
+    const text = ok(await readContents(fs, within, storeOf(cache), 'quotes.txt', Infinity));
     expect(sharedBodies.get(text.text ?? '')).toBeUndefined();
     expect(cache.stats().bytes).toBe(2002);
   });

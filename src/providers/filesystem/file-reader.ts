@@ -6,16 +6,13 @@ import type { ByteLruCache } from './content-cache.js';
 import type { ProviderFs } from './fs-types.js';
 import {
   leastWireBytes,
-  readFileSteps,
-  readWaits,
-  settleOf,
+  readFileContents,
   type FileContents,
   type ReadControl,
   type ReadOutcome,
 } from './read-file.js';
 import { ReadFlights } from './read-flights.js';
-import { resolveSteps, type Containment } from './resolve.js';
-import { deferStep, runAsync, runAsyncWith, waitStep, type StepIo, type Steps } from './steps.js';
+import { resolveInRoot, type Containment } from './resolve.js';
 
 export type ContentsOutcome = ReadOutcome | { kind: 'refused'; reason: string };
 
@@ -58,18 +55,10 @@ export function sameFile(a: Stats, b: Stats): boolean {
   );
 }
 
-/** Reads in flight, one table per cache (per provider), gone with it. */
-const flightTables = new WeakMap<ByteLruCache<FileContents>, ReadFlights<ReadOutcome>>();
-
-function flightsOf(cache: ByteLruCache<FileContents>): ReadFlights<ReadOutcome> {
-  let flights = flightTables.get(cache);
-  if (!flights) flightTables.set(cache, (flights = new ReadFlights()));
-  return flights;
-}
-
-/** Reads in flight for `cache` now (tests: none is left behind). */
-export function readsInFlight(cache: ByteLruCache<FileContents>): number {
-  return flightTables.get(cache)?.size ?? 0;
+/** One provider's contents cache and its reads in flight. */
+export class ContentStore {
+  readonly flights = new ReadFlights<ReadOutcome>();
+  constructor(readonly cache: ByteLruCache<FileContents>) {}
 }
 
 /** `contents` for a caller with its own limits: served, or "too-large" for this caller. */
@@ -109,69 +98,41 @@ function contradicts(resolved: ResolvedFile, outcome: ReadOutcome): boolean {
  * (a remembered resolution, or streamed-file.ts), so that it is not resolved twice; when the
  * disk contradicts it, its `stale` hears of it.
  */
-export function readContents(
+export async function readContents(
   fs: ProviderFs,
-  ...args: Parameters<typeof contentsSteps> extends [StepIo, ...infer R] ? R : never
-): Promise<ContentsOutcome> {
-  return runAsyncWith(fs, contentsSteps, ...args);
-}
-
-/**
- * {@link readContents} as steps. Run synchronously, a miss is read inline (nothing else runs
- * meanwhile, so there is no other miss to share it with), unless a read of it is in flight
- * already: that one is joined, which takes the asynchronous run.
- */
-export function* contentsSteps(
-  io: StepIo,
   within: Containment,
-  cache: ByteLruCache<FileContents>,
+  store: ContentStore,
   relative: string,
   limitBytes: number,
   control: ReadControl = {},
   resolvedFile?: ResolvedFile,
-): Steps<ContentsOutcome> {
+): Promise<ContentsOutcome> {
+  const { cache, flights } = store;
   const found =
-    resolvedFile ?? (yield* resolveSteps(within.root, relative, within.visibility, within));
+    resolvedFile ?? (await resolveInRoot(fs, within.root, relative, within.visibility, within));
   if (found.kind !== 'file') return found;
   const resolved: ResolvedFile = found;
   const { stats } = resolved;
   const maxSize = control.maxSize ?? Number.POSITIVE_INFINITY;
   const key = resolved.key ?? cacheKey(resolved.real, stats, path.extname(relative));
-  // A synchronous run that may yet give way to the asynchronous one counts its hit or miss only
-  // once it is sure to answer: the cache's statistics count each read once.
-  const cached = io.sync ? cache.peek(key) : cache.get(key);
-  if (cached) {
-    if (io.sync) cache.get(key);
-    return fitted(cached, limitBytes, maxSize);
-  }
+  const cached = cache.get(key);
+  if (cached) return fitted(cached, limitBytes, maxSize);
   const known = control.known?.size === stats.size ? control.known.mimeType : undefined;
   const least = leastWireBytes(relative, stats.size, known);
-  if (least > limitBytes || stats.size > maxSize) {
-    if (io.sync) cache.countMiss();
+  if (least > limitBytes || stats.size > maxSize)
     return { kind: 'too-large', size: stats.size, wireBytes: least, mtimeMs: stats.mtimeMs };
-  }
-  const read = (): Steps<ReadOutcome> =>
-    readAndKeep(io, within, cache, key, resolved, relative, limitBytes, control);
+  const read = (): Promise<ReadOutcome> =>
+    readAndKeep(fs, within, cache, key, resolved, relative, limitBytes, control);
   const judged = (outcome: ReadOutcome): ReadOutcome => {
     if (contradicts(resolved, outcome)) resolved.stale?.();
     return outcome;
   };
-  const flights = flightsOf(cache);
-  if (io.sync) {
-    // What would wait, or a read of it in flight (joined): the asynchronous run, before I/O.
-    if (
-      flights.has(key) ||
-      readWaits(relative, stats, settleOf(io.fs), io.fs.sync?.maxReadBytes ?? 0)
-    )
-      yield* deferStep();
-    cache.countMiss();
-  }
-  if (control.checkpoint || io.sync) return judged(yield* read());
-  const flight = flights.join(key, limitBytes, maxSize, () => runAsync(io.fs, read()));
-  const outcome = judged(yield* waitStep(flight.outcome));
+  if (control.checkpoint) return judged(await read());
+  const flight = flights.join(key, limitBytes, maxSize, read);
+  const outcome = judged(await flight.outcome);
   if (outcome.kind === 'ok') return fitted(outcome.contents, limitBytes, maxSize);
   if (outcome.kind === 'too-large' && (limitBytes > flight.limitBytes || maxSize > flight.maxSize))
-    return judged(yield* read());
+    return judged(await read());
   return outcome;
 }
 
@@ -181,8 +142,8 @@ export function* contentsSteps(
  * text or blob gets its JSON form encoded once, shared by every response that sends it (see
  * content/shared-bodies.ts), for as long as the entry is cached.
  */
-function* readAndKeep(
-  io: StepIo,
+async function readAndKeep(
+  fs: ProviderFs,
   within: Containment,
   cache: ByteLruCache<FileContents>,
   key: string,
@@ -190,10 +151,9 @@ function* readAndKeep(
   relative: string,
   limitBytes: number,
   control: ReadControl,
-): Steps<ReadOutcome> {
+): Promise<ReadOutcome> {
   const { real, stats } = resolved;
-  const settle = settleOf(io.fs);
-  const outcome = yield* readFileSteps(real, relative, limitBytes, within, settle, control);
+  const outcome = await readFileContents(fs, real, relative, limitBytes, within, control);
   if (outcome.kind !== 'ok') return outcome;
   const c = outcome.contents;
   if (outcome.version === undefined || !sameFile(outcome.version, stats)) return outcome;

@@ -8,6 +8,7 @@ import { PARTS_DESCRIPTION, type FileParts } from './file-parts.js';
 import type { PathCompletion } from './paths.js';
 import type { FileVersion } from './content-baselines.js';
 import type { WholeReadOutcome } from './streamed-file.js';
+import { withinTime } from './read-timeout.js';
 import { readWhole } from './whole-read.js';
 
 /** What the templates need of their provider. */
@@ -18,6 +19,8 @@ export interface FileResourceSource {
   readonly parts: FileParts;
   readonly name: string;
   readonly description: string | undefined;
+  /** How long a read of one file may take (ms), whole or a part. */
+  readonly readTimeoutMs: number;
   list(): Promise<ListedResource[]>;
   complete(prefix: string): Promise<PathCompletion>;
   stat(relative: string, capBytes?: number): Promise<ResourceStat | undefined>;
@@ -68,7 +71,8 @@ export function registerFileResources(server: McpServer, source: FileResourceSou
             }
             return outcome;
           };
-          const outcome = source.read(file, limit, ctx.streamsBodies === true);
+          const read = source.read(file, limit, ctx.streamsBodies === true);
+          const outcome = withinTime(read, source.readTimeoutMs, uri);
           return outcome instanceof Promise ? outcome.then(noted) : noted(outcome);
         },
       });
@@ -85,7 +89,12 @@ export function registerFileResources(server: McpServer, source: FileResourceSou
     },
     (uri, variables, ctx) => {
       if (typeof variables['path'] === 'string') source.noteRead(variables['path'], undefined);
-      return parts.read(uri, variables, ctx.capBytes, { streams: ctx.streamsBodies === true });
+      const streams = ctx.streamsBodies === true;
+      return withinTime(
+        parts.read(uri, variables, ctx.capBytes, { streams }),
+        source.readTimeoutMs,
+        uri,
+      );
     },
   );
   return () => {

@@ -6,13 +6,12 @@
 import type { Stats } from 'node:fs';
 import * as path from 'node:path';
 import { ByteLruCache, type CacheStats } from './content-cache.js';
-import { contentsSteps, type ContentsOutcome } from './file-reader.js';
+import { ContentStore, readContents, type ContentsOutcome } from './file-reader.js';
 import type { ProviderFs } from './fs-types.js';
 import { PathRecord, PathRecords, type WatchCoverage } from './path-records.js';
 import type { FileContents, ReadControl } from './read-file.js';
 import { canRead, type Containment } from './resolve.js';
-import { runAsync, runSync, WOULD_WAIT, type Steps } from './steps.js';
-import { readOrStreamSteps, type WholeReadOutcome } from './streamed-file.js';
+import { readOrStream, type WholeReadOutcome } from './streamed-file.js';
 
 export interface FileSourceOptions {
   fs: ProviderFs;
@@ -34,10 +33,12 @@ export const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
 export class FileSource {
   private readonly records: PathRecords;
   private readonly cache: ByteLruCache<FileContents>;
+  private readonly store: ContentStore;
 
   constructor(private readonly options: FileSourceOptions) {
     const { fs, within, watch, ttlMs, maxEntries } = options;
     this.cache = new ByteLruCache(options.cacheBytes ?? DEFAULT_CACHE_BYTES);
+    this.store = new ContentStore(this.cache);
     this.records = new PathRecords({
       fs,
       within,
@@ -52,47 +53,19 @@ export class FileSource {
     return this.cache.stats();
   }
 
-  /**
-   * The outcome of the steps `make` builds: run synchronously when the file system can and
-   * nothing in them waits (a small file read whole in one turn), else asynchronously. Those
-   * start over: what the synchronous run resolved is remembered (a path record), so it is not
-   * resolved twice, unless records are off (`resolveTtlMs` 0) or the folder is not watched
-   * (one more stat); what it opened is closed before then.
-   */
-  private run<T>(make: (sync: boolean) => Steps<T>): T | Promise<T> {
-    const { fs } = this.options;
-    if (fs.sync) {
-      const done = runSync(fs.sync, make(true));
-      if (done !== WOULD_WAIT) return done;
-    }
-    return runAsync(fs, make(false));
-  }
-
-  /**
-   * The encoded contents of `relative` (see `readContents`); an answer without a promise when it
-   * was read synchronously.
-   */
-  contents(
+  /** The encoded contents of `relative` (see `readContents`). */
+  async contents(
     relative: string,
     limitBytes: number,
     control: ReadControl,
-  ): ContentsOutcome | Promise<ContentsOutcome> {
-    return this.run((sync) => this.contentsSteps(relative, limitBytes, control, sync));
-  }
-
-  private *contentsSteps(
-    relative: string,
-    limitBytes: number,
-    control: ReadControl,
-    sync: boolean,
-  ): Steps<ContentsOutcome> {
-    const resolved = yield* this.records.resolveSteps(relative, sync);
+  ): Promise<ContentsOutcome> {
+    const resolved = await this.records.resolve(relative);
     if (resolved.kind !== 'file') return resolved;
     const { fs, within } = this.options;
-    const outcome = yield* contentsSteps(
-      { fs, sync },
+    const outcome = await readContents(
+      fs,
       within(),
-      this.cache,
+      this.store,
       relative,
       limitBytes,
       control.known === undefined && control.maxSize === undefined && !control.checkpoint
@@ -121,31 +94,44 @@ export class FileSource {
   }
 
   /**
-   * A whole read; where the writer streams (HTTP), an uncached blob as a stream. An answer
-   * without a promise when it was read synchronously.
+   * A whole read; where the writer streams (HTTP), an uncached blob as a stream. Answered
+   * without a promise when a trusted record's contents are cached: no I/O at all.
    */
   whole(
     relative: string,
     limitBytes: number,
     streams: boolean,
   ): WholeReadOutcome | Promise<WholeReadOutcome> {
-    if (!streams) return this.contents(relative, limitBytes, {});
-    return this.run((sync) => this.wholeSteps(relative, limitBytes, sync));
+    return this.hit(relative, limitBytes) ?? this.read(relative, limitBytes, streams);
   }
 
-  private *wholeSteps(
+  /** What a whole read answers from memory alone, or undefined: it must read. */
+  private hit(relative: string, limitBytes: number): WholeReadOutcome | undefined {
+    const record = this.records.trusted(relative);
+    if (record === undefined || this.cache.peek(record.key) === undefined) return undefined;
+    const contents = this.cache.get(record.key) as FileContents;
+    if (contents.wireBytes > limitBytes) {
+      const { size, wireBytes, mtimeMs } = contents;
+      return { kind: 'too-large', size, wireBytes, mtimeMs };
+    }
+    record.readable = true;
+    return { kind: 'ok', contents, validity: this.validity(record, contents) };
+  }
+
+  private async read(
     relative: string,
     limitBytes: number,
-    sync: boolean,
-  ): Steps<WholeReadOutcome> {
-    const resolved = yield* this.records.resolveSteps(relative, sync);
+    streams: boolean,
+  ): Promise<WholeReadOutcome> {
+    if (!streams) return this.contents(relative, limitBytes, {});
+    const resolved = await this.records.resolve(relative);
     if (resolved.kind !== 'file') return resolved;
     const { fs, within } = this.options;
     const known = this.knownOf(relative);
-    const outcome = yield* readOrStreamSteps(
-      { fs, sync },
+    const outcome = await readOrStream(
+      fs,
       within(),
-      this.cache,
+      this.store,
       relative,
       limitBytes,
       known,

@@ -19,11 +19,11 @@ import type { Fingerprint } from './content-baselines.js';
 import { fingerprintOf, FINGERPRINT_MAX_WIRE_BYTES } from './fingerprint.js';
 import type { FolderChangeListener } from './folder-changes.js';
 import { DEFAULT_WATCH_DEBOUNCE_MS, FolderFreshness } from './folder-freshness.js';
-import type { ProviderFs } from './fs-types.js';
-import { quickFs } from './quick-fs.js';
+import { nodeFs, type ProviderFs } from './fs-types.js';
 import type { FilesystemProviderOptions } from './provider-options.js';
 import type { ContentsOutcome } from './file-reader.js';
 import { FileSource } from './file-source.js';
+import { readTimeoutOf } from './read-timeout.js';
 import type { FileContents, ReadControl } from './read-file.js';
 import type { Containment } from './resolve.js';
 import { completePaths, escapePath, type PathCompletion, type Visibility } from './paths.js';
@@ -65,6 +65,7 @@ export class FilesystemProvider {
   private readonly visibility: Visibility;
   private readonly source: FileSource;
   private readonly options: FilesystemProviderOptions;
+  private readonly readTimeoutMs: number;
   private readonly servers = new Set<McpServer>();
   private within: Containment | undefined;
   private index: FileIndex | undefined;
@@ -78,6 +79,8 @@ export class FilesystemProvider {
   /** That walk, which every listing asked for meanwhile waits for. */
   private staleWalk: Promise<unknown> | undefined;
   private readonly freshness: FolderFreshness;
+  /** Digests of cached contents, hashed once per version. */
+  private readonly digests = new WeakMap<FileContents, string>();
 
   constructor(options: FilesystemProviderOptions) {
     this.options = options;
@@ -91,7 +94,8 @@ export class FilesystemProvider {
     }
     this.uriTemplate = `${prefix}{+path}`;
     this.template = parseTemplate(this.uriTemplate);
-    const fs = options.fs ?? quickFs;
+    this.readTimeoutMs = readTimeoutOf(options.readTimeoutMs);
+    const fs = options.fs ?? nodeFs;
     this.fs = options.settleMs === undefined ? fs : { ...fs, settleMs: options.settleMs };
     this.parts = new FileParts({
       prefix,
@@ -298,6 +302,7 @@ export class FilesystemProvider {
       parts: this.parts,
       name: this.options.name ?? 'files',
       description: this.options.description,
+      readTimeoutMs: this.readTimeoutMs,
       list: () => this.list(),
       complete: (prefix) => this.complete(prefix),
       stat: (relative, capBytes) => this.stat(relative, capBytes),
@@ -359,7 +364,7 @@ export class FilesystemProvider {
     const outcome = await this.contents(relative, FINGERPRINT_MAX_WIRE_BYTES);
     if (outcome.kind !== 'ok') return undefined;
     const { size, mtimeMs } = outcome.contents;
-    return { digest: fingerprintOf(outcome.contents), size, mtimeMs };
+    return { digest: fingerprintOf(outcome.contents, this.digests), size, mtimeMs };
   }
 
   private async containment(): Promise<Containment> {

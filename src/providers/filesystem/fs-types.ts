@@ -16,7 +16,8 @@ export interface ProviderFileHandle {
 
 /**
  * The few `node:fs/promises` calls the provider makes; inject another implementation to count
- * or fake them in tests. Only `open` reads file bytes.
+ * or fake them in tests. Only `open` reads file bytes. Every call is asynchronous: a slow or hung
+ * file (a network mount) holds the requests that touch it, never the event loop.
  */
 export interface ProviderFs {
   realpath(path: string): Promise<string>;
@@ -46,27 +47,6 @@ export interface ProviderFs {
   now?(): number;
   /** Waits `ms` (default a timer); tests advance a fake clock instead. */
   sleep?(ms: number): Promise<void>;
-  /**
-   * The same calls made synchronously (the default file system has them): a read that needs no
-   * waiting then runs whole in one turn of the event loop, through the same checks (steps.ts).
-   * Leave it out of a file system whose calls are not local and quick.
-   */
-  readonly sync?: SyncFs;
-}
-
-/** The synchronous calls of a {@link ProviderFs}; a descriptor is a number here. */
-export interface SyncFs {
-  /** Longest read made synchronously; a longer one is made by the asynchronous calls. */
-  readonly maxReadBytes: number;
-  realpath(path: string): string;
-  stat(path: string): Stats;
-  open(path: string, flags: number): number;
-  fstat(fd: number): Stats;
-  /** Bytes read. */
-  read(fd: number, buffer: Buffer, offset: number, length: number, position: number): number;
-  close(fd: number): void;
-  /** As {@link ProviderFs.fdPath}. */
-  fdPath?(fd: number): string | undefined;
 }
 
 /** The kernel's path of an open descriptor on Linux, or undefined (no /proc, another platform). */

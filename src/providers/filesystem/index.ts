@@ -11,7 +11,7 @@ export type { SearchOptions, SearchLimits, SearchHit, SearchResult, SearchStop }
 export type { FolderSearchOptions } from './folder-text.js';
 export type { IndexedFile, IndexProgress, IndexDiff } from './file-index.js';
 export type { FileContents, ReadOutcome } from './read-file.js';
-export type { ProviderFs, SyncFs } from './fs-types.js';
+export type { ProviderFs } from './fs-types.js';
 export type { CacheStats } from './content-cache.js';
 export { formatBytes } from './format.js';
 export { DEFAULT_WATCH_DEBOUNCE_MS } from './folder-freshness.js';

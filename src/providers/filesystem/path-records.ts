@@ -19,8 +19,7 @@ import * as path from 'node:path';
 import { cacheKey, sameFile, type ResolvedFile } from './file-reader.js';
 import type { ProviderFs } from './fs-types.js';
 import { relativeInside } from './paths.js';
-import { resolveSteps, type Containment, type Resolved } from './resolve.js';
-import { realpathStep, runAsync, statStep, waitStep, type Steps } from './steps.js';
+import { resolveInRoot, type Containment, type Resolved } from './resolve.js';
 
 /** How long a record is trusted at most, by default (ms): the backstop for unreported changes. */
 export const DEFAULT_RESOLVE_TTL_MS = 2000;
@@ -168,20 +167,11 @@ export class PathRecords {
    * What `relative` resolves to (see {@link resolveInRoot}): its record when still valid, else a
    * fresh resolution, remembered when it is a servable file.
    */
-  resolve(relative: string): Promise<Resolved | PathRecord> {
-    return runAsync(this.options.fs, this.resolveSteps(relative, false));
-  }
-
-  /**
-   * {@link resolve} as steps. Run synchronously (`sync`), a miss is resolved inline: nothing
-   * else runs meanwhile, so no other miss could share it, and no change can be reported before
-   * the record is kept (a change made meanwhile is reported later, and drops it then).
-   */
-  *resolveSteps(relative: string, sync: boolean): Steps<Resolved | PathRecord> {
+  async resolve(relative: string): Promise<Resolved | PathRecord> {
     const record = this.records.get(relative);
     if (record && this.now() < record.expiresAt) {
-      if (this.vouched(record) || (yield* this.unchanged(record))) return record;
-    } else if (record && this.vouched(record) && (yield* this.renewable(record))) {
+      if (this.vouched(record) || (await this.unchanged(record))) return record;
+    } else if (record && this.vouched(record) && (await this.renewable(record))) {
       // Expired, but the watch still vouches for its path, a stat finds the same version and
       // the path still leads there (no folder on it swapped for a symlink unreported):
       // trusted for another ttlMs, without the whole resolution again.
@@ -192,16 +182,15 @@ export class PathRecords {
     }
     if (record) this.forget(record);
     let flight = this.flights.get(relative);
-    if (!flight && sync) return yield* this.resolveNow(relative, undefined);
     if (!flight) {
       const started = new Flight((self) =>
-        runAsync(this.options.fs, this.resolveNow(relative, self)).finally(() => {
+        this.resolveNow(relative, self).finally(() => {
           if (this.flights.get(relative) === self) this.flights.delete(relative);
         }),
       );
       this.flights.set(relative, (flight = started));
     }
-    return yield* waitStep(flight.resolved);
+    return flight.resolved;
   }
 
   /**
@@ -267,12 +256,12 @@ export class PathRecords {
   }
 
   /** Whether the path still names the recorded file at its recorded version: one stat. */
-  private *unchanged(record: PathRecord): Steps<boolean> {
+  private async unchanged(record: PathRecord): Promise<boolean> {
     let now: Stats;
     const where = path.join(this.options.within().root, record.relative);
     try {
       // stat, not lstat: it follows every symlink on the path to the file the path names now.
-      now = yield* statStep(where);
+      now = await this.options.fs.stat(where);
     } catch {
       return false; // resolved again, which tells missing from refused
     }
@@ -281,26 +270,34 @@ export class PathRecords {
   }
 
   /** {@link unchanged}, and the path's real path still the recorded one. */
-  private *renewable(record: PathRecord): Steps<boolean> {
-    if (!(yield* this.unchanged(record))) return false;
+  private async renewable(record: PathRecord): Promise<boolean> {
+    if (!(await this.unchanged(record))) return false;
     try {
-      const real = yield* realpathStep(path.join(this.options.within().root, record.relative));
+      const real = await this.options.fs.realpath(
+        path.join(this.options.within().root, record.relative),
+      );
       return real === record.real && !record.dropped;
     } catch {
       return false;
     }
   }
 
-  /** Resolves `relative` anew; `flight`, when it runs in one (a synchronous run does not). */
-  private *resolveNow(relative: string, flight: Flight | undefined): Steps<Resolved | PathRecord> {
+  /** Resolves `relative` anew, in `flight`. */
+  private async resolveNow(relative: string, flight: Flight): Promise<Resolved | PathRecord> {
     const { watch } = this.options;
     const within = this.options.within();
     // Taken before any I/O: a change after this point is reported, and spoils this flight.
     const coverage = watch.coverage(foldersAbove(relative));
-    const resolved = yield* resolveSteps(within.root, relative, within.visibility, within);
+    const resolved = await resolveInRoot(
+      this.options.fs,
+      within.root,
+      relative,
+      within.visibility,
+      within,
+    );
     if (resolved.kind !== 'file' || this.ttlMs === 0 || this.maxEntries === 0) return resolved;
     // A symlinked path's real path is learned only now; its stat on every read covers it.
-    if (flight?.spoiled === true) return resolved;
+    if (flight.spoiled) return resolved;
     const realRelative = relativeInside(within.root, resolved.real) ?? '';
     const symlinked = realRelative !== relative;
     const byWatch = !symlinked && resolved.stats.nlink <= 1 && within.refuseHardLinks !== true;

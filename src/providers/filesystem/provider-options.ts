@@ -71,10 +71,17 @@ export interface FilesystemProviderOptions {
    * also cut to fit the connection's cap, and a text part ends at a line or character boundary.
    */
   partBytes?: number;
+  /**
+   * Longest (ms) a `resources/read` of one file (whole, or a part) may wait on the file system
+   * (default 30,000; Infinity: no limit). Past it the request gets -32603 naming the URI and
+   * the limit, while the call still pending (a hung network mount) closes its file when it
+   * returns. Other requests never wait for it: every call is asynchronous.
+   */
+  readTimeoutMs?: number;
   /** Sees the progress of every walk of the folder. */
   onProgress?: (progress: IndexProgress) => void;
   /** Sees non-fatal problems (a watch that failed, a listing that was cut). */
   onWarning?: (message: string) => void;
-  /** The file system calls (default: node's, the quick ones synchronous: quick-fs.ts); for tests. */
+  /** The file system calls (default: node's `fs/promises`); for tests. */
   fs?: ProviderFs;
 }

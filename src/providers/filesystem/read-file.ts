@@ -8,20 +8,12 @@ import {
   SNIFF_SAMPLE,
   isTextMimeType,
   mimeFromName,
+  sniffMime,
 } from '../../content/mime.js';
 import { jsonStringWireSize } from '../../content/wire-size.js';
 import type { ProviderFileHandle, ProviderFs } from './fs-types.js';
-import { readRangeSteps } from './read-range.js';
-import { openSteps, type Containment } from './resolve.js';
-import {
-  closeStep,
-  fstatStep,
-  runAsync,
-  sleepStep,
-  sniffStep,
-  type OpenFile,
-  type Steps,
-} from './steps.js';
+import { readRange } from './read-range.js';
+import { openInRoot, type Containment } from './resolve.js';
 
 /** Encoded contents of one file version, as cached and served. */
 export interface FileContents {
@@ -76,23 +68,19 @@ export function leastWireBytes(name: string, size: number, knownType?: string): 
  * Sniffs the first bytes of the file at `real` (for the index: unknown extensions only), opened and
  * checked as a read is ({@link openInRoot}); undefined when it may not be served.
  */
-export function sniffFile(
+export async function sniffFile(
   fs: ProviderFs,
   real: string,
   within: Containment,
 ): Promise<string | undefined> {
-  return runAsync(fs, sniffSteps(real, within));
-}
-
-function* sniffSteps(real: string, within: Containment): Steps<string | undefined> {
-  const opened = yield* openSteps(real, within);
+  const opened = await openInRoot(fs, real, within);
   if (opened.kind !== 'open') return undefined;
   const { handle, stats } = opened;
   try {
-    const head = yield* readRangeSteps(handle, 0, Math.min(stats.size, SNIFF_SAMPLE));
-    return (yield* sniffStep(head)) ?? DEFAULT_BINARY_MIME;
+    const head = await readRange(handle, 0, Math.min(stats.size, SNIFF_SAMPLE));
+    return (await sniffMime(head)) ?? DEFAULT_BINARY_MIME;
   } finally {
-    yield* closeStep(handle);
+    await handle.close();
   }
 }
 
@@ -128,6 +116,9 @@ export interface Settle {
   readonly now: () => number;
 }
 
+const defaultSleep = (ms: number): Promise<void> =>
+  new Promise((resolve) => setTimeout(resolve, ms));
+
 /** How long `fs` says a file must be quiet before it is served, and its clock. */
 export function settleOf(fs: ProviderFs): Settle {
   const ms = fs.settleMs ?? DEFAULT_SETTLE_MS;
@@ -153,7 +144,7 @@ export function settleOf(fs: ProviderFs): Settle {
  * timer until it has been quiet that long, one more fstat, and an attempt that saw it change
  * meanwhile counts as a changed one. A file modified earlier costs no timer and no syscall.
  */
-export function readFileContents(
+export async function readFileContents(
   fs: ProviderFs,
   real: string,
   name: string,
@@ -161,19 +152,8 @@ export function readFileContents(
   within: Containment,
   control: ReadControl = {},
 ): Promise<ReadOutcome> {
-  return runAsync(fs, readFileSteps(real, name, limit, within, settleOf(fs), control));
-}
-
-/** {@link readFileContents} as steps, for a file system whose quiet time is `settle`. */
-export function* readFileSteps(
-  real: string,
-  name: string,
-  limit: number,
-  within: Containment,
-  settle: Settle,
-  control: ReadControl = {},
-): Steps<ReadOutcome> {
-  const opened = yield* openSteps(real, within);
+  const settle = settleOf(fs);
+  const opened = await openInRoot(fs, real, within);
   if (opened.kind !== 'open') return opened;
   const { handle } = opened;
   try {
@@ -183,17 +163,17 @@ export function* readFileSteps(
     let growing = settle.ms > 0;
     for (let attempt = 1; ; attempt++) {
       // Stats it changed to while it settled: this attempt saw it change, without a read.
-      const moved = yield* unsettledSteps(handle, stats, settle, control);
+      const moved = await unsettled(fs, handle, stats, control);
       if (moved === undefined) {
-        const outcome = yield* readOnce(handle, stats, name, limit, control);
+        const outcome = await readOnce(handle, stats, name, limit, control);
         if (outcome !== CHANGED) return outcome;
       }
-      const next = moved ?? (yield* fstatStep(handle));
+      const next = moved ?? (await handle.stat());
       if (next.size <= stats.size) growing = false;
       if (attempt >= READ_ATTEMPTS) {
         // A file that only grew is read as it stands, if it stands still for the read.
         if (growing) {
-          const outcome = yield* readOnce(handle, next, name, limit, control);
+          const outcome = await readOnce(handle, next, name, limit, control);
           if (outcome !== CHANGED) return outcome;
         }
         return { kind: 'changed', attempts: attempt };
@@ -201,7 +181,7 @@ export function* readFileSteps(
       stats = next;
     }
   } finally {
-    yield* closeStep(handle);
+    await handle.close();
   }
 }
 
@@ -215,39 +195,19 @@ export function sameVersion(a: Stats, b: Stats): boolean {
  * ago (no timer, no syscall), or quiet since, for the rest of that time. Else what it stat'ed as
  * after the wait. A time in the future (clock skew) waits `settle.ms`, never longer.
  */
-export function unsettled(
+export async function unsettled(
   fs: ProviderFs,
   handle: ProviderFileHandle,
   before: Stats,
   control: ReadControl,
 ): Promise<Stats | undefined> {
-  return runAsync(fs, unsettledSteps(handle, before, settleOf(fs), control));
-}
-
-/**
- * Whether a read of the file `name`, whose path stat'ed as `stats`, would wait for what a
- * synchronous run cannot do: a type told only by its first bytes (sniffed), more than
- * `maxBytes` to read, or a change too recent to serve before it settles. Asked before the file
- * is opened, so that such a read starts on the asynchronous run rather than twice.
- */
-export function readWaits(name: string, stats: Stats, settle: Settle, maxBytes: number): boolean {
-  if (stats.size > maxBytes || mimeFromName(name) === undefined) return true;
-  return settle.ms > 0 && settle.now() - Math.max(stats.mtimeMs, stats.ctimeMs) < settle.ms;
-}
-
-/** {@link unsettled} as steps. */
-export function* unsettledSteps(
-  file: OpenFile,
-  before: Stats,
-  settle: Settle,
-  control: ReadControl,
-): Steps<Stats | undefined> {
+  const settle = settleOf(fs);
   if (settle.ms === 0) return undefined;
   const age = settle.now() - Math.max(before.mtimeMs, before.ctimeMs);
   if (age >= settle.ms) return undefined;
-  yield* sleepStep(Math.min(settle.ms - age, settle.ms));
+  await (fs.sleep ?? defaultSleep)(Math.min(settle.ms - age, settle.ms));
   control.checkpoint?.();
-  const after = yield* fstatStep(file);
+  const after = await handle.stat();
   return sameVersion(before, after) ? undefined : after;
 }
 
@@ -263,20 +223,15 @@ export interface FileKind {
 }
 
 /** Classifies the open file of `size` bytes named `name`: by name, else by sniffing its start. */
-export function classifyFile(
+export async function classifyFile(
   handle: ProviderFileHandle,
   name: string,
   size: number,
 ): Promise<FileKind> {
-  return runAsync(undefined, classifySteps(handle, name, size));
-}
-
-/** {@link classifyFile} as steps. */
-export function* classifySteps(file: OpenFile, name: string, size: number): Steps<FileKind> {
   const byName = mimeFromName(name);
   const head =
-    byName === undefined ? yield* readRangeSteps(file, 0, Math.min(size, SNIFF_SAMPLE)) : undefined;
-  const sniffed = head !== undefined ? yield* sniffStep(head) : undefined;
+    byName === undefined ? await readRange(handle, 0, Math.min(size, SNIFF_SAMPLE)) : undefined;
+  const sniffed = head !== undefined ? await sniffMime(head) : undefined;
   const mimeType = byName ?? sniffed ?? DEFAULT_BINARY_MIME;
   const textual =
     isTextMimeType(mimeType) || (byName === undefined && sniffed === DEFAULT_TEXT_MIME);
@@ -288,17 +243,17 @@ export function* classifySteps(file: OpenFile, name: string, size: number): Step
 }
 
 /** One read of the open file whose descriptor stat'ed as `before`. */
-function* readOnce(
-  handle: OpenFile,
+async function readOnce(
+  handle: ProviderFileHandle,
   before: Stats,
   name: string,
   limit: number,
   control: ReadControl,
-): Steps<ReadOutcome | typeof CHANGED> {
+): Promise<ReadOutcome | typeof CHANGED> {
   const { size, mtimeMs } = before;
   if (size > (control.maxSize ?? Number.POSITIVE_INFINITY))
     return { kind: 'too-large', size, wireBytes: leastWireBytes(name, size), mtimeMs };
-  const kind = yield* classifySteps(handle, name, size);
+  const kind = await classifyFile(handle, name, size);
   const { mimeType, textual, head } = kind;
   // Text costs at least one byte per byte on the wire; a blob exactly 4 per 3.
   const least = (textual ? size : base64Length(size)) + 2;
@@ -306,8 +261,8 @@ function* readOnce(
   const bytes =
     head !== undefined && head.length === size
       ? head
-      : yield* readRangeSteps(handle, 0, size, control.checkpoint);
-  if (bytes.length !== size || !sameVersion(before, yield* fstatStep(handle))) return CHANGED;
+      : await readRange(handle, 0, size, control.checkpoint);
+  if (bytes.length !== size || !sameVersion(before, await handle.stat())) return CHANGED;
   const text = textual ? decodeUtf8(bytes) : undefined;
   if (text !== undefined) {
     const wireBytes = jsonStringWireSize(text);

@@ -109,6 +109,8 @@ export interface PartReadOptions {
    * of a megabyte or more, which V8 keeps until a full collection once a young one survives.
    */
   readonly streams?: boolean;
+  /** The folder's spare buffer (else every part gets its own). */
+  readonly scratch?: PartScratch;
 }
 
 /** One attempt at the part, from the open file whose descriptor stat'ed as `before`. */
@@ -131,8 +133,8 @@ async function partOnce(
     size === 0
       ? { offset: 0, length: 0, body: kind.textual ? { text: '' } : { blob: '' } }
       : kind.textual
-        ? await textRange(handle, size, request, limit, options.streams === true)
-        : await blobRange(handle, size, request, limit, options.streams === true);
+        ? await textRange(handle, size, request, limit, options)
+        : await blobRange(handle, size, request, limit, options);
   if (cut === CHANGED || !sameVersion(before, await handle.stat())) return CHANGED;
   if ('tooLarge' in cut) return { kind: 'too-large', size, wireBytes: cut.tooLarge, limit };
   const { offset, length, body } = cut;
@@ -146,36 +148,37 @@ async function partOnce(
 const SCRATCH_BYTES = 2 * 1024 * 1024;
 /** Smaller reads are not worth the spare buffer. */
 const SCRATCH_MIN_BYTES = 64 * 1024;
-let scratch: Buffer | undefined;
-let lent = false;
 
 /**
- * Reads a range into the one spare buffer when it is free and the range fits it: a walk of many
- * parts then leaves no buffer per part for a full collection to free. `release` gives it back
- * once the bytes are copied out (decoded or encoded).
+ * One spare buffer for the part reads of one folder, lent to one read at a time: a walk of many
+ * parts then leaves no buffer per part for a full collection to free.
  */
-async function readScratch(
-  handle: ProviderFileHandle,
-  position: number,
-  length: number,
-): Promise<{ bytes: Buffer; release: () => void }> {
-  const borrow = !lent && length >= SCRATCH_MIN_BYTES && length <= SCRATCH_BYTES;
-  if (borrow) {
-    lent = true;
-    scratch ??= Buffer.allocUnsafe(SCRATCH_BYTES);
-  }
-  try {
-    const bytes = await readRange(
-      handle,
-      position,
-      length,
-      undefined,
-      borrow ? scratch : undefined,
-    );
-    return { bytes, release: () => void (borrow && (lent = false)) };
-  } catch (error) {
-    if (borrow) lent = false;
-    throw error;
+export class PartScratch {
+  private buffer: Buffer | undefined;
+  private lent = false;
+
+  /**
+   * Reads a range into the spare buffer when it is free and the range fits it, else into a new
+   * one. `release` gives it back once the bytes are copied out (decoded or encoded).
+   */
+  async read(
+    handle: ProviderFileHandle,
+    position: number,
+    length: number,
+  ): Promise<{ bytes: Buffer; release: () => void }> {
+    const borrow = !this.lent && length >= SCRATCH_MIN_BYTES && length <= SCRATCH_BYTES;
+    if (borrow) {
+      this.lent = true;
+      this.buffer ??= Buffer.allocUnsafe(SCRATCH_BYTES);
+    }
+    try {
+      const into = borrow ? this.buffer : undefined;
+      const bytes = await readRange(handle, position, length, undefined, into);
+      return { bytes, release: () => void (borrow && (this.lent = false)) };
+    } catch (error) {
+      if (borrow) this.lent = false;
+      throw error;
+    }
   }
 }
 
@@ -193,17 +196,17 @@ async function blobRange(
   size: number,
   { offset, length }: PartRequest,
   limit: number,
-  streams: boolean,
+  { streams, scratch = new PartScratch() }: PartReadOptions,
 ): Promise<Cut> {
   const most = Math.min(length, size - offset, blobRoom(limit));
   if (most < 1) return { tooLarge: 6 };
-  if (streams && most > STREAM_CHUNK_BYTES) {
+  if (streams === true && most > STREAM_CHUNK_BYTES) {
     // Its own buffer, not the spare one: the bytes live until the answer is sent.
     const bytes = await readRange(handle, offset, most);
     if (bytes.length !== most) return CHANGED;
     return { offset, length: most, body: { blob: streamedBlob(bytes) } };
   }
-  const { bytes, release } = await readScratch(handle, offset, most);
+  const { bytes, release } = await scratch.read(handle, offset, most);
   try {
     if (bytes.length !== most) return CHANGED;
     return { offset, length: most, body: { blob: encodeBase64(bytes) } };
@@ -233,7 +236,7 @@ async function textRange(
   size: number,
   { offset, length }: PartRequest,
   limit: number,
-  streams: boolean,
+  { streams = false, scratch = new PartScratch() }: PartReadOptions,
 ): Promise<Cut> {
   // Text costs at least one wire byte per byte, plus its quotes.
   const most = Math.min(length, size - offset, limit - 2);
@@ -241,7 +244,7 @@ async function textRange(
   // A few bytes either side: the start of the character at `offset`, the bytes after the end.
   const from = Math.max(0, offset - MAX_CONTINUATIONS);
   const to = Math.min(size, offset + most + MAX_CONTINUATIONS);
-  const { bytes, release } = await readScratch(handle, from, to - from);
+  const { bytes, release } = await scratch.read(handle, from, to - from);
   try {
     return bytes.length === to - from
       ? textCut(bytes, size, from, offset, most, limit, streams)

@@ -1,6 +1,5 @@
 /** Reads of a byte range of an open file, in steps of at most {@link READ_CHUNK_BYTES}. */
 import type { ProviderFileHandle } from './fs-types.js';
-import { readStep, runAsync, type OpenFile, type Steps } from './steps.js';
 
 /** Most bytes one `read` call asks for: a large file is read in steps, with a check in between. */
 export const READ_CHUNK_BYTES = 1024 * 1024;
@@ -11,31 +10,20 @@ export const READ_CHUNK_BYTES = 1024 * 1024;
  * long read (a search out of time): the caller closes the handle. `into`, when long enough, is
  * read into instead of a new buffer.
  */
-export function readRange(
+export async function readRange(
   handle: ProviderFileHandle,
   position: number,
   length: number,
   checkpoint?: () => void,
   into?: Buffer,
 ): Promise<Buffer> {
-  return runAsync(undefined, readRangeSteps(handle, position, length, checkpoint, into));
-}
-
-/** {@link readRange} as steps. */
-export function* readRangeSteps(
-  file: OpenFile,
-  position: number,
-  length: number,
-  checkpoint?: () => void,
-  into?: Buffer,
-): Steps<Buffer> {
   const buffer =
     into && into.length >= length ? into.subarray(0, length) : Buffer.allocUnsafe(length);
   let filled = 0;
   while (filled < length) {
     if (filled > 0) checkpoint?.();
     const step = Math.min(length - filled, READ_CHUNK_BYTES);
-    const bytesRead = yield* readStep(file, buffer, filled, step, position + filled);
+    const { bytesRead } = await handle.read(buffer, filled, step, position + filled);
     if (bytesRead === 0) break;
     filled += bytesRead;
   }

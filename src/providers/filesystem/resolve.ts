@@ -9,17 +9,6 @@ import {
   type ProviderFs,
 } from './fs-types.js';
 import { isPlainRelative, isVisiblePath, relativeInside, type Visibility } from './paths.js';
-import {
-  closeStep,
-  fdPathStep,
-  fstatStep,
-  openStep,
-  realpathStep,
-  runAsync,
-  statStep,
-  type OpenFile,
-  type Steps,
-} from './steps.js';
 
 export type Resolved =
   | { kind: 'file'; real: string; stats: Stats }
@@ -48,23 +37,13 @@ const HARD_LINK_REASON = 'the file has more than one hard link (refuseHardLinks)
  * `refuseHardLinks`, a file with several hard links is refused. Nothing is opened here: see
  * {@link openInRoot} for the open that checks the result again.
  */
-export function resolveInRoot(
+export async function resolveInRoot(
   fs: ProviderFs,
   root: string,
   relative: string,
   visibility: Visibility,
   options: { refuseHardLinks?: boolean } = {},
 ): Promise<Resolved> {
-  return runAsync(fs, resolveSteps(root, relative, visibility, options));
-}
-
-/** {@link resolveInRoot} as steps. */
-export function* resolveSteps(
-  root: string,
-  relative: string,
-  visibility: Visibility,
-  options: { refuseHardLinks?: boolean } = {},
-): Steps<Resolved> {
   if (relative.includes('\0'))
     return { kind: 'refused', reason: 'the path contains a NUL character' };
   if (relative.includes('\\')) return { kind: 'refused', reason: 'the path contains a backslash' };
@@ -81,7 +60,7 @@ export function* resolveSteps(
   if (rel === '' || !isVisiblePath(rel, visibility)) return MISSING;
   let real: string;
   try {
-    real = yield* realpathStep(absolute);
+    real = await fs.realpath(absolute);
   } catch (error) {
     if (errorCode(error) === 'ELOOP')
       return { kind: 'refused', reason: 'the path is a symlink loop' };
@@ -98,7 +77,7 @@ export function* resolveSteps(
   if (!isVisiblePath(realRel, visibility)) return MISSING;
   let stats: Stats;
   try {
-    stats = yield* statStep(real);
+    stats = await fs.stat(real);
   } catch (error) {
     if (isUnreachable(error) || errorCode(error) === 'ELOOP') return MISSING;
     throw withoutPath(error, 'cannot inspect the file');
@@ -143,8 +122,8 @@ export async function canRead(fs: ProviderFs, real: string): Promise<boolean> {
   }
 }
 
-export type Opened<H extends OpenFile = ProviderFileHandle> =
-  | { kind: 'open'; handle: H; stats: Stats }
+export type Opened =
+  | { kind: 'open'; handle: ProviderFileHandle; stats: Stats }
   | { kind: 'missing' }
   | { kind: 'refused'; reason: string };
 
@@ -159,50 +138,47 @@ const MOVED_REASON =
  * the descriptor (`/proc/self/fd`) must lie inside the root, on a visible path; elsewhere the path
  * is resolved again, must still lie inside the root, and must name the same file (device and
  * inode) as the descriptor. Anything else is refused, the handle closed, no byte read.
- * On success the caller owns (and closes) the handle.
+ * On success the caller owns (and closes) the handle; on any other way out it is closed here.
  */
-export function openInRoot(fs: ProviderFs, real: string, within: Containment): Promise<Opened> {
-  return runAsync(fs, openSteps(real, within)) as Promise<Opened>;
-}
-
-/**
- * {@link openInRoot} as steps: the handle is the runner's. Whoever gets it open closes it; on
- * any other way out (a refusal, a failed check, the steps returned early) it is closed here.
- */
-export function* openSteps(real: string, within: Containment): Steps<Opened<OpenFile>> {
-  let handle: OpenFile;
+export async function openInRoot(
+  fs: ProviderFs,
+  real: string,
+  within: Containment,
+): Promise<Opened> {
+  let handle: ProviderFileHandle;
   try {
-    handle = yield* openStep(real, OPEN_FLAGS);
+    handle = await fs.open(real, OPEN_FLAGS);
   } catch (error) {
     if (cannotOpen(error)) return MISSING;
     throw withoutPath(error, 'cannot open the file');
   }
-  let opened: Opened<OpenFile> | undefined;
+  let opened: Opened | undefined;
   try {
-    const stats = yield* fstatStep(handle);
+    const stats = await handle.stat();
     if (!stats.isFile()) return (opened = MISSING);
-    const problem = yield* checkOpened(handle, stats, real, within);
+    const problem = await checkOpened(fs, handle, stats, real, within);
     if (problem) return (opened = problem);
     if (within.refuseHardLinks === true && stats.nlink > 1)
       return (opened = { kind: 'refused', reason: HARD_LINK_REASON });
     return (opened = { kind: 'open', handle, stats });
   } finally {
-    if (opened?.kind !== 'open') yield* closeStep(handle);
+    if (opened?.kind !== 'open') await handle.close();
   }
 }
 
 /** Why the file behind `handle` may not be served, or undefined when it is the checked one. */
-function* checkOpened(
-  handle: OpenFile,
+async function checkOpened(
+  fs: ProviderFs,
+  handle: ProviderFileHandle,
   stats: Stats,
   real: string,
   { root, visibility }: Containment,
-): Steps<Opened<OpenFile> | undefined> {
+): Promise<Opened | undefined> {
   const servable = (where: string): boolean => {
     const rel = relativeInside(root, where);
     return rel !== undefined && isVisiblePath(rel, visibility);
   };
-  const where = typeof handle.fd === 'number' ? yield* fdPathStep(handle.fd) : undefined;
+  const where = typeof handle.fd === 'number' ? await fs.fdPath?.(handle.fd) : undefined;
   // A deleted file shows as "<path> (deleted)": tell that apart by resolving again.
   if (where !== undefined && path.isAbsolute(where) && !where.endsWith(' (deleted)')) {
     return servable(where) ? undefined : { kind: 'refused', reason: MOVED_REASON };
@@ -210,9 +186,9 @@ function* checkOpened(
   let again: string;
   let now: Stats;
   try {
-    again = yield* realpathStep(real);
+    again = await fs.realpath(real);
     if (!servable(again)) return { kind: 'refused', reason: MOVED_REASON };
-    now = yield* statStep(again);
+    now = await fs.stat(again);
   } catch (error) {
     if (isUnreachable(error) || errorCode(error) === 'ELOOP') return MISSING;
     throw withoutPath(error, 'cannot check the opened file');

@@ -7,6 +7,7 @@ import { isMcpKitError } from '../../errors/mcpkit-error.js';
 import { base64Length } from '../../protocol/base64.js';
 import { spyFs } from '../../testing/spy-fs.js';
 import { ByteLruCache } from './content-cache.js';
+import { ContentStore } from './file-reader.js';
 import type { ProviderFs } from './fs-types.js';
 import { nodeFs } from './fs-types.js';
 import type { FileContents } from './read-file.js';
@@ -42,7 +43,7 @@ async function bytesOf(outcome: WholeReadOutcome): Promise<Buffer> {
 describe('readOrStream', () => {
   it('streams an uncached blob: nothing read until iterated, then chunk by chunk', async () => {
     const fs = spyFs();
-    const outcome = await readOrStream(fs, within, uncached(), 'a.zip', Infinity);
+    const outcome = await readOrStream(fs, within, new ContentStore(uncached()), 'a.zip', Infinity);
     expect(outcome.kind).toBe('streamed');
     if (outcome.kind !== 'streamed') return;
     expect(outcome.contents).toMatchObject({
@@ -64,17 +65,19 @@ describe('readOrStream', () => {
     ['a file that fits in one chunk', 'small.zip', uncached],
     ['a blob the cache keeps', 'a.zip', () => new ByteLruCache<FileContents>(64 * 1024 * 1024)],
   ])('reads %s whole, as readContents does', async (_what, name, cache) => {
-    const outcome = await readOrStream(spyFs(), within, cache(), name, Infinity);
+    const outcome = await readOrStream(spyFs(), within, new ContentStore(cache()), name, Infinity);
     expect(outcome.kind).toBe('ok');
   });
 
   it('refuses a blob over the limit from its size, unread', async () => {
     const fs = spyFs();
     const limit = base64Length(ZIP.length) + 1;
-    const outcome = await readOrStream(fs, within, uncached(), 'a.zip', limit);
+    const outcome = await readOrStream(fs, within, new ContentStore(uncached()), 'a.zip', limit);
     expect(outcome).toMatchObject({ kind: 'too-large', wireBytes: limit + 1 });
     expect(fs.reads).toHaveLength(0);
-    expect((await readOrStream(fs, within, uncached(), 'a.zip', limit + 1)).kind).toBe('streamed');
+    expect(
+      (await readOrStream(fs, within, new ContentStore(uncached()), 'a.zip', limit + 1)).kind,
+    ).toBe('streamed');
   });
 
   it('lets a file being written settle first, as a whole read does', async () => {
@@ -88,7 +91,7 @@ describe('readOrStream', () => {
         waits.push(ms);
       },
     };
-    const outcome = await readOrStream(fs, within, uncached(), 'a.zip', Infinity);
+    const outcome = await readOrStream(fs, within, new ContentStore(uncached()), 'a.zip', Infinity);
     expect(waits.length).toBeGreaterThan(0);
     expect((await bytesOf(outcome)).equals(ZIP)).toBe(true);
   });
@@ -97,7 +100,7 @@ describe('readOrStream', () => {
     const name = 'replaced.zip';
     await writeFile(join(root, name), ZIP);
     const fs = spyFs();
-    const outcome = await readOrStream(fs, within, uncached(), name, Infinity);
+    const outcome = await readOrStream(fs, within, new ContentStore(uncached()), name, Infinity);
     // Same size, another file: renamed over it after the answer was prepared.
     await writeFile(join(root, 'other.zip'), randomBytes(ZIP.length));
     await rename(join(root, 'other.zip'), join(root, name));
@@ -110,7 +113,7 @@ describe('readOrStream', () => {
 
   it('closes the handle when the consumer stops early', async () => {
     const fs = spyFs();
-    const outcome = await readOrStream(fs, within, uncached(), 'a.zip', Infinity);
+    const outcome = await readOrStream(fs, within, new ContentStore(uncached()), 'a.zip', Infinity);
     if (outcome.kind !== 'streamed') throw new Error('not streamed');
     for await (const chunk of outcome.contents.body.chunks()) {
       expect(chunk.length).toBeGreaterThan(0);

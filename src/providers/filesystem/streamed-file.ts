@@ -8,22 +8,17 @@ import { base64Body, type StreamedBody } from '../../content/streamed-body.js';
 import { isTextMimeType, mimeFromName } from '../../content/mime.js';
 import { McpKitError } from '../../errors/mcpkit-error.js';
 import { base64Length } from '../../protocol/base64.js';
-import type { ByteLruCache } from './content-cache.js';
-import { contentsSteps, sameFile, type ContentsOutcome, type ResolvedFile } from './file-reader.js';
+import {
+  readContents,
+  sameFile,
+  type ContentStore,
+  type ContentsOutcome,
+  type ResolvedFile,
+} from './file-reader.js';
 import { withoutPath, type ProviderFs } from './fs-types.js';
 import { readRange } from './read-range.js';
-import {
-  classifySteps,
-  readWaits,
-  sameVersion,
-  settleOf,
-  unsettled,
-  unsettledSteps,
-  type FileContents,
-  type ReadControl,
-} from './read-file.js';
-import { openInRoot, openSteps, resolveSteps, type Containment } from './resolve.js';
-import { closeStep, deferStep, runAsyncWith, type StepIo, type Steps } from './steps.js';
+import { classifyFile, sameVersion, unsettled, type ReadControl } from './read-file.js';
+import { openInRoot, resolveInRoot, type Containment } from './resolve.js';
 
 /**
  * Raw bytes per streamed chunk: a multiple of 3, so that no base64 group spans two chunks
@@ -53,35 +48,24 @@ export type WholeReadOutcome = ContentsOutcome | { kind: 'streamed'; contents: S
  * still being written, and one that fits in a chunk take the usual path. `resolvedFile`, as for
  * `readContents`: what the caller resolved already.
  */
-export function readOrStream(
+export async function readOrStream(
   fs: ProviderFs,
-  ...args: Parameters<typeof readOrStreamSteps> extends [StepIo, ...infer R] ? R : never
-): Promise<WholeReadOutcome> {
-  return runAsyncWith(fs, readOrStreamSteps, ...args);
-}
-
-/** {@link readOrStream} as steps. */
-export function* readOrStreamSteps(
-  io: StepIo,
   within: Containment,
-  cache: ByteLruCache<FileContents>,
+  store: ContentStore,
   relative: string,
   limitBytes: number,
   control: ReadControl = {},
   resolvedFile?: ResolvedFile,
-): Steps<WholeReadOutcome> {
+): Promise<WholeReadOutcome> {
   const resolved =
-    resolvedFile ?? (yield* resolveSteps(within.root, relative, within.visibility, within));
+    resolvedFile ?? (await resolveInRoot(fs, within.root, relative, within.visibility, within));
   if (resolved.kind !== 'file') return resolved;
-  const streams = eligible(relative, resolved.stats.size, cache, limitBytes, control);
-  // Preparing reads no bytes but the sniffed ones: its size does not matter here.
-  if (streams && io.sync && readWaits(relative, resolved.stats, settleOf(io.fs), Infinity))
-    yield* deferStep();
-  const streamed = streams
-    ? yield* prepare(io.fs, within, cache, relative, resolved, limitBytes)
+  const { cache } = store;
+  const streamed = eligible(relative, resolved.stats.size, cache, limitBytes, control)
+    ? await prepare(fs, within, cache, relative, resolved, limitBytes)
     : undefined;
   return (
-    streamed ?? (yield* contentsSteps(io, within, cache, relative, limitBytes, control, resolved))
+    streamed ?? (await readContents(fs, within, store, relative, limitBytes, control, resolved))
   );
 }
 
@@ -94,7 +78,7 @@ export function* readOrStreamSteps(
 function eligible(
   relative: string,
   size: number,
-  cache: ByteLruCache<FileContents>,
+  cache: ContentStore['cache'],
   limitBytes: number,
   control: ReadControl,
 ): boolean {
@@ -111,15 +95,15 @@ function eligible(
  * "streamed", its size and times kept for the stream to check against. Undefined for the usual
  * path (a text after all, or a file that moved while it settled), which then reads it itself.
  */
-function* prepare(
+async function prepare(
   fs: ProviderFs,
   within: Containment,
-  cache: ByteLruCache<FileContents>,
+  cache: ContentStore['cache'],
   relative: string,
   resolved: ResolvedFile,
   limitBytes: number,
-): Steps<WholeReadOutcome | undefined> {
-  const opened = yield* openSteps(resolved.real, within);
+): Promise<WholeReadOutcome | undefined> {
+  const opened = await openInRoot(fs, resolved.real, within);
   if (opened.kind !== 'open') {
     resolved.stale?.();
     return opened;
@@ -128,8 +112,8 @@ function* prepare(
   // Streamed from what was opened; a remembered resolution of another version is not reused.
   if (!sameFile(stats, resolved.stats)) resolved.stale?.();
   try {
-    if ((yield* unsettledSteps(handle, stats, settleOf(fs), {})) !== undefined) return undefined;
-    const kind = yield* classifySteps(handle, relative, stats.size);
+    if ((await unsettled(fs, handle, stats, {})) !== undefined) return undefined;
+    const kind = await classifyFile(handle, relative, stats.size);
     const { size, mtimeMs } = stats;
     const wireBytes = base64Length(size) + 2;
     if (kind.textual || size <= STREAM_CHUNK_BYTES || wireBytes > limitBytes) return undefined;
@@ -143,7 +127,7 @@ function* prepare(
       contents: { mimeType: kind.blobType, size, mtimeMs, wireBytes, body },
     };
   } finally {
-    yield* closeStep(handle);
+    await handle.close();
   }
 }
 

@@ -128,3 +128,16 @@ export function fileChanged(uri: string, attempts: number): ProtocolError {
     { uri, reason: 'changed', attempts },
   );
 }
+
+/**
+ * A read of `uri` still waiting on the file system after `ms` (a hung or very slow mount):
+ * -32603 with `reason: 'timeout'`. The request ends; the call in flight closes its file when
+ * it returns.
+ */
+export function readTimedOut(uri: string, ms: number): ProtocolError {
+  return new ProtocolError(
+    ERROR_CODES.INTERNAL_ERROR,
+    `${uri}: reading took longer than ${ms} ms (readTimeoutMs)`,
+    { uri, reason: 'timeout', readTimeoutMs: ms },
+  );
+}

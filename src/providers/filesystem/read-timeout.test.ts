@@ -1,0 +1,118 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectInMemory, type MemoryConnection } from '../../transports/memory.js';
+import { modern } from '../../testing/messages.js';
+import { createServer } from '../../server/server.js';
+import { serveFolder } from './folder-server.js';
+import { nodeFs, type ProviderFileHandle, type ProviderFs } from './fs-types.js';
+import { readTimeoutOf } from './read-timeout.js';
+
+type Res = {
+  result?: { contents?: Array<{ text?: string }> } & Record<string, unknown>;
+  error?: { code: number; message: string; data?: Record<string, unknown> };
+};
+
+let base: string;
+let root: string;
+
+beforeAll(async () => {
+  base = await mkdtemp(join(tmpdir(), 'mcpkit-read-timeout-'));
+  root = await nodeFs.realpath(base);
+  await writeFile(join(root, 'a.txt'), 'a quick file');
+  for (let i = 0; i < 8; i++) await writeFile(join(root, `slow${i}.txt`), `slow ${i}`);
+});
+
+afterAll(async () => {
+  await rm(base, { recursive: true, force: true });
+});
+
+/**
+ * node's fs, except that an open of a file named `slow*` hangs until `release()` (a hung
+ * network mount); `closed` counts the handles of those opens closed once they returned.
+ */
+function hangingFs() {
+  const hung: Array<() => void> = [];
+  const state = { closed: 0, pending: () => hung.length };
+  const fs: ProviderFs = {
+    ...nodeFs,
+    open: (p, flags) => {
+      if (!basename(p).startsWith('slow')) return nodeFs.open(p, flags);
+      return new Promise<ProviderFileHandle>((resolve, reject) => {
+        hung.push(() =>
+          nodeFs.open(p, flags).then((handle) => {
+            const close = handle.close.bind(handle);
+            handle.close = () => close().then(() => void state.closed++);
+            resolve(handle);
+          }, reject),
+        );
+      });
+    },
+  };
+  const release = (): void => hung.splice(0).forEach((go) => go());
+  return { fs, state, release };
+}
+
+function serve(fs: ProviderFs, readTimeoutMs?: number): MemoryConnection {
+  const server = createServer({ name: 'read-timeout', version: '1' });
+  serveFolder(server, { root, fs, settleMs: 0, ...(readTimeoutMs ? { readTimeoutMs } : {}) });
+  return connectInMemory(server);
+}
+
+async function send(conn: MemoryConnection, method: string, params: Record<string, unknown>) {
+  return (await conn.send(modern(method, params))) as Res;
+}
+
+/** Turns of the event loop until `done()` (no timing: the hung calls are counted). */
+async function until(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 10_000 && !done(); i++) await new Promise((r) => setImmediate(r));
+  expect(done()).toBe(true);
+}
+
+describe('readTimeoutMs', () => {
+  it('a read of a hung file ends with -32603 naming the URI and the limit; its file is closed once the open returns', async () => {
+    const { fs, state, release } = hangingFs();
+    const conn = serve(fs, 50);
+    for (const uri of ['file:///slow0.txt', 'file:///slow1.txt?offset=0&length=4']) {
+      const res = await send(conn, 'resources/read', { uri });
+      expect(res.error).toMatchObject({
+        code: -32603,
+        message: `${uri}: reading took longer than 50 ms (readTimeoutMs)`,
+        data: { uri, reason: 'timeout', readTimeoutMs: 50 },
+      });
+    }
+    expect(state.pending()).toBe(2);
+    release();
+    await until(() => state.closed === 2);
+  });
+
+  it('8 hung reads at once: another file and server/discover still answer, before any of them', async () => {
+    const { fs, state, release } = hangingFs();
+    const conn = serve(fs);
+    let settled = 0;
+    const slow = Array.from({ length: 8 }, (_, i) =>
+      send(conn, 'resources/read', { uri: `file:///slow${i}.txt` }).finally(() => settled++),
+    );
+    await until(() => state.pending() === 8);
+    const quick = await send(conn, 'resources/read', { uri: 'file:///a.txt' });
+    expect(quick.result?.contents?.[0]?.text).toBe('a quick file');
+    const discover = await send(conn, 'server/discover', {});
+    expect(discover.error).toBeUndefined();
+    expect(discover.result).toBeDefined();
+    expect(settled).toBe(0);
+    release();
+    const answers = await Promise.all(slow);
+    expect(answers.map((a) => a.result?.contents?.[0]?.text)).toEqual(
+      Array.from({ length: 8 }, (_, i) => `slow ${i}`),
+    );
+    await until(() => state.closed === 8);
+  });
+
+  it('is a whole number of milliseconds, at least 1, or Infinity', () => {
+    expect(readTimeoutOf(undefined)).toBe(30_000);
+    expect(readTimeoutOf(Number.POSITIVE_INFINITY)).toBe(Number.POSITIVE_INFINITY);
+    for (const bad of [0, -1, 1.5, Number.NaN])
+      expect(() => readTimeoutOf(bad)).toThrow(/readTimeoutMs must be a whole number/);
+  });
+});

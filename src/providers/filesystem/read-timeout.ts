@@ -1,0 +1,31 @@
+/** The time limit of one read of a file: a hung mount ends the request, not the server. */
+import { readTimedOut } from './wire.js';
+
+/** How long a read of one file may wait on the file system, by default (ms). */
+export const DEFAULT_READ_TIMEOUT_MS = 30_000;
+
+/** `readTimeoutMs` checked: a whole number of ms, at least 1, or Infinity (no limit). */
+export function readTimeoutOf(value: number | undefined): number {
+  const ms = value ?? DEFAULT_READ_TIMEOUT_MS;
+  if (ms === Number.POSITIVE_INFINITY || (Number.isSafeInteger(ms) && ms >= 1)) return ms;
+  throw new RangeError(
+    `readTimeoutMs must be a whole number of milliseconds, at least 1 (got ${String(value)})`,
+  );
+}
+
+/**
+ * `work` when it is already done, else a promise of it that rejects with {@link readTimedOut}
+ * once `ms` have passed. The work goes on meanwhile (an OS call cannot be taken back): its
+ * outcome is dropped, and what it opened is closed when it returns.
+ */
+export function withinTime<T>(work: T | Promise<T>, ms: number, uri: string): T | Promise<T> {
+  if (!(work instanceof Promise) || ms === Number.POSITIVE_INFINITY) return work;
+  return new Promise<T>((resolve, reject) => {
+    // Unreferenced: a hung read does not keep a stopping process alive for its limit.
+    const timer = setTimeout(() => reject(readTimedOut(uri, ms)), ms).unref();
+    work.then(
+      (value) => (clearTimeout(timer), resolve(value)),
+      (error: unknown) => (clearTimeout(timer), reject(error)),
+    );
+  });
+}
