@@ -2,7 +2,7 @@
 // real-fixture.mjs: 20,000 texts of 1-8 KiB, 500 binaries of 16-256 KiB) is read once per round,
 // every file once, in a new shuffled order each round, on a fresh server process per round, over
 // HTTP (32 connections) and stdio (pipelined). Targets side by side:
-//   mcpkit  `node dist/cli/main.js serve DIR` (default options)
+//   mcpkit  `node dist/cli/bin.cjs serve DIR` (default options)
 //   worker  bench/servers/serve-worker.mjs: readFile + base64 + JSON.stringify, no cache, no checks
 //   sdk     bench/servers/serve-sdk.mjs: the official SDK server, reading from disk per request
 //   bare    bench/servers/serve-bare-*.mjs: mcpkit's captured answers replayed (the ceiling)

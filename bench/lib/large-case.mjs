@@ -15,7 +15,7 @@ import { startHttpChild, stopChild } from './children.mjs';
 import { idleRss, watchPeak } from './rss.mjs';
 
 const MiB = 1024 * 1024;
-const CLI = new URL('../../dist/cli/main.js', import.meta.url);
+const CLI = new URL('../../dist/cli/bin.cjs', import.meta.url);
 const PART_META = 'dev.mcpkit/part';
 
 export const LARGE = {

@@ -13,7 +13,7 @@ import { HTTP_PATH } from './payload.mjs';
 import { latencyRow } from './real-report.mjs';
 import { discoverItem, partItem, postChecked, searchItem } from './real-requests.mjs';
 
-const CLI = new URL('../../dist/cli/main.js', import.meta.url);
+const CLI = new URL('../../dist/cli/bin.cjs', import.meta.url);
 const MiB = 1024 * 1024;
 export const SEARCH_LOAD = {
   searches: 4,

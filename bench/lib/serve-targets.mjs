@@ -1,5 +1,5 @@
 // The three targets of the serve cases, over HTTP or stdio, behind one handle:
-//   mcpkit  the real CLI, `node dist/cli/main.js serve DIR --http 127.0.0.1:0 | --stdio --quiet`
+//   mcpkit  the real CLI, `node dist/cli/bin.cjs serve DIR --http 127.0.0.1:0 | --stdio --quiet`
 //   sdk     bench/servers/serve-sdk.mjs DIR (the official SDK v2 server, equivalent handlers)
 //   bare    bench/servers/serve-bare-{http,stdio}.mjs TABLE (replays mcpkit's captured answers)
 //   worker  bench/servers/serve-worker.mjs DIR EXTRAS (reads the file per request, no cache)
@@ -12,7 +12,7 @@ import { httpRequest, load } from './load-http.mjs';
 import { checkAnswer, requestText } from './serve-requests.mjs';
 import { stdioSession } from './serve-stdio.mjs';
 
-const CLI = new URL('../../dist/cli/main.js', import.meta.url);
+const CLI = new URL('../../dist/cli/bin.cjs', import.meta.url);
 
 /** The command of `target` over `transport`: [file, args]. */
 function command(target, transport, { dir, tableFile, extrasFile }) {

@@ -16,7 +16,7 @@ import { latencyRow } from './real-report.mjs';
 import { discoverItem, postChecked, readItem } from './real-requests.mjs';
 import { quiet } from './serve-targets.mjs';
 
-const CLI = new URL('../../dist/cli/main.js', import.meta.url);
+const CLI = new URL('../../dist/cli/bin.cjs', import.meta.url);
 const SCRIPT = fileURLToPath(new URL('../fuse/slow-fs.py', import.meta.url));
 const PYTHON = '/usr/bin/python3';
 export const SLOW_FILE = { fast: 1000, gapMs: 10, delaySeconds: 1, concurrentWithin: 1.5 };
