@@ -22,14 +22,7 @@ import { isPreEncoded } from '../protocol/pre-encoded.js';
 import { RequestContext } from './context.js';
 import type { ServerCore } from './core.js';
 import { isInputRequired } from './input-required.js';
-import {
-  LEGACY_METHODS,
-  METHODS,
-  MODERN_ONLY,
-  initialize,
-  own,
-  type MethodSpec,
-} from './methods/index.js';
+import { LEGACY_METHODS, METHODS, initialize, own, type MethodSpec } from './methods/index.js';
 import {
   checkModernMeta,
   finalResult,
@@ -39,6 +32,7 @@ import {
 } from './modern-envelope.js';
 import { resultCapBytes } from './options.js';
 import type { HandleExtra, Peer } from './peer.js';
+import { isModernOnly, methodFacts } from '../protocol/methods.js';
 
 function fail(id: RequestId | null, error: ProtocolError): JSONRPCResponse {
   return errorResponse(id, error.code, error.message, error.data);
@@ -195,7 +189,7 @@ async function onRequest(
         );
       }
     }
-    spec = MODERN_ONLY.has(method) ? undefined : own(METHODS, method);
+    spec = isModernOnly(method) ? undefined : own(METHODS, method);
     if (!spec) return fail(id, ProtocolError.methodNotFound(method));
   }
 
@@ -275,7 +269,7 @@ async function onRequest(
     if (cancel.aborted && !endedByServer) return undefined;
     // A versioned read's answer, encoded once (methods/resources.ts): final, written as it is.
     if (isPreEncoded(result)) return resultResponse(id, result);
-    return resultResponse(id, finalResult(core, era, spec.cache, result));
+    return resultResponse(id, finalResult(core, era, methodFacts(method)?.cache, result));
   } catch (error) {
     if (method === 'subscriptions/listen') core.listen.takeEndedByServer(notify, id);
     if (cancel.aborted) return undefined;

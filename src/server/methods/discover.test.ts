@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MODERN_VERSIONS } from '../../protocol/versions.js';
 import { testEnv, testServer } from '../../testing/server-core.js';
 import { discoverMethods } from './discover.js';
+import { methodFacts } from '../../protocol/methods.js';
 
 const discover = discoverMethods['server/discover']!;
 
@@ -36,7 +37,7 @@ describe('server/discover', () => {
   });
 
   it('is cached like a list and binds no requestState', () => {
-    expect(discover.cache).toBe('list');
+    expect(methodFacts('server/discover')?.cache).toBe('list');
     expect(discover.target).toBeUndefined();
   });
 });

@@ -3,8 +3,6 @@ import type { MethodSpec, Result } from './types.js';
 
 export const discoverMethods: Record<string, MethodSpec> = {
   'server/discover': {
-    modernOnly: true,
-    cache: 'list',
     run: async (_params, { core }) => {
       const result: Result = {
         supportedVersions: [...MODERN_VERSIONS],

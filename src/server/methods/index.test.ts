@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { LEGACY_METHODS, METHODS, MODERN_ONLY, own } from './index.js';
+import { isModernOnly, mayRequireInput, methodFacts } from '../../protocol/methods.js';
+import { LEGACY_METHODS, METHODS, own } from './index.js';
 
 const PROTOTYPE_NAMES = [
   'constructor',
@@ -27,9 +28,13 @@ describe('the method table', () => {
     ]);
   });
 
-  it('marks server/discover and subscriptions/listen as modern-only, both in the table', () => {
-    expect([...MODERN_ONLY].sort()).toEqual(['server/discover', 'subscriptions/listen']);
-    for (const method of MODERN_ONLY) expect(METHODS).toHaveProperty([method]);
+  it('answers every 2026-07-28 method of the protocol table, the modern-only ones included', () => {
+    for (const method of Object.keys(METHODS))
+      expect(methodFacts(method)?.params.modern).toBeDefined();
+    expect(Object.keys(METHODS).filter(isModernOnly).sort()).toEqual([
+      'server/discover',
+      'subscriptions/listen',
+    ]);
   });
 
   it('keeps the legacy-only methods out of the shared table', () => {
@@ -45,7 +50,8 @@ describe('the method table', () => {
   it('binds requestState for the methods that may ask for input, and caches the lists', () => {
     const withTarget = Object.keys(METHODS).filter((m) => METHODS[m]?.target);
     expect(withTarget.sort()).toEqual(['prompts/get', 'resources/read', 'tools/call']);
-    const cache = Object.fromEntries(Object.entries(METHODS).map(([m, s]) => [m, s.cache]));
+    expect(withTarget).toEqual(Object.keys(METHODS).filter(mayRequireInput).sort());
+    const cache = Object.fromEntries(Object.keys(METHODS).map((m) => [m, methodFacts(m)?.cache]));
     expect(cache).toEqual({
       'server/discover': 'list',
       'tools/list': 'list',

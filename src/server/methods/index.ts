@@ -17,11 +17,6 @@ export const METHODS: Readonly<Record<string, MethodSpec>> = {
   ...listenMethods,
 };
 
-/** Methods of the 2026-07-28 era that 2025-11-25 does not have (flagged where they are defined). */
-export const MODERN_ONLY: ReadonlySet<string> = new Set(
-  Object.keys(METHODS).filter((method) => METHODS[method]?.modernOnly === true),
-);
-
 export { LEGACY_METHODS, initialize } from './legacy.js';
 export type { LegacyMethod } from './legacy.js';
 export { own } from './types.js';

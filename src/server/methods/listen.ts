@@ -42,5 +42,5 @@ async function listen(params: Params, { core, ctx, notify, flow }: MethodEnv): P
 }
 
 export const listenMethods: Record<string, MethodSpec> = {
-  'subscriptions/listen': { modernOnly: true, run: listen },
+  'subscriptions/listen': { run: listen },
 };

@@ -105,7 +105,6 @@ describe('prompts/list and the prompts/get target', () => {
     server.prompt('b', { description: 'B', complete: { x: () => [] } }, () => 'b');
     server.prompt('a', { arguments: ARGS }, () => 'a');
     const spec = promptMethods['prompts/list']!;
-    expect(spec.cache).toBe('list');
     expect(await spec.run({}, testEnv(core))).toEqual({
       prompts: [
         { name: 'b', description: 'B' },

@@ -49,7 +49,6 @@ async function getPrompt(params: Params, { core, ctx }: MethodEnv): Promise<Resu
 
 export const promptMethods: Record<string, MethodSpec> = {
   'prompts/list': {
-    cache: 'list',
     run: lister(
       'prompts',
       'prompts/list',

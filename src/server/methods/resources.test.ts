@@ -199,7 +199,5 @@ describe('resourceMethods', () => {
     expect(spec.target!({ uri: 'docs://a' }, { user: 1 })).toBe(
       boundTarget('resources/read', 'docs://a', undefined, { user: 1 }),
     );
-    expect(spec.cache).toBe('read');
-    expect(resourceMethods['resources/list']!.cache).toBe('list');
   });
 });

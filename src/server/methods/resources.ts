@@ -177,11 +177,9 @@ async function allResources(core: ServerCore): Promise<readonly Resource[]> {
 
 export const resourceMethods: Record<string, MethodSpec> = {
   'resources/list': {
-    cache: 'list',
     run: lister('resources', 'resources/list', allResources, (r) => r.uri),
   },
   'resources/templates/list': {
-    cache: 'list',
     run: lister(
       'resourceTemplates',
       'resources/templates/list',
@@ -190,7 +188,6 @@ export const resourceMethods: Record<string, MethodSpec> = {
     ),
   },
   'resources/read': {
-    cache: 'read',
     target: (p, auth) => boundTarget('resources/read', p['uri'], undefined, auth),
     run: async (params, { core, ctx }) => {
       const uri = params['uri'] as string;

@@ -80,7 +80,6 @@ function legacyTools(tools: readonly Tool[]): readonly Tool[] {
 
 export const toolMethods: Record<string, MethodSpec> = {
   'tools/list': {
-    cache: 'list',
     run: lister(
       'tools',
       'tools/list',

@@ -17,10 +17,6 @@ export interface MethodEnv {
 
 /** One entry of the method table. */
 export interface MethodSpec {
-  /** A 2026-07-28 method that 2025-11-25 does not have: a legacy session gets -32601. */
-  modernOnly?: boolean;
-  /** Adds `ttlMs`/`cacheScope` (modern era): 'list' from server options, 'read' per resource. */
-  cache?: 'list' | 'read';
   /**
    * For methods that may answer `InputRequiredResult`: what a `requestState` is bound to
    * (method, target, arguments and the caller's identity).
