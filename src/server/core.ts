@@ -31,5 +31,7 @@ export interface ServerCore {
   readonly linkStore: LinkStore;
   /** This server's answers of versioned reads, encoded once (`maxEncodedReadBytes`). */
   readonly encodedReads: EncodedReads;
+  /** `_meta` of a result that brings none: `serverInfo`, one frozen object shared by all. */
+  readonly resultMeta: Readonly<Record<string, unknown>>;
   capabilities(): ServerCapabilities;
 }

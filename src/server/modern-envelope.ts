@@ -64,8 +64,6 @@ export function addCacheHints(core: ServerCore, result: Result, kind: 'list' | '
   result['cacheScope'] ??= defaults?.cacheScope ?? (kind === 'list' ? 'public' : 'private');
 }
 
-const serverMeta = new WeakMap<ServerCore, Record<string, unknown>>();
-
 /** `resultType` and `serverInfo` in `_meta`, on every modern result. */
 export function modernResult(core: ServerCore, result: Result): Result {
   result['resultType'] ??= 'complete';
@@ -73,10 +71,7 @@ export function modernResult(core: ServerCore, result: Result): Result {
   if (isObject(meta)) {
     result['_meta'] = { ...meta, [META.serverInfo]: core.info };
   } else {
-    // One shared, never-mutated object for the common case.
-    let shared = serverMeta.get(core);
-    if (!shared) serverMeta.set(core, (shared = Object.freeze({ [META.serverInfo]: core.info })));
-    result['_meta'] = shared;
+    result['_meta'] = core.resultMeta;
   }
   return result;
 }

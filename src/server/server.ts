@@ -42,6 +42,7 @@ import { compilePromptInput } from './prompt-input.js';
 
 import { toolEntry, without } from './tool-entry.js';
 import { Emitter } from '../protocol/emitter.js';
+import { META } from '../protocol/meta-keys.js';
 
 /** What a server has registered, as its list methods show it. */
 export interface Registered {
@@ -143,6 +144,7 @@ export class McpServer {
       signer: this.signer,
       linkStore: this.linkStore,
       encodedReads: new EncodedReads(options.maxEncodedReadBytes),
+      resultMeta: Object.freeze({ [META.serverInfo]: this.info }),
       capabilities: () => this.capabilities(),
     };
     this.handle = dispatch(this.core);
