@@ -1,3 +1,5 @@
+import { Emitter } from '../../protocol/emitter.js';
+
 /**
  * The one stream of change events of a served folder: what the watcher reports, as it reports it
  * (synchronously, before any debounce). The listing, the caches and the notifications all follow
@@ -12,27 +14,14 @@ export interface FolderChange {
 
 export type FolderChangeListener = (change: FolderChange) => void;
 
-export class FolderChanges {
-  private readonly listeners = new Set<FolderChangeListener>();
+/** The event stream itself; a listener that throws does not keep an event from the others. */
+export class FolderChanges extends Emitter<FolderChange> {
+  constructor() {
+    super((error) => console.warn(`mcpkit: a folder change listener threw: ${String(error)}`));
+  }
 
   /** Sees every later event, synchronously; returns a function that stops it. */
   subscribe(listener: FolderChangeListener): () => void {
-    this.listeners.add(listener);
-    return () => void this.listeners.delete(listener);
-  }
-
-  /** Hands one event to every listener; one that throws does not keep it from the others. */
-  emit(change: FolderChange): void {
-    for (const listener of this.listeners) {
-      try {
-        listener(change);
-      } catch (error) {
-        console.warn(`mcpkit: a folder change listener threw: ${String(error)}`);
-      }
-    }
-  }
-
-  clear(): void {
-    this.listeners.clear();
+    return this.on(listener);
   }
 }
