@@ -119,9 +119,12 @@ describe('parseServeArgs', () => {
     });
   });
 
-  it.each([['--help'], ['-h'], ['docs', '--stdio', '--help'], ['-qh']])('%j asks for help', (...argv) => {
-    expect(parseServeArgs(argv)).toEqual({ kind: 'help' });
-  });
+  it.each([['--help'], ['-h'], ['docs', '--stdio', '--help'], ['-qh']])(
+    '%j asks for help',
+    (...argv) => {
+      expect(parseServeArgs(argv)).toEqual({ kind: 'help' });
+    },
+  );
 
   it.each<[string[], RegExp]>([
     [['--bogus'], /^unknown option "--bogus"$/],

@@ -90,6 +90,7 @@ function stdioArgs(args: ServeArgs, dir: string): string[] {
     ['--max-listens', args.maxListens],
     ['--max-listen-uris', args.maxListenUris],
     ['--max-listen-pending-uris', args.maxListenPendingUris],
+    ['--max-encoded-read-bytes', args.maxEncodedReadBytes],
     ['--search-max-files', args.searchMaxFiles],
     ['--search-max-bytes', args.searchMaxBytes],
     [
@@ -154,6 +155,7 @@ function createFolderServer(
       maxListens: args.maxListens,
       maxListenUris: args.maxListenUris,
       maxListenPendingUris: args.maxListenPendingUris,
+      maxEncodedReadBytes: args.maxEncodedReadBytes,
     }),
     ...shared,
     content: {

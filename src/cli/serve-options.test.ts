@@ -5,6 +5,7 @@ import { GATE_DEFAULTS } from '../providers/filesystem/search-gate.js';
 import { SEARCH_DEFAULTS } from '../providers/filesystem/search.js';
 import { DEFAULT_WATCH_DEBOUNCE_MS } from '../providers/filesystem/folder-freshness.js';
 import { DEFAULT_READ_TIMEOUT_MS } from '../providers/filesystem/read-timeout.js';
+import { DEFAULT_MAX_ENCODED_READ_BYTES } from '../server/encoded-reads.js';
 import {
   DEFAULT_MAX_LISTEN_PENDING_URIS,
   DEFAULT_MAX_LISTEN_QUEUE_BYTES,
@@ -57,6 +58,8 @@ describe('serve limits on the command line', () => {
       { bodyTimeoutMs: 5000, headerTimeoutMs: 20_000 },
     ],
     [['--max-body-total-bytes', '128m'], { maxBodyTotalBytes: 128 * 1024 ** 2 }],
+    [['--max-encoded-read-bytes', '0'], { maxEncodedReadBytes: 0 }],
+    [['--stdio', '--max-encoded-read-bytes=8m'], { maxEncodedReadBytes: 8 * 1024 ** 2 }],
     [
       ['--max-sessions', '50000', '--session-idle', '10m'],
       { maxSessions: 50_000, sessionIdleMs: 600_000 },
@@ -131,6 +134,7 @@ describe('--help names the library defaults', () => {
     ['--max-body-total-bytes', '64m', DEFAULT_MAX_BODY_TOTAL_BYTES, 64 * MIB],
     ['--watch-debounce', '100ms', DEFAULT_WATCH_DEBOUNCE_MS, 100],
     ['--read-timeout', '30s', DEFAULT_READ_TIMEOUT_MS, 30_000],
+    ['--max-encoded-read-bytes', '32m', DEFAULT_MAX_ENCODED_READ_BYTES, 32 * MIB],
   ])('%s: (default %s)', (flag, shown, constant, value) => {
     expect(constant).toBe(value);
     expect(helpOf(flag).replace(/\s+/g, ' ')).toContain(`(default ${shown})`);

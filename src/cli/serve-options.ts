@@ -19,6 +19,7 @@ export type ValueKey =
   | 'maxListens'
   | 'maxListenUris'
   | 'maxListenPendingUris'
+  | 'maxEncodedReadBytes'
   | 'bodyTimeoutMs'
   | 'headerTimeoutMs'
   | 'maxBodyTotalBytes'
@@ -95,6 +96,7 @@ export const VALUE_OPTIONS: Readonly<Record<string, ValueOption>> = {
     max: 1_000_000,
     kind: 'count',
   },
+  '--max-encoded-read-bytes': { key: 'maxEncodedReadBytes', min: 0, kind: 'size' },
   '--body-timeout': { key: 'bodyTimeoutMs', min: 100, max: DAY_MS, kind: 'duration', only: 'http' },
   '--header-timeout': {
     key: 'headerTimeoutMs',

@@ -63,6 +63,9 @@ Limits:
                           distinct updated URIs one listen stream holds while its client does
                           not read; one more ends the stream, so that the client listens again
                           and re-reads (default 1024)
+  --max-encoded-read-bytes BYTES
+                          whole-file answers kept encoded, per file version, to write again
+                          as they are; least recently used out first; 0 keeps none (default 32m)
 
 Search (the "search" tool and the "survey" prompt):
   --search-max-files N    files one search looks at before it stops and says so (default 20000)
