@@ -7,7 +7,7 @@ import { modern } from '../../testing/messages.js';
 import { createServer } from '../../server/server.js';
 import { serveFolder } from './folder-server.js';
 import { nodeFs, type ProviderFileHandle, type ProviderFs } from './fs-types.js';
-import { readTimeoutOf } from './read-timeout.js';
+import { MAX_TIMER_MS, readTimeoutOf, timerFor, withinTime } from './read-timeout.js';
 
 type Res = {
   result?: { contents?: Array<{ text?: string }> } & Record<string, unknown>;
@@ -114,5 +114,30 @@ describe('readTimeoutMs', () => {
     expect(readTimeoutOf(Number.POSITIVE_INFINITY)).toBe(Number.POSITIVE_INFINITY);
     for (const bad of [0, -1, 1.5, Number.NaN])
       expect(() => readTimeoutOf(bad)).toThrow(/readTimeoutMs must be a whole number/);
+  });
+});
+
+describe('time limits beyond what a timer can wait', () => {
+  it('are no limit: a pending read is not ended after 1 ms (Node clamps longer timers)', async () => {
+    expect(readTimeoutOf(2 ** 31)).toBe(2 ** 31);
+    expect(timerFor(MAX_TIMER_MS, () => undefined)).toBeUndefined();
+    expect(timerFor(Number.POSITIVE_INFINITY, () => undefined)).toBeUndefined();
+    let finish!: (value: string) => void;
+    const work = new Promise<string>((resolve) => (finish = resolve));
+    const limited = withinTime(work, 2 ** 31, 'file:///x.txt');
+    const outcome = Promise.race([
+      limited,
+      new Promise((resolve) => setTimeout(() => resolve('still pending'), 20)),
+    ]);
+    expect(await outcome).toBe('still pending');
+    finish('read');
+    expect(await limited).toBe('read');
+  });
+
+  it('a limit a timer can wait still ends the read', async () => {
+    const pending = new Promise<string>(() => undefined);
+    await expect(withinTime(pending, 5, 'file:///x.txt')).rejects.toThrow(
+      'file:///x.txt: reading took longer than 5 ms (readTimeoutMs)',
+    );
   });
 });

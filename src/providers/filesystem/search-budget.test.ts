@@ -302,6 +302,11 @@ describe('concurrent searches: a cap, then a turn in order, never "busy"', () =>
     );
     const prompt = survey('needle').finally(() => settled.push('survey'));
     await inRead;
+    // The four turns reach their read through the thread pool: wait for them (a busy machine
+    // takes longer), by the real clock, which the fake timers leave alone.
+    const reading = () => fs.reads.filter((p) => p.endsWith('f00.txt')).length;
+    const since = performance.now();
+    while (reading() < 4 && performance.now() - since < 10_000) await turns(1);
     await turns();
     // Four read f00.txt; the fifth and the survey wait for a turn, without reading, for as long
     // as their time limit allows (5 s): longer than a short wait then "busy" would.

@@ -1,4 +1,5 @@
 /** A cap on searches that look at file texts at once: the others wait their turn, in order. */
+import { timerFor } from './read-timeout.js';
 
 export interface SearchGateOptions {
   /** Most searches at once (default 4). */
@@ -50,13 +51,10 @@ export class SearchGate {
         leave();
         reject(signal?.reason);
       };
-      const timer = setTimeout(
-        () => {
-          leave();
-          resolve(undefined);
-        },
-        Math.max(0, deadline - Date.now()),
-      );
+      const timer = timerFor(deadline - Date.now(), () => {
+        leave();
+        resolve(undefined);
+      });
       signal?.addEventListener('abort', onAbort, { once: true });
       this.queue.push(grant);
     });

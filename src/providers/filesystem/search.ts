@@ -4,6 +4,7 @@ import type { FileInfo, FilesystemProvider } from './filesystem-provider.js';
 import type { FileContents } from './read-file.js';
 import { Pace } from './search-pace.js';
 import { escapeRegExp, passageIn, type Passage } from './search-text.js';
+import { timerFor } from './read-timeout.js';
 
 export { snippetAround } from './search-text.js';
 
@@ -115,7 +116,7 @@ function untilEnd<T>(
       signal?.removeEventListener('abort', onAbort);
     };
     const onAbort = (): void => (settle(), reject(signal?.reason));
-    const timer = setTimeout(() => (settle(), reject(ended())), Math.max(0, deadline - Date.now()));
+    const timer = timerFor(deadline - Date.now(), () => (settle(), reject(ended())));
     signal?.addEventListener('abort', onAbort, { once: true });
     work.then(
       (value) => (settle(), resolve(value)),
