@@ -252,7 +252,7 @@ function serveNotes(results) {
     'The folders are generated at run time (bench/lib/serve-fixture.mjs). main: a 1 KiB text, a ' +
       '256 KiB PNG (a base64 blob) and 200 texts of ~3 KiB, which search scans (`quasar` matches 5, ' +
       'each of the 100 cold queries 1-4). cold: 1,000 distinct 1 KiB texts (and 2,000 more for warm-ups).',
-    '**mcpkit**: the real CLI, `node dist/cli/main.js serve DIR --http 127.0.0.1:0 --quiet` or ' +
+    '**mcpkit**: the real CLI, `node dist/cli/bin.cjs serve DIR --http 127.0.0.1:0 --quiet` or ' +
       '`--stdio --quiet`, default options (watching the folder). **sdk**: the official SDK v2 ' +
       'server (bench/servers/serve-sdk.mjs) on the same folder: a `file:///{+path}` template read ' +
       'from disk per request, a review-file prompt embedding the file, a search tool reading every ' +
