@@ -10,7 +10,7 @@ import { closeSync, ftruncateSync, mkdtempSync, openSync, rmSync, writeFileSync 
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { HTTP_HEADERS, HTTP_PATH, META } from './payload.mjs';
+import { HTTP_HEADERS, HTTP_PATH, META, messageOf } from './payload.mjs';
 import { startHttpChild, stopChild } from './children.mjs';
 import { idleRss, watchPeak } from './rss.mjs';
 
@@ -49,17 +49,7 @@ async function read(url, id, uri) {
   });
   const text = await res.text();
   if (res.status !== 200) throw new Error(`${uri}: HTTP ${res.status}: ${text.slice(0, 500)}`);
-  // An SSE answer carries the message in its last data line.
-  const type = res.headers.get('content-type') ?? '';
-  const json = type.startsWith('text/event-stream')
-    ? (
-        text
-          .split('\n')
-          .filter((l) => l.startsWith('data: '))
-          .pop() ?? ''
-      ).slice(6)
-    : text;
-  return JSON.parse(json);
+  return messageOf(text, res.headers.get('content-type'));
 }
 
 /** The first contents of a read answer for `id`, or throws saying what is wrong. */

@@ -76,3 +76,16 @@ export function quickReplyId(line) {
   const m = ID.exec(line);
   return m ? Number(m[1]) : null;
 }
+
+/** The JSON-RPC message of an HTTP answer: the body, or the last `data:` line of an SSE stream. */
+export function messageOf(text, contentType) {
+  const json = (contentType ?? '').startsWith('text/event-stream')
+    ? (
+        text
+          .split('\n')
+          .filter((l) => l.startsWith('data: '))
+          .pop() ?? ''
+      ).slice(6)
+    : text;
+  return JSON.parse(json);
+}

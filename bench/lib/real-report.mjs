@@ -1,14 +1,8 @@
 // The issue-25 cells in the report: cold-real (median req/s of the rounds per target, spread, server
 // CPU per answer, ratios to the bare worker and the SDK), slow-file and search-load (p99 latencies),
 // each with its target and verdict. One table, printed and written into docs/benchmarks.md.
-const num = (v, d = 0) =>
-  v.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
-const TRANSPORT = { http: 'HTTP', stdio: 'stdio' };
+import { median, num, TRANSPORT } from './serve-report.mjs';
+
 export const COLD_GOAL = 0.9;
 export const P99_GOAL_MS = 50;
 

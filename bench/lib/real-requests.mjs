@@ -1,6 +1,6 @@
 // The requests of the issue-25 cells: reads of the real folder's files (checked against the bytes
 // written, decoded lazily: 20,500 answers are not kept as strings twice), server/discover, search.
-import { HTTP_HEADERS, META } from './payload.mjs';
+import { HTTP_HEADERS, META, messageOf } from './payload.mjs';
 import { keyOf } from './serve-requests.mjs';
 
 export const uriOf = (rel) => `file:///${rel}`;
@@ -59,16 +59,7 @@ export async function post(url, it, id, timeoutMs = 120_000) {
   const text = await res.text();
   if (res.status !== 200)
     throw new Error(`${it.method}: HTTP ${res.status}: ${text.slice(0, 300)}`);
-  const sse = (res.headers.get('content-type') ?? '').startsWith('text/event-stream');
-  const json = sse
-    ? (
-        text
-          .split('\n')
-          .filter((l) => l.startsWith('data: '))
-          .pop() ?? ''
-      ).slice(6)
-    : text;
-  return JSON.parse(json);
+  return messageOf(text, res.headers.get('content-type'));
 }
 
 /** `post`, then the item's check: resolves with the result, throws saying what is wrong. */

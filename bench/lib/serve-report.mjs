@@ -4,14 +4,14 @@
 // each issue-12 target marked met or missed. Printed, and written as docs/benchmarks.md.
 import os from 'node:os';
 
-const num = (v, d = 0) =>
+export const num = (v, d = 0) =>
   v.toLocaleString('en-US', { minimumFractionDigits: d, maximumFractionDigits: d });
-const median = (xs) => {
+export const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
-const TRANSPORT = { http: 'HTTP', stdio: 'stdio' };
+export const TRANSPORT = { http: 'HTTP', stdio: 'stdio' };
 
 /** Median, min, max and per-round values of a/b over the rounds both have. */
 function ratio(a, b) {
