@@ -99,6 +99,7 @@ function stdioArgs(args: ServeArgs, dir: string): string[] {
     ],
     ['--search-concurrency', args.searchConcurrency],
     ['--read-timeout', args.readTimeoutMs === undefined ? undefined : `${args.readTimeoutMs}ms`],
+    ['--max-stalled-reads', args.maxStalledReads],
     [
       '--watch-debounce',
       args.watchDebounceMs === undefined ? undefined : `${args.watchDebounceMs}ms`,
@@ -221,6 +222,7 @@ async function start(
     ...defined({
       cacheBytes: args.cacheBytes,
       readTimeoutMs: args.readTimeoutMs,
+      maxStalledReads: args.maxStalledReads,
       partBytes: args.partBytes,
       watchDebounceMs: args.watchDebounceMs,
     }),

@@ -59,6 +59,7 @@ describe('serve limits on the command line', () => {
     ],
     [['--max-body-total-bytes', '128m'], { maxBodyTotalBytes: 128 * 1024 ** 2 }],
     [['--max-encoded-read-bytes', '0'], { maxEncodedReadBytes: 0 }],
+    [['--max-stalled-reads', '4'], { maxStalledReads: 4 }],
     [['--stdio', '--max-encoded-read-bytes=8m'], { maxEncodedReadBytes: 8 * 1024 ** 2 }],
     [
       ['--max-sessions', '50000', '--session-idle', '10m'],

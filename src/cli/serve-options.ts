@@ -11,6 +11,7 @@ export type ValueKey =
   | 'maxResponseBytes'
   | 'cacheBytes'
   | 'readTimeoutMs'
+  | 'maxStalledReads'
   | 'partBytes'
   | 'maxDepth'
   | 'maxInFlight'
@@ -79,6 +80,7 @@ export const VALUE_OPTIONS: Readonly<Record<string, ValueOption>> = {
   '--part-bytes': { key: 'partBytes', min: 1024, kind: 'size' },
   '--cache-bytes': { key: 'cacheBytes', min: 0, kind: 'size' },
   '--read-timeout': { key: 'readTimeoutMs', min: 10, max: 3_600_000, kind: 'duration' },
+  '--max-stalled-reads': { key: 'maxStalledReads', min: 1, max: 10_000, kind: 'count' },
   '--max-depth': { key: 'maxDepth', min: 8, max: 10_000, kind: 'count' },
   '--max-in-flight': { key: 'maxInFlight', min: 1, max: 100_000, kind: 'count', only: 'stdio' },
   '--max-queued-bytes': {

@@ -49,6 +49,9 @@ Limits:
   --read-timeout TIME     longest one read of a file may wait on the disk (a hung network
                           mount): then the request gets an error naming the file and the limit;
                           other requests never wait for it (default 30s)
+  --max-stalled-reads N   reads past --read-timeout that may still wait on the disk at once
+                          (each holds a thread); past it, and for a file whose read still waits,
+                          reads are refused at once (default: half of UV_THREADPOOL_SIZE, 16)
   --max-depth N           deepest nesting of objects and arrays below a request's params; a
                           deeper request gets -32602 naming the limit, unread (default 64)
   --max-listen-queue-bytes BYTES

@@ -9,6 +9,7 @@ import type { PathCompletion } from './paths.js';
 import type { FileVersion } from './content-baselines.js';
 import type { WholeReadOutcome } from './streamed-file.js';
 import { withinTime } from './read-timeout.js';
+import type { ReadStalls } from './read-stalls.js';
 import { readWhole } from './whole-read.js';
 
 /** What the templates need of their provider. */
@@ -21,6 +22,8 @@ export interface FileResourceSource {
   readonly description: string | undefined;
   /** How long a read of one file may take (ms), whole or a part. */
   readonly readTimeoutMs: number;
+  /** The reads that outlived that limit and still wait on the file system. */
+  readonly stalls: ReadStalls;
   list(): Promise<ListedResource[]>;
   complete(prefix: string): Promise<PathCompletion>;
   stat(relative: string, capBytes?: number): Promise<ResourceStat | undefined>;
@@ -71,8 +74,12 @@ export function registerFileResources(server: McpServer, source: FileResourceSou
             }
             return outcome;
           };
+          const refused = source.stalls.refusal(uri, file);
+          if (refused) throw refused;
           const read = source.read(file, limit, ctx.streamsBodies === true);
-          const outcome = withinTime(read, source.readTimeoutMs, uri);
+          const outcome = withinTime(read, source.readTimeoutMs, uri, (work) =>
+            source.stalls.abandon(file, work),
+          );
           return outcome instanceof Promise ? outcome.then(noted) : noted(outcome);
         },
       });
@@ -88,12 +95,18 @@ export function registerFileResources(server: McpServer, source: FileResourceSou
       stat: (uri, variables) => parts.stat(uri, variables),
     },
     (uri, variables, ctx) => {
-      if (typeof variables['path'] === 'string') source.noteRead(variables['path'], undefined);
+      const file = variables['path'];
+      if (typeof file === 'string') {
+        const refused = source.stalls.refusal(uri, file);
+        if (refused) throw refused;
+        source.noteRead(file, undefined);
+      }
       const streams = ctx.streamsBodies === true;
       return withinTime(
         parts.read(uri, variables, ctx.capBytes, { streams }),
         source.readTimeoutMs,
         uri,
+        (work) => typeof file === 'string' && source.stalls.abandon(file, work),
       );
     },
   );

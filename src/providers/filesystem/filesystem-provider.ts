@@ -27,6 +27,7 @@ import { readTimeoutOf } from './read-timeout.js';
 import type { FileContents, ReadControl } from './read-file.js';
 import type { Containment } from './resolve.js';
 import { completePaths, escapePath, type PathCompletion, type Visibility } from './paths.js';
+import { maxStalledReadsOf, ReadStalls } from './read-stalls.js';
 
 export type { FilesystemProviderOptions } from './provider-options.js';
 
@@ -66,6 +67,8 @@ export class FilesystemProvider {
   private readonly source: FileSource;
   private readonly options: FilesystemProviderOptions;
   private readonly readTimeoutMs: number;
+  /** Reads past their time limit still waiting on the file system (read-stalls.ts). */
+  private readonly stalls: ReadStalls;
   private readonly servers = new Set<McpServer>();
   private within: Containment | undefined;
   private index: FileIndex | undefined;
@@ -95,6 +98,7 @@ export class FilesystemProvider {
     this.uriTemplate = `${prefix}{+path}`;
     this.template = parseTemplate(this.uriTemplate);
     this.readTimeoutMs = readTimeoutOf(options.readTimeoutMs);
+    this.stalls = new ReadStalls(maxStalledReadsOf(options.maxStalledReads), this.readTimeoutMs);
     const fs = options.fs ?? nodeFs;
     this.fs = options.settleMs === undefined ? fs : { ...fs, settleMs: options.settleMs };
     this.parts = new FileParts({
@@ -303,6 +307,7 @@ export class FilesystemProvider {
       name: this.options.name ?? 'files',
       description: this.options.description,
       readTimeoutMs: this.readTimeoutMs,
+      stalls: this.stalls,
       list: () => this.list(),
       complete: (prefix) => this.complete(prefix),
       stat: (relative, capBytes) => this.stat(relative, capBytes),

@@ -78,6 +78,13 @@ export interface FilesystemProviderOptions {
    * returns. Other requests never wait for it: every call is asynchronous.
    */
   readTimeoutMs?: number;
+  /**
+   * Reads past `readTimeoutMs` that may still wait on the file system at once (default: half of
+   * libuv's pool, UV_THREADPOOL_SIZE, else 2). Each holds a pool thread: past the bound, and for
+   * a file whose earlier read still waits, a read answers -32603 (`reason: 'stalled'`) at once
+   * without touching the disk, so that the pool keeps threads for healthy files.
+   */
+  maxStalledReads?: number;
   /** Sees the progress of every walk of the folder. */
   onProgress?: (progress: IndexProgress) => void;
   /** Sees non-fatal problems (a watch that failed, a listing that was cut). */

@@ -7,6 +7,7 @@ import { modern } from '../../testing/messages.js';
 import { createServer } from '../../server/server.js';
 import { serveFolder } from './folder-server.js';
 import { nodeFs, type ProviderFileHandle, type ProviderFs } from './fs-types.js';
+import { defaultMaxStalledReads, maxStalledReadsOf } from './read-stalls.js';
 import { MAX_TIMER_MS, readTimeoutOf, timerFor, withinTime } from './read-timeout.js';
 
 type Res = {
@@ -54,9 +55,15 @@ function hangingFs() {
   return { fs, state, release };
 }
 
-function serve(fs: ProviderFs, readTimeoutMs?: number): MemoryConnection {
+function serve(fs: ProviderFs, readTimeoutMs?: number, maxStalledReads?: number): MemoryConnection {
   const server = createServer({ name: 'read-timeout', version: '1' });
-  serveFolder(server, { root, fs, settleMs: 0, ...(readTimeoutMs ? { readTimeoutMs } : {}) });
+  serveFolder(server, {
+    root,
+    fs,
+    settleMs: 0,
+    ...(readTimeoutMs ? { readTimeoutMs } : {}),
+    ...(maxStalledReads ? { maxStalledReads } : {}),
+  });
   return connectInMemory(server);
 }
 
@@ -114,6 +121,68 @@ describe('readTimeoutMs', () => {
     expect(readTimeoutOf(Number.POSITIVE_INFINITY)).toBe(Number.POSITIVE_INFINITY);
     for (const bad of [0, -1, 1.5, Number.NaN])
       expect(() => readTimeoutOf(bad)).toThrow(/readTimeoutMs must be a whole number/);
+  });
+});
+
+describe('maxStalledReads: reads past their limit that still hold a pool thread', () => {
+  it('a file whose read still waits is not opened again: the next read of it answers at once', async () => {
+    const { fs, state, release } = hangingFs();
+    const conn = serve(fs, 50, 4);
+    const first = await send(conn, 'resources/read', { uri: 'file:///slow0.txt' });
+    expect(first.error?.data).toMatchObject({ reason: 'timeout' });
+    expect(state.pending()).toBe(1);
+    for (const uri of ['file:///slow0.txt', 'file:///slow0.txt?offset=0&length=4']) {
+      const again = await send(conn, 'resources/read', { uri });
+      expect(again.error).toMatchObject({
+        code: -32603,
+        message: expect.stringContaining(
+          `${uri}: not read: an earlier read of this file still waits`,
+        ),
+        data: { uri, reason: 'stalled', readTimeoutMs: 50 },
+      });
+    }
+    expect(state.pending()).toBe(1);
+    // Another file still reads; once the hung call returns, so does this one.
+    expect((await send(conn, 'resources/read', { uri: 'file:///a.txt' })).result).toBeDefined();
+    release();
+    await until(() => state.closed === 1);
+    const after = await send(conn, 'resources/read', { uri: 'file:///slow0.txt' });
+    expect(after.result?.contents?.[0]?.text).toBe('slow 0');
+  });
+
+  it('past the bound, no read touches the disk until a stalled one returns', async () => {
+    const { fs, state, release } = hangingFs();
+    const conn = serve(fs, 50, 2);
+    for (const name of ['slow0.txt', 'slow1.txt'])
+      expect((await send(conn, 'resources/read', { uri: `file:///${name}` })).error).toBeDefined();
+    expect(state.pending()).toBe(2);
+    const refused = await send(conn, 'resources/read', { uri: 'file:///slow2.txt' });
+    expect(refused.error).toMatchObject({
+      code: -32603,
+      data: { reason: 'stalled', maxStalledReads: 2 },
+    });
+    expect(refused.error?.message).toContain('(maxStalledReads)');
+    expect(state.pending()).toBe(2);
+    release();
+    await until(() => state.closed === 2);
+    const quick = await send(conn, 'resources/read', { uri: 'file:///a.txt' });
+    expect(quick.result?.contents?.[0]?.text).toBe('a quick file');
+  });
+
+  it('is a whole number, at least 1; by default half of the pool', () => {
+    expect(maxStalledReadsOf(3)).toBe(3);
+    for (const bad of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY])
+      expect(() => maxStalledReadsOf(bad)).toThrow(/maxStalledReads must be a whole number/);
+    const was = process.env['UV_THREADPOOL_SIZE'];
+    try {
+      process.env['UV_THREADPOOL_SIZE'] = '32';
+      expect(defaultMaxStalledReads()).toBe(16);
+      delete process.env['UV_THREADPOOL_SIZE'];
+      expect(defaultMaxStalledReads()).toBe(2);
+    } finally {
+      if (was === undefined) delete process.env['UV_THREADPOOL_SIZE'];
+      else process.env['UV_THREADPOOL_SIZE'] = was;
+    }
   });
 });
 

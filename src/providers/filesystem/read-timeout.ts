@@ -32,10 +32,18 @@ export function readTimeoutOf(value: number | undefined): number {
  * once `ms` have passed. The work goes on meanwhile (an OS call cannot be taken back): its
  * outcome is dropped, and what it opened is closed when it returns.
  */
-export function withinTime<T>(work: T | Promise<T>, ms: number, uri: string): T | Promise<T> {
+export function withinTime<T>(
+  work: T | Promise<T>,
+  ms: number,
+  uri: string,
+  onGiveUp?: (work: Promise<T>) => void,
+): T | Promise<T> {
   if (!(work instanceof Promise) || ms >= MAX_TIMER_MS) return work;
   return new Promise<T>((resolve, reject) => {
-    const timer = timerFor(ms, () => reject(readTimedOut(uri, ms)));
+    const timer = timerFor(ms, () => {
+      onGiveUp?.(work);
+      reject(readTimedOut(uri, ms));
+    });
     work.then(
       (value) => (clearTimeout(timer), resolve(value)),
       (error: unknown) => (clearTimeout(timer), reject(error)),

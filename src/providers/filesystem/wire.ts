@@ -141,3 +141,26 @@ export function readTimedOut(uri: string, ms: number): ProtocolError {
     { uri, reason: 'timeout', readTimeoutMs: ms },
   );
 }
+
+/**
+ * A read refused without touching the disk: an earlier read of the same file (`'path'`), or
+ * `maxStalledReads` reads of the folder (`'folder'`), still wait on the file system past
+ * their time limit. -32603 with `reason: 'stalled'`.
+ */
+export function readStalled(
+  uri: string,
+  scope: 'path' | 'folder',
+  readTimeoutMs: number,
+  maxStalledReads?: number,
+): ProtocolError {
+  const why =
+    scope === 'path'
+      ? `an earlier read of this file still waits on the file system past ${readTimeoutMs} ms (readTimeoutMs); it is not read again until that read returns`
+      : `${maxStalledReads} reads of this folder still wait on the file system past ${readTimeoutMs} ms (maxStalledReads); no file is read until one returns`;
+  return new ProtocolError(ERROR_CODES.INTERNAL_ERROR, `${uri}: not read: ${why}`, {
+    uri,
+    reason: 'stalled',
+    readTimeoutMs,
+    ...(maxStalledReads === undefined ? {} : { maxStalledReads }),
+  });
+}
