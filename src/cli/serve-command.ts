@@ -98,6 +98,7 @@ function stdioArgs(args: ServeArgs, dir: string): string[] {
       args.searchTimeoutMs === undefined ? undefined : `${args.searchTimeoutMs}ms`,
     ],
     ['--search-concurrency', args.searchConcurrency],
+    ['--search-max-waiting', args.searchMaxWaiting],
     ['--read-timeout', args.readTimeoutMs === undefined ? undefined : `${args.readTimeoutMs}ms`],
     ['--max-stalled-reads', args.maxStalledReads],
     [
@@ -231,6 +232,7 @@ async function start(
       maxBytes: args.searchMaxBytes,
       timeoutMs: args.searchTimeoutMs,
       concurrency: args.searchConcurrency,
+      maxWaiting: args.searchMaxWaiting,
     }),
     ...(args.quiet
       ? {}

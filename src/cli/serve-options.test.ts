@@ -60,6 +60,7 @@ describe('serve limits on the command line', () => {
     [['--max-body-total-bytes', '128m'], { maxBodyTotalBytes: 128 * 1024 ** 2 }],
     [['--max-encoded-read-bytes', '0'], { maxEncodedReadBytes: 0 }],
     [['--max-stalled-reads', '4'], { maxStalledReads: 4 }],
+    [['--search-max-waiting', '0'], { searchMaxWaiting: 0 }],
     [['--stdio', '--max-encoded-read-bytes=8m'], { maxEncodedReadBytes: 8 * 1024 ** 2 }],
     [
       ['--max-sessions', '50000', '--session-idle', '10m'],
@@ -128,6 +129,7 @@ describe('--help names the library defaults', () => {
     ['--search-max-bytes', '64m', SEARCH_DEFAULTS.maxBytes, 64 * MIB],
     ['--search-timeout', '5s', SEARCH_DEFAULTS.timeoutMs, 5000],
     ['--search-concurrency', '4', GATE_DEFAULTS.concurrency, 4],
+    ['--search-max-waiting', '64', GATE_DEFAULTS.maxWaiting, 64],
     ['--max-in-flight', '64', DEFAULT_MAX_IN_FLIGHT, 64],
     ['--max-queued-bytes', '16m', DEFAULT_MAX_QUEUED_BYTES, 16 * MIB],
     ['--body-timeout', '10s', DEFAULT_BODY_TIMEOUT_MS, 10_000],

@@ -30,6 +30,7 @@ export type ValueKey =
   | 'searchMaxBytes'
   | 'searchTimeoutMs'
   | 'searchConcurrency'
+  | 'searchMaxWaiting'
   | 'watchDebounceMs';
 
 export interface ValueOption {
@@ -125,6 +126,7 @@ export const VALUE_OPTIONS: Readonly<Record<string, ValueOption>> = {
   '--search-max-bytes': { key: 'searchMaxBytes', min: 1024, kind: 'size' },
   '--search-timeout': { key: 'searchTimeoutMs', min: 10, max: DAY_MS, kind: 'duration' },
   '--search-concurrency': { key: 'searchConcurrency', min: 1, max: 1000, kind: 'count' },
+  '--search-max-waiting': { key: 'searchMaxWaiting', min: 0, max: 100_000, kind: 'count' },
   '--watch-debounce': { key: 'watchDebounceMs', min: 10, max: 60_000, kind: 'duration' },
 };
 

@@ -76,6 +76,8 @@ Search (the "search" tool and the "survey" prompt):
   --search-timeout TIME   time one search may take before it stops and says so (default 5s)
   --search-concurrency N  searches at once; another waits its turn within its time limit
                           (default 4)
+  --search-max-waiting N  searches waiting for a turn; one more answers its name matches at
+                          once, saying why (default 64)
 
 stdio only:
   --max-in-flight N       requests handled at once; later ones wait, unread while the queue is

@@ -65,6 +65,8 @@ export function budgets(server: McpServer, ctx: RequestContext): string {
 function spent(stop: SearchStop): string {
   if (stop.budget === 'timeoutMs') return `its time budget of ${stop.limit} ms ran out`;
   if (stop.budget === 'maxBytes') return `it read its budget of ${formatBytes(stop.limit)} of text`;
+  if (stop.budget === 'maxWaiting')
+    return `it found ${stop.limit} other searches waiting for a turn (maxWaiting)`;
   return `it looked at its budget of ${stop.limit} files`;
 }
 
@@ -85,6 +87,8 @@ export interface FolderSearchOptions extends SearchLimits {
    * waits its turn within its own time limit, and is never refused.
    */
   concurrency?: number;
+  /** Most searches waiting for a turn (default 64); one more answers its name matches at once. */
+  maxWaiting?: number;
 }
 
 /** A search through the gate: it always answers, at the latest at its time limit. */

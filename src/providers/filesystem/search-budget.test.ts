@@ -9,7 +9,8 @@ import { createFilesystemProvider } from './filesystem-provider.js';
 import { serveFolder, type ServeFolderOptions } from './folder-server.js';
 import { nodeFs, type ProviderFileHandle, type ProviderFs } from './fs-types.js';
 import { READ_CHUNK_BYTES } from './read-range.js';
-import { SearchGate } from './search-gate.js';
+import { SearchGate, type Release } from './search-gate.js';
+import { stopNote } from './folder-text.js';
 import { SEARCH_DEFAULTS, searchFiles } from './search.js';
 
 type Block = { type: string; text?: string; name?: string };
@@ -279,6 +280,14 @@ describe('a read still pending at the end: the search does not wait for it', () 
   });
 });
 
+/** A turn of `gate` (a full queue is not expected where this is used). */
+async function take(gate: SearchGate, deadline: number, signal?: AbortSignal) {
+  const turn = await gate.acquire(deadline, signal);
+  if (turn !== undefined && typeof turn !== 'function')
+    throw new Error(`queue full: ${turn.limit}`);
+  return turn as Release | undefined;
+}
+
 describe('concurrent searches: a cap, then a turn in order, never "busy"', () => {
   function serve(fs: ProviderFs, search: NonNullable<ServeFolderOptions['search']> = {}) {
     const server = createServer({ name: 'busy', version: '1' });
@@ -352,13 +361,13 @@ describe('SearchGate', () => {
 
   it('hands a released turn to the next waiter in order, drops cancelled waiters, and counts right', async () => {
     const gate = new SearchGate({ concurrency: 2 });
-    const a = await gate.acquire(FAR());
-    const b = await gate.acquire(FAR());
+    const a = await take(gate, FAR());
+    const b = await take(gate, FAR());
     const cancel = new AbortController();
-    const cancelled = gate.acquire(FAR(), cancel.signal);
+    const cancelled = take(gate, FAR(), cancel.signal);
     const order: string[] = [];
-    const c = gate.acquire(FAR()).finally(() => order.push('c'));
-    const d = gate.acquire(FAR()).finally(() => order.push('d'));
+    const c = take(gate, FAR()).finally(() => order.push('c'));
+    const d = take(gate, FAR()).finally(() => order.push('d'));
     cancel.abort(new Error('gone'));
     await expect(cancelled).rejects.toThrow('gone');
     a?.();
@@ -371,9 +380,9 @@ describe('SearchGate', () => {
     (await c)?.();
     (await d)?.();
     // All four ended: two turns are free at once again, a third waits.
-    const free = [await gate.acquire(FAR()), await gate.acquire(FAR())];
+    const free = [await take(gate, FAR()), await take(gate, FAR())];
     let third = false;
-    void gate.acquire(FAR()).then(() => (third = true));
+    void take(gate, FAR()).then(() => (third = true));
     await turns();
     expect(third).toBe(false);
     for (const release of free) release?.();
@@ -381,15 +390,32 @@ describe('SearchGate', () => {
     expect(third).toBe(true);
   });
 
+  it('past maxWaiting, one more gets no turn at once: its search answers its name matches, saying why', async () => {
+    const gate = new SearchGate({ concurrency: 1, maxWaiting: 1 });
+    const held = await take(gate, FAR());
+    const waiting = take(gate, FAR());
+    expect(await gate.acquire(FAR())).toEqual({ budget: 'maxWaiting', limit: 1 });
+    const provider = createFilesystemProvider({ root: small, settleMs: 0 });
+    const found = await searchFiles(provider, 'f25', {
+      turn: (deadline, signal) => gate.acquire(deadline, signal),
+    });
+    expect(found.stopped).toEqual({ budget: 'maxWaiting', limit: 1 });
+    expect(found.hits.map((h) => h.file.path)).toEqual(['f25.txt']);
+    expect(stopNote(found)).toContain('it found 1 other searches waiting for a turn (maxWaiting)');
+    held?.();
+    (await waiting)?.();
+    provider.close();
+  });
+
   it('answers undefined once the deadline passed without a turn', async () => {
     vi.useFakeTimers();
     const gate = new SearchGate({ concurrency: 1 });
-    const held = await gate.acquire(Date.now() + 100);
-    const late = gate.acquire(Date.now() + 100);
+    const held = await take(gate, Date.now() + 100);
+    const late = take(gate, Date.now() + 100);
     await vi.advanceTimersByTimeAsync(100);
     expect(await late).toBeUndefined();
     held?.();
     // The turn is free: the next one gets it at once.
-    expect(await gate.acquire(Date.now())).toBeTypeOf('function');
+    expect(await take(gate, Date.now())).toBeTypeOf('function');
   });
 });

@@ -42,7 +42,7 @@ export interface SearchOptions extends SearchLimits {
    * the function that ends the turn, or to undefined when `deadline` (ms since the epoch) came
    * first; the search then answers its name matches, stopped by `timeoutMs`.
    */
-  turn?: (deadline: number, signal?: AbortSignal) => Promise<(() => void) | undefined>;
+  turn?: (deadline: number, signal?: AbortSignal) => Promise<(() => void) | SearchStop | undefined>;
 }
 
 export const SEARCH_DEFAULTS = {
@@ -63,7 +63,8 @@ export interface SearchHit {
 
 /** A budget of {@link SearchLimits} that ran out, and its value. */
 export interface SearchStop {
-  budget: keyof SearchLimits;
+  /** A budget of the search's own, or `maxWaiting`: too many searches waited for a turn. */
+  budget: keyof SearchLimits | 'maxWaiting';
   limit: number;
 }
 
@@ -225,8 +226,10 @@ export async function searchFiles(
     if (collect) all.push(hit);
   };
   // Without a turn before the deadline, no text is looked at: the name matches are the answer.
-  const release = options.turn ? await options.turn(deadline, signal) : () => undefined;
-  if (release === undefined) stopped = timedOut().stop;
+  const turn = options.turn ? await options.turn(deadline, signal) : () => undefined;
+  if (turn === undefined) stopped = timedOut().stop;
+  else if (typeof turn !== 'function') stopped = turn;
+  const release = typeof turn === 'function' ? turn : undefined;
   let truncated = false;
   try {
     for (const file of byName) {
