@@ -68,7 +68,7 @@ export class FilesystemProvider {
   private readonly options: FilesystemProviderOptions;
   private readonly readTimeoutMs: number;
   /** Reads past their time limit still waiting on the file system (read-stalls.ts). */
-  private readonly stalls: ReadStalls;
+  readonly stalls: ReadStalls;
   private readonly servers = new Set<McpServer>();
   private within: Containment | undefined;
   private index: FileIndex | undefined;

@@ -36,6 +36,11 @@ export class ReadStalls {
     return undefined;
   }
 
+  /** Whether a read of `relative` must not touch the disk now (see {@link refusal}). */
+  blocks(relative: string): boolean {
+    return this.byPath.has(relative) || this.count >= this.max;
+  }
+
   /** `work`, given up on at its time limit for `relative`: counted until it settles. */
   abandon(relative: string, work: Promise<unknown>): void {
     this.count++;

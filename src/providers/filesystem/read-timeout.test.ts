@@ -136,7 +136,7 @@ describe('maxStalledReads: reads past their limit that still hold a pool thread'
       expect(again.error).toMatchObject({
         code: -32603,
         message: expect.stringContaining(
-          `${uri}: not read: an earlier read of this file still waits`,
+          `${uri}: not read: an earlier read of this file, given up on at its time limit, still waits`,
         ),
         data: { uri, reason: 'stalled', readTimeoutMs: 50 },
       });

@@ -267,6 +267,28 @@ describe('a read still pending at the end: the search does not wait for it', () 
     await vi.waitFor(() => expect(fs.closed).toBe(11));
   });
 
+  it('a file whose read was left pending is not opened again by the next search', async () => {
+    const { fs, release, inRead } = blockingFs();
+    const provider = createFilesystemProvider({ root: small, fs, cacheBytes: 0, settleMs: 0 });
+    await provider.ready();
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout'] });
+    const first = searchFiles(provider, 'needle', { timeoutMs: 1000 });
+    await inRead;
+    await vi.advanceTimersByTimeAsync(1000);
+    expect((await first).stopped).toEqual({ budget: 'timeoutMs', limit: 1000 });
+    expect(provider.stalls.size).toBe(1);
+    vi.useRealTimers();
+    // f00.txt still hangs: the next search skips it and finds the needle in f25.txt.
+    const second = await searchFiles(provider, 'needle');
+    expect(second.hits.map((h) => h.file.path)).toEqual(['f25.txt']);
+    expect(fs.reads.filter((p) => p.endsWith('f00.txt'))).toHaveLength(1);
+    release();
+    await vi.waitFor(() => expect(provider.stalls.size).toBe(0));
+    await searchFiles(provider, 'needle');
+    expect(fs.reads.filter((p) => p.endsWith('f00.txt'))).toHaveLength(2);
+    provider.close();
+  });
+
   it('at cancellation, rejects with its reason', async () => {
     const { fs, release, inRead } = blockingFs();
     const provider = createFilesystemProvider({ root: small, fs, cacheBytes: 0, settleMs: 0 });

@@ -110,14 +110,15 @@ function untilEnd<T>(
   deadline: number,
   ended: () => unknown,
   signal: AbortSignal | undefined,
+  onGiveUp: () => void,
 ): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const settle = (): void => {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
     };
-    const onAbort = (): void => (settle(), reject(signal?.reason));
-    const timer = timerFor(deadline - Date.now(), () => (settle(), reject(ended())));
+    const onAbort = (): void => (settle(), onGiveUp(), reject(signal?.reason));
+    const timer = timerFor(deadline - Date.now(), () => (settle(), onGiveUp(), reject(ended())));
     signal?.addEventListener('abort', onAbort, { once: true });
     work.then(
       (value) => (settle(), resolve(value)),
@@ -198,11 +199,16 @@ export async function searchFiles(
     return undefined;
   };
   const read = async (file: FileInfo, maxSize: number): Promise<Passage | undefined> => {
+    // A file whose read still waits on a hung mount (or a folder with too many such) is not
+    // opened again: each such call holds a thread of libuv's pool (read-stalls.ts).
+    if (provider.stalls.blocks(file.path)) return undefined;
     const reading = provider.contents(file.path, Number.POSITIVE_INFINITY, {
       checkpoint,
       maxSize,
     });
-    const outcome = await untilEnd(reading, deadline, timedOut, signal);
+    const outcome = await untilEnd(reading, deadline, timedOut, signal, () =>
+      provider.stalls.abandon(file.path, reading),
+    );
     return outcome.kind === 'ok' ? look(outcome.contents) : undefined;
   };
   // Cached contents a read would serve without I/O are looked at at once; the others are read

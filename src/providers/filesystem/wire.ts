@@ -155,8 +155,8 @@ export function readStalled(
 ): ProtocolError {
   const why =
     scope === 'path'
-      ? `an earlier read of this file still waits on the file system past ${readTimeoutMs} ms (readTimeoutMs); it is not read again until that read returns`
-      : `${maxStalledReads} reads of this folder still wait on the file system past ${readTimeoutMs} ms (maxStalledReads); no file is read until one returns`;
+      ? `an earlier read of this file, given up on at its time limit, still waits on the file system; it is not read again until that read returns`
+      : `${maxStalledReads} reads of this folder, given up on at their time limit, still wait on the file system (maxStalledReads); no file is read until one returns`;
   return new ProtocolError(ERROR_CODES.INTERNAL_ERROR, `${uri}: not read: ${why}`, {
     uri,
     reason: 'stalled',
