@@ -53,11 +53,6 @@ export class ByteLruCache<V> {
     return this.map.get(key)?.value;
   }
 
-  /** Whether `key` holds `value` now (neither a hit nor a use: the order stays). */
-  holds(key: string, value: V): boolean {
-    return this.map.get(key)?.value === value;
-  }
-
   /** Whether a value of `cost` would be kept (so that what only a kept value needs is made first). */
   accepts(cost: number): boolean {
     return cost <= this.maxEntryBytes && this.maxBytes > 0;

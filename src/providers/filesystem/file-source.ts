@@ -73,13 +73,8 @@ export class FileSource {
         : { ...this.knownOf(relative), ...control },
       resolved,
     );
-    if (outcome.kind !== 'ok' || !(resolved instanceof PathRecord)) return outcome;
-    resolved.readable = true;
-    return {
-      kind: 'ok',
-      contents: outcome.contents,
-      validity: this.validity(resolved, outcome.contents),
-    };
+    if (outcome.kind === 'ok' && resolved instanceof PathRecord) resolved.readable = true;
+    return outcome;
   }
 
   /**
@@ -115,7 +110,7 @@ export class FileSource {
       return { kind: 'too-large', size, wireBytes, mtimeMs };
     }
     record.readable = true;
-    return { kind: 'ok', contents, validity: this.validity(record, contents) };
+    return { kind: 'ok', contents };
   }
 
   private async read(
@@ -137,21 +132,7 @@ export class FileSource {
       known,
       resolved,
     );
-    if (outcome.kind !== 'ok' || !(resolved instanceof PathRecord)) return outcome;
-    return {
-      kind: 'ok',
-      contents: outcome.contents,
-      validity: this.validity(resolved, outcome.contents),
-    };
-  }
-
-  /**
-   * How long contents read through `record` stay what a read would serve, told without I/O:
-   * while the record is trusted and the cache still holds them (cacheBytes bounds what is
-   * answered from memory; uncached contents are read again every time).
-   */
-  private validity(record: PathRecord, contents: FileContents): { readonly valid: boolean } {
-    return new CachedValidity(record, this.cache, contents);
+    return outcome;
   }
 
   /** What the listing sniffed for a file: its type at the size it had then. */
@@ -191,18 +172,5 @@ export class FileSource {
   clear(): void {
     this.records.clear();
     this.cache.clear();
-  }
-}
-
-/** A class, not an object literal with a getter: one shape for every read (cheaper to make). */
-class CachedValidity {
-  constructor(
-    private readonly record: PathRecord,
-    private readonly cache: ByteLruCache<FileContents>,
-    private readonly contents: FileContents,
-  ) {}
-
-  get valid(): boolean {
-    return this.record.valid && this.cache.holds(this.record.key, this.contents);
   }
 }

@@ -72,7 +72,6 @@ export class FilesystemProvider {
   private readonly servers = new Set<McpServer>();
   private within: Containment | undefined;
   private index: FileIndex | undefined;
-  private walks = 0;
   private starting: Promise<void> | undefined;
   /** `ready()` resolved: a read need not wait for it (and may be answered without a promise). */
   private started = false;
@@ -170,10 +169,7 @@ export class FilesystemProvider {
       accept: (rel) => this.pathOf(this.uriOf(rel)) === rel,
       onProgress: this.options.onProgress,
       onWarning: this.options.onWarning,
-      onDiff: (diff, before) => {
-        if (diff.added.length + diff.removed.length + diff.changed.length > 0) this.walks++;
-        this.freshness.onDiff(diff, before);
-      },
+      onDiff: (diff, before) => this.freshness.onDiff(diff, before),
     });
     await this.index.refresh();
     this.freshness.start(real, this.index);
@@ -338,11 +334,6 @@ export class FilesystemProvider {
    */
   onFolderChange(listener: FolderChangeListener): () => void {
     return this.freshness.subscribe(listener);
-  }
-
-  /** Walks of the folder that changed its listing so far: what was built from it is stale after one. */
-  get listingGeneration(): number {
-    return this.walks;
   }
 
   /** Whether the folder's watch is running (not with `watch: false`, nor once it failed). */

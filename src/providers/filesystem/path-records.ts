@@ -81,7 +81,7 @@ export class PathRecord implements ResolvedFile {
     return !this.dropped;
   }
 
-  /** Whether a read would serve this record again without any I/O (a `ReadValidity`). */
+  /** Whether a read would serve this record again without any I/O. */
   get valid(): boolean {
     return !this.dropped && this.owner.trusts(this);
   }

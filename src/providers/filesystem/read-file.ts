@@ -34,8 +34,6 @@ export type ReadOutcome =
       kind: 'ok';
       contents: FileContents;
       version?: Stats;
-      /** While `valid`, the same read would serve these contents again without I/O. */
-      validity?: { readonly valid: boolean };
     }
   | { kind: 'missing' }
   | { kind: 'refused'; reason: string }
