@@ -35,7 +35,7 @@ import {
 import type { ClientWarning, McpClientOptions, RequestOptions } from './options.js';
 import { checkResult } from './result-check.js';
 import { isCacheable, mayRequireInput } from '../protocol/methods.js';
-import { tellRaw, type NotificationListener } from './notification-listener.js';
+import { listenerThrew, tellRaw, type NotificationListener } from './notification-listener.js';
 import { Emitter } from '../protocol/emitter.js';
 import { WarningLog } from './warning-log.js';
 import { answerServerRequest } from './server-requests.js';
@@ -60,10 +60,7 @@ export abstract class ClientBase {
   protected readonly warningLog = new WarningLog(() => this.options.onWarning);
   /** Listeners that see every notification; one that throws is a warning, never stops the rest. */
   protected readonly noteListeners = new Emitter<Parameters<NotificationListener>[0]>((error) =>
-    this.warningLog.add({
-      code: 'HANDLER_FAILED',
-      message: `a notification listener threw: ${String(error)}`,
-    }),
+    this.warningLog.add(listenerThrew(error)),
   );
   private identity: ServerIdentity | undefined;
   private pinnedEra: Era | undefined;

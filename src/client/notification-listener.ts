@@ -6,6 +6,11 @@ export type NotificationListener = (notification: {
   params?: Record<string, unknown>;
 }) => void;
 
+/** The warning for a notification listener that threw (the others still ran). */
+export function listenerThrew(error: unknown): ClientWarning {
+  return { code: 'HANDLER_FAILED', message: `a notification listener threw: ${String(error)}` };
+}
+
 /** Hands a raw result to an `onRawResult` hook; a hook that throws becomes a warning. */
 export function tellRaw(
   hook: (result: unknown) => void,
