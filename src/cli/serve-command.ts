@@ -101,6 +101,7 @@ function stdioArgs(args: ServeArgs, dir: string): string[] {
     ['--search-max-waiting', args.searchMaxWaiting],
     ['--read-timeout', args.readTimeoutMs === undefined ? undefined : `${args.readTimeoutMs}ms`],
     ['--max-stalled-reads', args.maxStalledReads],
+    ['--read-workers', args.readWorkers],
     [
       '--watch-debounce',
       args.watchDebounceMs === undefined ? undefined : `${args.watchDebounceMs}ms`,
@@ -224,6 +225,7 @@ async function start(
       cacheBytes: args.cacheBytes,
       readTimeoutMs: args.readTimeoutMs,
       maxStalledReads: args.maxStalledReads,
+      readWorkers: args.readWorkers,
       partBytes: args.partBytes,
       watchDebounceMs: args.watchDebounceMs,
     }),

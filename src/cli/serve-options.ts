@@ -12,6 +12,7 @@ export type ValueKey =
   | 'cacheBytes'
   | 'readTimeoutMs'
   | 'maxStalledReads'
+  | 'readWorkers'
   | 'partBytes'
   | 'maxDepth'
   | 'maxInFlight'
@@ -82,6 +83,7 @@ export const VALUE_OPTIONS: Readonly<Record<string, ValueOption>> = {
   '--cache-bytes': { key: 'cacheBytes', min: 0, kind: 'size' },
   '--read-timeout': { key: 'readTimeoutMs', min: 10, max: 3_600_000, kind: 'duration' },
   '--max-stalled-reads': { key: 'maxStalledReads', min: 1, max: 10_000, kind: 'count' },
+  '--read-workers': { key: 'readWorkers', min: 0, max: 1_000, kind: 'count' },
   '--max-depth': { key: 'maxDepth', min: 8, max: 10_000, kind: 'count' },
   '--max-in-flight': { key: 'maxInFlight', min: 1, max: 100_000, kind: 'count', only: 'stdio' },
   '--max-queued-bytes': {

@@ -158,6 +158,17 @@ async function readAndKeep(
   const c = outcome.contents;
   if (outcome.version === undefined || !sameFile(outcome.version, stats)) return outcome;
   if (resolved.current === false) return outcome;
+  keepContents(cache, key, real, c);
+  return outcome;
+}
+
+/** Caches the contents `c` of the version `key` names, of the file at `real`. */
+export function keepContents(
+  cache: ByteLruCache<FileContents>,
+  key: string,
+  real: string,
+  c: FileContents,
+): void {
   // The shared bytes cost as much again: they count, so that cacheBytes bounds both.
   const shared = c.wireBytes >= SHARED_BODY_MIN_BYTES && cache.accepts(c.wireBytes * 2);
   const hold = shared
@@ -167,5 +178,4 @@ async function readAndKeep(
     : undefined;
   const cost = c.wireBytes + (hold?.bytes.byteLength ?? 0);
   cache.set(key, c, cost, hold?.release, real);
-  return outcome;
 }

@@ -6,11 +6,19 @@
 import type { Stats } from 'node:fs';
 import * as path from 'node:path';
 import { ByteLruCache, type CacheStats } from './content-cache.js';
-import { ContentStore, readContents, type ContentsOutcome } from './file-reader.js';
+import {
+  cacheKey,
+  ContentStore,
+  keepContents,
+  readContents,
+  sameFile,
+  type ContentsOutcome,
+} from './file-reader.js';
 import type { ProviderFs } from './fs-types.js';
 import { PathRecord, PathRecords, type WatchCoverage } from './path-records.js';
 import type { FileContents, ReadControl } from './read-file.js';
-import { canRead, type Containment } from './resolve.js';
+import type { ReadPool } from './read-pool.js';
+import { canRead, type Containment, type Resolved } from './resolve.js';
 import { readOrStream, type WholeReadOutcome } from './streamed-file.js';
 
 export interface FileSourceOptions {
@@ -25,6 +33,8 @@ export interface FileSourceOptions {
   maxEntries?: number | undefined;
   /** What the listing knows of a file: the type it sniffed, at the size it had then. */
   listed?: (relative: string) => { mimeType?: string | undefined; size: number } | undefined;
+  /** Workers that resolve and read a path as one job (read-pool.ts); else the event loop does. */
+  pool?: ReadPool | undefined;
 }
 
 /** Bytes of encoded contents cached by default. */
@@ -59,7 +69,10 @@ export class FileSource {
     limitBytes: number,
     control: ReadControl,
   ): Promise<ContentsOutcome> {
-    const resolved = await this.records.resolve(relative);
+    const resolved = await this.records.resolve(
+      relative,
+      control.checkpoint ? undefined : this.pooled(relative, limitBytes),
+    );
     if (resolved.kind !== 'file') return resolved;
     const { fs, within } = this.options;
     const outcome = await readContents(
@@ -119,7 +132,7 @@ export class FileSource {
     streams: boolean,
   ): Promise<WholeReadOutcome> {
     if (!streams) return this.contents(relative, limitBytes, {});
-    const resolved = await this.records.resolve(relative);
+    const resolved = await this.records.resolve(relative, this.pooled(relative, limitBytes));
     if (resolved.kind !== 'file') return resolved;
     const { fs, within } = this.options;
     const known = this.knownOf(relative);
@@ -133,6 +146,43 @@ export class FileSource {
       resolved,
     );
     return outcome;
+  }
+
+  /**
+   * With a pool, a resolution that reads the file in the same job and caches what it read: the
+   * read that follows then finds it in the cache. Undefined without a pool.
+   */
+  private pooled(
+    relative: string,
+    limitBytes: number,
+  ): ((spoiled: () => boolean) => Promise<Resolved>) | undefined {
+    const { pool } = this.options;
+    if (!pool) return undefined;
+    return async (spoiled) => {
+      const { root, visibility, refuseHardLinks } = this.options.within();
+      const { cache } = this;
+      const { resolved, outcome } = await pool.run({
+        root,
+        relative,
+        visibility,
+        refuseHardLinks: refuseHardLinks === true,
+        limitBytes,
+        keepsWireBytes: cache.maxBytes > 0 ? cache.maxEntryBytes : -1,
+        known: this.knownOf(relative).known,
+        settleMs: this.options.fs.settleMs,
+      });
+      if (
+        resolved.kind === 'file' &&
+        outcome?.kind === 'ok' &&
+        outcome.version !== undefined &&
+        sameFile(outcome.version, resolved.stats) &&
+        !spoiled()
+      ) {
+        const key = cacheKey(resolved.real, resolved.stats, path.extname(relative));
+        keepContents(cache, key, resolved.real, outcome.contents);
+      }
+      return resolved;
+    };
   }
 
   /** What the listing sniffed for a file: its type at the size it had then. */
@@ -168,9 +218,10 @@ export class FileSource {
     this.cache.deleteGroup(path.join(this.options.within().root, ...relative.split('/')));
   }
 
-  /** Forgets every resolution and empties the contents cache. */
+  /** Forgets every resolution, empties the contents cache and stops the read workers. */
   clear(): void {
     this.records.clear();
     this.cache.clear();
+    this.options.pool?.close();
   }
 }

@@ -23,6 +23,7 @@ import { nodeFs, type ProviderFs } from './fs-types.js';
 import type { FilesystemProviderOptions } from './provider-options.js';
 import type { ContentsOutcome } from './file-reader.js';
 import { FileSource } from './file-source.js';
+import { readPoolOf } from './read-pool.js';
 import { readTimeoutOf } from './read-timeout.js';
 import type { FileContents, ReadControl } from './read-file.js';
 import type { Containment } from './resolve.js';
@@ -134,6 +135,7 @@ export class FilesystemProvider {
       ttlMs: options.resolveTtlMs,
       maxEntries: options.maxResolvedPaths,
       listed: (relative) => this.index?.get(relative),
+      pool: fs === nodeFs ? readPoolOf(options.readWorkers, this.stalls.max) : undefined,
     });
   }
 
@@ -350,8 +352,7 @@ export class FilesystemProvider {
   /** Stops watching and empties the contents cache; the provider still serves, with a listing refreshed on demand. */
   close(): void {
     this.freshness.close();
-    // Cached bodies hold shared bytes in a process-wide registry: they go with the provider.
-    // Resolutions go too: nothing reports a change to them any more.
+    // Resolutions go: nothing reports a change to them any more; the read workers stop.
     this.source.clear();
   }
 

@@ -165,9 +165,14 @@ export class PathRecords {
 
   /**
    * What `relative` resolves to (see {@link resolveInRoot}): its record when still valid, else a
-   * fresh resolution, remembered when it is a servable file.
+   * fresh resolution, remembered when it is a servable file. `via` resolves instead of
+   * {@link resolveInRoot} (a read pool's job, which may read the file too); it hears whether a
+   * change was reported under the path meanwhile.
    */
-  async resolve(relative: string): Promise<Resolved | PathRecord> {
+  async resolve(
+    relative: string,
+    via?: (spoiled: () => boolean) => Promise<Resolved>,
+  ): Promise<Resolved | PathRecord> {
     const record = this.records.get(relative);
     if (record && this.now() < record.expiresAt) {
       if (this.vouched(record) || (await this.unchanged(record))) return record;
@@ -184,7 +189,7 @@ export class PathRecords {
     let flight = this.flights.get(relative);
     if (!flight) {
       const started = new Flight((self) =>
-        this.resolveNow(relative, self).finally(() => {
+        this.resolveNow(relative, self, via).finally(() => {
           if (this.flights.get(relative) === self) this.flights.delete(relative);
         }),
       );
@@ -283,18 +288,18 @@ export class PathRecords {
   }
 
   /** Resolves `relative` anew, in `flight`. */
-  private async resolveNow(relative: string, flight: Flight): Promise<Resolved | PathRecord> {
+  private async resolveNow(
+    relative: string,
+    flight: Flight,
+    via: ((spoiled: () => boolean) => Promise<Resolved>) | undefined,
+  ): Promise<Resolved | PathRecord> {
     const { watch } = this.options;
     const within = this.options.within();
     // Taken before any I/O: a change after this point is reported, and spoils this flight.
     const coverage = watch.coverage(foldersAbove(relative));
-    const resolved = await resolveInRoot(
-      this.options.fs,
-      within.root,
-      relative,
-      within.visibility,
-      within,
-    );
+    const resolved = await (via
+      ? via(() => flight.spoiled)
+      : resolveInRoot(this.options.fs, within.root, relative, within.visibility, within));
     if (resolved.kind !== 'file' || this.ttlMs === 0 || this.maxEntries === 0) return resolved;
     // A symlinked path's real path is learned only now; its stat on every read covers it.
     if (flight.spoiled) return resolved;

@@ -85,6 +85,12 @@ export interface FilesystemProviderOptions {
    * without touching the disk, so that the pool keeps threads for healthy files.
    */
   maxStalledReads?: number;
+  /**
+   * Worker threads that resolve and read an uncached file as one job, at most (default: 4, plus
+   * `maxStalledReads` for workers held by slow files; 0: every read runs on libuv's pool).
+   * Only with the default `fs`: an injected one always runs on the event loop.
+   */
+  readWorkers?: number;
   /** Sees the progress of every walk of the folder. */
   onProgress?: (progress: IndexProgress) => void;
   /** Sees non-fatal problems (a watch that failed, a listing that was cut). */
