@@ -1,5 +1,5 @@
 /**
- * Messages as JSON in parts: large strings (a cached file's shared bytes, a big base64 blob, a
+ * Messages as JSON in parts: large strings (a big base64 blob, a
  * streamed blob) are their own parts, never copied into one JSON text. Used by the transports'
  * writers (transports/oversize.ts) and by the server, which encodes a large read's answer once.
  */
@@ -7,17 +7,16 @@ import { isBase64 } from '../protocol/base64.js';
 import { preEncodedBytesOf, preEncodedPartsOf } from '../protocol/pre-encoded.js';
 import type { JSONRPCMessage } from '../protocol/jsonrpc.js';
 import { McpKitError } from '../errors/mcpkit-error.js';
-import { SHARED_BODY_MIN_BYTES, sharedBodies } from './shared-bodies.js';
 import { isStreamedBody, type StreamedBody } from './streamed-body.js';
 import { utf8Length } from './wire-size.js';
 
 /** Base64 strings at least this long are written as their own parts, never copied into the JSON. */
-export const LARGE_PART_BYTES = SHARED_BODY_MIN_BYTES;
+export const LARGE_PART_BYTES = 64 * 1024;
 
 /**
  * A message as JSON in parts (joined, they are the JSON); `bytes` is its UTF-8 size. A string
- * part is text to write; a Uint8Array part is UTF-8 already, shared with other responses (see
- * content/shared-bodies.ts): written as it is, never modified; a StreamedBody part is a blob's
+ * part is text to write; a Uint8Array part is UTF-8 already (an answer encoded once, see
+ * protocol/pre-encoded.ts): written as it is, never modified; a StreamedBody part is a blob's
  * JSON string still to be read from its source (content/streamed-body.ts), quotes included.
  */
 export interface EncodedMessage {
@@ -56,11 +55,9 @@ export function hasStreamedPart(parts: readonly MessagePart[]): boolean {
 const NONCE = `mcpkit-part-${Math.random().toString(36).slice(2)}${Date.now().toString(36)}`;
 const BLOB_KEYS = new Set(['blob', 'data']);
 
-/** A string written as its own part: base64 under a blob key, or one with shared bytes. */
+/** A string written as its own part: a large base64 string under a blob key. */
 function isLargePart(key: string, value: string): boolean {
-  if (value.length < LARGE_PART_BYTES) return false;
-  if (BLOB_KEYS.has(key)) return true;
-  return key === 'text' && sharedBodies.size > 0 && sharedBodies.get(value) !== undefined;
+  return value.length >= LARGE_PART_BYTES && BLOB_KEYS.has(key);
 }
 
 function hasLargePart(value: unknown, depth: number): boolean {
@@ -81,9 +78,8 @@ function hasLargePart(value: unknown, depth: number): boolean {
 }
 
 /**
- * Serializes a message. Large strings are not copied into one big JSON text: a string with
- * shared bytes (a cached file's contents) is written as those bytes, the same for every
- * response; another large base64 blob stays the string it is, as its own part. Base64 needs no
+ * Serializes a message. Large base64 blobs are not copied into one big JSON text: each stays
+ * the string it is, as its own part. Base64 needs no
  * JSON escaping, which is checked before a string is passed through. A StreamedBody under
  * `blob` is its own part, counted with its exact `wireBytes`, when `options.streams` says the
  * writer sends one; otherwise it throws `STREAM_UNSUPPORTED`.
@@ -114,9 +110,8 @@ export function encodeMessage(
   const skeleton = JSON.stringify(message, (key, value: unknown) => {
     if (typeof value === 'object' && value !== null) return detachStreamed(value, large, options);
     if (typeof value !== 'string' || value.length < LARGE_PART_BYTES) return value;
-    const shared = BLOB_KEYS.has(key) || key === 'text' ? sharedBodies.get(value) : undefined;
-    if (shared !== undefined || (BLOB_KEYS.has(key) && isBase64(value))) {
-      large.push(shared ?? value);
+    if (BLOB_KEYS.has(key) && isBase64(value)) {
+      large.push(value);
       return `${NONCE}:${large.length - 1}`;
     }
     return value;
@@ -127,7 +122,7 @@ export function encodeMessage(
   for (const [i, part] of large.entries()) {
     const token = `"${NONCE}:${i}"`;
     const found = skeleton.indexOf(token, at);
-    // Shared and streamed bytes carry their quotes; a string part goes between the skeleton's.
+    // Streamed bytes carry their quotes; a string part goes between the skeleton's.
     const quoted = typeof part !== 'string';
     const head = skeleton.slice(at, quoted ? found : found + 1);
     if (head !== '') parts.push(head);

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { sharedBodies } from '../content/shared-bodies.js';
 import {
   asBlobString,
   base64Body,
@@ -126,70 +125,18 @@ describe('encodeForSend', () => {
   });
 });
 
-describe('encodeMessage with shared bytes', () => {
+describe('encodeMessage with large blobs', () => {
   const joined = (parts: readonly MessagePart[]): string =>
     Buffer.concat(
       parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : (p as Uint8Array))),
     ).toString();
 
-  it('writes a shared blob and a shared text as their bytes, exactly as JSON.stringify', () => {
-    const blob = Buffer.alloc(LARGE_PART_BYTES, 3).toString('base64');
-    const text = `${'é'.repeat(LARGE_PART_BYTES)} "q" \\ \n 😀`;
-    const holds = [sharedBodies.hold(blob, 'base64'), sharedBodies.hold(text, 'text')];
-    try {
-      const m = {
-        jsonrpc: '2.0' as const,
-        id: 'é',
-        result: {
-          contents: [
-            { uri: 'x:a', mimeType: 'application/octet-stream', blob },
-            { uri: 'x:b', mimeType: 'text/plain', text },
-            { uri: 'x:c', blob: big }, // not shared: a string part, as before
-            { uri: 'x:d', text: 'small' },
-          ],
-        },
-      };
-      const one = encodeMessage(m);
-      const two = encodeMessage(m);
-      expect(joined(one.parts)).toBe(JSON.stringify(m));
-      expect(one.bytes).toBe(Buffer.byteLength(JSON.stringify(m)));
-      const shared = one.parts.filter((p) => typeof p !== 'string');
-      expect(shared).toHaveLength(2);
-      expect(shared[0]).toBe(holds[0]?.bytes);
-      expect(shared[1]).toBe(holds[1]?.bytes);
-      // The same bytes for every response: nothing encoded or copied per message.
-      expect(two.parts.filter((p) => typeof p !== 'string')[0]).toBe(shared[0]);
-      expect(one.parts).toContain(big);
-    } finally {
-      for (const hold of holds) hold?.release();
-    }
-  });
-
-  it('counts shared bytes exactly against the cap', () => {
-    const blob = Buffer.alloc(LARGE_PART_BYTES, 4).toString('base64');
-    const hold = sharedBodies.hold(blob, 'base64');
-    try {
-      const m = { jsonrpc: '2.0' as const, id: 1, result: { contents: [{ uri: 'x:a', blob }] } };
-      const size = Buffer.byteLength(JSON.stringify(m));
-      const fits = encodeWithinCap(m, size, 'cap', () => {});
-      expect(fits?.parts).toContain(hold?.bytes);
-      expect(joined(fits?.parts ?? [])).toBe(JSON.stringify(m));
-      const over = encodeWithinCap(m, size - 1, 'cap', () => {});
-      expect(JSON.parse(joined(over?.parts ?? []))).toMatchObject({
-        error: { code: -32603, data: { bytes: size, limit: size - 1 } },
-      });
-    } finally {
-      hold?.release();
-    }
-  });
-
-  it('falls back to the string once the shared bytes are released', () => {
+  it('writes a large blob as its own string part; a large text stays in the JSON', () => {
     const blob = Buffer.alloc(LARGE_PART_BYTES, 5).toString('base64');
-    sharedBodies.hold(blob, 'base64')?.release();
-    const text = 't'.repeat(LARGE_PART_BYTES * 2);
+    const text = `${'é'.repeat(LARGE_PART_BYTES)} "q" \\ \n 😀`;
     const m = {
       jsonrpc: '2.0' as const,
-      id: 1,
+      id: 'é',
       result: {
         contents: [
           { uri: 'x:a', blob },
@@ -200,7 +147,22 @@ describe('encodeMessage with shared bytes', () => {
     const encoded = encodeMessage(m);
     expect(encoded.parts.every((p) => typeof p === 'string')).toBe(true);
     expect(encoded.parts).toContain(blob);
+    expect(encoded.parts).not.toContain(text);
     expect(joined(encoded.parts)).toBe(JSON.stringify(m));
+    expect(encoded.bytes).toBe(Buffer.byteLength(JSON.stringify(m)));
+  });
+
+  it('counts a large blob exactly against the cap', () => {
+    const blob = Buffer.alloc(LARGE_PART_BYTES, 4).toString('base64');
+    const m = { jsonrpc: '2.0' as const, id: 1, result: { contents: [{ uri: 'x:a', blob }] } };
+    const size = Buffer.byteLength(JSON.stringify(m));
+    const fits = encodeWithinCap(m, size, 'cap', () => {});
+    expect(fits?.parts).toContain(blob);
+    expect(joined(fits?.parts ?? [])).toBe(JSON.stringify(m));
+    const over = encodeWithinCap(m, size - 1, 'cap', () => {});
+    expect(JSON.parse(joined(over?.parts ?? []))).toMatchObject({
+      error: { code: -32603, data: { bytes: size, limit: size - 1 } },
+    });
   });
 });
 

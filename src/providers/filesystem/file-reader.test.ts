@@ -3,7 +3,6 @@ import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sharedBodies } from '../../content/shared-bodies.js';
 import { ByteLruCache } from './content-cache.js';
 import { ContentStore, readContents, type ContentsOutcome } from './file-reader.js';
 
@@ -191,58 +190,5 @@ describe('readContents: one read for concurrent misses', () => {
     expect(opens()).toBe(1);
     for (const outcome of outcomes) expect(outcome).toMatchObject({ kind: 'changed' });
     expect(storeOf(cache).flights.size).toBe(0);
-  });
-});
-
-describe('readContents: shared JSON bytes of cached contents', () => {
-  const fs: ProviderFs = { ...nodeFs, settleMs: 0 };
-
-  it('encodes a large cached body once, and lets it go with the cache entry', async () => {
-    const cache = new ByteLruCache<FileContents>(1 << 20);
-    const contents = ok(await readContents(fs, within, storeOf(cache), 'big.bin', Infinity));
-    const blob = contents.blob ?? '';
-    const bytes = sharedBodies.get(blob);
-    expect(Buffer.from(bytes ?? new Uint8Array()).toString()).toBe(JSON.stringify(blob));
-    // Both forms count against the cache's bytes.
-    expect(cache.stats().bytes).toBe(contents.wireBytes * 2);
-    expect(ok(await readContents(fs, within, storeOf(cache), 'big.bin', Infinity))).toBe(contents);
-    expect(sharedBodies.get(blob)).toBe(bytes);
-    cache.clear();
-    expect(sharedBodies.get(blob)).toBeUndefined();
-  });
-
-  it('shares a large text as its escaped JSON', async () => {
-    const cache = new ByteLruCache<FileContents>(1 << 20);
-    const contents = ok(await readContents(fs, within, storeOf(cache), 'long.md', Infinity));
-    const bytes = sharedBodies.get(contents.text ?? '');
-    expect(Buffer.from(bytes ?? new Uint8Array()).toString()).toBe(JSON.stringify(LONG));
-    expect(bytes?.byteLength).toBe(contents.wireBytes);
-    cache.delete('not a key'); // changes nothing
-    expect(sharedBodies.get(contents.text ?? '')).toBe(bytes);
-    cache.clear();
-    expect(sharedBodies.get(LONG)).toBeUndefined();
-  });
-
-  it('shares nothing for a body the cache does not keep, or a small one', async () => {
-    const small = new ByteLruCache<FileContents>(200 * 1024); // entries up to 100 KiB
-    const contents = ok(await readContents(fs, within, storeOf(small), 'big.bin', Infinity));
-    expect(sharedBodies.get(contents.blob ?? '')).toBeUndefined();
-    expect(small.stats().entries).toBe(0);
-    const cache = new ByteLruCache<FileContents>(1 << 20);
-    const text = ok(await readContents(fs, within, storeOf(cache), 'quotes.txt', Infinity));
-    expect(sharedBodies.get(text.text ?? '')).toBeUndefined();
-    expect(cache.stats().bytes).toBe(2002);
-  });
-});
-
-describe('shared bodies go with the provider', () => {
-  it('closing a provider releases the shared bytes of what it cached', async () => {
-    const provider = createFilesystemProvider({ root, settleMs: 0 });
-    const before = sharedBodies.size;
-    const read = await provider.contents('big.bin');
-    expect(read.kind).toBe('ok');
-    expect(sharedBodies.size).toBe(before + 1);
-    provider.close();
-    expect(sharedBodies.size).toBe(before);
   });
 });

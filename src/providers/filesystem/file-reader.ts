@@ -1,7 +1,6 @@
 /** One served file through the guards and the contents cache: whether it is served, its contents. */
 import type { Stats } from 'node:fs';
 import * as path from 'node:path';
-import { SHARED_BODY_MIN_BYTES, sharedBodies } from '../../content/shared-bodies.js';
 import type { ByteLruCache } from './content-cache.js';
 import type { ProviderFs } from './fs-types.js';
 import {
@@ -138,9 +137,7 @@ export async function readContents(
 
 /**
  * Reads the file and caches what was read when it is the version `key` names (the file may have
- * changed since it was resolved), unless a change was reported under the path meanwhile. A large
- * text or blob gets its JSON form encoded once, shared by every response that sends it (see
- * content/shared-bodies.ts), for as long as the entry is cached.
+ * changed since it was resolved), unless a change was reported under the path meanwhile.
  */
 async function readAndKeep(
   fs: ProviderFs,
@@ -169,13 +166,5 @@ export function keepContents(
   real: string,
   c: FileContents,
 ): void {
-  // The shared bytes cost as much again: they count, so that cacheBytes bounds both.
-  const shared = c.wireBytes >= SHARED_BODY_MIN_BYTES && cache.accepts(c.wireBytes * 2);
-  const hold = shared
-    ? c.blob !== undefined
-      ? sharedBodies.hold(c.blob, 'base64')
-      : sharedBodies.hold(c.text ?? '', 'text')
-    : undefined;
-  const cost = c.wireBytes + (hold?.bytes.byteLength ?? 0);
-  cache.set(key, c, cost, hold?.release, real);
+  cache.set(key, c, c.wireBytes, undefined, real);
 }

@@ -1,5 +1,5 @@
 /**
- * Shared byte parts through every writer: a cached 4 MiB file read over stdio, over node:http
+ * Large answers through every writer: a cached 4 MiB file read over stdio, over node:http
  * (JSON and SSE) and through the web handler answers exactly the file, and concurrent reads
  * answer the very same bytes.
  */
@@ -9,7 +9,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sharedBodies } from '../content/shared-bodies.js';
 import { serveFolder } from '../providers/filesystem/folder-server.js';
 import { createServer } from '../server/server.js';
 import type { McpServer } from '../server/index.js';
@@ -23,16 +22,14 @@ const FILE = randomBytes(4 * 1024 * 1024);
 const URI = 'file:///big.bin';
 let root: string;
 let server: McpServer;
-let release: (() => void) | undefined;
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'mcpkit-shared-bytes-'));
   await writeFile(join(root, 'big.bin'), FILE);
   server = createServer({ name: 'shared', version: '1' });
   serveFolder(server, { root, settleMs: 0, tools: false, prompts: false });
-  // A resource that speaks before its result (so HTTP answers as SSE), with shared contents.
+  // A resource that speaks before its result (so HTTP answers as SSE), with the same contents.
   const blob = FILE.toString('base64');
-  release = sharedBodies.hold(blob, 'base64')?.release;
   server.resource('test://sse', { name: 'sse' }, (_uri, _variables, ctx) => {
     ctx.progress(1, 2);
     return { contents: [{ uri: 'test://sse', mimeType: 'application/octet-stream', blob }] };
@@ -40,7 +37,6 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  release?.();
   await rm(root, { recursive: true, force: true });
 });
 
@@ -53,7 +49,7 @@ function blobOf(message: unknown, id: unknown): Buffer {
 
 const headers = (uri: string) => modernHeaders('resources/read', uri);
 
-describe('shared byte parts', () => {
+describe('large answers', () => {
   it('over stdio: each read of the cached file is one line that decodes to the file', async () => {
     const input = new PassThrough();
     const output = new PassThrough();
@@ -61,7 +57,7 @@ describe('shared byte parts', () => {
     output.on('data', (chunk: Buffer) => chunks.push(chunk));
     const conn = serveStdio(server, { input, output });
     const requests = [1, 2, 3].map(() => modern('resources/read', { uri: URI }));
-    // The first read fills the cache; the next two are written from its shared bytes.
+    // The first read fills the cache; the next two are written from it.
     for (const request of requests) input.write(`${JSON.stringify(request)}\n`);
     const lines = async (): Promise<string[]> => {
       for (;;) {
@@ -101,10 +97,9 @@ describe('shared byte parts', () => {
           expect(Number(res.headers.get('content-length'))).toBe(bytes.length);
         return bytes;
       };
-      // The first read fills the cache (and shares its JSON bytes).
+      // The first read fills the cache.
       const first = JSON.parse((await read(1)).toString()) as unknown;
-      const blob = (first as { result: { contents: Array<{ blob: string }> } }).result.contents[0];
-      expect(sharedBodies.get(blob?.blob ?? '')).toBeDefined();
+      expect(blobOf(first, 1).equals(FILE)).toBe(true);
       const [a, b] = await Promise.all([read(7), read(7)]);
       expect(a.equals(b as Buffer)).toBe(true);
       expect(blobOf(JSON.parse(a.toString()), 7).equals(FILE)).toBe(true);
