@@ -13,7 +13,6 @@ function storeOf(cache: ByteLruCache<FileContents>): ContentStore {
   if (!store) stores.set(cache, (store = new ContentStore(cache)));
   return store;
 }
-import { createFilesystemProvider } from './filesystem-provider.js';
 import { nodeFs, type ProviderFileHandle, type ProviderFs } from './fs-types.js';
 import type { FileContents } from './read-file.js';
 import type { Containment } from './resolve.js';
