@@ -135,7 +135,7 @@ export class FilesystemProvider {
       ttlMs: options.resolveTtlMs,
       maxEntries: options.maxResolvedPaths,
       listed: (relative) => this.index?.get(relative),
-      pool: fs === nodeFs ? readPoolOf(options.readWorkers, this.stalls.max) : undefined,
+      pool: fs === nodeFs ? readPoolOf(options.readWorkers) : undefined,
     });
   }
 

@@ -86,9 +86,9 @@ export interface FilesystemProviderOptions {
    */
   maxStalledReads?: number;
   /**
-   * Worker threads that resolve and read an uncached file as one job, at most (default: 4, plus
-   * `maxStalledReads` for workers held by slow files; 0: every read runs on libuv's pool).
-   * Only with the default `fs`: an injected one always runs on the event loop.
+   * Worker threads that resolve and read an uncached file as one job, at most (default 20: 4
+   * started when reads come, more only while every one is held by a slow file; 0: every read
+   * runs on libuv's pool). Only with the default `fs`: an injected one runs on the event loop.
    */
   readWorkers?: number;
   /** Sees the progress of every walk of the folder. */

@@ -11,6 +11,9 @@ import { revived, type ReadJob, type ReadJobResult } from './read-job.js';
 /** Workers started before the pool grows only for slow jobs. */
 export const BASE_READ_WORKERS = 4;
 
+/** Workers at most by default: the base, and room for 16 reads held by slow or hung files. */
+export const DEFAULT_READ_WORKERS = BASE_READ_WORKERS + 16;
+
 /** How long every worker must have been on its job before another one starts (ms). */
 const SLOW_JOB_MS = 100;
 
@@ -156,12 +159,9 @@ export class ReadPool {
   }
 }
 
-/** The pool `readWorkers` asks for: undefined for 0; by default the base and the stalls. */
-export function readPoolOf(
-  readWorkers: number | undefined,
-  maxStalled: number,
-): ReadPool | undefined {
-  const max = readWorkers ?? BASE_READ_WORKERS + maxStalled;
+/** The pool `readWorkers` asks for: undefined for 0. */
+export function readPoolOf(readWorkers: number | undefined): ReadPool | undefined {
+  const max = readWorkers ?? DEFAULT_READ_WORKERS;
   if (!Number.isSafeInteger(max) || max < 0)
     throw new RangeError(
       `readWorkers must be a whole number, 0 or more (got ${String(readWorkers)})`,
