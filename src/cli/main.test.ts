@@ -59,6 +59,7 @@ describe('mcpkit (process)', () => {
     ],
     [['serve', MAIN], /^mcpkit: cannot serve ".*main\.ts": not a directory/],
     [['example'], /^mcpkit: unknown command "example"/],
+    [['serve', '--read-workers', '-1'], /^mcpkit: --read-workers expects a whole number from 0/],
   ])('%j exits 2 with one line on stderr and nothing on stdout', async (args, message) => {
     const { code, stdout, stderr } = await run(args);
     expect(code).toBe(2);
@@ -86,6 +87,7 @@ describe('mcpkit (process)', () => {
       '--no-hard-links',
       '--no-idle-gc',
       '--max-depth',
+      '--read-workers',
       '512k',
     ]) {
       expect(stdout).toContain(option);
