@@ -184,6 +184,23 @@ describe('mcpkit (process)', () => {
     }
   });
 
+  it.each([['2'], ['0']])(
+    '--read-workers %s serves reads, and stays in the pasted configuration',
+    async (n) => {
+      const read = modern('resources/read', { uri: 'file:///a.md' });
+      const { code, stdout, stderr } = await run(
+        ['serve', dir, '--stdio', '--read-workers', n],
+        `${JSON.stringify(read)}\n`,
+      );
+      expect(code).toBe(0);
+      expect(JSON.parse(stdout.trimEnd().split('\n')[0] ?? '')).toMatchObject({
+        id: read.id,
+        result: { contents: [{ text: '# A\n' }] },
+      });
+      expect(stderr.replace(/\s+/g, '')).toContain(`"--read-workers","${n}"`);
+    },
+  );
+
   it('serves over HTTP: the URL first on stdout, then the banner; exit 0 on SIGTERM', async () => {
     const child = spawn(
       process.execPath,
