@@ -59,6 +59,7 @@ describe('mcpkit (process)', () => {
     ],
     [['serve', MAIN], /^mcpkit: cannot serve ".*main\.ts": not a directory/],
     [['example'], /^mcpkit: unknown command "example"/],
+    [['serve', '--read-workers', '-1'], /^mcpkit: --read-workers expects a whole number from 0/],
   ])('%j exits 2 with one line on stderr and nothing on stdout', async (args, message) => {
     const { code, stdout, stderr } = await run(args);
     expect(code).toBe(2);
@@ -86,6 +87,7 @@ describe('mcpkit (process)', () => {
       '--no-hard-links',
       '--no-idle-gc',
       '--max-depth',
+      '--read-workers',
       '512k',
     ]) {
       expect(stdout).toContain(option);
@@ -181,6 +183,23 @@ describe('mcpkit (process)', () => {
       await rm(linked, { recursive: true, force: true });
     }
   });
+
+  it.each([['2'], ['0']])(
+    '--read-workers %s serves reads, and stays in the pasted configuration',
+    async (n) => {
+      const read = modern('resources/read', { uri: 'file:///a.md' });
+      const { code, stdout, stderr } = await run(
+        ['serve', dir, '--stdio', '--read-workers', n],
+        `${JSON.stringify(read)}\n`,
+      );
+      expect(code).toBe(0);
+      expect(JSON.parse(stdout.trimEnd().split('\n')[0] ?? '')).toMatchObject({
+        id: read.id,
+        result: { contents: [{ text: '# A\n' }] },
+      });
+      expect(stderr.replace(/\s+/g, '')).toContain(`"--read-workers","${n}"`);
+    },
+  );
 
   it('serves over HTTP: the URL first on stdout, then the banner; exit 0 on SIGTERM', async () => {
     const child = spawn(

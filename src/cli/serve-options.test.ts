@@ -5,6 +5,7 @@ import { GATE_DEFAULTS } from '../providers/filesystem/search-gate.js';
 import { SEARCH_DEFAULTS } from '../providers/filesystem/search.js';
 import { DEFAULT_WATCH_DEBOUNCE_MS } from '../providers/filesystem/folder-freshness.js';
 import { DEFAULT_READ_TIMEOUT_MS } from '../providers/filesystem/read-timeout.js';
+import { BASE_READ_WORKERS } from '../providers/filesystem/read-pool.js';
 import { DEFAULT_MAX_ENCODED_READ_BYTES } from '../server/encoded-reads.js';
 import {
   DEFAULT_MAX_LISTEN_PENDING_URIS,
@@ -60,6 +61,9 @@ describe('serve limits on the command line', () => {
     [['--max-body-total-bytes', '128m'], { maxBodyTotalBytes: 128 * 1024 ** 2 }],
     [['--max-encoded-read-bytes', '0'], { maxEncodedReadBytes: 0 }],
     [['--max-stalled-reads', '4'], { maxStalledReads: 4 }],
+    [['--read-workers', '8'], { readWorkers: 8 }],
+    [['--read-workers=0'], { readWorkers: 0 }],
+    [['--stdio', '--read-workers', '1000'], { readWorkers: 1000 }],
     [['--search-max-waiting', '0'], { searchMaxWaiting: 0 }],
     [['--stdio', '--max-encoded-read-bytes=8m'], { maxEncodedReadBytes: 8 * 1024 ** 2 }],
     [
@@ -99,6 +103,11 @@ describe('serve limits on the command line', () => {
     [['--watch-debounce', '5ms'], /^--watch-debounce must be from 10ms to 60s, got "5ms"$/],
     [['--no-watch', '--watch-debounce', '1s'], /^--watch-debounce has no effect with --no-watch$/],
     [['--read-timeout', 'never'], /^--read-timeout expects a duration such as 10s/],
+    [['--read-workers', '-1'], /^--read-workers expects a whole number from 0 to 1000, got "-1"$/],
+    [['--read-workers', 'many'], /^--read-workers expects a whole number from 0 to 1000/],
+    [['--read-workers', '1.5'], /^--read-workers expects a whole number from 0 to 1000/],
+    [['--read-workers', '1001'], /^--read-workers expects a whole number from 0 to 1000/],
+    [['--read-workers'], /^--read-workers expects a value$/],
     // A bare number is seconds, as for every duration: 30000 (meant as ms) is over the hour.
     [['--read-timeout', '30000'], /^--read-timeout must be from 10ms to 3600s, got "30000"$/],
   ])('%j -> error', (argv, message) => {
@@ -141,6 +150,13 @@ describe('--help names the library defaults', () => {
   ])('%s: (default %s)', (flag, shown, constant, value) => {
     expect(constant).toBe(value);
     expect(helpOf(flag).replace(/\s+/g, ' ')).toContain(`(default ${shown})`);
+  });
+
+  it('--read-workers: the base workers plus --max-stalled-reads by default, 0 for none', () => {
+    expect(BASE_READ_WORKERS).toBe(4);
+    const help = helpOf('--read-workers').replace(/\s+/g, ' ');
+    expect(help).toContain('(default: 4 plus --max-stalled-reads;');
+    expect(help).toContain("0 reads on libuv's thread pool instead");
   });
 
   it('lists every value option', () => {

@@ -101,6 +101,8 @@ export class ReadPool {
         result?: ReadJobResult;
         error?: { message: string; code?: string };
       }) => {
+        // An answer that was on its way when close() stopped the worker: its job already failed.
+        if (!this.slots.includes(slot)) return;
         const task = done();
         if (message.result) task?.resolve(reviveResult(message.result));
         else task?.reject(asError(message.error ?? { message: 'the read worker failed' }));
