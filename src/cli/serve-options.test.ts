@@ -5,7 +5,7 @@ import { GATE_DEFAULTS } from '../providers/filesystem/search-gate.js';
 import { SEARCH_DEFAULTS } from '../providers/filesystem/search.js';
 import { DEFAULT_WATCH_DEBOUNCE_MS } from '../providers/filesystem/folder-freshness.js';
 import { DEFAULT_READ_TIMEOUT_MS } from '../providers/filesystem/read-timeout.js';
-import { BASE_READ_WORKERS } from '../providers/filesystem/read-pool.js';
+import { BASE_READ_WORKERS, DEFAULT_READ_WORKERS } from '../providers/filesystem/read-pool.js';
 import { DEFAULT_MAX_ENCODED_READ_BYTES } from '../server/encoded-reads.js';
 import {
   DEFAULT_MAX_LISTEN_PENDING_URIS,
@@ -152,10 +152,12 @@ describe('--help names the library defaults', () => {
     expect(helpOf(flag).replace(/\s+/g, ' ')).toContain(`(default ${shown})`);
   });
 
-  it('--read-workers: the base workers plus --max-stalled-reads by default, 0 for none', () => {
+  it('--read-workers: 4 start, at most DEFAULT_READ_WORKERS by default, 0 for none', () => {
     expect(BASE_READ_WORKERS).toBe(4);
+    expect(DEFAULT_READ_WORKERS).toBe(20);
     const help = helpOf('--read-workers').replace(/\s+/g, ' ');
-    expect(help).toContain('(default: 4 plus --max-stalled-reads;');
+    expect(help).toContain('4 start,');
+    expect(help).toContain('(default 20;');
     expect(help).toContain("0 reads on libuv's thread pool instead");
   });
 

@@ -11,7 +11,7 @@ import { nodeFs, type ProviderFs } from './fs-types.js';
 import type { Visibility } from './paths.js';
 import { readFileContents } from './read-file.js';
 import type { ReadJob, ReadJobResult } from './read-job.js';
-import { BASE_READ_WORKERS, ReadPool, readPoolOf } from './read-pool.js';
+import { BASE_READ_WORKERS, DEFAULT_READ_WORKERS, ReadPool, readPoolOf } from './read-pool.js';
 import { resolveInRoot } from './resolve.js';
 
 // A 1x1 PNG.
@@ -246,18 +246,19 @@ describe('ReadPool: one job resolves and reads a path in a worker', () => {
 });
 
 describe('readPoolOf', () => {
-  it('is no pool for 0, the base and the stalls by default, else the number asked', () => {
-    expect(readPoolOf(0, 16)).toBeUndefined();
-    expect(readPoolOf(undefined, 16)?.max).toBe(BASE_READ_WORKERS + 16);
-    expect(readPoolOf(2, 16)?.max).toBe(2);
-    expect(readPoolOf(1, 16)?.size).toBe(0); // workers start when used
+  it('is no pool for 0, DEFAULT_READ_WORKERS by default, else the number asked', () => {
+    expect(readPoolOf(0)).toBeUndefined();
+    expect(DEFAULT_READ_WORKERS).toBe(BASE_READ_WORKERS + 16);
+    expect(readPoolOf(undefined)?.max).toBe(DEFAULT_READ_WORKERS);
+    expect(readPoolOf(2)?.max).toBe(2);
+    expect(readPoolOf(1)?.size).toBe(0); // workers start when used
   });
 
   it.each([[-1], [1.5], [Number.NaN], [Number.POSITIVE_INFINITY]])(
     '%d throws a RangeError naming readWorkers',
     (n) => {
-      expect(() => readPoolOf(n, 16)).toThrow(RangeError);
-      expect(() => readPoolOf(n, 16)).toThrow(/readWorkers/);
+      expect(() => readPoolOf(n)).toThrow(RangeError);
+      expect(() => readPoolOf(n)).toThrow(/readWorkers/);
     },
   );
 });
