@@ -3,7 +3,6 @@
  * streamed blob) are their own parts, never copied into one JSON text. Used by the transports'
  * writers (transports/oversize.ts) and by the server, which encodes a large read's answer once.
  */
-import { isBase64 } from '../protocol/base64.js';
 import { preEncodedBytesOf, preEncodedPartsOf } from '../protocol/pre-encoded.js';
 import type { JSONRPCMessage } from '../protocol/jsonrpc.js';
 import { McpKitError } from '../errors/mcpkit-error.js';
@@ -52,6 +51,9 @@ export function hasStreamedPart(parts: readonly MessagePart[]): boolean {
   return false;
 }
 
+/** A character JSON.stringify escapes: a quote, a backslash, a control, a lone surrogate half. */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+
 const NONCE = `mcpkit-part-${Math.random().toString(36).slice(2)}${Date.now().toString(36)}`;
 const BLOB_KEYS = new Set(['blob', 'data']);
 
@@ -79,8 +81,8 @@ function hasLargePart(value: unknown, depth: number): boolean {
 
 /**
  * Serializes a message. Large base64 blobs are not copied into one big JSON text: each stays
- * the string it is, as its own part. Base64 needs no
- * JSON escaping, which is checked before a string is passed through. A StreamedBody under
+ * the string it is, as its own part, when it needs no JSON escaping (base64 never does; that is
+ * checked, not assumed). A StreamedBody under
  * `blob` is its own part, counted with its exact `wireBytes`, when `options.streams` says the
  * writer sends one; otherwise it throws `STREAM_UNSUPPORTED`.
  */
@@ -110,7 +112,7 @@ export function encodeMessage(
   const skeleton = JSON.stringify(message, (key, value: unknown) => {
     if (typeof value === 'object' && value !== null) return detachStreamed(value, large, options);
     if (typeof value !== 'string' || value.length < LARGE_PART_BYTES) return value;
-    if (BLOB_KEYS.has(key) && isBase64(value)) {
+    if (BLOB_KEYS.has(key) && !NEEDS_ESCAPE.test(value)) {
       large.push(value);
       return `${NONCE}:${large.length - 1}`;
     }

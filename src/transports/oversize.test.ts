@@ -45,15 +45,22 @@ describe('encodeMessage', () => {
     expect(encoded.bytes).toBe(Buffer.byteLength(JSON.stringify(m)));
   });
 
-  it('never passes through a large string that is not base64', () => {
-    const evil = `${'A'.repeat(LARGE_PART_BYTES)}"},"injected":{"x":"`;
+  it.each([
+    ['a quote', '"},"injected":{"x":"'],
+    ['a backslash', '\\u0041'],
+    ['a control character', '\u0001\n'],
+    ['a lone surrogate half', '\ud800'],
+  ])('never passes through a large string that JSON escapes: %s', (_what, tail) => {
+    const evil = `${'A'.repeat(LARGE_PART_BYTES)}${tail}`;
     const m = {
       jsonrpc: '2.0' as const,
       id: 1,
       result: { contents: [{ uri: 'x:a', blob: evil }] },
     };
-    const joined = encodeMessage(m).parts.join('');
-    expect(JSON.parse(joined)).toEqual(m);
+    const encoded = encodeMessage(m);
+    expect(encoded.parts).not.toContain(evil);
+    expect(encoded.parts.join('')).toBe(JSON.stringify(m));
+    expect(JSON.parse(encoded.parts.join(''))).toEqual(m);
   });
 });
 
