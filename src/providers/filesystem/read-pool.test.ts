@@ -276,7 +276,7 @@ describe('ReadPool: growth', () => {
     expect(pool.size).toBe(BASE_READ_WORKERS);
     const extra = count(slow());
     // The waiting job gets a worker of its own while the base ones are still held.
-    await eventually(() => pool.size === BASE_READ_WORKERS + 1, 'the pool grew by one');
+    await eventually(() => pool.size > BASE_READ_WORKERS, 'the pool grew');
     expect(settled).toBe(0);
     // More waiting jobs: the pool grows to max, never past it.
     let largest = pool.size;
