@@ -46,6 +46,17 @@ export function nestsDeeperThan(root: unknown, limit: number): boolean {
   return false;
 }
 
+/** The field of a message nested deeper than `limit` (`params`, `result`, `error`), if any. */
+export function deepField(
+  message: { params?: unknown; result?: unknown; error?: unknown },
+  limit: number,
+): string | undefined {
+  for (const field of ['params', 'result', 'error'] as const) {
+    if (nestsDeeperThan(message[field], limit)) return field;
+  }
+  return undefined;
+}
+
 /** Limits up to which `deeper` may recurse (a frame per level, far from any stack limit). */
 const RECURSION_SAFE_LIMIT = 512;
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_MAX_DEPTH } from '../protocol/depth.js';
 import type { JSONRPCResponse } from '../protocol/jsonrpc.js';
+import type { Era } from '../protocol/versions.js';
 import { initializeRequest, modern } from '../testing/messages.js';
 import { connectInMemory } from '../transports/memory.js';
 import { createServer } from './server.js';
@@ -135,7 +136,7 @@ describe('dispatch: nesting depth (maxDepth, default 64)', () => {
     const { conn, errors } = setup();
     const request = modern('tools/list');
     const response = (await conn.send(request, {
-      checkEnvelope: () => {
+      get era(): Era {
         throw new RangeError('Maximum call stack size exceeded');
       },
     })) as JSONRPCResponse;

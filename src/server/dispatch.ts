@@ -1,5 +1,5 @@
 import { announcedMaxBytes, effectiveMaxBytes } from './announced-cap.js';
-import { DEFAULT_MAX_DEPTH, nestsDeeperThan } from '../protocol/depth.js';
+import { DEFAULT_MAX_DEPTH, deepField } from '../protocol/depth.js';
 import { requestEra } from '../protocol/era.js';
 import {
   classify,
@@ -13,9 +13,9 @@ import {
 import { META } from '../protocol/meta-keys.js';
 import type { ClientCapabilities, Implementation } from '../protocol/types.js';
 import { validateParams } from '../protocol/validate.js';
-import type { Era } from '../protocol/versions.js';
+import { isModernVersion, MODERN_VERSIONS, type Era } from '../protocol/versions.js';
 import { ProtocolError } from '../errors/protocol-error.js';
-import { tooDeep } from '../errors/wire-errors.js';
+import { tooDeep, unsupportedVersion } from '../errors/wire-errors.js';
 import { Cancellation } from './cancellation.js';
 import { createContentEnv } from './content-env.js';
 import { isPreEncoded } from '../protocol/pre-encoded.js';
@@ -108,17 +108,6 @@ export function dispatch(core: ServerCore) {
   };
 }
 
-/** The field of a message nested deeper than `limit` (`params`, `result`, `error`), if any. */
-function deepField(
-  message: { params?: unknown; result?: unknown; error?: unknown },
-  limit: number,
-): string | undefined {
-  for (const field of ['params', 'result', 'error'] as const) {
-    if (nestsDeeperThan(message[field], limit)) return field;
-  }
-  return undefined;
-}
-
 function onNotification(peer: Peer, message: JSONRPCNotification): void {
   if (message.method === 'notifications/cancelled') {
     const id = message.params?.['requestId'];
@@ -146,14 +135,13 @@ async function onRequest(
   const meta = isObject(params['_meta']) ? params['_meta'] : {};
 
   if (era === 'modern') {
-    const check = extra.checkEnvelope;
-    const problem = checkModernMeta(
-      params['_meta'],
-      method,
-      check && ((version) => check(version, (name) => core.tools.get(name)?.tool.inputSchema)),
-    );
+    // The spec's order: `_meta` keys (-32602), the transport's envelope (-32020, checked at its
+    // edge before the message got here), then the version (-32022).
+    const problem = checkModernMeta(params['_meta'], method);
     if (problem) return fail(id, problem);
     protocolVersion = meta[META.protocolVersion] as string;
+    if (!isModernVersion(protocolVersion))
+      return fail(id, unsupportedVersion(protocolVersion, MODERN_VERSIONS));
     clientCapabilities = meta[META.clientCapabilities] as ClientCapabilities;
     clientInfo = meta[META.clientInfo] as Implementation | undefined;
     spec = own(METHODS, method);

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { headerMismatch } from '../errors/wire-errors.js';
 import { ProtocolError } from '../errors/protocol-error.js';
 import { testServer } from '../testing/server-core.js';
 import {
@@ -25,45 +24,19 @@ describe('checkModernMeta', () => {
     ['no clientCapabilities', { [PV]: '2026-07-28' }, `params._meta["${CC}"]`],
     ['array clientCapabilities', { [PV]: '2026-07-28', [CC]: [] }, `params._meta["${CC}"]`],
     ['null clientCapabilities', { [PV]: 'v999', [CC]: null }, `params._meta["${CC}"]`],
-  ])('refuses %s with -32602 naming the field, before the transport hook', (_what, meta, field) => {
-    let hookCalls = 0;
-    const error = checkModernMeta(meta, 'tools/list', () => {
-      hookCalls++;
-      return headerMismatch('hook', 'MCP-Protocol-Version');
-    });
+  ])('refuses %s with -32602 naming the field', (_what, meta, field) => {
+    const error = checkModernMeta(meta, 'tools/list');
     expect(error).toBeInstanceOf(ProtocolError);
     expect(error?.code).toBe(-32602);
     expect(error?.data).toEqual({ field });
     expect(error?.message).toMatch(/^tools\/list: /);
     expect(error?.message).toContain(field);
-    expect(hookCalls).toBe(0);
   });
 
-  it("returns the transport hook's error before the version check, with the version it got", () => {
-    const seen: string[] = [];
-    const mismatch = headerMismatch('header disagrees', 'MCP-Protocol-Version');
-    const error = checkModernMeta({ [PV]: 'v999', [CC]: {} }, 'tools/list', (v) => {
-      seen.push(v);
-      return mismatch;
-    });
-    expect(error).toBe(mismatch);
-    expect(seen).toEqual(['v999']);
-  });
-
-  it('refuses an unsupported version with -32022, supported and requested', () => {
-    for (const hook of [undefined, () => undefined]) {
-      const error = checkModernMeta({ [PV]: '2025-11-25', [CC]: {} }, 'tools/list', hook);
-      expect(error?.code).toBe(-32022);
-      expect(error?.data).toEqual({ supported: ['2026-07-28'], requested: '2025-11-25' });
-    }
-  });
-
-  it('accepts a complete 2026-07-28 _meta', () => {
-    let calls = 0;
+  it('accepts a complete _meta, whatever its version (the engine checks that after the transport)', () => {
     const meta = { [PV]: '2026-07-28', [CC]: { elicitation: {} }, extra: 1 };
-    expect(checkModernMeta(meta, 'tools/list', () => void calls++)).toBeUndefined();
-    expect(calls).toBe(1);
-    expect(checkModernMeta(meta, 'tools/list', undefined)).toBeUndefined();
+    expect(checkModernMeta(meta, 'tools/list')).toBeUndefined();
+    expect(checkModernMeta({ [PV]: 'v999', [CC]: {} }, 'tools/list')).toBeUndefined();
   });
 });
 

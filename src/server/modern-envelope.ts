@@ -1,8 +1,6 @@
 /** The 2026-07-28 envelope around every request and result: `_meta` in, `resultType` and `_meta` out. */
 import { META } from '../protocol/meta-keys.js';
-import { isModernVersion, MODERN_VERSIONS } from '../protocol/versions.js';
 import { ProtocolError } from '../errors/protocol-error.js';
-import { unsupportedVersion } from '../errors/wire-errors.js';
 import type { Era } from '../protocol/versions.js';
 import type { ServerCore } from './core.js';
 
@@ -13,23 +11,19 @@ export function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * The checks of a modern request's `_meta`, in the spec's order: missing keys (-32602), then
- * the transport's own envelope such as HTTP headers (-32020, `checkTransport`), then the
- * version (-32022).
+ * The checks of a 2026-07-28 request's `_meta` keys (-32602 naming the field). The spec puts
+ * them first: a transport checks its own envelope (HTTP headers, -32020) only once they pass,
+ * and the engine checks the version (-32022) after both. Exported to transports
+ * (`mcpkit/server/transport`) so that their edge runs the same checks as the engine.
  */
-export function checkModernMeta(
-  meta: unknown,
-  method: string,
-  checkTransport: ((version: string) => ProtocolError | undefined) | undefined,
-): ProtocolError | undefined {
+export function checkModernMeta(meta: unknown, method: string): ProtocolError | undefined {
   if (!isObject(meta)) {
     return ProtocolError.invalidParams(
       `${method}: params._meta is required (2026-07-28 requests carry protocolVersion and clientCapabilities there)`,
       { field: 'params._meta' },
     );
   }
-  const version = meta[META.protocolVersion];
-  if (typeof version !== 'string') {
+  if (typeof meta[META.protocolVersion] !== 'string') {
     const field = `params._meta["${META.protocolVersion}"]`;
     return ProtocolError.invalidParams(`${method}: ${field} is required and must be a string`, {
       field,
@@ -42,9 +36,6 @@ export function checkModernMeta(
       { field },
     );
   }
-  const transportProblem = checkTransport?.(version);
-  if (transportProblem) return transportProblem;
-  if (!isModernVersion(version)) return unsupportedVersion(version, MODERN_VERSIONS);
   return undefined;
 }
 

@@ -4,7 +4,7 @@ import type { ChannelFlow } from './channel-flow.js';
 import { isMcpKitError, McpKitError } from '../errors/mcpkit-error.js';
 import type { JSONRPCMessage, JSONRPCResponse, RequestId } from '../protocol/jsonrpc.js';
 import { validateClientResult } from '../protocol/validate.js';
-import type { ClientCapabilities, Implementation, Tool } from '../protocol/types.js';
+import type { ClientCapabilities, Implementation } from '../protocol/types.js';
 import type { Era } from '../protocol/versions.js';
 
 /** What a 2025-11-25 client established with `initialize`. */
@@ -56,14 +56,6 @@ export interface HandleExtra {
    * route); otherwise the peer classifies it from `_meta` and its session (`requestEra`).
    */
   era?: Era;
-  /**
-   * The transport's own checks of a 2026-07-28 request, such as HTTP headers against the body
-   * (`-32020`). Runs after the `_meta` keys are checked and before the version is.
-   */
-  checkEnvelope?: (
-    version: string,
-    toolInputSchema: (name: string) => Tool['inputSchema'] | undefined,
-  ) => ProtocolError | undefined;
   /** Whatever an auth hook established for this message. */
   authInfo?: unknown;
 }

@@ -111,7 +111,6 @@ describe('the same read asked many times at once', () => {
       const extra: HandleExtra = {
         notify: (message) => void held.sent.push(message),
         signal: () => (held.response === '' ? AbortSignal.abort() : signal),
-        checkEnvelope: () => (held.response === '' ? undefined : undefined),
       };
       expect(textOf(await peer.handle(ask(1), extra))).toBe('first');
       return new WeakRef(held);

@@ -63,6 +63,21 @@ describe('modern era', () => {
     }
   });
 
+  it('gives transports the input schema of a registered tool, as tools/list shows it', async () => {
+    const { server, peer } = setup();
+    const listed = (await peer.handle(modern('tools/list'))) as unknown as {
+      result: { tools: Array<{ name: string; inputSchema: unknown }> };
+    };
+    const echo = listed.result.tools.find((t) => t.name === 'echo');
+    expect(server.toolInputSchema('echo')).toEqual(echo?.inputSchema);
+    expect(server.toolInputSchema('echo')).toMatchObject({
+      properties: { text: { type: 'string' } },
+    });
+    for (const name of ['nope', 'constructor', '__proto__']) {
+      expect(server.toolInputSchema(name)).toBeUndefined();
+    }
+  });
+
   it('validates params against the schema and names the field', async () => {
     const { peer } = setup();
     const r = await peer.handle(modern('resources/read', { uri: 'not a uri' }));

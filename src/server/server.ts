@@ -253,6 +253,15 @@ export class McpServer {
     return peer;
   }
 
+  /**
+   * The input schema of the tool registered as `name`, as `tools/list` shows it: for transports
+   * that check arguments a client mirrors elsewhere (HTTP's `Mcp-Param-*` headers). Not a copy
+   * (it is read on every call): do not change it.
+   */
+  toolInputSchema(name: string): Readonly<Tool['inputSchema']> | undefined {
+    return this.tools.get(name)?.tool.inputSchema;
+  }
+
   /** Tells listening clients that a list changed (also done on every registration change). */
   notifyListChanged(kind: ListKind): void {
     this.bus.publish({ type: 'list-changed', list: kind });

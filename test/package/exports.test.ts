@@ -293,6 +293,7 @@ const EXPECTED: Record<string, string[]> = {
     'Peer',
     'PeerOptions',
     'TransportKind',
+    'checkModernMeta',
   ],
   './stdio': [
     'DEFAULT_MAX_LINE_BYTES',

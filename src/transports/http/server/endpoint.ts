@@ -1,17 +1,20 @@
 import { ERROR_CODES } from '../../../protocol/error-codes.js';
+import { DEFAULT_MAX_DEPTH } from '../../../protocol/depth.js';
 import {
   classify,
+  errorResponse,
   isRequestId,
   type JSONRPCMessage,
   type JSONRPCResponse,
 } from '../../../protocol/jsonrpc.js';
+import type { Tool } from '../../../protocol/types.js';
 import type { Era } from '../../../protocol/versions.js';
 import type { McpServer } from '../../../server/index.js';
 import type { Peer } from '../../../server/transport.js';
 import { encodeResponse, failUnsent, type EncodedMessage } from '../../oversize.js';
 import { BodyBudget, StallWatch, type BodyLimits } from './body-limits.js';
 import type { HttpExchange, HttpResponder, SseSink } from './exchange.js';
-import { checkModernHeaders } from './header-check.js';
+import { headerMismatchAtEdge } from './header-check.js';
 import { jsonError } from './json-error.js';
 import { deleteSession, openSessionStream } from './legacy-stream.js';
 import {
@@ -55,6 +58,10 @@ export class HttpEndpoint {
   private readonly bodyLimits: BodyLimits;
   /** Outbound cap (`maxResponseBytes`), checked once here. */
   private readonly maxResponseBytes: number;
+  /** The server's `maxDepth`: a message nested past it is the engine's to refuse. */
+  private readonly maxDepth: number;
+  /** For `Mcp-Param-*` headers, checked against the tool's arguments here. */
+  private readonly toolInputSchema: (name: string) => Readonly<Tool['inputSchema']> | undefined;
 
   constructor(server: McpServer, options: HttpOptions = {}) {
     // Checked once; the legacy GET streams read the same options.
@@ -67,6 +74,8 @@ export class HttpEndpoint {
     this.bodyLimits.stalls = new StallWatch(this.bodyLimits.idleMs);
     const maxResponse = maxResponseBytesOf(options);
     this.maxResponseBytes = maxResponse;
+    this.maxDepth = server.options.maxDepth ?? DEFAULT_MAX_DEPTH;
+    this.toolInputSchema = (name) => server.toolInputSchema(name);
     this.stateless = server.connect({
       transport: 'http',
       send: () => undefined,
@@ -205,6 +214,15 @@ export class HttpEndpoint {
     if (era === 'modern' && b['method'] === 'subscriptions/listen' && !acceptsSse)
       return refuseListenWithoutSse(ex, res, b);
     const sessionHeaders: Record<string, string> = session ? { 'mcp-session-id': session.id } : {};
+    if (era === 'modern') {
+      const refused = headerMismatchAtEdge(ex, b, this.maxDepth, this.toolInputSchema);
+      if (refused) {
+        const { code, message, data } = refused.error;
+        const response = errorResponse(refused.id, code, message, data);
+        settled?.(response);
+        return this.reply(res, body, response, era, undefined, sessionHeaders, () => ex.signal);
+      }
+    }
     let sink: SseSink | undefined;
     let stopKeepAlive: (() => void) | undefined;
     // Set once the request settled: what the handler sends later (work that outlived its
@@ -243,14 +261,6 @@ export class HttpEndpoint {
           : {}),
         signal: () => ex.signal,
         era,
-        checkEnvelope: (version, toolInputSchema) =>
-          checkModernHeaders(
-            ex,
-            String(b['method']),
-            (b['params'] ?? {}) as Body,
-            version,
-            toolInputSchema,
-          ),
       });
     } finally {
       done = true;

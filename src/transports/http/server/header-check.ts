@@ -4,19 +4,49 @@ import { headerMismatch as mismatch } from '../../../errors/wire-errors.js';
 import type { HttpExchange } from './exchange.js';
 import { decodeHeaderValue, headerFormOf } from '../../../protocol/header-values.js';
 import { nameFieldOf } from '../../../protocol/methods.js';
+import { deepField } from '../../../protocol/depth.js';
+import { classify, type RequestId } from '../../../protocol/jsonrpc.js';
+import { META } from '../../../protocol/meta-keys.js';
+import { checkModernMeta } from '../../../server/transport.js';
+
+type Body = Record<string, unknown>;
+type InputSchemaOf = (name: string) => Readonly<Tool['inputSchema']> | undefined;
+
+/**
+ * The -32020 a 2026-07-28 request is answered with here, at the edge, before the engine sees it;
+ * only when the engine would not refuse it first, in the spec's order. A message that is no
+ * valid request, nests past `maxDepth` or lacks a `_meta` key (-32602) goes on to the engine,
+ * which answers it; so does one whose headers agree (the engine checks the version, -32022).
+ */
+export function headerMismatchAtEdge(
+  ex: HttpExchange,
+  body: Body,
+  maxDepth: number,
+  toolInputSchema: InputSchemaOf,
+): { id: RequestId; error: ProtocolError } | undefined {
+  const params = (body['params'] ?? {}) as Body;
+  const method = String(body['method']);
+  if (checkModernMeta(params['_meta'], method)) return undefined;
+  const version = (params['_meta'] as Body)[META.protocolVersion] as string;
+  const error = checkModernHeaders(ex, method, params, version, toolInputSchema);
+  if (!error) return undefined;
+  // Only on a mismatch is it worth asking whether the engine would refuse the message first.
+  const c = classify(body);
+  if (c.kind !== 'request' || deepField(c.message, maxDepth) !== undefined) return undefined;
+  return { id: c.message.id, error };
+}
 
 /**
  * Checks the 2026-07-28 request headers against the body: `Mcp-Method`, `Mcp-Name` and
- * `Mcp-Param-*`, then `MCP-Protocol-Version` against `_meta`'s version. Returns the -32020 error
- * to answer with, if any. The engine calls it (through `checkEnvelope`) once the `_meta` keys
- * are known to be there, before it checks the version itself.
+ * `Mcp-Param-*`, then `MCP-Protocol-Version` against `_meta`'s version (a string: the `_meta`
+ * keys were checked). Returns the -32020 error to answer with, if any.
  */
 export function checkModernHeaders(
   ex: HttpExchange,
   method: string,
-  params: Record<string, unknown>,
+  params: Body,
   version: string,
-  toolInputSchema: (name: string) => Tool['inputSchema'] | undefined,
+  toolInputSchema: InputSchemaOf,
 ): ProtocolError | undefined {
   const headerMethod = ex.header('mcp-method');
   if (headerMethod === undefined) return mismatch('Mcp-Method header is required', 'Mcp-Method');
@@ -64,8 +94,8 @@ export function checkModernHeaders(
 
 function checkParamHeaders(
   ex: HttpExchange,
-  inputSchema: Tool['inputSchema'] | undefined,
-  params: Record<string, unknown>,
+  inputSchema: Readonly<Tool['inputSchema']> | undefined,
+  params: Body,
 ): ProtocolError | undefined {
   const properties = inputSchema?.['properties'];
   if (typeof properties !== 'object' || properties === null) return undefined;
