@@ -2,8 +2,10 @@
 """
 Test support for test/e2e/serve-hung-file.test.ts: a read-only passthrough FUSE mount of SRC at
 MNT where open and read of files named slow* hang (a network mount that stopped answering) until
-the file GATE exists. Each call that starts to hang appends a line to LOG, so that the test can
-wait for them without timing.
+the file GATE exists, and so do reads of files named late* past their first byte (a mount that
+stops mid-file). Each call that starts to hang appends a line to LOG, so that the test can wait
+for them without timing. Reads bypass the page cache (direct_io): each one reaches this process
+at the offset asked, never as the kernel's read-ahead.
 
 Usage: hung-fuse.py SRC MNT GATE LOG
 """
@@ -28,8 +30,10 @@ class Hung(Operations):
     def _real(self, path):
         return os.path.join(self.src, path.lstrip('/'))
 
-    def _hang(self, what, path):
-        if not os.path.basename(path).startswith('slow') or os.path.exists(self.gate):
+    def _hang(self, what, path, offset=0):
+        name = os.path.basename(path)
+        hangs = name.startswith('slow') or (name.startswith('late') and offset > 0)
+        if not hangs or os.path.exists(self.gate):
             return
         with self.lock:
             with open(self.log, 'a') as f:
@@ -59,7 +63,7 @@ class Hung(Operations):
         return os.open(self._real(path), os.O_RDONLY)
 
     def read(self, path, size, offset, fh):
-        self._hang('read', path)
+        self._hang('read', path, offset)
         return os.pread(fh, size, offset)
 
     def release(self, path, fh):
@@ -68,4 +72,4 @@ class Hung(Operations):
 
 if __name__ == '__main__':
     src, mnt, gate, log = sys.argv[1:5]
-    FUSE(Hung(src, gate, log), mnt, foreground=True, nothreads=False, ro=True)
+    FUSE(Hung(src, gate, log), mnt, foreground=True, nothreads=False, ro=True, direct_io=True)

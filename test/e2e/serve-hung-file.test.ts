@@ -1,9 +1,11 @@
 /**
  * `mcpkit serve` (the installed bin) over a FUSE mount whose `slow*` files hang on open and read
- * until released: eight hung reads hold only their own requests, and a read past --read-timeout
- * ends with an error naming the URI and the limit. Ordering is asserted, never timing.
+ * until released (and `late*` files on reads past their first byte): eight hung reads hold only
+ * their own requests, a read past --read-timeout ends with an error naming the URI and the limit,
+ * and so does a streamed answer cut mid-body. Ordering is asserted, never timing.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, readdir, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -32,6 +34,8 @@ let log = '';
 let fuse: ChildProcess | undefined;
 let why = missing();
 const servers: ChildProcess[] = [];
+/** Streamed over HTTP (uncached, several chunks): its read past the first byte hangs. */
+const LATE = randomBytes(256 * 1024);
 
 async function until(done: () => Promise<boolean>, what: string): Promise<void> {
   for (let i = 0; i < 1000; i++) {
@@ -58,6 +62,7 @@ beforeAll(async () => {
   await mkdir(mnt);
   await writeFile(join(src, 'a.txt'), 'a quick file');
   for (let i = 0; i < 8; i++) await writeFile(join(src, `slow${i}.txt`), `slow ${i}`);
+  await writeFile(join(src, 'late.bin'), LATE);
   fuse = spawn(PYTHON, [FUSE_SCRIPT, src, mnt, gate, log], { stdio: 'ignore' });
   try {
     await until(
@@ -84,12 +89,17 @@ afterAll(async () => {
   if (base) await rm(base, { recursive: true, force: true }).catch(() => {});
 });
 
+/** What the last server started wrote on stderr. */
+let stderr = '';
+
 async function serve(...args: string[]): Promise<string> {
   const child = spawn(process.execPath, [BIN, 'serve', mnt, ...args, '--http', '127.0.0.1:0'], {
     env: { ...process.env, NODE_OPTIONS: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   servers.push(child);
+  stderr = '';
+  child.stderr!.setEncoding('utf8').on('data', (text: string) => (stderr += text));
   return new Promise<string>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`serve exited early (${code})`)));
     createInterface({ input: child.stdout! }).once('line', resolve);
@@ -97,7 +107,7 @@ async function serve(...args: string[]): Promise<string> {
 }
 
 type Answer = {
-  result?: { contents?: Array<{ text?: string }> } & Record<string, unknown>;
+  result?: { contents?: Array<{ text?: string; blob?: string }> } & Record<string, unknown>;
   error?: { code: number; message: string };
 };
 
@@ -147,5 +157,39 @@ describe('serve over a mount whose slow* files hang', () => {
     });
     expect((await call(url, 'server/discover')).result).toBeDefined();
     await writeFile(gate, '');
+  }, 60_000);
+
+  it('a streamed answer whose file hangs mid-body is cut past --read-timeout; the file is not read again until the read returns', async (ctx) => {
+    if (why) return ctx.skip();
+    await unlink(gate).catch(() => {});
+    await writeFile(log, '');
+    const url = await serve('--no-watch', '-q', '--read-timeout', '300ms', '--cache-bytes', '0');
+    const uri = 'file:///late.bin';
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: modernHeaders('resources/read', uri),
+      body: JSON.stringify(modern('resources/read', { uri })),
+    });
+    expect(res.status).toBe(200);
+    const length = Number(res.headers.get('content-length'));
+    expect(length).toBeGreaterThan(LATE.length);
+    // The body stops short of its Content-Length: never a complete-looking answer.
+    await expect(res.arrayBuffer()).rejects.toThrow();
+    expect(await readFile(log, 'utf8')).toMatch(/^read \/late\.bin$/m);
+    await until(async () => stderr.includes('late.bin'), 'the cut reported');
+    expect(stderr).toContain(
+      'cut a streamed answer mid-body: late.bin: reading took longer than 300 ms (readTimeoutMs)',
+    );
+    expect(stderr).not.toContain(base);
+    const again = await read(url, 'late.bin');
+    expect(again.error).toMatchObject({ code: -32603, data: { reason: 'stalled' } });
+    expect((await call(url, 'server/discover')).result).toBeDefined();
+    await writeFile(gate, '');
+    let blob: unknown;
+    await until(async () => {
+      blob = (await read(url, 'late.bin')).result?.contents?.[0]?.blob;
+      return blob !== undefined;
+    }, 'the stalled read to return');
+    expect(blob).toBe(LATE.toString('base64'));
   }, 60_000);
 });

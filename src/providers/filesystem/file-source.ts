@@ -20,6 +20,7 @@ import type { FileContents, ReadControl } from './read-file.js';
 import type { ReadPool } from './read-pool.js';
 import { canRead, type Containment, type Resolved } from './resolve.js';
 import { readOrStream, type WholeReadOutcome } from './streamed-file.js';
+import type { StreamLimits } from './stream-steps.js';
 
 export interface FileSourceOptions {
   fs: ProviderFs;
@@ -35,6 +36,8 @@ export interface FileSourceOptions {
   listed?: (relative: string) => { mimeType?: string | undefined; size: number } | undefined;
   /** Workers that resolve and read a path as one job (read-pool.ts); else the event loop does. */
   pool?: ReadPool | undefined;
+  /** What bounds each step of a streamed read (the provider's read time limit and stalls). */
+  streamLimits?: StreamLimits | undefined;
 }
 
 /** Bytes of encoded contents cached by default. */
@@ -144,6 +147,7 @@ export class FileSource {
       limitBytes,
       known,
       resolved,
+      this.options.streamLimits,
     );
     return outcome;
   }

@@ -136,6 +136,7 @@ export class FilesystemProvider {
       maxEntries: options.maxResolvedPaths,
       listed: (relative) => this.index?.get(relative),
       pool: fs === nodeFs ? readPoolOf(options.readWorkers) : undefined,
+      streamLimits: { readTimeoutMs: this.readTimeoutMs, stalls: this.stalls },
     });
   }
 

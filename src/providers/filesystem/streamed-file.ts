@@ -15,10 +15,11 @@ import {
   type ContentsOutcome,
   type ResolvedFile,
 } from './file-reader.js';
-import { withoutPath, type ProviderFs } from './fs-types.js';
+import { withoutPath, type ProviderFileHandle, type ProviderFs } from './fs-types.js';
 import { readRange } from './read-range.js';
 import { classifyFile, sameVersion, unsettled, type ReadControl } from './read-file.js';
 import { openInRoot, resolveInRoot, type Containment } from './resolve.js';
+import { StreamSteps, type StreamLimits } from './stream-steps.js';
 
 /**
  * Raw bytes per streamed chunk: a multiple of 3, so that no base64 group spans two chunks
@@ -46,7 +47,7 @@ export type WholeReadOutcome = ContentsOutcome | { kind: 'streamed'; contents: S
  * 0, or larger than one entry may be) and that fits `limitBytes` is answered "streamed": a
  * body read from the file when the transport sends it. A cached hit, a text, a file that is
  * still being written, and one that fits in a chunk take the usual path. `resolvedFile`, as for
- * `readContents`: what the caller resolved already.
+ * `readContents`: what the caller resolved already. `limits` bound each step of the stream.
  */
 export async function readOrStream(
   fs: ProviderFs,
@@ -56,13 +57,14 @@ export async function readOrStream(
   limitBytes: number,
   control: ReadControl = {},
   resolvedFile?: ResolvedFile,
+  limits?: StreamLimits,
 ): Promise<WholeReadOutcome> {
   const resolved =
     resolvedFile ?? (await resolveInRoot(fs, within.root, relative, within.visibility, within));
   if (resolved.kind !== 'file') return resolved;
   const { cache } = store;
   const streamed = eligible(relative, resolved.stats.size, cache, limitBytes, control)
-    ? await prepare(fs, within, cache, relative, resolved, limitBytes)
+    ? await prepare(fs, within, cache, relative, resolved, limitBytes, limits)
     : undefined;
   return (
     streamed ?? (await readContents(fs, within, store, relative, limitBytes, control, resolved))
@@ -102,6 +104,7 @@ async function prepare(
   relative: string,
   resolved: ResolvedFile,
   limitBytes: number,
+  limits: StreamLimits | undefined,
 ): Promise<WholeReadOutcome | undefined> {
   const opened = await openInRoot(fs, resolved.real, within);
   if (opened.kind !== 'open') {
@@ -120,7 +123,7 @@ async function prepare(
     if (cache.accepts(wireBytes)) return undefined;
     const body = base64Body({
       size,
-      chunks: () => fileChunks(fs, within, resolved.real, relative, stats),
+      chunks: () => fileChunks(fs, within, resolved.real, relative, stats, limits),
     });
     return {
       kind: 'streamed',
@@ -140,7 +143,9 @@ function changed(relative: string, why: string): McpKitError {
  * each chunk is encoded before the next is read). Opened anew through the same guards; the
  * descriptor is stat'ed before the first byte and after every chunk, so that a version that
  * moved, or a short read, throws before any of its bytes go out: never bytes of two versions.
- * The handle is closed however the iteration ends (done, thrown, or stopped by the consumer).
+ * Each step (open, settle, a chunk's read and stat) waits at most `limits.readTimeoutMs`; a file
+ * with a stalled read is not opened. The handle is closed however the iteration ends (done,
+ * thrown, or stopped by the consumer); after a step given up on, once that step returns.
  */
 async function* fileChunks(
   fs: ProviderFs,
@@ -148,21 +153,27 @@ async function* fileChunks(
   real: string,
   relative: string,
   version: Stats,
+  limits: StreamLimits | undefined,
 ): AsyncGenerator<Uint8Array> {
-  const opened = await openInRoot(fs, real, within);
+  const steps = new StreamSteps(relative, limits);
+  steps.admit();
+  const opened = await steps.run(openInRoot(fs, real, within), (late) =>
+    late?.kind === 'open' ? late.handle.close() : undefined,
+  );
   if (opened.kind !== 'open') throw changed(relative, 'it is no longer served');
   const { handle } = opened;
+  const close = (): Promise<void> => handle.close();
   try {
     if (!sameFile(version, opened.stats)) throw changed(relative, 'another version is on disk');
-    if ((await unsettled(fs, handle, opened.stats, {})) !== undefined)
+    if ((await steps.run(unsettled(fs, handle, opened.stats, {}), close)) !== undefined)
       throw changed(relative, 'it is being written');
     const { size } = version;
     const buffer = Buffer.allocUnsafe(Math.min(STREAM_CHUNK_BYTES, size));
     for (let at = 0; at < size; at += STREAM_CHUNK_BYTES) {
       const want = Math.min(STREAM_CHUNK_BYTES, size - at);
-      const bytes = await readRange(handle, at, want, undefined, buffer);
+      const [bytes, now] = await steps.run(chunkAt(handle, at, want, buffer), close);
       if (bytes.length !== want) throw changed(relative, `a short read at byte ${at}`);
-      if (!sameVersion(version, await handle.stat()))
+      if (!sameVersion(version, now))
         throw changed(relative, `its size or times moved at byte ${at}`);
       yield bytes;
     }
@@ -172,6 +183,18 @@ async function* fileChunks(
     const scrubbed = withoutPath(error, `cannot read ${relative}`);
     throw new McpKitError('STREAM_FAILED', scrubbed.message, { cause: scrubbed });
   } finally {
-    await handle.close();
+    // A step given up on still uses the handle: it is closed when that step returns.
+    if (!steps.abandoned) await handle.close();
   }
+}
+
+/** `want` bytes at `at` into `buffer`, and the descriptor's stats after them. */
+async function chunkAt(
+  handle: ProviderFileHandle,
+  at: number,
+  want: number,
+  buffer: Buffer,
+): Promise<[Buffer, Stats]> {
+  const bytes = await readRange(handle, at, want, undefined, buffer);
+  return [bytes, await handle.stat()];
 }
