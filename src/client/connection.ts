@@ -127,10 +127,6 @@ export class Connection {
     private readonly events: ConnectionEvents,
   ) {}
 
-  get inFlight(): number {
-    return this.pending.size;
-  }
-
   async start(): Promise<void> {
     this.closedError = undefined;
     await this.transport.start(this.sink());
@@ -215,10 +211,6 @@ export class Connection {
   /** Gives up on a request the server ended itself (a listen it cancelled): nothing is sent. */
   abandon(id: RequestId, error: McpKitError): void {
     this.pending.get(id)?.reject(error);
-  }
-
-  isPending(id: RequestId): boolean {
-    return this.pending.has(id);
   }
 
   private sink(): ClientTransportSink {

@@ -64,10 +64,6 @@ class Lane {
     return this.live === 0;
   }
 
-  get held(): number {
-    return this.queue.length - this.head;
-  }
-
   private trim(): void {
     while (this.head < this.queue.length && !this.queue[this.head]!.live) this.head++;
     const dead = this.queue.length - this.head - this.live;
@@ -121,13 +117,6 @@ export class Deadlines {
   private readonly lanes = new Map<number, Lane>();
 
   constructor(private readonly now: () => number = () => performance.now()) {}
-
-  /** Entries held, settled ones not yet dropped included (bounded: see the class comment). */
-  get held(): number {
-    let n = 0;
-    for (const lane of this.lanes.values()) n += lane.held;
-    return n;
-  }
 
   /** Calls `target.expire()` after `ms` unless cleared first. */
   add(ms: number, target: Expirable): Deadline {

@@ -22,7 +22,6 @@ describe('Emitter', () => {
     const events = new Emitter<number>(() => undefined);
     const off = events.on((n) => seen.push(n));
     events.on((n) => seen.push(n * 10));
-    expect(events.size).toBe(2);
     off();
     off();
     events.emit(2);
@@ -30,7 +29,6 @@ describe('Emitter', () => {
     events.clear();
     events.emit(3);
     expect(seen).toEqual([20]);
-    expect(events.size).toBe(0);
   });
 
   it('a listener that removes itself while called does not stop the others', () => {

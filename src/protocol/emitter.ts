@@ -22,10 +22,6 @@ export class Emitter<T> {
     }
   }
 
-  get size(): number {
-    return this.listeners.size;
-  }
-
   clear(): void {
     this.listeners.clear();
   }

@@ -36,7 +36,8 @@ afterEach(() => vi.useRealTimers());
 
 describe('InterestSync', () => {
   it('asks the others at start; announces one listen naming many URIs in one message', async () => {
-    const { s, sent, tracker } = sync();
+    vi.useFakeTimers();
+    const { s, sent, tracker, hear } = sync();
     expect(sent).toEqual([{ type: 'query', from: 'me' }]);
     for (const uri of ['m://a', 'm://b', 'm://c']) tracker.add(uri);
     tracker.add('m://a'); // a second listener: no news
@@ -51,19 +52,24 @@ describe('InterestSync', () => {
     tracker.remove('m://d'); // came and went within the turn: nobody needs to hear of it
     await tick();
     expect(sent.slice(2)).toEqual([{ type: 'detach', from: 'me', uris: ['m://b'] }]);
-    expect(s.announcedSize).toBe(2);
     s.close();
     expect(sent.slice(3)).toEqual([{ type: 'detach', from: 'me', uris: ['m://a', 'm://c'] }]);
-    expect([s.ticking, s.announcedSize]).toEqual([false, 0]);
+    // Closed: no timer left, and nothing more is said, asked or not.
+    expect(vi.getTimerCount()).toBe(0);
+    hear({ type: 'query', from: 'other' });
+    tracker.add('m://e');
+    await tick();
+    vi.advanceTimersByTime(5000);
+    expect(sent).toHaveLength(4);
   });
 
   it('refreshes the whole set every interval, and keeps a timer only while there is something to keep', async () => {
     vi.useFakeTimers();
     const { s, sent, tracker } = sync({ refreshMs: 1000 });
-    expect(s.ticking).toBe(false);
+    expect(vi.getTimerCount()).toBe(0);
     tracker.add('m://a');
     await tick();
-    expect(s.ticking).toBe(true);
+    expect(vi.getTimerCount()).toBe(1);
     sent.length = 0;
     vi.advanceTimersByTime(1000);
     vi.advanceTimersByTime(1000);
@@ -74,7 +80,7 @@ describe('InterestSync', () => {
     tracker.remove('m://a');
     await tick();
     vi.advanceTimersByTime(1000);
-    expect(s.ticking).toBe(false);
+    expect(vi.getTimerCount()).toBe(0);
     expect(sent.slice(2)).toEqual([{ type: 'detach', from: 'me', uris: ['m://a'] }]);
     s.close();
   });
@@ -86,13 +92,13 @@ describe('InterestSync', () => {
     hear({ type: 'attach', from: 'other', uris: ['m://x'], everyMs: 50 });
     expect(hooks).toEqual(['+m://x']);
     expect(tracker.isAttached('m://echo')).toBe(false);
-    expect(s.ticking).toBe(true); // the sweep runs while remote interest is kept
+    expect(vi.getTimerCount()).toBe(1); // the sweep runs while remote interest is kept
     vi.advanceTimersByTime(100);
     expect(hooks).toEqual(['+m://x']); // 150 ms not yet passed
     vi.advanceTimersByTime(100);
     expect(hooks).toEqual(['+m://x', '-m://x']);
     vi.advanceTimersByTime(100);
-    expect(s.ticking).toBe(false);
+    expect(vi.getTimerCount()).toBe(0);
     s.close();
   });
 

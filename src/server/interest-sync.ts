@@ -110,16 +110,6 @@ export class InterestSync {
     this.remote.clear();
   }
 
-  /** URIs announced to the others now (diagnostics and tests). */
-  get announcedSize(): number {
-    return this.announced.size;
-  }
-
-  /** Whether the refresh and expiry timer runs (tests: none while there is nothing to keep). */
-  get ticking(): boolean {
-    return this.timer !== undefined;
-  }
-
   private touched(uri: string): void {
     if (this.closed) return;
     this.dirty.add(uri);

@@ -47,9 +47,4 @@ export class CoverIndex<T> {
     }
     return out;
   }
-
-  /** Distinct subscribed URIs. */
-  get size(): number {
-    return this.byUri.size;
-  }
 }

@@ -35,10 +35,6 @@ export class Registry<E, W = unknown> {
     return this.entries.get(key);
   }
 
-  get size(): number {
-    return this.entries.size;
-  }
-
   /** The entries in registration order; the same array until something changes. */
   list(): readonly E[] {
     this.snapshot ??= [...this.entries.values()];
@@ -59,4 +55,4 @@ export class Registry<E, W = unknown> {
 }
 
 /** The read side of a registry: what the engine may use. */
-export type RegistryView<E, W> = Pick<Registry<E, W>, 'get' | 'list' | 'wire' | 'size'>;
+export type RegistryView<E, W> = Pick<Registry<E, W>, 'get' | 'list' | 'wire'>;

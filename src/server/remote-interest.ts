@@ -93,11 +93,6 @@ export class RemoteInterest {
     return this.entries;
   }
 
-  /** Instances with at least one URI. */
-  get instances(): number {
-    return this.byInstance.size;
-  }
-
   /** Forgets everything, telling `onChange` of every URI that stops counting. */
   clear(): void {
     for (const [instance, uris] of [...this.byInstance]) {

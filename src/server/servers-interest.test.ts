@@ -150,13 +150,15 @@ describe('servers sharing one bus: a listener on any instance counts', () => {
   it("own interest is not mistaken for another instance's", async () => {
     const bus = new MemoryBus({ shared: true });
     const a = server('a', bus).s;
+    const b = server('b', bus).s;
     const l = await listen(a, { resourceSubscriptions: ['m://mine'] });
-    await new Promise((r) => setTimeout(r, 5));
+    await until(() => b.isAttached('m://mine'), "B's attach of what A announced");
     expect(syncOf(a)?.remote.size).toBe(0);
-    expect(syncOf(a)?.announcedSize).toBe(1);
     await l.cancel();
     expect(a.isAttached('m://mine')).toBe(false);
+    await until(() => !b.isAttached('m://mine'), "B's detach");
     a.close();
+    b.close();
   });
 
   it('maxRemoteInterest bounds what a server keeps of the others', async () => {

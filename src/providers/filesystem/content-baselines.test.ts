@@ -65,27 +65,41 @@ describe('ContentBaselines', () => {
     await attach('file:///b.md');
     delete files['b.md'];
     expect(await baselines.unchanged('b.md', v('b', 1))).toBe(false);
-    expect(baselines.size).toBe(0);
+    // Its fingerprint went with it: back with the same contents, that is no proof of no change.
+    files['b.md'] = v('b', 2);
+    expect(await baselines.unchanged('b.md', v('b', 1))).toBe(false);
     await attach('file:///a.md');
-    expect(baselines.size).toBe(1);
+    files['a.md'] = v('x', 2); // touched
+    expect(await baselines.unchanged('a.md', v('x', 1))).toBe(true);
   });
 
   it('a folder URI fingerprints what it covers; the last detach forgets it, not before', async () => {
-    const { baselines, attach, detach } = fake({
+    const { files, baselines, attach, detach } = fake({
       'notes/a.md': v('a', 1),
       'notes/b.md': v('b', 1),
       'other.md': v('o', 1),
     });
+    const touch = (file: string, digest: string, mtimeMs: number) =>
+      void (files[file] = v(digest, mtimeMs));
     await attach('file:///notes/');
     await attach('file:///notes/a.md');
-    expect(baselines.size).toBe(2);
+    // Both fingerprinted: a touch that changed no byte is no change.
+    touch('notes/a.md', 'a', 2);
+    touch('notes/b.md', 'b', 2);
+    expect(await baselines.unchanged('notes/a.md', v('a', 1))).toBe(true);
+    expect(await baselines.unchanged('notes/b.md', v('b', 1))).toBe(true);
     detach('file:///notes/');
-    expect(baselines.size).toBe(1); // notes/a.md is still listened to
+    touch('notes/a.md', 'a', 3);
+    touch('notes/b.md', 'b', 3);
+    expect(await baselines.unchanged('notes/a.md', v('a', 2))).toBe(true); // still listened to
+    expect(await baselines.unchanged('notes/b.md', v('b', 2))).toBe(false); // forgotten
     detach('file:///notes/a.md');
-    expect(baselines.size).toBe(0);
+    touch('notes/a.md', 'a', 4);
+    expect(await baselines.unchanged('notes/a.md', v('a', 3))).toBe(false);
     // Nobody listens: nothing is kept.
     expect(await baselines.unchanged('other.md', v('o', 1))).toBe(false);
-    expect(baselines.size).toBe(0);
+    touch('other.md', 'o', 2);
+    expect(await baselines.unchanged('other.md', v('o', 1))).toBe(false);
   });
 
   it('a URI outside the folder, or naming no listed file, costs no scan of the listing', async () => {

@@ -141,11 +141,6 @@ export class ContentBaselines {
     this.readSince.delete(relative);
   }
 
-  /** Files with a fingerprint now (tests: set up on attach, gone after detach). */
-  get size(): number {
-    return this.prints.size;
-  }
-
   clear(): void {
     this.prints.clear();
     this.readSince.clear();

@@ -109,11 +109,6 @@ export class ByteLruCache<V> {
     else if (keys) for (const key of [...keys]) this.delete(key);
   }
 
-  /** Drops every entry whose key starts with `prefix` (e.g. all versions of one file). */
-  deletePrefix(prefix: string): void {
-    for (const key of [...this.map.keys()]) if (key.startsWith(prefix)) this.delete(key);
-  }
-
   clear(): void {
     const entries = [...this.map.values()];
     this.map.clear();

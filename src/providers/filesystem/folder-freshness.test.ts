@@ -9,7 +9,7 @@ import { createServer } from '../../server/server.js';
 import type { McpServer } from '../../server/index.js';
 import { connectInMemory } from '../../transports/memory.js';
 import { modern } from '../../testing/messages.js';
-import { createFilesystemProvider, type FilesystemProvider } from './filesystem-provider.js';
+import { createFilesystemProvider } from './filesystem-provider.js';
 import { nodeFs, type ProviderFs } from './fs-types.js';
 import type { FilesystemProviderOptions } from './provider-options.js';
 import { MAX_BASELINE_FILES } from './content-baselines.js';
@@ -43,12 +43,6 @@ function handTracker(server: McpServer) {
       }
     },
   };
-}
-
-/** How many files have a fingerprint (set up on attach, dropped on detach). */
-function fingerprints(provider: FilesystemProvider): number {
-  return (provider as unknown as { freshness: { baselines: { size: number } } }).freshness.baselines
-    .size;
 }
 
 /** node:fs that counts the opens of each path (the only call that reads bytes). */
@@ -109,7 +103,33 @@ async function setup(
     await until(async () => (await provider.file(name))?.mtimeMs === mtimeMs);
     await provider.settled();
   };
-  return { dir, server, provider, tracker, updated, listChanged, fs, warnings, walked };
+  const conn = connectInMemory(server);
+  /**
+   * Waits until the fingerprints taken on attach were read: each file was opened, and a read of
+   * it then opens nothing (it joins that read or is served from what it cached).
+   */
+  const fingerprinted = async (...names: string[]): Promise<void> => {
+    for (const name of names) {
+      await until(() => fs.opens.some((p) => p.endsWith(`/${name}`)));
+      await until(async () => {
+        const opens = fs.opens.length;
+        await conn.send(modern('resources/read', { uri: `file:///${name}` }));
+        return fs.opens.length === opens;
+      });
+    }
+  };
+  return {
+    dir,
+    server,
+    provider,
+    tracker,
+    updated,
+    listChanged,
+    fs,
+    warnings,
+    walked,
+    fingerprinted,
+  };
 }
 
 async function touch(file: string, plusMs = 5000): Promise<void> {
@@ -131,10 +151,13 @@ describe('watched folder: notifications', () => {
   });
 
   it('for a file someone listens to, a touch or the same bytes again send nothing; a change does', async () => {
-    const { dir, provider, tracker, updated, walked } = await setup({ 'a.md': 'one', 'b.md': 'b' });
+    const { dir, provider, tracker, updated, walked, fingerprinted } = await setup({
+      'a.md': 'one',
+      'b.md': 'b',
+    });
     tracker.attach('file:///a.md');
     await provider.settled();
-    await until(() => fingerprints(provider) === 1);
+    await fingerprinted('a.md');
     await touch(join(dir, 'a.md'));
     await walked('a.md');
     await writeFile(join(dir, 'a.md'), 'one');
@@ -150,21 +173,21 @@ describe('watched folder: notifications', () => {
   });
 
   it('a change just before a listener attached is announced (its fingerprint may hold the change)', async () => {
-    const { dir, provider, tracker, updated, walked } = await setup({ 'a.md': 'one' });
+    const { dir, tracker, updated, walked, fingerprinted } = await setup({ 'a.md': 'one' });
     await writeFile(join(dir, 'a.md'), 'two');
     tracker.attach('file:///a.md');
-    await until(() => fingerprints(provider) === 1);
+    await fingerprinted('a.md');
     await walked('a.md');
     expect(updated).toEqual(['file:///a.md']);
   });
 
   it('back to the same bytes after a read of a version in between: announced (the reader holds it)', async () => {
-    const { dir, server, tracker, updated, walked, provider } = await setup(
+    const { dir, server, tracker, updated, walked, fingerprinted } = await setup(
       { 'a.md': 'one' },
       { watchDebounceMs: 300 },
     );
     tracker.attach('file:///a.md');
-    await until(() => fingerprints(provider) === 1);
+    await fingerprinted('a.md');
     const conn = connectInMemory(server);
     const read = async () => {
       const res = (await conn.send(
@@ -188,29 +211,31 @@ describe('watched folder: notifications', () => {
   });
 
   it('after the last listener leaves, nothing is read any more', async () => {
-    const { dir, tracker, updated, walked, fs, provider } = await setup({ 'a.md': 'one' });
+    const { dir, tracker, updated, walked, fs, fingerprinted } = await setup({ 'a.md': 'one' });
     tracker.attach('file:///a.md');
     tracker.attach('file:///a.md');
-    await until(() => fingerprints(provider) === 1);
+    await fingerprinted('a.md');
     tracker.detach('file:///a.md');
-    expect(fingerprints(provider)).toBe(1);
-    tracker.detach('file:///a.md');
-    expect(fingerprints(provider)).toBe(0);
-    const opens = fs.opens.length;
+    // One listener is left: its fingerprint stands, a touch sends nothing.
     await touch(join(dir, 'a.md'));
+    await walked('a.md');
+    expect(updated).toEqual([]);
+    tracker.detach('file:///a.md');
+    const opens = fs.opens.length;
+    await touch(join(dir, 'a.md'), 10_000);
     await walked('a.md');
     expect(updated).toEqual(['file:///a.md']);
     expect(fs.opens.length).toBe(opens);
   });
 
   it('a folder URI covers the files under it (fingerprinted on attach, up to a bound)', async () => {
-    const { dir, tracker, updated, walked, provider } = await setup({
+    const { dir, tracker, updated, walked, fingerprinted } = await setup({
       'notes/a.md': 'a',
       'notes/b.md': 'b',
       'other.md': 'o',
     });
     tracker.attach('file:///notes/');
-    await until(() => fingerprints(provider) === 2);
+    await fingerprinted('notes/a.md', 'notes/b.md');
     expect(MAX_BASELINE_FILES).toBeGreaterThanOrEqual(2);
     await touch(join(dir, 'notes', 'a.md'));
     await walked('notes/a.md');
@@ -310,12 +335,11 @@ describe('unwatched folder', () => {
 
 describe('unwatched folder: listeners cost nothing', () => {
   it('an attach (here, or from a listener on another instance) reads nothing', async () => {
-    const { provider, tracker, fs } = await setup({ 'a.md': 'a', 'd/b.md': 'b' }, { watch: false });
+    const { tracker, fs } = await setup({ 'a.md': 'a', 'd/b.md': 'b' }, { watch: false });
     const before = fs.opens.length;
     tracker.attach('file:///a.md');
     tracker.attach('file:///d/');
     await new Promise((r) => setTimeout(r, 50));
-    expect(fingerprints(provider)).toBe(0);
     expect(fs.opens.length).toBe(before);
   });
 });

@@ -146,19 +146,38 @@ describe('PathRecords: resolve once', () => {
     const after = await records.resolve('mv/f.md');
     expect(after).not.toBe(first);
     expect(after.kind).not.toBe('file');
-    expect((first as PathRecord).valid).toBe(false);
+    now = 150; // and it is not served later either
+    expect(await records.resolve('mv/f.md')).toMatchObject({ kind: after.kind });
   });
 
-  it('keeps at most maxEntries, the oldest going first; 0 keeps none', async () => {
-    const records = recordsOf(nodeFs, stubWatch(), { maxEntries: 2 });
+  it('keeps at most maxEntries, the oldest going first', async () => {
+    const fs = countingFs();
+    const records = recordsOf(fs, stubWatch(), { maxEntries: 2 });
     const e = await records.resolve('e.md');
-    await records.resolve('a/d.md');
-    await records.resolve('a/b/c.md');
-    expect(records.size).toBe(2);
+    const d = await records.resolve('a/d.md');
+    const c = await records.resolve('a/b/c.md');
     expect((e as PathRecord).current).toBe(false);
-    const none = recordsOf(nodeFs, stubWatch(), { ttlMs: 0 });
-    expect(await none.resolve('e.md')).not.toBeInstanceOf(PathRecord);
-    expect(none.size).toBe(0);
+    const before = fs.calls.realpath;
+    // The two newest are served from memory; the oldest is resolved again.
+    expect(await records.resolve('a/d.md')).toBe(d);
+    expect(await records.resolve('a/b/c.md')).toBe(c);
+    expect(fs.calls.realpath).toBe(before);
+    expect(await records.resolve('e.md')).not.toBe(e);
+    expect(fs.calls.realpath).toBe(before + 1);
+  });
+
+  it.each([
+    ['ttlMs', { ttlMs: 0 }],
+    ['maxEntries', { maxEntries: 0 }],
+  ])('%s 0 keeps none: every resolve does the whole resolution', async (_name, limit) => {
+    const fs = countingFs();
+    const none = recordsOf(fs, stubWatch(), limit);
+    for (let i = 1; i <= 3; i++) {
+      const r = await none.resolve('e.md');
+      expect(r).toMatchObject({ kind: 'file' });
+      expect(r).not.toBeInstanceOf(PathRecord);
+      expect(fs.calls.realpath).toBe(i);
+    }
   });
 
   it('rejects a limit that is not a whole number of 0 or more', () => {
@@ -171,9 +190,14 @@ describe('PathRecords: resolve once', () => {
     const records = recordsOf(fs, stubWatch());
     await symlink(join(base, 'secret.txt'), join(root, 'out.md'));
     try {
+      const before = fs.calls.realpath;
       expect(await records.resolve('out.md')).toMatchObject({ kind: 'refused' });
       expect(await records.resolve('nope.md')).toEqual({ kind: 'missing' });
-      expect(records.size).toBe(0);
+      const once = fs.calls.realpath - before;
+      expect(once).toBeGreaterThan(0);
+      expect(await records.resolve('out.md')).toMatchObject({ kind: 'refused' });
+      expect(await records.resolve('nope.md')).toEqual({ kind: 'missing' });
+      expect(fs.calls.realpath - before).toBe(2 * once);
     } finally {
       await rm(join(root, 'out.md'));
     }
@@ -195,7 +219,7 @@ describe('PathRecords: what drops a record', () => {
     expect(d.current).toBe(false);
     records.drop(undefined);
     expect(e.current).toBe(false);
-    expect(records.size).toBe(0);
+    expect(await records.resolve('e.md')).not.toBe(e);
   });
 
   it('a symlinked path is dropped by a change at its real path too', async () => {
@@ -216,9 +240,10 @@ describe('PathRecords: what drops a record', () => {
     async (_where, changed, remembered) => {
       let release!: () => void;
       const gate = new Promise<void>((resolve) => (release = resolve));
+      let realpaths = 0;
       const fs: ProviderFs = {
         ...nodeFs,
-        realpath: async (p) => (await gate, nodeFs.realpath(p)),
+        realpath: async (p) => (realpaths++, await gate, nodeFs.realpath(p)),
       };
       const records = recordsOf(fs, stubWatch());
       const pending = records.resolve('a/b/c.md');
@@ -228,8 +253,13 @@ describe('PathRecords: what drops a record', () => {
       release();
       expect(await pending).toMatchObject({ kind: 'file' });
       expect((await later) === (await pending)).toBe(remembered);
-      expect(records.size).toBe(1);
       expect((await pending) instanceof PathRecord).toBe(remembered);
+      // Either way one record is kept, and later reads are served from it.
+      const kept = await later;
+      expect(kept).toBeInstanceOf(PathRecord);
+      const before = realpaths;
+      expect(await records.resolve('a/b/c.md')).toBe(kept);
+      expect(realpaths).toBe(before);
     },
   );
 });

@@ -81,11 +81,6 @@ export class PathRecord implements ResolvedFile {
     return !this.dropped;
   }
 
-  /** Whether a read would serve this record again without any I/O. */
-  get valid(): boolean {
-    return !this.dropped && this.owner.trusts(this);
-  }
-
   stale(): void {
     this.owner.forget(this);
   }
@@ -156,11 +151,6 @@ export class PathRecords {
     this.ttlMs = limitOr(options.ttlMs, DEFAULT_RESOLVE_TTL_MS, 'resolveTtlMs');
     this.maxEntries = limitOr(options.maxEntries, DEFAULT_MAX_RESOLVED_PATHS, 'maxResolvedPaths');
     this.now = options.now ?? (() => performance.now());
-  }
-
-  /** Records kept now. */
-  get size(): number {
-    return this.records.size;
   }
 
   /**
@@ -247,7 +237,7 @@ export class PathRecords {
   }
 
   /** Whether `resolve` would answer `record` now without I/O. */
-  trusts(record: PathRecord): boolean {
+  private trusts(record: PathRecord): boolean {
     return (
       this.now() < record.expiresAt &&
       this.vouched(record) &&

@@ -16,11 +16,6 @@ export interface Flight<T> {
 export class ReadFlights<T> {
   private readonly flights = new Map<string, Flight<T>>();
 
-  /** Reads in flight now. */
-  get size(): number {
-    return this.flights.size;
-  }
-
   /** Whether a read of `key` is in flight. */
   has(key: string): boolean {
     return this.flights.has(key);

@@ -53,9 +53,4 @@ export class ReadStalls {
     };
     work.then(settled, settled);
   }
-
-  /** Reads stalled now. */
-  get size(): number {
-    return this.count;
-  }
 }

@@ -136,7 +136,7 @@ describe('ByteLruCache', () => {
     cache.set('k', 'one', 3);
     cache.set('k', 'two', 5);
     expect(cache.stats()).toMatchObject({ entries: 1, bytes: 5 });
-    cache.deletePrefix('k');
+    cache.delete('k');
     expect(cache.stats()).toMatchObject({ entries: 0, bytes: 0 });
     expect(new ByteLruCache<string>(0).set('a', 'A', 0)).toBe(false);
   });

@@ -276,16 +276,17 @@ describe('a read still pending at the end: the search does not wait for it', () 
     await inRead;
     await vi.advanceTimersByTimeAsync(1000);
     expect((await first).stopped).toEqual({ budget: 'timeoutMs', limit: 1000 });
-    expect(provider.stalls.size).toBe(1);
     vi.useRealTimers();
     // f00.txt still hangs: the next search skips it and finds the needle in f25.txt.
     const second = await searchFiles(provider, 'needle');
     expect(second.hits.map((h) => h.file.path)).toEqual(['f25.txt']);
     expect(fs.reads.filter((p) => p.endsWith('f00.txt'))).toHaveLength(1);
     release();
-    await vi.waitFor(() => expect(provider.stalls.size).toBe(0));
-    await searchFiles(provider, 'needle');
-    expect(fs.reads.filter((p) => p.endsWith('f00.txt'))).toHaveLength(2);
+    // Once that read settled, a search reads f00.txt again (once: the new read does not hang).
+    await vi.waitFor(async () => {
+      await searchFiles(provider, 'needle');
+      expect(fs.reads.filter((p) => p.endsWith('f00.txt'))).toHaveLength(2);
+    });
     provider.close();
   });
 

@@ -150,10 +150,6 @@ export class SessionTable {
     return true;
   }
 
-  get size(): number {
-    return this.sessions.size;
-  }
-
   closeAll(): void {
     for (const id of [...this.sessions.keys()]) this.delete(id);
     for (const session of [...this.opening]) this.discard(session);

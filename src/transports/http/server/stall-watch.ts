@@ -34,10 +34,6 @@ export class StallWatch {
     entry.seen = this.tick;
   }
 
-  get size(): number {
-    return this.watched.size;
-  }
-
   private unwatch(entry: Watched): void {
     this.watched.delete(entry);
   }
