@@ -11,8 +11,6 @@ import type { CacheStats } from './content-cache.js';
 import { FileIndex, type IndexDiff } from './file-index.js';
 import { FileParts } from './file-parts.js';
 import { ListingViews, type FileInfo } from './listing-views.js';
-
-export type { FileInfo };
 import { registerFileResources } from './file-resources.js';
 import { followChanges } from './bus-freshness.js';
 import type { Fingerprint } from './content-baselines.js';
@@ -31,8 +29,7 @@ import { completePaths, escapePath, type PathCompletion, type Visibility } from 
 import { maxStalledReadsOf, ReadStalls } from './read-stalls.js';
 
 export type { FilesystemProviderOptions } from './provider-options.js';
-
-/** A served file as the provider lists it. */
+export type { FileInfo };
 
 /**
  * Serves a folder as resources. Reads resolve the path under the root, follow symlinks only to
@@ -350,10 +347,12 @@ export class FilesystemProvider {
     await this.freshness.settled();
   }
 
-  /** Stops watching and empties the contents cache; the provider still serves, with a listing refreshed on demand. */
+  /**
+   * Stops watching, forgets resolutions (nothing reports a change to them any more), empties the
+   * contents cache and stops the read workers; the provider still serves, listing on demand.
+   */
   close(): void {
     this.freshness.close();
-    // Resolutions go: nothing reports a change to them any more; the read workers stop.
     this.source.clear();
   }
 
