@@ -51,8 +51,11 @@ export function hasStreamedPart(parts: readonly MessagePart[]): boolean {
   return false;
 }
 
-/** A character JSON.stringify escapes: a quote, a backslash, a control, a lone surrogate half. */
-const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+/**
+ * A character that is not printable ASCII, or one JSON.stringify escapes (a quote, a backslash):
+ * a string without any is written as it is, and its length is its UTF-8 size.
+ */
+const NOT_PLAIN = /[^\x20-\x7e]|["\\]/;
 
 const NONCE = `mcpkit-part-${Math.random().toString(36).slice(2)}${Date.now().toString(36)}`;
 const BLOB_KEYS = new Set(['blob', 'data']);
@@ -81,8 +84,8 @@ function hasLargePart(value: unknown, depth: number): boolean {
 
 /**
  * Serializes a message. Large base64 blobs are not copied into one big JSON text: each stays
- * the string it is, as its own part, when it needs no JSON escaping (base64 never does; that is
- * checked, not assumed). A StreamedBody under
+ * the string it is, as its own part, when it is printable ASCII that needs no JSON escaping
+ * (base64 always is; that is checked, not assumed). A StreamedBody under
  * `blob` is its own part, counted with its exact `wireBytes`, when `options.streams` says the
  * writer sends one; otherwise it throws `STREAM_UNSUPPORTED`.
  */
@@ -112,7 +115,7 @@ export function encodeMessage(
   const skeleton = JSON.stringify(message, (key, value: unknown) => {
     if (typeof value === 'object' && value !== null) return detachStreamed(value, large, options);
     if (typeof value !== 'string' || value.length < LARGE_PART_BYTES) return value;
-    if (BLOB_KEYS.has(key) && !NEEDS_ESCAPE.test(value)) {
+    if (BLOB_KEYS.has(key) && !NOT_PLAIN.test(value)) {
       large.push(value);
       return `${NONCE}:${large.length - 1}`;
     }
@@ -173,8 +176,13 @@ export function resultParts(
   const parts = encoded.parts;
   const first = parts[0];
   const last = parts[parts.length - 1];
-  if (parts.length < 2 || typeof first !== 'string' || typeof last !== 'string') return undefined;
+  if (typeof first !== 'string' || typeof last !== 'string') return undefined;
   if (!first.startsWith(head) || !last.endsWith('}')) return undefined;
+  if (parts.length === 1) {
+    // A large text: one JSON text, escaped once.
+    const bytes = encoded.bytes < 0 ? utf8Length(first) : encoded.bytes;
+    return { parts: [first.slice(head.length, -1)], bytes: bytes - head.length - 1 };
+  }
   const out: (string | Uint8Array)[] = [];
   for (const part of parts) {
     if (typeof part !== 'string' && !(part instanceof Uint8Array)) return undefined;

@@ -68,6 +68,8 @@ export const MCPKIT_ERROR_CODES = {
   RESULT_TOO_LARGE: 'RESULT_TOO_LARGE',
   /** The folder to serve does not exist or is not a folder. */
   ROOT_NOT_FOUND: 'ROOT_NOT_FOUND',
+  /** A provider was closed while a read of it was in flight. */
+  PROVIDER_CLOSED: 'PROVIDER_CLOSED',
   /** A JSON Schema does not compile. */
   SCHEMA_INVALID: 'SCHEMA_INVALID',
   /** A Standard Schema that cannot produce JSON Schema. */

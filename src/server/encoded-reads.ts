@@ -16,6 +16,8 @@ import {
 
 type Result = Record<string, unknown>;
 
+const utf8 = new TextEncoder();
+
 /** What the answers of one server take at most by default (32 MiB). */
 export const DEFAULT_MAX_ENCODED_READ_BYTES = 32 * 1024 * 1024;
 
@@ -35,7 +37,10 @@ export class EncodedReads {
   /** Every answer held, least recently used first: what the bytes are counted over. */
   private readonly held = new Set<Kept>();
   private bytes = 0;
-  /** The largest answer kept: an eighth of the table, so that one cannot flush all the others. */
+  /**
+   * The largest answer kept: half the table, so that one cannot flush all the others, yet the
+   * answer of a blob of several MiB read by many clients at once is encoded once, not per answer.
+   */
   private readonly maxAnswerBytes: number;
 
   /** `limit`: UTF-8 bytes of encoded answers held at most; 0 keeps none. */
@@ -44,7 +49,7 @@ export class EncodedReads {
       throw new RangeError(
         `maxEncodedReadBytes must be a whole number of bytes, got ${String(limit)}`,
       );
-    this.maxAnswerBytes = Math.floor(limit / 8);
+    this.maxAnswerBytes = Math.floor(limit / 2);
   }
 
   /** The answer kept for `version` under `key` (URI and era), if any. */
@@ -60,14 +65,18 @@ export class EncodedReads {
   /**
    * The final `result` of `version` under `key`, encoded: as one JSON text, or when large as
    * parts (its big strings written as they are, never joined into one). Kept when it fits (an
-   * answer over an eighth of the table is not); `result` as it is when it cannot be encoded ahead.
+   * answer over half the table is not); `result` as it is when it cannot be encoded ahead.
    */
   keep(version: object, key: string, result: Result): Result {
     let encoded: Result;
     if (holdsAtLeast(result, LARGE_PART_BYTES)) {
       const parts = resultParts(result);
       if (!parts) return result;
-      encoded = withPreEncodedParts(result, parts);
+      // Its large strings as UTF-8 once: every answer of this version writes the same bytes.
+      const bytes = parts.parts.map((p) =>
+        typeof p === 'string' && p.length >= LARGE_PART_BYTES ? utf8.encode(p) : p,
+      );
+      encoded = withPreEncodedParts(result, { parts: bytes, bytes: parts.bytes });
     } else encoded = withPreEncoded(result, JSON.stringify(result));
     const bytes = preEncodedSize(encoded) as number;
     if (bytes > this.maxAnswerBytes) return encoded;

@@ -79,8 +79,8 @@ export interface ServerOptions extends Implementation {
    * Most bytes of encoded `resources/read` answers this server keeps (default 32 MiB; 0 keeps
    * none): a read handler that names the version it served (`versionedRead`) has its whole
    * answer encoded once per version, URI and era, and the next read of that version is written
-   * from it (the handler still runs). Least recently used answers go first; an answer over an
-   * eighth of it is encoded for its request only. A value that is not a whole number of bytes
+   * from it (the handler still runs). Least recently used answers go first; an answer over
+   * half of it is encoded for its request only. A value that is not a whole number of bytes
    * fails `createServer` with a RangeError naming it.
    */
   maxEncodedReadBytes?: number;

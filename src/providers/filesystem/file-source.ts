@@ -72,10 +72,7 @@ export class FileSource {
     limitBytes: number,
     control: ReadControl,
   ): Promise<ContentsOutcome> {
-    const resolved = await this.records.resolve(
-      relative,
-      control.checkpoint ? undefined : this.pooled(relative, limitBytes),
-    );
+    const resolved = await this.resolveFor(relative, limitBytes, !control.checkpoint);
     if (resolved.kind !== 'file') return resolved;
     const { fs, within } = this.options;
     const outcome = await readContents(
@@ -135,7 +132,7 @@ export class FileSource {
     streams: boolean,
   ): Promise<WholeReadOutcome> {
     if (!streams) return this.contents(relative, limitBytes, {});
-    const resolved = await this.records.resolve(relative, this.pooled(relative, limitBytes));
+    const resolved = await this.resolveFor(relative, limitBytes, true);
     if (resolved.kind !== 'file') return resolved;
     const { fs, within } = this.options;
     const known = this.knownOf(relative);
@@ -153,6 +150,28 @@ export class FileSource {
   }
 
   /**
+   * What `relative` resolves to. With a pool (and `pooled`), a path not remembered is resolved
+   * and read in one job; a remembered one whose contents left the cache is read by a job too:
+   * what it read is cached under the record's key when it is the same version.
+   */
+  private async resolveFor(
+    relative: string,
+    limitBytes: number,
+    pooled: boolean,
+  ): Promise<Resolved | PathRecord> {
+    const via = pooled ? this.pooled(relative, limitBytes) : undefined;
+    if (!via) return this.records.resolve(relative);
+    let ran = false;
+    const resolved = await this.records.resolve(relative, (spoiled) => {
+      ran = true;
+      return via(spoiled);
+    });
+    if (!ran && resolved instanceof PathRecord && this.cache.peek(resolved.key) === undefined)
+      await via(() => !resolved.current);
+    return resolved;
+  }
+
+  /**
    * With a pool, a resolution that reads the file in the same job and caches what it read: the
    * read that follows then finds it in the cache. Undefined without a pool.
    */
@@ -161,7 +180,8 @@ export class FileSource {
     limitBytes: number,
   ): ((spoiled: () => boolean) => Promise<Resolved>) | undefined {
     const { pool } = this.options;
-    if (!pool) return undefined;
+    // Without a contents cache a job would only resolve: not worth a worker.
+    if (!pool || this.cache.maxBytes === 0) return undefined;
     return async (spoiled) => {
       const { root, visibility, refuseHardLinks } = this.options.within();
       const { cache } = this;

@@ -21,12 +21,12 @@ import { nodeFs, type ProviderFs } from './fs-types.js';
 import type { FilesystemProviderOptions } from './provider-options.js';
 import type { ContentsOutcome } from './file-reader.js';
 import { FileSource } from './file-source.js';
-import { readPoolOf } from './read-pool.js';
+import { readersOf } from './read-pool.js';
 import { readTimeoutOf } from './read-timeout.js';
 import type { FileContents, ReadControl } from './read-file.js';
 import type { Containment } from './resolve.js';
 import { completePaths, escapePath, type PathCompletion, type Visibility } from './paths.js';
-import { maxStalledReadsOf, ReadStalls } from './read-stalls.js';
+import type { ReadStalls } from './read-stalls.js';
 
 export type { FilesystemProviderOptions } from './provider-options.js';
 export type { FileInfo };
@@ -95,8 +95,9 @@ export class FilesystemProvider {
     this.uriTemplate = `${prefix}{+path}`;
     this.template = parseTemplate(this.uriTemplate);
     this.readTimeoutMs = readTimeoutOf(options.readTimeoutMs);
-    this.stalls = new ReadStalls(maxStalledReadsOf(options.maxStalledReads), this.readTimeoutMs);
     const fs = options.fs ?? nodeFs;
+    const { pool, stalls } = readersOf(options, fs === nodeFs, this.readTimeoutMs);
+    this.stalls = stalls;
     this.fs = options.settleMs === undefined ? fs : { ...fs, settleMs: options.settleMs };
     this.parts = new FileParts({
       prefix,
@@ -110,7 +111,7 @@ export class FilesystemProvider {
       hidden: options.hidden ?? false,
       ignore: new Set(options.ignore ?? ['node_modules']),
     };
-    const freshness = new FolderFreshness({
+    const freshness = (this.freshness = new FolderFreshness({
       watch: options.watch ?? false,
       debounceMs: options.watchDebounceMs ?? DEFAULT_WATCH_DEBOUNCE_MS,
       visibility: this.visibility,
@@ -122,8 +123,7 @@ export class FilesystemProvider {
       fallbackRescanMs: options.rescanMs ?? 2000,
       folderName: this.root,
       onWarning: options.onWarning,
-    });
-    this.freshness = freshness;
+    }));
     this.source = new FileSource({
       fs: this.fs,
       within: () => this.within as Containment,
@@ -132,7 +132,7 @@ export class FilesystemProvider {
       ttlMs: options.resolveTtlMs,
       maxEntries: options.maxResolvedPaths,
       listed: (relative) => this.index?.get(relative),
-      pool: fs === nodeFs ? readPoolOf(options.readWorkers) : undefined,
+      pool,
       streamLimits: { readTimeoutMs: this.readTimeoutMs, stalls: this.stalls },
     });
   }

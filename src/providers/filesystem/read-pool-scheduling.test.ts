@@ -1,57 +1,77 @@
 /**
- * How the read pool hands jobs to its workers, with stand-in workers that answer when told: a
- * few jobs per worker, jobs queued behind a held worker moved to others, growth only while
- * workers are held, late answers of moved jobs ignored.
+ * How the read pool hands jobs to its workers, with stand-in workers that run their jobs one
+ * after another and claim each as a real one does: a few jobs per worker, jobs queued behind a
+ * held worker handed to others and run once, growth only while workers are held, workers beyond
+ * the base stopped once idle.
  */
 import { EventEmitter } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ReadJob, ReadJobResult } from './read-job.js';
 import { BASE_READ_WORKERS, ReadPool, type Answer, type ReadWorker } from './read-pool.js';
 
-/** A stand-in worker: answers every job at once, except those named `hang*`, held until freed. */
+/**
+ * A stand-in worker: runs its inbox in order; a job named `hang*` holds it until `free()`; a
+ * job another worker claimed first is answered "skipped", as read-worker.ts does.
+ */
 class FakeWorker extends EventEmitter {
-  readonly received: number[] = [];
-  readonly held: { id: number; relative: string }[] = [];
-  /** When the last job given to it answers (jobs run one after another). */
-  private busyUntil = 0;
+  readonly ran: string[] = [];
+  terminated = false;
+  private readonly inbox: { id: number; job: ReadJob }[] = [];
+  private busy = false;
+  private hung: Answer | undefined;
 
-  constructor(private readonly jobMs: number) {
+  constructor(
+    private readonly claims: Int32Array,
+    private readonly jobMs: number,
+  ) {
     super();
   }
 
   postMessage(message: { id: number; job: ReadJob }): void {
-    this.received.push(message.id);
-    if (message.job.relative.startsWith('hang')) {
-      this.held.push({ id: message.id, relative: message.job.relative });
-      return;
-    }
-    // A worker runs its jobs one after another: a job behind a held one waits.
-    if (this.held.length > 0) {
-      this.held.push({ id: message.id, relative: message.job.relative });
-      return;
-    }
-    if (this.jobMs === 0) {
-      setImmediate(() => this.answer(message.id, message.job.relative));
-      return;
-    }
-    this.busyUntil = Math.max(this.busyUntil, Date.now()) + this.jobMs;
-    setTimeout(() => this.answer(message.id, message.job.relative), this.busyUntil - Date.now());
+    this.inbox.push(message);
+    this.step();
   }
 
-  answer(id: number, relative: string): void {
-    const answer: Answer = {
-      id,
-      result: { resolved: { kind: 'refused', reason: `answered ${relative} by worker` } },
-    };
-    this.emit('message', answer);
-  }
-
-  /** Lets every held job answer, in order. */
+  /** Ends the job it hangs on; then it runs the rest of its inbox. */
   free(): void {
-    for (const { id, relative } of this.held.splice(0)) this.answer(id, relative);
+    const answer = this.hung;
+    if (!answer) return;
+    this.hung = undefined;
+    this.busy = false;
+    this.emit('message', answer);
+    this.step();
+  }
+
+  private step(): void {
+    while (!this.busy) {
+      const next = this.inbox.shift();
+      if (!next) return;
+      const { id, job } = next;
+      if (Atomics.compareExchange(this.claims, id % this.claims.length, id, -1) !== id) {
+        queueMicrotask(() => this.emit('message', { id, skipped: true }));
+        continue;
+      }
+      this.ran.push(job.relative);
+      const result: ReadJobResult = {
+        resolved: { kind: 'refused', reason: `answered ${job.relative} by worker` },
+      };
+      this.busy = true;
+      if (job.relative.startsWith('hang')) {
+        this.hung = { id, result };
+        return;
+      }
+      const done = (): void => {
+        this.busy = false;
+        this.emit('message', { id, result });
+        this.step();
+      };
+      if (this.jobMs === 0) setImmediate(done);
+      else setTimeout(done, this.jobMs);
+    }
   }
 
   terminate(): Promise<number> {
+    this.terminated = true;
     return Promise.resolve(0);
   }
 
@@ -65,8 +85,8 @@ afterEach(() => {
 
 function fakePool(max: number, jobMs = 0): { pool: ReadPool; workers: FakeWorker[] } {
   const workers: FakeWorker[] = [];
-  const pool = new ReadPool(max, () => {
-    const worker = new FakeWorker(jobMs);
+  const pool = new ReadPool(max, (claims) => {
+    const worker = new FakeWorker(claims, jobMs);
     workers.push(worker);
     return worker as unknown as ReadWorker;
   });
@@ -88,6 +108,19 @@ function job(relative: string): ReadJob {
 const reasonOf = (r: ReadJobResult): string =>
   r.resolved.kind === 'refused' ? r.resolved.reason : r.resolved.kind;
 
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Whether `promise` settles within `ms`. */
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let settled = false;
+  void promise.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  for (const until = Date.now() + ms; !settled && Date.now() < until;) await sleep(5);
+  return settled;
+}
+
 describe('ReadPool scheduling', () => {
   it('keeps the base workers under load that never holds one', async () => {
     // Jobs of 2 ms each: 300 of them keep jobs waiting for ~150 ms, none is slow.
@@ -99,27 +132,47 @@ describe('ReadPool scheduling', () => {
       Array.from({ length: 300 }, (_, i) => `answered f${i} by worker`),
     );
     expect(workers).toHaveLength(BASE_READ_WORKERS);
-    // Several jobs per worker at a time: fewer wake-ups than one job per message round.
-    expect(workers.every((w) => w.received.length > 0)).toBe(true);
+    expect(workers.every((w) => w.ran.length > 0)).toBe(true);
   });
 
-  it('moves the jobs queued behind a held worker to the others', async () => {
+  it('hands the jobs queued behind a held worker to the others; each runs once', async () => {
     const { pool, workers } = fakePool(BASE_READ_WORKERS);
     const hung = pool.run(job('hang-1'));
     // Enough jobs at once that some are queued behind the hung one.
     const fast = Array.from({ length: 4 * BASE_READ_WORKERS }, (_, i) => pool.run(job(`f${i}`)));
-    const first = workers[0] as FakeWorker;
-    expect(first.held.length).toBeGreaterThan(1);
     const results = await Promise.all(fast);
     expect(results.map(reasonOf)).toEqual(fast.map((_, i) => `answered f${i} by worker`));
-    let hungDone = false;
-    void hung.then(() => (hungDone = true));
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(hungDone).toBe(false);
-    // The held worker answers at last, the moved jobs too: those answers are ignored.
+    expect(await settlesWithin(hung, 20)).toBe(false);
+    const first = workers[0] as FakeWorker;
     first.free();
     expect(reasonOf(await hung)).toBe('answered hang-1 by worker');
-    expect((await pool.run(job('after'))).resolved).toMatchObject({ kind: 'refused' });
+    await sleep(20);
+    // Every job ran in exactly one worker, however many it was handed to.
+    const ran = workers.flatMap((w) => w.ran).sort();
+    expect(ran).toEqual(['hang-1', ...fast.map((_, i) => `f${i}`)].sort());
+    expect(reasonOf(await pool.run(job('after')))).toBe('answered after by worker');
+  });
+
+  it('a worker freed from a hung job skips the copies others took, and serves new jobs at once', async () => {
+    const { pool, workers } = fakePool(2);
+    const hung1 = pool.run(job('hang-1'));
+    const f0 = pool.run(job('f0'));
+    // Both workers have a job: this one queues behind hang-1 (the least busy, first found).
+    const hung3 = pool.run(job('hang-3'));
+    const [w1, w2] = workers as [FakeWorker, FakeWorker];
+    await f0;
+    // hang-3 is handed to w2 once w1 counts as held, and hangs there.
+    for (const until = Date.now() + 5000; !w2.ran.includes('hang-3') && Date.now() < until;)
+      await sleep(10);
+    expect(w2.ran).toContain('hang-3');
+    w1.free();
+    expect(reasonOf(await hung1)).toBe('answered hang-1 by worker');
+    // w1's own copy of hang-3 is skipped: a new job is not stuck behind it.
+    const next = pool.run(job('next'));
+    expect(await settlesWithin(next, 1000)).toBe(true);
+    expect(w1.ran).toEqual(['hang-1', 'next']);
+    w2.free();
+    expect(reasonOf(await hung3)).toBe('answered hang-3 by worker');
   });
 
   it('grows while fewer than the base workers are free of a held job, never past max', async () => {
@@ -129,12 +182,38 @@ describe('ReadPool scheduling', () => {
     );
     const fast = pool.run(job('fast'));
     expect(reasonOf(await fast)).toBe('answered fast by worker');
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    await sleep(400);
     expect(workers).toHaveLength(BASE_READ_WORKERS + 2);
-    for (const worker of workers) worker.free();
+    for (let round = 0; round < 4; round++) for (const worker of workers) worker.free();
+    for (const until = Date.now() + 5000; Date.now() < until;) {
+      for (const worker of workers) worker.free();
+      if (await settlesWithin(Promise.all(hung), 20)) break;
+    }
     expect((await Promise.all(hung)).map(reasonOf)).toEqual(
       hung.map((_, i) => `answered hang-${i} by worker`),
     );
+  });
+
+  it('stops the workers beyond the base once they have been idle a while', async () => {
+    const { pool, workers } = fakePool(BASE_READ_WORKERS + 2);
+    const hung = Array.from({ length: BASE_READ_WORKERS }, (_, i) => pool.run(job(`hang-${i}`)));
+    const extra = pool.run(job('hang-extra'));
+    for (
+      const until = Date.now() + 5000;
+      workers.length <= BASE_READ_WORKERS && Date.now() < until;
+    )
+      await sleep(10);
+    expect(workers.length).toBeGreaterThan(BASE_READ_WORKERS);
+    for (const until = Date.now() + 5000; Date.now() < until;) {
+      for (const worker of workers) worker.free();
+      if (await settlesWithin(Promise.all([...hung, extra]), 20)) break;
+    }
+    await Promise.all([...hung, extra]);
+    for (const until = Date.now() + 15_000; pool.size > BASE_READ_WORKERS && Date.now() < until;)
+      await sleep(100);
+    expect(pool.size).toBe(BASE_READ_WORKERS);
+    expect(workers.filter((w) => w.terminated)).toHaveLength(workers.length - BASE_READ_WORKERS);
+    expect(reasonOf(await pool.run(job('again')))).toBe('answered again by worker');
   });
 
   it('rejects the jobs of a worker that stops, and serves the next ones with a new worker', async () => {
@@ -144,5 +223,12 @@ describe('ReadPool scheduling', () => {
     await expect(hung).rejects.toThrow(/the read worker stopped \(exit code 1\)/);
     expect(reasonOf(await pool.run(job('next')))).toBe('answered next by worker');
     expect(workers).toHaveLength(2);
+  });
+
+  it('rejects what is in flight on close with PROVIDER_CLOSED', async () => {
+    const { pool } = fakePool(1);
+    const hung = pool.run(job('hang'));
+    pool.close();
+    await expect(hung).rejects.toMatchObject({ code: 'PROVIDER_CLOSED' });
   });
 });

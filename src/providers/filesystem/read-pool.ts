@@ -8,6 +8,8 @@
  * held so, the pool grows, up to `max`.
  */
 import { Worker } from 'node:worker_threads';
+import { McpKitError } from '../../errors/mcpkit-error.js';
+import { maxStalledReadsOf, ReadStalls } from './read-stalls.js';
 import { revived, type ReadJob, type ReadJobResult } from './read-job.js';
 
 /** Workers started before the pool grows only for slow jobs. */
@@ -33,29 +35,52 @@ interface Task {
   readonly job: ReadJob;
   resolve(result: ReadJobResult): void;
   reject(error: Error): void;
+  /** The worker answerable for it now; undefined while it waits. */
+  at: Slot | undefined;
+  /** Its claim was written (on its first hand-over). */
+  posted: boolean;
 }
 
 /** What the pool uses of a worker thread (a test may start a stand-in). */
 export type ReadWorker = Pick<Worker, 'postMessage' | 'on' | 'terminate' | 'unref'>;
 
+/** Starts a worker that takes jobs through `claims` (see {@link CLAIMS}). */
+export type StartReadWorker = (claims: Int32Array) => ReadWorker;
+
 interface Slot {
   readonly worker: ReadWorker;
-  /** Ids handed to the worker, in the order it runs them; the first is running. */
+  /** Ids handed to the worker and not answered by it yet, in the order it runs them. */
   readonly ids: number[];
   /** When the first one started. */
   since: number;
   /** Its running job outlived SLOW_JOB_MS: nothing more is handed to it until it answers. */
   held: boolean;
+  /** When it last had nothing to do. */
+  idleSince: number;
 }
 
+/**
+ * Claims of jobs, shared with every worker: a job handed to two workers (moved off a held one)
+ * runs once, in whichever takes it first (`Atomics.compareExchange` of its id to -1); the other
+ * answers "skipped". Indexed by id modulo the length.
+ */
+export const CLAIMS = 1 << 16;
+
+/** Ids stay below 2^31, so that an Int32Array holds them. */
+const ID_SPAN = 2 ** 31;
+
+/** How long a worker beyond the base may stay idle before it stops (ms). */
+const IDLE_WORKER_MS = 5000;
+
 /** The worker's module beside this one; from the TypeScript sources (tests), through tsx. */
-function startWorker(): Worker {
+function startWorker(claims: Int32Array): Worker {
   const here = import.meta.url;
-  if (!here.endsWith('.ts')) return new Worker(new URL('./read-worker.js', here));
+  const workerData = { claims };
+  if (!here.endsWith('.ts')) return new Worker(new URL('./read-worker.js', here), { workerData });
   // An evaluated worker resolves bare names from the working directory: the project's.
   const entry = new URL('./read-worker.ts', here).href;
   const boot = `import('tsx/esm/api').then((t) => { t.register(); return import(${JSON.stringify(entry)}); })`;
-  return new Worker(boot, { eval: true });
+  return new Worker(boot, { eval: true, workerData });
 }
 
 function asError(raw: { message: string; code?: string }): Error {
@@ -64,24 +89,28 @@ function asError(raw: { message: string; code?: string }): Error {
   return error;
 }
 
+/** A worker's answer: the job's result or error, or `skipped` when another worker claimed it. */
 export interface Answer {
   id: number;
   result?: ReadJobResult;
   error?: { message: string; code?: string };
+  skipped?: boolean;
 }
 
 export class ReadPool {
   private readonly slots: Slot[] = [];
-  /** Jobs not settled yet, by id; a job moved off a held worker may be answered by either. */
+  /** Jobs not settled yet, by id. */
   private readonly pending = new Map<number, Task>();
   private readonly waiting: Task[] = [];
+  private readonly claims = new Int32Array(new SharedArrayBuffer(CLAIMS * 4));
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private pruneTimer: ReturnType<typeof setTimeout> | undefined;
   private nextId = 0;
 
   /** `max`: workers at most, counting those held by slow files. */
   constructor(
     readonly max: number,
-    private readonly start: () => ReadWorker = startWorker,
+    private readonly start: StartReadWorker = startWorker,
   ) {}
 
   /** Workers now. */
@@ -89,10 +118,16 @@ export class ReadPool {
     return this.slots.length;
   }
 
+  private get base(): number {
+    return Math.min(BASE_READ_WORKERS, this.max);
+  }
+
   run(job: ReadJob): Promise<ReadJobResult> {
     return new Promise((resolve, reject) => {
-      const task: Task = { id: this.nextId++, job, resolve, reject };
-      this.pending.set(task.id, task);
+      const id = this.nextId;
+      this.nextId = (id + 1) % ID_SPAN;
+      const task: Task = { id, job, resolve, reject, at: undefined, posted: false };
+      this.pending.set(id, task);
       this.waiting.push(task);
       this.drain();
     });
@@ -100,27 +135,30 @@ export class ReadPool {
 
   /** Stops every worker; a job in flight fails. The pool starts workers again when used. */
   close(): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timer = undefined;
+    for (const timer of [this.timer, this.pruneTimer]) if (timer !== undefined) clearTimeout(timer);
+    this.timer = this.pruneTimer = undefined;
     for (const slot of this.slots.splice(0)) void slot.worker.terminate();
     this.waiting.length = 0;
-    const closed = new Error('the read pool was closed');
+    const closed = new McpKitError('PROVIDER_CLOSED', 'the read pool was closed');
     for (const task of this.pending.values()) task.reject(closed);
     this.pending.clear();
   }
 
   private spawn(): Slot {
-    const worker = this.start();
+    const worker = this.start(this.claims);
     worker.unref();
-    const slot: Slot = { worker, ids: [], since: 0, held: false };
+    const slot: Slot = { worker, ids: [], since: 0, held: false, idleSince: performance.now() };
     worker.on('message', (answer: Answer) => this.answered(slot, answer));
     const lost = (error: unknown): void => {
       const at = this.slots.indexOf(slot);
-      if (at < 0) return; // closed, or lost already
+      if (at < 0) return; // closed, stopped when idle, or lost already
       this.slots.splice(at, 1);
       const why =
         error instanceof Error ? error : new Error(`the read worker stopped (${String(error)})`);
-      for (const id of slot.ids) this.settle(id)?.reject(why);
+      for (const id of slot.ids) {
+        const task = this.pending.get(id);
+        if (task?.at === slot) this.settle(id)?.reject(why);
+      }
       this.drain();
     };
     worker.on('error', lost);
@@ -138,10 +176,14 @@ export class ReadPool {
       slot.since = performance.now();
       slot.held = false;
     }
-    const task = this.settle(answer.id);
-    if (answer.result) task?.resolve(reviveResult(answer.result));
-    else task?.reject(asError(answer.error ?? { message: 'the read worker failed' }));
+    if (slot.ids.length === 0) slot.idleSince = performance.now();
+    if (!answer.skipped) {
+      const task = this.settle(answer.id);
+      if (answer.result) task?.resolve(reviveResult(answer.result));
+      else task?.reject(asError(answer.error ?? { message: 'the read worker failed' }));
+    }
     this.drain();
+    if (this.slots.length > this.base) this.prune();
   }
 
   /** The task of `id` when it is still pending, taken out of the table. */
@@ -159,11 +201,14 @@ export class ReadPool {
         if (!slot.held && slot.ids.length < JOBS_PER_WORKER)
           if (!best || slot.ids.length < best.ids.length) best = slot;
       if (!best || best.ids.length > 0) {
-        if (this.slots.length < Math.min(BASE_READ_WORKERS, this.max)) best = this.spawn();
+        if (this.slots.length < this.base) best = this.spawn();
         else if (!best) break;
       }
       const task = this.waiting.shift() as Task;
       if (!this.pending.has(task.id)) continue; // answered meanwhile by a held worker
+      if (!task.posted) Atomics.store(this.claims, task.id % CLAIMS, task.id);
+      task.posted = true;
+      task.at = best;
       if (best.ids.length === 0) best.since = performance.now();
       best.ids.push(task.id);
       best.worker.postMessage({ id: task.id, job: task.job });
@@ -177,28 +222,64 @@ export class ReadPool {
 
   /**
    * While jobs wait behind others, checks every SLOW_JOB_MS for workers held by a slow job: the
-   * jobs queued behind it go back to be handed to others, and while fewer than the base number
-   * of workers are free of jobs of HELD_JOB_MS, the pool grows to that number.
+   * jobs queued behind it are handed to others too (the first to claim one runs it), and while
+   * fewer than the base number of workers are free of jobs of HELD_JOB_MS, the pool grows to
+   * that number.
    */
   private watch(): void {
     this.timer = setTimeout(() => {
       this.timer = undefined;
       const now = performance.now();
       for (const slot of this.slots) {
-        if (slot.held || slot.ids.length === 0 || now - slot.since < SLOW_JOB_MS) continue;
+        if (slot.ids.length === 0 || now - slot.since < SLOW_JOB_MS) continue;
         slot.held = true;
-        const queued = slot.ids.splice(1).flatMap((id) => this.pending.get(id) ?? []);
-        this.waiting.unshift(...queued);
+        for (const id of slot.ids.slice(1)) {
+          const task = this.pending.get(id);
+          if (task?.at !== slot) continue;
+          task.at = undefined;
+          this.waiting.unshift(task);
+        }
       }
       // Workers held this long do not count: the pool keeps the base number for other files.
       const free = this.slots.filter((s) => !s.held || now - s.since < HELD_JOB_MS).length;
-      const base = Math.min(BASE_READ_WORKERS, this.max);
       if (this.waiting.length > 0)
-        for (let n = free; n < base && this.slots.length < this.max; n++) this.spawn();
+        for (let n = free; n < this.base && this.slots.length < this.max; n++) this.spawn();
       this.drain();
     }, SLOW_JOB_MS);
     this.timer.unref();
   }
+
+  /** Stops workers beyond the base once they have been idle for IDLE_WORKER_MS. */
+  private prune(): void {
+    if (this.pruneTimer !== undefined) return;
+    this.pruneTimer = setTimeout(() => {
+      this.pruneTimer = undefined;
+      const now = performance.now();
+      for (const slot of [...this.slots]) {
+        if (this.slots.length <= this.base) break;
+        if (slot.ids.length > 0 || now - slot.idleSince < IDLE_WORKER_MS) continue;
+        this.slots.splice(this.slots.indexOf(slot), 1);
+        void slot.worker.terminate();
+      }
+      if (this.slots.length > this.base) this.prune();
+    }, IDLE_WORKER_MS);
+    this.pruneTimer.unref();
+  }
+}
+
+/**
+ * The read pool of a provider (only over the default fs: `pooled`) and its bound on stalled
+ * reads, which by default leaves the base workers free (see defaultMaxStalledReads).
+ */
+export function readersOf(
+  options: { readWorkers?: number | undefined; maxStalledReads?: number | undefined },
+  pooled: boolean,
+  readTimeoutMs: number,
+): { pool: ReadPool | undefined; stalls: ReadStalls } {
+  const pool = readPoolOf(options.readWorkers);
+  const held = pooled && pool ? pool.max - BASE_READ_WORKERS : 0;
+  const stalls = new ReadStalls(maxStalledReadsOf(options.maxStalledReads, held), readTimeoutMs);
+  return { pool: pooled ? pool : undefined, stalls };
 }
 
 /** The pool `readWorkers` asks for: undefined for 0. */

@@ -1,21 +1,25 @@
 /**
- * Reads that outlived their time limit and still wait on the file system. Each holds a thread
- * of libuv's pool until the OS call returns: a hung mount hit again and again would take every
+ * Reads that outlived their time limit and still wait on the file system. Each holds a read
+ * worker or a thread of libuv's pool until the OS call returns: a hung mount hit again and again would take every
  * thread, and then every other file call would wait. So a path with a stalled read is not read
  * again until that read returns, and past `max` stalled reads no read touches the disk.
  */
 import { readStalled } from './wire.js';
 import type { ProtocolError } from '../../errors/protocol-error.js';
 
-/** Half of libuv's pool (UV_THREADPOOL_SIZE, else 4): the other half stays for healthy files. */
-export function defaultMaxStalledReads(): number {
+/**
+ * Half of libuv's pool (UV_THREADPOOL_SIZE, else 4): the other half stays for healthy files;
+ * with read workers, at least the workers beyond the base ones (`heldWorkers`).
+ */
+export function defaultMaxStalledReads(heldWorkers = 0): number {
   const pool = Number(process.env['UV_THREADPOOL_SIZE']);
-  return Math.max(1, Math.floor((Number.isSafeInteger(pool) && pool > 0 ? pool : 4) / 2));
+  const half = Math.floor((Number.isSafeInteger(pool) && pool > 0 ? pool : 4) / 2);
+  return Math.max(1, half, heldWorkers);
 }
 
-/** `maxStalledReads` checked: a whole number, at least 1. */
-export function maxStalledReadsOf(value: number | undefined): number {
-  const max = value ?? defaultMaxStalledReads();
+/** `maxStalledReads` checked: a whole number, at least 1 (see {@link defaultMaxStalledReads}). */
+export function maxStalledReadsOf(value: number | undefined, heldWorkers = 0): number {
+  const max = value ?? defaultMaxStalledReads(heldWorkers);
   if (Number.isSafeInteger(max) && max >= 1) return max;
   throw new RangeError(`maxStalledReads must be a whole number, at least 1 (got ${String(value)})`);
 }
