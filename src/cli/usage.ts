@@ -50,11 +50,12 @@ Limits:
                           mount): then the request gets an error naming the file and the limit;
                           other requests never wait for it (default 30s)
   --max-stalled-reads N   reads past --read-timeout that may still wait on the disk at once
-                          (each holds a thread); past it, and for a file whose read still waits,
-                          reads are refused at once (default: half of UV_THREADPOOL_SIZE, 16)
+                          (each holds a worker or a thread); past it, and for a file whose
+                          read still waits, reads are refused at once (default 16: the read
+                          workers beyond 4, at least half of UV_THREADPOOL_SIZE)
   --read-workers N        worker threads that read uncached files, at most: 4 start, more
-                          only while all are held by slow files (default 20; 0 reads on
-                          libuv's thread pool instead)
+                          only while slow files hold them over 250 ms (default 20; 0 reads
+                          on libuv's thread pool instead)
   --max-depth N           deepest nesting of objects and arrays below a request's params; a
                           deeper request gets -32602 naming the limit, unread (default 64)
   --max-listen-queue-bytes BYTES
