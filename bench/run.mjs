@@ -26,7 +26,7 @@
 // its fastest round, so a burst of unrelated load on this small machine does not decide a ratio.
 // Case D (client) uses --duration per client and transport (split over rounds and both modes),
 // --warmup per client and transport, --connections as its window in flight, --targets sdk,mcpkit.
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { stopAll } from './lib/children.mjs';
 import { startHttpTarget } from './lib/http-case.mjs';
@@ -368,7 +368,7 @@ async function main() {
           cells: real,
           notes: realNotes(results),
           summary: realSummary(real),
-        }),
+        }) + readFileSync(new URL('cold-read-profile.md', import.meta.url), 'utf8'),
       );
       console.log('table written to docs/benchmarks.md');
     } else
