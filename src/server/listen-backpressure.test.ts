@@ -78,7 +78,6 @@ describe('ListenHub backpressure', () => {
     listen(hub, channel);
     for (let i = 0; i < 100; i++) hub.resourceUpdated(`mem://r/${i % 10}`);
     expect(channel.sent).toHaveLength(100);
-    expect(hub.queued.frames).toBe(0);
     expect(channel.waiting).toBe(0);
   });
 
@@ -92,12 +91,10 @@ describe('ListenHub backpressure', () => {
     hub.resourceUpdated('mem://r/a'); // held (a was written, this is a new change)
     hub.resourceUpdated('mem://r/c');
     hub.listChanged('tools');
-    const before = hub.queued;
     hub.resourceUpdated('mem://r/a');
     hub.resourceUpdated('mem://r/c');
     hub.listChanged('tools');
-    expect(hub.queued.frames).toBe(3);
-    expect(hub.queued.heldBytes).toBe(before.heldBytes);
+    expect(channel.keys(), 'nothing written while congested').toEqual(['mem://r/a', 'mem://r/b']);
     expect(channel.waiting).toBe(1);
 
     channel.drain(Infinity);
@@ -108,9 +105,27 @@ describe('ListenHub backpressure', () => {
       'mem://r/c',
       'list:tools',
     ]);
-    expect(hub.queued).toMatchObject({ frames: 0, heldBytes: 0 });
+    channel.drain(Infinity); // everything held went out once: a second drain writes nothing
+    expect(channel.sent).toHaveLength(5);
     hub.resourceUpdated('mem://r/d'); // straight through again
     expect(channel.keys().at(-1)).toBe('mem://r/d');
+  });
+
+  it('counts a held frame once however often it changes, and frees its bytes on drain', () => {
+    // Room for the first frame and a held few: a repeat that counted, or bytes a drain did not
+    // free, would pass the bound and end the stream within these rounds.
+    const hub = new ListenHub();
+    const channel = new FakeChannel(1);
+    const { ended } = listen(hub, channel, { maxQueueBytes: 1000 });
+    const uris = ['mem://r/a', 'mem://r/b', 'mem://r/c'];
+    for (let round = 0; round < 50; round++) {
+      for (let n = 0; n < 20; n++) for (const uri of uris) hub.resourceUpdated(uri);
+      hub.listChanged('tools');
+      channel.drain(0); // the client reads what was written and at once falls behind again
+    }
+    expect(ended).toEqual([]);
+    expect(hub.size).toBe(1);
+    expect(channel.sent.length).toBeLessThanOrEqual(1 + 50 * 4);
   });
 
   it('stops draining when the channel congests again, and resumes on the next drain', () => {
@@ -121,7 +136,6 @@ describe('ListenHub backpressure', () => {
     expect(channel.sent).toHaveLength(1);
     channel.drain(2);
     expect(channel.keys()).toEqual(['mem://r/0', 'mem://r/1', 'mem://r/2']);
-    expect(hub.queued.frames).toBe(3);
     hub.resourceUpdated('mem://r/1'); // written already: held again
     channel.drain(Infinity);
     expect(channel.keys()).toEqual([0, 1, 2, 3, 4, 5, 1].map((i) => `mem://r/${i}`));
@@ -131,23 +145,40 @@ describe('ListenHub backpressure', () => {
     const hub = new ListenHub();
     const channel = new FakeChannel(1);
     const { ended, warnings } = listen(hub, channel, { id: 'slow-1', maxQueueBytes: 2000 });
-    const bounds: number[] = [];
-    for (let i = 0; i < 1000 && hub.size === 1; i++) {
-      hub.resourceUpdated(`mem://r/${i}`);
-      bounds.push(hub.queued.maxQueuedBytes);
-    }
+    let offered = 0;
+    while (offered < 1000 && hub.size === 1) hub.resourceUpdated(`mem://r/${offered++}`);
     expect(hub.size).toBe(0);
-    expect(Math.max(...bounds)).toBeLessThanOrEqual(2000);
-    expect(bounds.length).toBeLessThan(40);
+    expect(offered).toBeLessThan(40);
     expect(ended).toHaveLength(1);
     expect(ended[0]).toBeInstanceOf(ProtocolError);
     expect(ended[0]).toMatchObject({ code: -32603, data: { maxListenQueueBytes: 2000 } });
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(/subscriptions\/listen "slow-1".*maxListenQueueBytes \(2000\)/);
-    expect(hub.queued).toEqual({ frames: 0, heldBytes: 0, maxQueuedBytes: 0 });
     const sent = channel.sent.length;
     channel.drain(Infinity); // a drain after the cut writes nothing
     expect(channel.sent).toHaveLength(sent);
+  });
+
+  it('owes a client at most maxQueueBytes: the longest run it survives delivers no more', () => {
+    const offerUntilCut = (count: number) => {
+      const hub = new ListenHub();
+      const channel = new FakeChannel(1);
+      const { ended } = listen(hub, channel, { maxQueueBytes: 2000 });
+      let offered = 0;
+      while (offered < count && ended.length === 0) hub.resourceUpdated(`mem://r/${offered++}`);
+      return { channel, ended, offered };
+    };
+    const cut = offerUntilCut(1000);
+    expect(cut.ended).toHaveLength(1);
+    // One update fewer is not cut; what the client then gets is what the stream was owing it.
+    const { channel, ended } = offerUntilCut(cut.offered - 1);
+    expect(ended).toEqual([]);
+    channel.drain(Infinity);
+    expect(channel.sent).toHaveLength(cut.offered - 1);
+    const bytes = channel.sent.map((m) => JSON.stringify(m).length);
+    const owed = bytes.reduce((a, b) => a + b, 0);
+    expect(owed).toBeLessThanOrEqual(2000);
+    expect(owed + Math.max(...bytes)).toBeGreaterThan(2000); // and the bound is used, not undercut
   });
 
   it('counts what the channel buffered against the limit', () => {
@@ -165,9 +196,8 @@ describe('ListenHub backpressure', () => {
     const channel = new FakeChannel(1);
     const { remove, ended } = listen(hub, channel);
     for (let i = 0; i < 5; i++) hub.resourceUpdated(`mem://r/${i}`);
-    expect(hub.queued.frames).toBe(4);
+    expect(channel.sent).toHaveLength(1);
     remove();
-    expect(hub.queued.frames).toBe(0);
     channel.drain(Infinity);
     expect(channel.sent).toHaveLength(1);
     expect(ended).toEqual([]);
@@ -178,9 +208,9 @@ describe('ListenHub backpressure', () => {
     const channel = new FakeChannel(1);
     listen(hub, channel, { id: 'a' });
     listen(hub, channel, { id: 'b' });
-    hub.resourceUpdated('mem://r/x'); // a writes and congests; b holds
-    hub.resourceUpdated('mem://r/x');
-    expect(hub.queued.frames).toBe(2);
+    hub.resourceUpdated('mem://r/x'); // a writes and congests; b writes, sees it, and holds
+    hub.resourceUpdated('mem://r/x'); // both hold
+    expect(channel.sent).toHaveLength(2);
     channel.drain(Infinity);
     const ids = channel.sent.map(
       (m) => (m as unknown as { params: { _meta: Record<string, unknown> } }).params._meta,

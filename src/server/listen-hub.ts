@@ -121,22 +121,6 @@ export class ListenHub {
     return this.streams.size;
   }
 
-  /**
-   * Diagnostics: frames held for congested channels and their bytes, over all streams, and the
-   * most any one stream queues (held plus what its channel buffered), which the limit bounds.
-   */
-  get queued(): { frames: number; heldBytes: number; maxQueuedBytes: number } {
-    let frames = 0;
-    let heldBytes = 0;
-    let maxQueuedBytes = 0;
-    for (const s of this.streams.keys()) {
-      frames += s.heldFrames;
-      heldBytes += s.heldBytes;
-      maxQueuedBytes = Math.max(maxQueuedBytes, s.queuedBytes);
-    }
-    return { frames, heldBytes, maxQueuedBytes };
-  }
-
   listChanged(kind: ListKind): void {
     const key = KIND_KEY[kind];
     for (const s of [...this.byKind[kind]]) this.offer(s, key);

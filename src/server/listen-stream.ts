@@ -107,14 +107,6 @@ export class ListenStream {
     }
   }
 
-  get heldFrames(): number {
-    return this.held?.size ?? 0;
-  }
-
-  get heldBytes(): number {
-    return this.bytes;
-  }
-
   /** Bytes held here plus what the channel buffered. */
   get queuedBytes(): number {
     return this.bytes + (this.listener.flow?.bufferedBytes ?? 0);

@@ -16,7 +16,6 @@ import { serveHttp, type RunningHttpServer } from '../../src/transports/node.js'
 import { initializeRequest, legacy, modern } from '../../src/testing/messages.js';
 import { SseReader, until, withTimeout } from '../../src/testing/sse.js';
 import { createE2eServer } from '../../src/testing/e2e-server.js';
-import { coreOf } from '../../src/testing/server-core.js';
 
 const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 const PROTOCOL = '2026-07-28';
@@ -1014,7 +1013,6 @@ describe('HTTP (serveHttp): listen streams whose client stops reading', () => {
   /** Every response this server made, weakly: those of gone clients must be collectable. */
   const responses: Array<WeakRef<object>> = [];
   const post = poster(() => running.url);
-  const hub = () => coreOf(server).listen;
   const filter = { notifications: { resourceSubscriptions: ['mem://big/'] } };
   // Long URIs fill the socket buffers in fewer notifications.
   const big = (i: number) => `mem://big/${i}/${'p'.repeat(2000)}`;
@@ -1052,42 +1050,32 @@ describe('HTTP (serveHttp): listen streams whose client stops reading', () => {
   }
 
   /**
-   * Sends distinct updates until the stream still holds frames after a turn of the event loop:
-   * the client's buffers are full (a burst alone holds frames until the socket drains).
+   * Sends 100 distinct updates (about 200 KiB) in bursts with a turn of the event loop between:
+   * more than a client that is not reading takes, under the limit (the stream stays open).
    */
   async function congest(from: number, send = (uri: string) => server.notifyResourceUpdated(uri)) {
     let i = from;
-    while (i < from + 20_000) {
+    while (i < from + 100) {
       send(big(i++));
-      if (i % 50 !== 0) continue;
-      await turn();
-      if (hub().queued.frames > 0) break;
+      if (i % 50 === 0) await turn();
     }
-    expect(hub().queued.frames, 'the stream to hold frames').toBeGreaterThan(0);
+    expect(server.listenerCount, 'the stream to be open still').toBeGreaterThan(0);
     return i;
   }
 
-  it('holds a repeated URI once, and ends the stream past maxListenQueueBytes with a warning', async () => {
+  it('ends the stream past maxListenQueueBytes with a warning', async () => {
     const { socket, id } = await stuckListen();
-    let i = await congest(0);
-    const held = hub().queued;
-    server.notifyResourceUpdated(big(i - 1)); // held already, not yet written
-    expect(hub().queued).toEqual(held);
-    let most = 0;
-    for (let n = 0; n < 10_000 && server.listenerCount === 1; n++, i++) {
+    for (let i = 0; i < 20_000 && server.listenerCount === 1; i++) {
       server.notifyResourceUpdated(big(i));
-      most = Math.max(most, hub().queued.maxQueuedBytes);
-      if (n % 20 === 0) await turn(); // room for a drain, would the client read
+      server.notifyResourceUpdated(big(i)); // a repeat
+      if (i % 20 === 0) await turn(); // room for a drain, would the client read
     }
     expect(server.listenerCount).toBe(0);
-    expect(most).toBeGreaterThan(LIMIT / 2);
-    expect(most).toBeLessThanOrEqual(LIMIT);
     expect(warnings).toContainEqual(
       expect.stringMatching(
         new RegExp(`ended subscriptions/listen ${id}: .*maxListenQueueBytes \\(${LIMIT}\\)`),
       ),
     );
-    expect(hub().queued).toEqual({ frames: 0, heldBytes: 0, maxQueuedBytes: 0 });
     socket.destroy();
   });
 
@@ -1096,7 +1084,6 @@ describe('HTTP (serveHttp): listen streams whose client stops reading', () => {
     await congest(100_000);
     socket.destroy();
     await until(() => server.listenerCount === 0, 'the listener to be removed');
-    expect(hub().queued).toEqual({ frames: 0, heldBytes: 0, maxQueuedBytes: 0 });
     // Nothing keeps a gone client's response (and what it buffered) alive.
     setFlagsFromString('--expose-gc');
     const gc = runInNewContext('gc') as () => void;
@@ -1121,12 +1108,11 @@ describe('HTTP (serveHttp): listen streams whose client stops reading', () => {
     };
     const i = await congest(200_000, send);
     // Repeats of held and of written URIs, and new ones: well under the limit.
-    for (let k = 0; k < 20; k++) {
+    for (let k = 0; k < 10; k++) {
       send(big(i - 1));
       send(big(200_000 + k));
       send(big(i + k));
     }
-    expect(hub().queued.frames).toBeGreaterThan(20);
     const distinct = [...new Set(sent)];
     const firsts: string[] = [];
     while (firsts.length < distinct.length) {
@@ -1137,7 +1123,6 @@ describe('HTTP (serveHttp): listen streams whose client stops reading', () => {
     }
     expect(firsts).toEqual(distinct);
     expect(server.listenerCount).toBe(1);
-    expect(hub().queued.frames).toBe(0);
     abort.abort();
     await until(() => server.listenerCount === 0, 'the listener to be removed');
   });

@@ -1,6 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { modern } from '../../../testing/messages.js';
-import { coreOf } from '../../../testing/server-core.js';
 import { SseReader, until, modernPost } from '../../../testing/sse.js';
 import { createServer } from '../../../server/server.js';
 import { createHttpHandler } from './web-handler.js';
@@ -16,7 +15,6 @@ const server = createServer({
   onWarning: (m) => warnings.push(m),
 });
 const handle = createHttpHandler(server, { keepAliveMs: 0 });
-const hub = () => coreOf(server).listen;
 const big = (i: number) => `mem://big/${i}/${'p'.repeat(2000)}`;
 
 afterAll(() => {
@@ -35,23 +33,28 @@ describe('createHttpHandler: maxListenPendingUris', () => {
       method: 'notifications/subscriptions/acknowledged',
     });
     await until(() => server.listenerCount === 1, 'the listen');
-    // Distinct updates until the stream holds one: the reader is behind from here on.
-    let i = 0;
-    while (hub().queued.frames === 0 && i < 10_000) server.notifyResourceUpdated(big(i++));
-    expect(hub().queued.frames).toBe(1);
-    for (let n = 0; n < PENDING - 1; n++) server.notifyResourceUpdated(big(i++));
-    for (let n = 0; n < 3; n++) server.notifyResourceUpdated(big(i - 1)); // held already
-    expect(hub().queued.frames).toBe(PENDING);
-    expect(server.listenerCount).toBe(1);
-    server.notifyResourceUpdated(big(i++));
+    // Distinct updates, each followed by repeats, until the stream is cut; the reader reads none.
+    const sent: string[] = [];
+    for (let i = 0; i < 10_000 && server.listenerCount === 1; i++) {
+      for (let n = 0; n < 3 && server.listenerCount === 1; n++) {
+        sent.push(big(i));
+        server.notifyResourceUpdated(big(i));
+      }
+    }
     expect(server.listenerCount).toBe(0);
     const rest = await events.rest();
     expect(rest.at(-1)).toMatchObject({
       id: req.id,
       error: { code: -32603, data: { maxListenPendingUris: PENDING, reason: 'fell-behind' } },
     });
-    // What was written before the stream held, never the held frames.
-    expect(rest.length - 1).toBeLessThanOrEqual(i - PENDING - 1);
+    // The reader gets what was written before the stream held, in order, never a held frame;
+    // what came after it and before the cut is exactly the limit of distinct URIs.
+    const written = rest.slice(0, -1).map((m) => (m as { params: { uri: string } }).params.uri);
+    expect(written.length).toBeGreaterThan(0);
+    expect(written).toEqual(sent.slice(0, written.length));
+    const held = new Set(sent.slice(written.length, -1));
+    expect(held.size).toBe(PENDING);
+    expect(held.has(sent.at(-1) as string)).toBe(false);
     expect(warnings).toEqual([expect.stringMatching(/maxListenPendingUris 5/)]);
   });
 });

@@ -1,9 +1,9 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { modern } from '../../../testing/messages.js';
-import { coreOf } from '../../../testing/server-core.js';
 import { until } from '../../../testing/sse.js';
 import { createServer } from '../../../server/server.js';
+import { LISTEN_MARK_BYTES } from './listen-flow.js';
 import { serveStdio } from './serve-stdio.js';
 
 // A client that stops reading stdout: listen frames are held (coalesced) instead of piling up
@@ -12,65 +12,97 @@ const LIMIT = 64 * 1024;
 const big = (i: number) => `mem://big/${i}/${'p'.repeat(2000)}`;
 const turn = () => new Promise((r) => setTimeout(() => setImmediate(r), 1));
 
-function setup() {
+function setup(maxListenQueueBytes = LIMIT) {
   const warnings: string[] = [];
   const server = createServer({
     name: 'stdio-slow-reader',
     version: '1',
-    maxListenQueueBytes: LIMIT,
+    maxListenQueueBytes,
     onWarning: (m) => warnings.push(m),
   });
   const input = new PassThrough();
   const output = new PassThrough();
   const conn = serveStdio(server, { input, output });
-  const hub = () => coreOf(server).listen;
   const req = modern('subscriptions/listen', {
     notifications: { resourceSubscriptions: ['mem://big/'] },
   });
   input.write(`${JSON.stringify(req)}\n`);
-  /** Sends distinct updates until frames are still held after a turn: stdout is full. */
+  /**
+   * Sends distinct updates until stdout takes no more after a turn (nothing reads it, so nothing
+   * is written from then on), then enough more to pass the mark: the stream holds from there.
+   * Distinct, so that what stdout got is a prefix of what was sent, in order.
+   */
   const congest = async (send: (uri: string) => void) => {
     let i = 0;
     while (i < 20_000) {
       send(big(i++));
       if (i % 20 !== 0) continue;
       await turn();
-      if (hub().queued.frames > 0) break;
+      if (output.writableNeedDrain) break;
     }
-    expect(hub().queued.frames, 'the stream to hold frames').toBeGreaterThan(0);
+    expect(output.writableNeedDrain, 'stdout to be full').toBe(true);
+    for (const end = i + LISTEN_MARK_BYTES / 2000 + 2; i < end;) send(big(i++));
     return i;
   };
-  return { server, input, output, conn, hub, req, warnings, congest };
+  /** Every line the client reads from stdout once it starts reading, up to `done`. */
+  const readAll = async (done: (lines: string[]) => boolean): Promise<string[]> => {
+    let text = '';
+    output.setEncoding('utf8');
+    output.on('data', (chunk: string) => (text += chunk));
+    const lines = () => text.split('\n').filter((line) => line !== '');
+    await until(() => done(lines()), 'the lines to be read');
+    return lines();
+  };
+  return { server, input, output, conn, req, warnings, congest, readAll };
 }
 
 describe('serveStdio: listen streams while stdout is not read', () => {
   it('holds a repeated URI once and cuts the subscription past maxListenQueueBytes', async () => {
-    const { server, input, conn, hub, req, warnings, congest } = setup();
+    const { server, input, conn, req, warnings, congest, readAll } = setup();
     await until(() => server.listenerCount === 1, 'the listen stream to open');
-    let i = await congest((uri) => server.notifyResourceUpdated(uri));
-    const held = hub().queued;
-    server.notifyResourceUpdated(big(i - 1));
-    expect(hub().queued).toEqual(held);
-    let most = 0;
+    const sent: string[] = [];
+    const send = (uri: string) => {
+      sent.push(uri);
+      server.notifyResourceUpdated(uri);
+    };
+    let i = await congest(send);
+    // Each new URI, then repeats of it and of the one before: only distinct URIs take room.
     for (let n = 0; n < 10_000 && server.listenerCount === 1; n++, i++) {
-      server.notifyResourceUpdated(big(i));
-      most = Math.max(most, hub().queued.maxQueuedBytes);
+      for (const uri of [big(i), big(i), big(i - 1)]) if (server.listenerCount === 1) send(uri);
       if (n % 20 === 0) await turn();
     }
     expect(server.listenerCount).toBe(0);
-    expect(most).toBeLessThanOrEqual(LIMIT);
+    const lines = await readAll((got) => got.some((line) => line.includes('"error"')));
+    const last = JSON.parse(lines.at(-1) as string) as unknown;
+    expect(last).toMatchObject({
+      id: req.id,
+      error: { code: -32603, data: { maxListenQueueBytes: LIMIT } },
+    });
+    // The client got what was written before the stream held, in order, and no held frame; what
+    // was held until the cut fit the limit, and the update that cut it would not have.
+    const updates = lines.filter((line) => line.includes('resources/updated'));
+    const written = updates.map(
+      (line) => (JSON.parse(line) as { params: { uri: string } }).params.uri,
+    );
+    expect(written).toEqual(sent.slice(0, written.length));
+    const sizeOf = (uri: string) =>
+      (updates[0] as string).length - (written[0] as string).length + uri.length;
+    const held = [...new Set(sent.slice(written.length, -1))];
+    const heldBytes = held.reduce((sum, uri) => sum + sizeOf(uri), 0);
+    expect(held.includes(sent.at(-1) as string)).toBe(false);
+    expect(heldBytes).toBeLessThanOrEqual(LIMIT);
+    expect(heldBytes + sizeOf(sent.at(-1) as string)).toBeGreaterThan(LIMIT);
     expect(warnings).toEqual([
       expect.stringMatching(
         new RegExp(`ended subscriptions/listen ${req.id}: .*maxListenQueueBytes \\(${LIMIT}\\)`),
       ),
     ]);
-    expect(hub().queued).toEqual({ frames: 0, heldBytes: 0, maxQueuedBytes: 0 });
     input.end();
     conn.close();
   });
 
   it('a client that reads late gets every distinct update, in order', async () => {
-    const { server, input, output, conn, hub, congest } = setup();
+    const { server, input, conn, congest, readAll } = setup(1024 * 1024); // room for all of it
     await until(() => server.listenerCount === 1, 'the listen stream to open');
     const sent: string[] = [];
     const send = (uri: string) => {
@@ -84,19 +116,14 @@ describe('serveStdio: listen streams while stdout is not read', () => {
       send(big(i + k));
     }
     const distinct = [...new Set(sent)];
-    let text = '';
-    output.setEncoding('utf8');
-    output.on('data', (chunk: string) => (text += chunk));
-    const firsts = (): string[] => {
-      const uris = text
-        .split('\n')
+    const firsts = (lines: string[]): string[] => {
+      const uris = lines
         .filter((line) => line.includes('resources/updated'))
         .map((line) => (JSON.parse(line) as { params: { uri: string } }).params.uri);
       return [...new Set(uris)];
     };
-    await until(() => firsts().length === distinct.length, 'every distinct update');
-    expect(firsts()).toEqual(distinct);
-    expect(hub().queued.frames).toBe(0);
+    const lines = await readAll((got) => firsts(got).length === distinct.length);
+    expect(firsts(lines)).toEqual(distinct);
     expect(server.listenerCount).toBe(1);
     input.end();
     await conn.closed;
