@@ -1,5 +1,5 @@
 import { McpKitError } from '../../../errors/index.js';
-import { nestsDeeperThan } from '../../../protocol/depth.js';
+import { deepField } from '../../../protocol/depth.js';
 import { classify, isRequestId } from '../../../protocol/jsonrpc.js';
 import { excerptOf } from './client-failures.js';
 import type { JSONRPCMessage, RequestId } from '../../../protocol/jsonrpc.js';
@@ -49,11 +49,4 @@ export function decodeInbound(text: string, maxDepth: number): Inbound {
     };
   }
   return { kind: 'garbage', reason: classified.reason };
-}
-
-function deepField(message: Record<string, unknown>, limit: number): string | undefined {
-  for (const field of ['params', 'result', 'error'] as const) {
-    if (nestsDeeperThan(message[field], limit)) return field;
-  }
-  return undefined;
 }

@@ -1,13 +1,8 @@
 import type { ClientTransportSink } from '../../../client/transport.js';
 import { McpKitError } from '../../../errors/index.js';
-import { nestsDeeperThan } from '../../../protocol/depth.js';
+import { deepField } from '../../../protocol/depth.js';
 import { ERROR_CODES } from '../../../protocol/error-codes.js';
-import {
-  classify,
-  errorResponse,
-  type JSONRPCMessage,
-  type JSONRPCResponse,
-} from '../../../protocol/jsonrpc.js';
+import { classify, errorResponse, type JSONRPCResponse } from '../../../protocol/jsonrpc.js';
 import { escapeControls, escapeForMessage } from './client-stderr.js';
 import { scanOversizeHead } from './client-oversize.js';
 import type { LineEvent } from '../line-decoder.js';
@@ -123,13 +118,4 @@ export function createInbound(options: InboundOptions): (event: LineEvent) => vo
     if (event.kind === 'overflow') onOverflow(event.bytes, event.head);
     else onLine(event.text);
   };
-}
-
-/** The field of a message nested deeper than `limit` (`params`, `result`, `error`), if any. */
-function deepField(message: JSONRPCMessage, limit: number): string | undefined {
-  const fields = message as { params?: unknown; result?: unknown; error?: unknown };
-  for (const field of ['params', 'result', 'error'] as const) {
-    if (nestsDeeperThan(fields[field], limit)) return field;
-  }
-  return undefined;
 }
