@@ -1,12 +1,11 @@
 /**
- * The whole guarded read of one path as one job, run by a read-pool worker: the same guards as
- * a read on the main thread (resolveInRoot, then readFileContents, which opens through
- * openInRoot), over blocking calls that cost the worker's thread instead of eight hops through
+ * The whole guarded read of one path as one job, run by a read-pool worker (read-worker.ts,
+ * which gives it blocking calls): the same guards as a read on the main thread (resolveInRoot,
+ * then readFileContents, which opens through openInRoot), one message each way instead of eight hops through
  * libuv's pool.
  */
-import * as fs from 'node:fs';
-import type { Stats } from 'node:fs';
-import type { ProviderFileHandle, ProviderFs } from './fs-types.js';
+import { Stats } from 'node:fs';
+import type { ProviderFs } from './fs-types.js';
 import type { Visibility } from './paths.js';
 import { leastWireBytes, readFileContents, type ReadOutcome } from './read-file.js';
 import { resolveInRoot, type Resolved } from './resolve.js';
@@ -35,37 +34,6 @@ export interface ReadJobResult {
   readonly outcome?: ReadOutcome;
 }
 
-function handleOf(fd: number): ProviderFileHandle {
-  return {
-    fd,
-    stat: async () => fs.fstatSync(fd),
-    read: async (buffer, offset, length, position) => ({
-      bytesRead: fs.readSync(fd, buffer, offset, length, position),
-    }),
-    close: async () => fs.closeSync(fd),
-  };
-}
-
-/** The provider's calls, blocking: for a worker thread, whose only job is the one read. */
-export function blockingFs(settleMs?: number): ProviderFs {
-  return {
-    realpath: async (p) => fs.realpathSync.native(p),
-    stat: async (p) => fs.statSync(p),
-    readdir: async (p, options) => fs.readdirSync(p, options),
-    open: async (p, flags) => handleOf(fs.openSync(p, flags)),
-    access: async (p) => fs.accessSync(p, fs.constants.R_OK),
-    fdPath: async (fd) => {
-      if (process.platform !== 'linux') return undefined;
-      try {
-        return fs.readlinkSync(`/proc/self/fd/${fd}`);
-      } catch {
-        return undefined;
-      }
-    },
-    ...(settleMs !== undefined ? { settleMs } : {}),
-  };
-}
-
 /** Resolves `job.relative` and, when its contents may be cached, reads them. */
 export async function runReadJob(fs: ProviderFs, job: ReadJob): Promise<ReadJobResult> {
   const { root, relative, visibility, refuseHardLinks, limitBytes } = job;
@@ -83,5 +51,5 @@ export async function runReadJob(fs: ProviderFs, job: ReadJob): Promise<ReadJobR
 
 /** Stats as a worker's message brings them (plain fields) made Stats again. */
 export function revived<T extends object>(stats: T): Stats {
-  return Object.setPrototypeOf(stats, fs.Stats.prototype) as Stats;
+  return Object.setPrototypeOf(stats, Stats.prototype) as Stats;
 }

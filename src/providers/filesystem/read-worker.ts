@@ -2,9 +2,46 @@
  * A read-pool worker: runs each job it claims (read-job.ts) and answers with its result; a job
  * another worker claimed first (moved off this one while it was held) is answered "skipped".
  */
-import { parentPort, workerData } from 'node:worker_threads';
-import { errorCode } from './fs-types.js';
-import { blockingFs, runReadJob, type ReadJob } from './read-job.js';
+import * as fs from 'node:fs';
+import { isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { errorCode, type ProviderFileHandle, type ProviderFs } from './fs-types.js';
+import { runReadJob, type ReadJob } from './read-job.js';
+
+if (isMainThread) throw new Error('read-worker.ts runs in a read-pool worker only');
+
+function handleOf(fd: number): ProviderFileHandle {
+  return {
+    fd,
+    stat: async () => fs.fstatSync(fd),
+    read: async (buffer, offset, length, position) => ({
+      bytesRead: fs.readSync(fd, buffer, offset, length, position),
+    }),
+    close: async () => fs.closeSync(fd),
+  };
+}
+
+/**
+ * The provider's calls, blocking: they hold only this worker's thread, never the event loop of
+ * the server (the module refuses to load on the main thread). A job lists no folder.
+ */
+function blockingFs(settleMs?: number): ProviderFs {
+  return {
+    realpath: async (p) => fs.realpathSync.native(p),
+    stat: async (p) => fs.statSync(p),
+    readdir: () => Promise.reject(new Error('a read job lists no folder')),
+    open: async (p, flags) => handleOf(fs.openSync(p, flags)),
+    access: async (p) => fs.accessSync(p, fs.constants.R_OK),
+    fdPath: async (fd) => {
+      if (process.platform !== 'linux') return undefined;
+      try {
+        return fs.readlinkSync(`/proc/self/fd/${fd}`);
+      } catch {
+        return undefined;
+      }
+    },
+    ...(settleMs !== undefined ? { settleMs } : {}),
+  };
+}
 
 const port = parentPort;
 const claims = (workerData as { claims?: Int32Array } | null)?.claims;
