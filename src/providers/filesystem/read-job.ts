@@ -1,8 +1,8 @@
 /**
  * The whole guarded read of one path as one job, run by a read-pool worker (read-worker.ts,
  * which gives it blocking calls): the same guards as a read on the main thread (resolveInRoot,
- * then readFileContents, which opens through openInRoot), one message each way instead of eight hops through
- * libuv's pool.
+ * then readFileContents, which opens through openInRoot), one message each way instead of
+ * eight hops through libuv's pool.
  */
 import { Stats } from 'node:fs';
 import type { ProviderFs } from './fs-types.js';
