@@ -7,7 +7,7 @@
 import { checkBlocks, type LinkMet } from './audit-content.js';
 import { quote, type Place } from './audit-findings.js';
 import { describeError, isInvalidResult, isTimeout, judged, type Judged } from './audit-read.js';
-import type { WalkDeps, WalkProgress } from './audit-walk-types.js';
+import type { WalkStep } from './audit-walk-types.js';
 
 type Obj = Record<string, unknown>;
 
@@ -34,10 +34,10 @@ export interface ArgumentGuess {
 /** Values to try for each required argument: what completions offer, else the placeholders. */
 async function guessArguments(
   prompt: Obj,
-  deps: WalkDeps,
+  deps: WalkStep,
   completions: boolean,
-  progress: WalkProgress,
 ): Promise<ArgumentGuess[]> {
+  const { progress, requests } = deps;
   const guesses: ArgumentGuess[] = [];
   const name = prompt['name'] as string;
   const declared = Array.isArray(prompt['arguments']) ? (prompt['arguments'] as unknown[]) : [];
@@ -48,7 +48,8 @@ async function guessArguments(
   for (let i = 0; i < required.length; i++) {
     const argName = (required[i] as { name: string }).name;
     let offered: string[] = [];
-    if (completions) {
+    const what = 'prompt argument(s) not completed (a placeholder was used)';
+    if (completions && requests.allow('completion/complete', what, `${name} ${argName}`)) {
       progress('completing prompt arguments', i, required.length);
       // Later arguments are completed in the context of the first values of the earlier ones.
       const known = Object.fromEntries(guesses.map((g) => [g.name, g.values[0] as string]));
@@ -92,17 +93,18 @@ function triedText(guesses: readonly ArgumentGuess[], tries: number): string {
 
 export async function getPrompts(
   prompts: ReadonlyArray<{ entry: Obj }>,
-  deps: WalkDeps,
+  deps: WalkStep,
   completions: boolean,
   links: LinkMet[],
-  progress: WalkProgress,
 ): Promise<void> {
-  const { client, ctx } = deps;
+  const { client, ctx, progress, requests } = deps;
   for (let i = 0; i < prompts.length; i++) {
     const prompt = (prompts[i] as { entry: Obj }).entry;
     const name = prompt['name'];
     if (typeof name !== 'string') continue;
-    const guesses = await guessArguments(prompt, deps, completions, progress);
+    // Checked first: completions for a prompt that will not be got would be wasted.
+    if (!requests.allow('prompts/get', 'prompt(s) not got', name)) continue;
+    const guesses = await guessArguments(prompt, deps, completions);
     progress('getting prompts', i, prompts.length);
     const place: Place = { method: 'prompts/get', name };
     const inspect = (raw: unknown): Promise<void> => {
@@ -118,6 +120,8 @@ export async function getPrompts(
     let got: Judged<unknown> = {};
     let tries = 0;
     while (tries < most) {
+      const retry = 'prompt retries with the next values offered not made';
+      if (tries > 0 && !requests.allow('prompts/get', retry, name)) break;
       const args = guesses.length > 0 ? argumentsOf(guesses, tries) : undefined;
       tries++;
       const attempt = await judged(
