@@ -29,7 +29,7 @@ export interface ListLimits {
   maxCursorBytes: number;
 }
 
-/** How the caller spells each limit in its messages: a client option, or a CLI flag. */
+/** How the caller spells each limit in its messages: a client option, or a CLI flag ('' for none). */
 export type ListLimitNames = Record<keyof ListLimits, string>;
 
 export const CLIENT_LIST_LIMIT_NAMES: ListLimitNames = {
@@ -110,11 +110,15 @@ export class ListBounds {
         'PAGE_LIMIT',
         `page ${this.pages} repeated the cursor ${JSON.stringify(cursor.slice(0, 80))}; stopped to avoid a loop`,
       );
-    if (this.pages >= maxPages)
+    if (this.pages >= maxPages) {
+      const name = this.names.maxPages;
       this.fail(
         'PAGE_LIMIT',
-        `still more pages after ${maxPages} (${this.names.maxPages}); raise ${this.names.maxPages} if the list is really that long`,
+        name === ''
+          ? `still more pages after ${maxPages}; stopped there`
+          : `still more pages after ${maxPages} (${name}); raise ${name} if the list is really that long`,
       );
+    }
     this.seen.add(key);
   }
 
