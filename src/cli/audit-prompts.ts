@@ -24,6 +24,13 @@ export const PLACEHOLDERS = ['example', '1'] as const;
 /** Gets of one prompt at most: the first guess, then the next values offered. */
 export const MAX_PROMPT_TRIES = 3;
 
+/**
+ * Required arguments of one prompt completed at most; the rest get placeholders. Each completion
+ * carries the values of the earlier ones, so a prompt with thousands of arguments would cost
+ * quadratic bytes.
+ */
+export const MAX_COMPLETIONS_PER_PROMPT = 32;
+
 /** A required argument and the values to try for it, in order. */
 export interface ArgumentGuess {
   name: string;
@@ -49,7 +56,13 @@ async function guessArguments(
     const argName = (required[i] as { name: string }).name;
     let offered: string[] = [];
     const what = 'prompt argument(s) not completed (a placeholder was used)';
-    if (completions && requests.allow('completion/complete', what, `${name} ${argName}`)) {
+    const item = `${name} ${argName}`;
+    const capped = i >= MAX_COMPLETIONS_PER_PROMPT;
+    if (completions && capped) {
+      const cap = `the budget of ${MAX_COMPLETIONS_PER_PROMPT} completions per prompt`;
+      requests.skip('completion/complete', what, cap, item);
+    }
+    if (completions && !capped && requests.allow('completion/complete', what, item)) {
       progress('completing prompt arguments', i, required.length);
       // Later arguments are completed in the context of the first values of the earlier ones.
       const known = Object.fromEntries(guesses.map((g) => [g.name, g.values[0] as string]));
@@ -84,10 +97,13 @@ function argumentsOf(guesses: readonly ArgumentGuess[], n: number): Record<strin
 
 /** What a warning about a prompt got with guesses says was tried. */
 function triedText(guesses: readonly ArgumentGuess[], tries: number): string {
-  const each = guesses.map((g) => {
+  // A message names the first few arguments: a prompt may declare thousands.
+  const shown = 8;
+  const each = guesses.slice(0, shown).map((g) => {
     const values = g.values.slice(0, tries).map((v) => quote(v, 40));
     return `${quote(g.name, 40)} ${values.join(', ')} (${g.from === 'completion' ? 'from completion/complete' : 'placeholders: no completion offered a value'})`;
   });
+  if (guesses.length > shown) each.push(`and ${guesses.length - shown} more`);
   return ` with guessed arguments (${tries} ${tries === 1 ? 'try' : 'tries'}: ${each.join('; ')})`;
 }
 

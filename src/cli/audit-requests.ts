@@ -10,12 +10,11 @@ import { quote, type FindingLog } from './audit-findings.js';
 /** The kind of link reads (and --fetch-urls fetches). */
 export const LINK_READS = 'resources/read (links)';
 
-type Spent = '--max-requests' | '--max-requests-per-kind';
-
 interface Skipped {
   kind: string;
   what: string;
-  spent: Spent;
+  /** The budget spent, in the finding's words. */
+  budget: string;
   count: number;
   /** The first few things skipped, quoted in the finding. */
   shown: string[];
@@ -39,26 +38,30 @@ export class RequestBudget {
    */
   allow(kind: string, what: string, item?: string): boolean {
     const n = this.byKind.get(kind) ?? 0;
-    const spent: Spent | undefined =
-      this.used >= this.total
-        ? '--max-requests'
-        : n >= this.perKind
-          ? '--max-requests-per-kind'
-          : undefined;
-    if (spent === undefined) {
-      this.used++;
-      this.byKind.set(kind, n + 1);
-      return true;
+    if (this.used >= this.total) {
+      this.skip(kind, what, `the budget of ${this.total} requests in all (--max-requests)`, item);
+      return false;
     }
-    const key = `${kind}\0${what}`;
+    if (n >= this.perKind) {
+      const budget = `the budget of ${this.perKind} ${kind} requests (--max-requests-per-kind)`;
+      this.skip(kind, what, budget, item);
+      return false;
+    }
+    this.used++;
+    this.byKind.set(kind, n + 1);
+    return true;
+  }
+
+  /** Counts `what` as skipped because `budget` (in the finding's words) was spent. */
+  skip(kind: string, what: string, budget: string, item?: string): void {
+    const key = `${kind}\0${what}\0${budget}`;
     let entry = this.skipped.get(key);
     if (!entry) {
-      entry = { kind, what, spent, count: 0, shown: [] };
+      entry = { kind, what, budget, count: 0, shown: [] };
       this.skipped.set(key, entry);
     }
     entry.count++;
     if (item !== undefined && entry.shown.length < SHOWN) entry.shown.push(item);
-    return false;
   }
 
   /** Whether anything was skipped. */
@@ -69,10 +72,7 @@ export class RequestBudget {
   /** One `budget-spent` finding per kind and thing skipped. */
   report(log: FindingLog): void {
     for (const s of this.skipped.values()) {
-      const budget =
-        s.spent === '--max-requests'
-          ? `the budget of ${this.total} requests in all (--max-requests)`
-          : `the budget of ${this.perKind} ${s.kind} requests (--max-requests-per-kind)`;
+      const budget = s.budget;
       const shown = s.shown.map((item) => quote(item, 100));
       const more = s.count > shown.length ? ', …' : '';
       log.add({

@@ -216,9 +216,10 @@ Audit options:
   --max-requests N        requests of the walk in all (default 20000)
   --max-requests-per-kind N
                           requests of one kind: a method (resources/read, completion/complete,
-                          prompts/get, a list's pages…), link reads apart (default 5000). What
-                          a spent budget skips is told in budget-spent findings, and the report
-                          is then not complete ("complete": false in --json)
+                          prompts/get, a list's pages…), link reads apart (default 5000); and
+                          at most 32 completed arguments per prompt. What a spent budget skips
+                          is told in budget-spent findings, and the report is then not
+                          complete ("complete": false in --json)
 
 ${HOST_OPTIONS}
 Findings (severity: code):

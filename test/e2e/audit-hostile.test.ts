@@ -97,6 +97,19 @@ describe('mcpkit audit: a server listing 1,500,000 resources, prompts × argumen
     );
   }, 60_000);
 
+  it('a prompt with thousands of arguments: at most 32 completed, the rest placeholders, and said so', async () => {
+    const { report } = await audit([], ['--prompts', '2', '--args', '3000']);
+    expect(report.complete).toBe(false);
+    one(
+      report,
+      'budget-spent',
+      /^5936 prompt argument\(s\) not completed \(a placeholder was used\): the budget of 32 completions per prompt was spent: "p0 a32"/,
+    );
+    expect(report.walked?.requests).toBeLessThan(100);
+    const failed = one(report, 'request-failed', 'and 2992 more');
+    expect(failed.message.length).toBeLessThan(2000);
+  }, 60_000);
+
   it('the text form shows the budget-spent findings and says the walk is incomplete', async () => {
     const run = await runMeasured([
       'audit',
