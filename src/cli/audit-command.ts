@@ -7,7 +7,13 @@ import type { ContentContext } from './audit-content.js';
 import { createLinkFetch } from './audit-fetch.js';
 import { FindingLog } from './audit-findings.js';
 import { ServerGone, TimeoutStreak, describeError } from './audit-read.js';
-import { reportJson, reportText, type AuditReport, type AuditServer } from './audit-report.js';
+import {
+  isComplete,
+  reportJson,
+  reportText,
+  type AuditReport,
+  type AuditServer,
+} from './audit-report.js';
 import { walkServer, type WalkProgress, type WalkStats } from './audit-walk.js';
 import type { HostArgs, HostTarget } from './host-args.js';
 import { connectTarget, describeTarget } from './host-connect.js';
@@ -108,7 +114,13 @@ export async function runAudit(args: HostArgs, io?: AuditIo): Promise<number> {
     if (!COVERED_WARNINGS.has(w.code))
       log.add({ code: 'client-warning', message: `${w.code}: ${w.message}` });
   }
-  const report: AuditReport = { server, findings: [...log.findings], summary: log.summary() };
+  const findings = [...log.findings];
+  const report: AuditReport = {
+    server,
+    complete: isComplete(findings),
+    findings,
+    summary: log.summary(),
+  };
   if (walked) report.walked = walked;
   out.stdout(args.json ? reportJson(report) : reportText(report, describeTarget(args.target)));
   return report.summary.error > 0 ? 1 : 0;

@@ -33,6 +33,11 @@ export const FINDING_CODES = {
   'request-failed': 'error',
   /** A list's cursor came back a second time: its pages never end. */
   'pagination-loop': 'error',
+  /**
+   * A list past --max-list-items or --max-list-bytes, or a cursor over --max-cursor-bytes: the
+   * list was walked up to there (not a full audit).
+   */
+  'list-too-large': 'error',
   /** The server could not be reached, or went away during the walk. */
   unreachable: 'error',
   /** Requests in a row timed out: the rest of the walk was skipped (not a full audit). */
@@ -49,13 +54,25 @@ export const FINDING_CODES = {
   'name-reused': 'info',
   /** A link not checked: an uncovered http(s) link without --fetch-urls, or the budget spent. */
   'link-not-checked': 'info',
-  /** Listed resources not read because --budget was spent. */
+  /**
+   * What was not walked because a budget was spent: --budget (bytes), --max-requests or
+   * --max-requests-per-kind (the finding names it and what was skipped).
+   */
   'budget-spent': 'info',
   /** A tool named by --call answered `isError: true` (a result, not a failure). */
   'tool-error': 'info',
 } as const satisfies Record<string, Severity>;
 
 export type FindingCode = keyof typeof FINDING_CODES;
+
+/** Findings after which the report is not complete: part of the server was not walked. */
+export const INCOMPLETE_CODES: ReadonlySet<FindingCode> = new Set<FindingCode>([
+  'unreachable',
+  'walk-stopped',
+  'budget-spent',
+  'list-too-large',
+  'pagination-loop',
+]);
 
 export type FindingInput = Omit<Finding, 'severity'> & { severity?: Severity };
 

@@ -19,12 +19,14 @@ import type { LinkFetch } from './audit-fetch.js';
 import { quote, type Place } from './audit-findings.js';
 import { mimeContradiction } from './audit-mime.js';
 import { describeError, isInvalidResult, judged, type ReadBudget } from './audit-read.js';
+import { LINK_READS, type RequestBudget } from './audit-requests.js';
 
 export interface LinkDeps {
   client: McpClient;
   ctx: ContentContext;
   budget: ReadBudget;
   coverage: Coverage;
+  requests: RequestBudget;
   /** Present with `--fetch-urls`. */
   fetch?: LinkFetch;
 }
@@ -66,8 +68,10 @@ async function checkLink(link: LinkMet, deps: LinkDeps): Promise<boolean> {
       message: `not read: ${budget.left === 0 ? 'the budget is spent' : `its size (${link.size}) is over what is left of the budget (${budget.left} bytes)`} (--budget ${budget.limit})`,
       ...at,
     });
+    budget.linksSkipped++;
     return false;
   }
+  if (!deps.requests.allow(LINK_READS, 'link(s) not read', link.uri)) return false;
   if (coveredBy === undefined && http && deps.fetch) return fetchLink(link, deps, at);
 
   const place: Place = { method: 'resources/read', uri: link.uri };

@@ -3,6 +3,8 @@
  * given twice, URIs, templates, and listed sizes that imply an answer over the stdio cap.
  */
 import type { McpClient } from '../client/index.js';
+import { ListBounds, type ListLimits } from '../client/lists.js';
+import { McpKitError } from '../errors/index.js';
 import { isTextMimeType } from '../content/index.js';
 import { base64Length } from '../protocol/index.js';
 import { RESULT_CAP_BYTES } from './audit-answer.js';
@@ -10,6 +12,8 @@ import { checkUri, type ContentContext } from './audit-content.js';
 import type { Coverage } from './audit-coverage.js';
 import { pointer, quote } from './audit-findings.js';
 import { describeError, judged } from './audit-read.js';
+import type { RequestBudget } from './audit-requests.js';
+import { CLI_LIST_LIMIT_NAMES } from './list-limits.js';
 import { listFieldOf, type ListMethod } from '../protocol/methods.js';
 
 type Obj = Record<string, unknown>;
@@ -17,9 +21,6 @@ type Obj = Record<string, unknown>;
 function isObj(value: unknown): value is Obj {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
-
-/** Pages one list may take before its cursor is taken to never end. */
-export const MAX_LIST_PAGES = 1000;
 
 export type { ListMethod };
 
@@ -30,17 +31,25 @@ export interface Listed {
   path: string;
 }
 
-/** Every entry of every page of `method`; a failed page or a cursor seen twice ends the list. */
+/**
+ * Every entry of every page of `method`, within the list limits (`list-too-large` past
+ * --max-list-items, --max-list-bytes or --max-cursor-bytes: what came before is kept) and the
+ * request budget. A failed page or a cursor seen twice ends the list (`pagination-loop`).
+ */
 export async function walkList(
   client: McpClient,
   method: ListMethod,
   ctx: ContentContext,
+  limits: ListLimits,
+  requests: RequestBudget,
 ): Promise<Listed[]> {
   const field = listFieldOf(method);
   const out: Listed[] = [];
-  const cursors = new Set<string>();
+  const bounds = new ListBounds(method, limits, CLI_LIST_LIMIT_NAMES);
   let cursor: string | undefined;
   for (let page = 0; ; page++) {
+    const what = `the rest of ${method} (from page ${page + 1}) not listed`;
+    if (!requests.allow(method, what)) break;
     const params = cursor === undefined ? {} : { cursor };
     const got = await judged({ method }, ctx, (onRawResult) =>
       client.request(method, params, { onRawResult, cache: false }),
@@ -55,30 +64,27 @@ export async function walkList(
       break;
     }
     const entries = isObj(raw) && Array.isArray(raw[field]) ? (raw[field] as unknown[]) : [];
-    entries.forEach((entry, i) => {
-      if (isObj(entry)) out.push({ entry, page, path: pointer('', field, i) });
-    });
     const next = isObj(raw) ? raw['nextCursor'] : undefined;
-    if (typeof next !== 'string') break;
-    if (cursors.has(next) || next === cursor) {
+    try {
+      bounds.addPage(entries);
+      entries.forEach((entry, i) => {
+        if (isObj(entry)) out.push({ entry, page, path: pointer('', field, i) });
+      });
+      if (typeof next !== 'string') break;
+      await bounds.follow(next);
+    } catch (error) {
+      if (!(error instanceof McpKitError)) throw error;
+      const loop = error.code === 'PAGE_LIMIT';
       ctx.log.add({
-        code: 'pagination-loop',
-        message: `${method} page ${page + 1} answered the cursor ${quote(next)} a second time: the list never ends`,
+        code: loop ? 'pagination-loop' : 'list-too-large',
+        message: loop
+          ? `${error.message}: the list never ends`
+          : `${error.message}; the list was walked up to there (${out.length} entries)`,
         method,
-        path: '/nextCursor',
+        ...(loop || /handed out a cursor/.test(error.message) ? { path: '/nextCursor' } : {}),
       });
       break;
     }
-    if (page + 1 >= MAX_LIST_PAGES) {
-      ctx.log.add({
-        code: 'pagination-loop',
-        message: `${method} still had a nextCursor after ${MAX_LIST_PAGES} pages; stopped there`,
-        method,
-        path: '/nextCursor',
-      });
-      break;
-    }
-    cursors.add(next);
     cursor = next;
   }
   return out;

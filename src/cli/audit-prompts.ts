@@ -7,7 +7,7 @@
 import { checkBlocks, type LinkMet } from './audit-content.js';
 import { quote, type Place } from './audit-findings.js';
 import { describeError, isInvalidResult, isTimeout, judged, type Judged } from './audit-read.js';
-import type { WalkDeps, WalkProgress } from './audit-walk-types.js';
+import type { WalkStep } from './audit-walk-types.js';
 
 type Obj = Record<string, unknown>;
 
@@ -24,6 +24,13 @@ export const PLACEHOLDERS = ['example', '1'] as const;
 /** Gets of one prompt at most: the first guess, then the next values offered. */
 export const MAX_PROMPT_TRIES = 3;
 
+/**
+ * Required arguments of one prompt completed at most; the rest get placeholders. Each completion
+ * carries the values of the earlier ones, so a prompt with thousands of arguments would cost
+ * quadratic bytes.
+ */
+export const MAX_COMPLETIONS_PER_PROMPT = 32;
+
 /** A required argument and the values to try for it, in order. */
 export interface ArgumentGuess {
   name: string;
@@ -34,10 +41,10 @@ export interface ArgumentGuess {
 /** Values to try for each required argument: what completions offer, else the placeholders. */
 async function guessArguments(
   prompt: Obj,
-  deps: WalkDeps,
+  deps: WalkStep,
   completions: boolean,
-  progress: WalkProgress,
 ): Promise<ArgumentGuess[]> {
+  const { progress, requests } = deps;
   const guesses: ArgumentGuess[] = [];
   const name = prompt['name'] as string;
   const declared = Array.isArray(prompt['arguments']) ? (prompt['arguments'] as unknown[]) : [];
@@ -48,7 +55,14 @@ async function guessArguments(
   for (let i = 0; i < required.length; i++) {
     const argName = (required[i] as { name: string }).name;
     let offered: string[] = [];
-    if (completions) {
+    const what = 'prompt argument(s) not completed (a placeholder was used)';
+    const item = `${name} ${argName}`;
+    const capped = i >= MAX_COMPLETIONS_PER_PROMPT;
+    if (completions && capped) {
+      const cap = `the budget of ${MAX_COMPLETIONS_PER_PROMPT} completions per prompt`;
+      requests.skip('completion/complete', what, cap, item);
+    }
+    if (completions && !capped && requests.allow('completion/complete', what, item)) {
       progress('completing prompt arguments', i, required.length);
       // Later arguments are completed in the context of the first values of the earlier ones.
       const known = Object.fromEntries(guesses.map((g) => [g.name, g.values[0] as string]));
@@ -83,26 +97,30 @@ function argumentsOf(guesses: readonly ArgumentGuess[], n: number): Record<strin
 
 /** What a warning about a prompt got with guesses says was tried. */
 function triedText(guesses: readonly ArgumentGuess[], tries: number): string {
-  const each = guesses.map((g) => {
+  // A message names the first few arguments: a prompt may declare thousands.
+  const shown = 8;
+  const each = guesses.slice(0, shown).map((g) => {
     const values = g.values.slice(0, tries).map((v) => quote(v, 40));
     return `${quote(g.name, 40)} ${values.join(', ')} (${g.from === 'completion' ? 'from completion/complete' : 'placeholders: no completion offered a value'})`;
   });
+  if (guesses.length > shown) each.push(`and ${guesses.length - shown} more`);
   return ` with guessed arguments (${tries} ${tries === 1 ? 'try' : 'tries'}: ${each.join('; ')})`;
 }
 
 export async function getPrompts(
   prompts: ReadonlyArray<{ entry: Obj }>,
-  deps: WalkDeps,
+  deps: WalkStep,
   completions: boolean,
   links: LinkMet[],
-  progress: WalkProgress,
 ): Promise<void> {
-  const { client, ctx } = deps;
+  const { client, ctx, progress, requests } = deps;
   for (let i = 0; i < prompts.length; i++) {
     const prompt = (prompts[i] as { entry: Obj }).entry;
     const name = prompt['name'];
     if (typeof name !== 'string') continue;
-    const guesses = await guessArguments(prompt, deps, completions, progress);
+    // Checked first: completions for a prompt that will not be got would be wasted.
+    if (!requests.allow('prompts/get', 'prompt(s) not got', name)) continue;
+    const guesses = await guessArguments(prompt, deps, completions);
     progress('getting prompts', i, prompts.length);
     const place: Place = { method: 'prompts/get', name };
     const inspect = (raw: unknown): Promise<void> => {
@@ -118,6 +136,8 @@ export async function getPrompts(
     let got: Judged<unknown> = {};
     let tries = 0;
     while (tries < most) {
+      const retry = 'prompt retries with the next values offered not made';
+      if (tries > 0 && !requests.allow('prompts/get', retry, name)) break;
       const args = guesses.length > 0 ? argumentsOf(guesses, tries) : undefined;
       tries++;
       const attempt = await judged(

@@ -154,6 +154,8 @@ export class ReadBudget {
   used = 0;
   /** What was not read for want of budget. */
   readonly skipped: string[] = [];
+  /** Links not read for want of budget (each has its `link-not-checked`). */
+  linksSkipped = 0;
 
   constructor(readonly limit: number) {}
 

@@ -25,6 +25,7 @@ function report(): AuditReport {
       era: '2026-07-28',
       serverInfo: { name: 'evil\x1b]0;t\x07', version: '1' },
     },
+    complete: true,
     findings: [...log.findings],
     summary: log.summary(),
     walked: {
@@ -37,6 +38,7 @@ function report(): AuditReport {
       links: 0,
       linksRead: 0,
       calls: 0,
+      requests: 5,
     },
   };
 }
@@ -48,7 +50,7 @@ describe('reportText', () => {
     expect(text).toBe(
       [
         'mcpkit audit: evil\\x1b]0;t\\x07 1 (2026-07-28, stdio: node s.js)',
-        'walked: 2 tools, 0 prompts, 1 resource (1 read, 2.0 KiB), 0 templates, 0 links (0 read), 0 calls',
+        'walked: 2 tools, 0 prompts, 1 resource (1 read, 2.0 KiB), 0 templates, 0 links (0 read), 0 calls, 5 requests',
         '',
         'Errors (1)',
         '  uri-invalid  resources/list  x:/\\x1b[2J\\u202e',
@@ -71,9 +73,43 @@ describe('reportText', () => {
 });
 
 describe('reportJson', () => {
-  it('is one object: server, findings, summary, walked', () => {
+  it('is one object: server, complete, findings, summary, walked', () => {
     const parsed = JSON.parse(reportJson(report())) as Record<string, unknown>;
-    expect(Object.keys(parsed)).toEqual(['server', 'findings', 'summary', 'walked']);
+    expect(Object.keys(parsed)).toEqual(['server', 'complete', 'findings', 'summary', 'walked']);
     expect(parsed['summary']).toEqual({ error: 1, warning: 0, info: 1 });
+    expect(parsed['complete']).toBe(true);
+  });
+
+  it('escapes C0/C1 controls, bidi and zero-width characters, BOM and soft hyphen as \\uXXXX, same value', () => {
+    const hostile =
+      'a\u009b31mb\u009d0;t\u0007c\u202ed\u200be\u2066f\ufeffg\u00adh\u2069\u200f\u202a\u0085';
+    const r = report();
+    r.server.serverInfo = { name: hostile, version: hostile };
+    r.findings[0]!.name = hostile;
+    const json = reportJson(r);
+    expect(json).not.toMatch(
+      /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u00ad\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/,
+    );
+    for (const code of ['009b', '009d', '202e', '200b', '2066', 'feff', '00ad', '0007'])
+      expect(json).toContain(`\\u${code}`);
+    const parsed = JSON.parse(json) as AuditReport;
+    expect(parsed.server.serverInfo?.name).toBe(hostile);
+    expect(parsed.findings[0]!.name).toBe(hostile);
+  });
+});
+
+describe('an incomplete walk', () => {
+  it('says so in the text form, naming the findings that tell what was skipped', () => {
+    const log = new FindingLog();
+    log.add({
+      code: 'budget-spent',
+      message: '3 listed resource(s) not read',
+      method: 'resources/read',
+    });
+    const r = { ...report(), complete: false, findings: [...log.findings], summary: log.summary() };
+    expect(reportText(r, 'x')).toContain(
+      '\nincomplete: part of the server was not walked (see budget-spent)\n',
+    );
+    expect(reportText(report(), 'x')).not.toContain('incomplete');
   });
 });

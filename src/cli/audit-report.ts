@@ -4,9 +4,9 @@
  */
 import type { Implementation, ServerCapabilities } from '../protocol/index.js';
 import { formatBytes } from '../providers/filesystem/format.js';
-import type { Finding, Severity, Summary } from './audit-findings.js';
+import { INCOMPLETE_CODES, type Finding, type Severity, type Summary } from './audit-findings.js';
 import type { WalkStats } from './audit-walk.js';
-import { shownText } from './terminal-text.js';
+import { shownText, terminalJson } from './terminal-text.js';
 
 export interface AuditServer {
   /** The URL, or the stdio command line as given. */
@@ -21,14 +21,28 @@ export interface AuditServer {
 
 export interface AuditReport {
   server: AuditServer;
+  /**
+   * False when part of the server was not walked: a budget spent, a list cut at its limits, a
+   * walk stopped, a server unreachable (the findings say which).
+   */
+  complete: boolean;
   findings: Finding[];
   summary: Summary;
   /** What was walked (absent when the server could not be reached). */
   walked?: WalkStats;
 }
 
+/** Whether `findings` leave the walk complete (none of INCOMPLETE_CODES). */
+export function isComplete(findings: readonly Finding[]): boolean {
+  return !findings.some((f) => INCOMPLETE_CODES.has(f.code));
+}
+
+/**
+ * The JSON form, with the escaping of `inspect --json` (terminalJson): C1 controls, DEL and
+ * format characters (bidi controls, zero-width characters, BOM, soft hyphen) as `\uXXXX`.
+ */
 export function reportJson(report: AuditReport): string {
-  return `${JSON.stringify(report, null, 2)}\n`;
+  return `${terminalJson(report)}\n`;
 }
 
 const HEADINGS: Record<Severity, string> = { error: 'Errors', warning: 'Warnings', info: 'Info' };
@@ -61,8 +75,14 @@ function header(report: AuditReport, target: string): string[] {
     lines.push(
       `walked: ${plural(w.tools, 'tool')}, ${plural(w.prompts, 'prompt')}, ${plural(w.resources, 'resource')} ` +
         `(${w.reads} read, ${formatBytes(w.bytesRead)}), ${plural(w.resourceTemplates, 'template')}, ` +
-        `${plural(w.links, 'link')} (${w.linksRead} read), ${plural(w.calls, 'call')}`,
+        `${plural(w.links, 'link')} (${w.linksRead} read), ${plural(w.calls, 'call')}, ${plural(w.requests, 'request')}`,
     );
+  }
+  if (!report.complete) {
+    const codes = [...new Set(report.findings.map((f) => f.code))].filter((c) =>
+      INCOMPLETE_CODES.has(c),
+    );
+    lines.push(`incomplete: part of the server was not walked (see ${codes.join(', ')})`);
   }
   return lines;
 }

@@ -2,6 +2,7 @@
 import type { McpClient } from '../client/index.js';
 import type { ContentContext } from './audit-content.js';
 import type { LinkFetch } from './audit-fetch.js';
+import type { RequestBudget } from './audit-requests.js';
 import type { HostArgs } from './host-args.js';
 
 export type WalkProgress = (stage: string, done: number, total: number) => void;
@@ -12,4 +13,10 @@ export interface WalkDeps {
   ctx: ContentContext;
   fetch?: LinkFetch;
   progress?: WalkProgress;
+}
+
+/** What the steps of a walk get: the deps, the progress and the request budget of the run. */
+export interface WalkStep extends WalkDeps {
+  progress: WalkProgress;
+  requests: RequestBudget;
 }

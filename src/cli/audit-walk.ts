@@ -27,8 +27,10 @@ import {
   type Listed,
 } from './audit-lists.js';
 import { getPrompts } from './audit-prompts.js';
-import type { WalkDeps, WalkProgress } from './audit-walk-types.js';
+import type { WalkDeps, WalkProgress, WalkStep } from './audit-walk-types.js';
 import { describeError, isInvalidResult, judged, ReadBudget, WalkStopped } from './audit-read.js';
+import { RequestBudget } from './audit-requests.js';
+import { cliListLimits } from './list-limits.js';
 
 type Obj = Record<string, unknown>;
 
@@ -57,6 +59,8 @@ export interface WalkStats {
   links: number;
   linksRead: number;
   calls: number;
+  /** Requests sent (--max-requests bounds them). */
+  requests: number;
 }
 
 /** What the walk reports as it goes (stderr progress). */
@@ -73,6 +77,7 @@ export async function walkServer(deps: WalkDeps): Promise<WalkStats> {
     links: 0,
     linksRead: 0,
     calls: deps.args.calls.length,
+    requests: 0,
   };
   // Where the walk is, for the finding that says where it stopped.
   let at = { stage: 'starting', done: 0, total: 0 };
@@ -82,8 +87,9 @@ export async function walkServer(deps: WalkDeps): Promise<WalkStats> {
     report?.(stage, done, total);
   };
   const budget = new ReadBudget(deps.args.budgetBytes);
+  const requests = new RequestBudget(deps.args.maxRequests, deps.args.maxRequestsPerKind);
   try {
-    await walkStages({ ...deps, progress }, stats, budget);
+    await walkStages({ ...deps, progress, requests }, stats, budget);
   } catch (error) {
     if (!(error instanceof WalkStopped)) throw error;
     deps.ctx.log.add({
@@ -93,6 +99,8 @@ export async function walkServer(deps: WalkDeps): Promise<WalkStats> {
     });
   }
   stats.bytesRead = budget.used;
+  stats.requests = requests.used;
+  requests.report(deps.ctx.log);
   if (budget.skipped.length > 0) {
     const shown = budget.skipped.slice(0, 3).map((u) => quote(u, 100));
     deps.ctx.log.add({
@@ -101,17 +109,20 @@ export async function walkServer(deps: WalkDeps): Promise<WalkStats> {
       method: 'resources/read',
     });
   }
+  if (budget.linksSkipped > 0) {
+    deps.ctx.log.add({
+      code: 'budget-spent',
+      message: `${budget.linksSkipped} link(s) not read: over what was left of the budget of ${budget.limit} bytes (--budget); each has its link-not-checked`,
+      method: 'resources/read',
+    });
+  }
   return stats;
 }
 
-async function walkStages(
-  deps: WalkDeps & { progress: WalkProgress },
-  stats: WalkStats,
-  budget: ReadBudget,
-): Promise<void> {
-  const { client, ctx, progress } = deps;
+async function walkStages(deps: WalkStep, stats: WalkStats, budget: ReadBudget): Promise<void> {
+  const { client, ctx, progress, requests } = deps;
   const caps: ServerCapabilities = client.serverCapabilities ?? {};
-  if (ctx.era === 'modern') {
+  if (ctx.era === 'modern' && requests.allow('server/discover', 'server/discover not sent')) {
     const got = await judged({ method: 'server/discover' }, ctx, (onRawResult) =>
       client.request('server/discover', {}, { onRawResult, cache: false }),
     );
@@ -129,7 +140,7 @@ async function walkStages(
   if (caps.resources) wanted.push('resources/templates/list', 'resources/list');
   for (const method of wanted) {
     progress(`listing ${method.replace('/list', '')}`, 0, 0);
-    lists[method] = await walkList(client, method, ctx);
+    lists[method] = await walkList(client, method, ctx, cliListLimits(deps.args), requests);
     if (method !== 'resources/templates/list') checkNames(method, lists[method], ctx);
   }
   stats.tools = lists['tools/list'].length;
@@ -142,10 +153,17 @@ async function walkStages(
 
   await readResources(lists['resources/list'], deps, { budget, coverage, stats });
   const links: LinkMet[] = [];
-  await getPrompts(lists['prompts/list'], deps, Boolean(caps.completions), links, progress);
+  await getPrompts(lists['prompts/list'], deps, Boolean(caps.completions), links);
   await callTools(deps, links);
   stats.links = new Set(links.map((l) => l.uri)).size;
-  const linkDeps = { client, ctx, budget, coverage, ...(deps.fetch ? { fetch: deps.fetch } : {}) };
+  const linkDeps = {
+    client,
+    ctx,
+    budget,
+    coverage,
+    requests,
+    ...(deps.fetch ? { fetch: deps.fetch } : {}),
+  };
   stats.linksRead = await checkLinks(links, linkDeps, (i, n) => progress('checking links', i, n));
 }
 
@@ -164,10 +182,10 @@ function failed(place: Place, ctx: ContentContext, error: unknown, why = ''): vo
  */
 async function readResources(
   resources: readonly Listed[],
-  deps: WalkDeps & { progress: WalkProgress },
+  deps: WalkStep,
   walk: { budget: ReadBudget; coverage: Coverage; stats: WalkStats },
 ): Promise<void> {
-  const { client, ctx, progress } = deps;
+  const { client, ctx, progress, requests } = deps;
   const { budget, coverage, stats } = walk;
   const seen = new Set<string>();
   for (let i = 0; i < resources.length; i++) {
@@ -186,6 +204,7 @@ async function readResources(
       budget.skipped.push(uri);
       continue;
     }
+    if (!requests.allow('resources/read', 'listed resource(s) not read', uri)) continue;
     progress('reading resources', i, resources.length);
     const place: Place = { method: 'resources/read', uri: part ?? uri };
     if (typeof entry['name'] === 'string') place.name = entry['name'];
@@ -225,13 +244,11 @@ async function readResources(
   }
 }
 
-async function callTools(
-  deps: WalkDeps & { progress: WalkProgress },
-  links: LinkMet[],
-): Promise<void> {
-  const { client, ctx, args, progress } = deps;
+async function callTools(deps: WalkStep, links: LinkMet[]): Promise<void> {
+  const { client, ctx, args, progress, requests } = deps;
   for (let i = 0; i < args.calls.length; i++) {
     const call = args.calls[i] as (typeof args.calls)[number];
+    if (!requests.allow('tools/call', 'tool call(s) named by --call not made', call.name)) continue;
     progress('calling tools', i, args.calls.length);
     const place: Place = { method: 'tools/call', name: call.name };
     const contentOf = (raw: unknown): unknown[] =>

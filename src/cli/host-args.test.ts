@@ -29,7 +29,44 @@ describe('parseHostArgs', () => {
       fetchUrls: false,
       allowAddresses: [],
       calls: [],
+      maxListItems: 50_000,
+      maxListBytes: 64 * 1024 * 1024,
+      maxCursorBytes: 64 * 1024,
+      maxRequests: 20_000,
+      maxRequestsPerKind: 5_000,
     });
+  });
+
+  it('takes the list and request limits; the request ones are audit only', () => {
+    const args = ok('audit', [
+      URL_,
+      '--max-list-items',
+      '10',
+      '--max-list-bytes=1MiB',
+      '--max-cursor-bytes',
+      '512',
+      '--max-requests',
+      '300',
+      '--max-requests-per-kind=40',
+    ]);
+    expect(args).toMatchObject({
+      maxListItems: 10,
+      maxListBytes: 1024 * 1024,
+      maxCursorBytes: 512,
+      maxRequests: 300,
+      maxRequestsPerKind: 40,
+    });
+    expect(ok('inspect', [URL_, '--max-list-items', '7']).maxListItems).toBe(7);
+    expect(error('inspect', [URL_, '--max-requests', '7'])).toBe(
+      '--max-requests applies to mcpkit audit only',
+    );
+    expect(error('audit', [URL_, '--max-list-items', '0'])).toMatch(
+      /--max-list-items expects a whole number, at least 1, got "0"/,
+    );
+    expect(error('audit', [URL_, '--max-requests', '1.5'])).toMatch(/--max-requests expects/);
+    expect(error('inspect', [URL_, '--max-cursor-bytes', 'lots'])).toMatch(
+      /--max-cursor-bytes expects a size in bytes/,
+    );
   });
 
   it('takes the verb after the URL, options anywhere', () => {

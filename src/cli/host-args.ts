@@ -4,6 +4,11 @@
  * line of a stdio server.
  */
 import { isIP } from 'node:net';
+import {
+  DEFAULT_MAX_CURSOR_BYTES,
+  DEFAULT_MAX_LIST_BYTES,
+  DEFAULT_MAX_LIST_ITEMS,
+} from '../client/options.js';
 import { argTokens } from './arg-tokens.js';
 import { parseDuration, parseSize } from './values.js';
 
@@ -29,6 +34,16 @@ export interface HostArgs {
   allowAddresses: string[];
   /** `--call NAME=JSON` (audit only), repeatable, in the order given. */
   calls: Array<{ name: string; arguments: Record<string, unknown> }>;
+  /** `--max-list-items N` (default 50,000): entries of one list over all its pages. */
+  maxListItems: number;
+  /** `--max-list-bytes BYTES` (default 64 MiB): those entries' bytes as JSON. */
+  maxListBytes: number;
+  /** `--max-cursor-bytes BYTES` (default 64 KiB): the largest cursor followed. */
+  maxCursorBytes: number;
+  /** `--max-requests N` (audit only, default 20,000): requests of one walk in all. */
+  maxRequests: number;
+  /** `--max-requests-per-kind N` (audit only, default 5,000): requests of one kind (see audit-requests.ts). */
+  maxRequestsPerKind: number;
 }
 
 export type HostCommand = 'inspect' | 'audit';
@@ -39,6 +54,20 @@ export type ParsedHostArgs =
 export const DEFAULT_HOST_TIMEOUT_MS = 30_000;
 export const DEFAULT_HOST_BUDGET_BYTES = 4 * 1024 * 1024;
 export const DEFAULT_HOST_BLOCK_BUDGET_BYTES = 1024 * 1024;
+export const DEFAULT_AUDIT_MAX_REQUESTS = 20_000;
+export const DEFAULT_AUDIT_MAX_REQUESTS_PER_KIND = 5_000;
+
+type LimitKey =
+  'maxListItems' | 'maxListBytes' | 'maxCursorBytes' | 'maxRequests' | 'maxRequestsPerKind';
+
+/** The options that take a count or a size, at least 1. */
+const LIMITS: Record<string, { key: LimitKey; kind: 'count' | 'size' }> = {
+  '--max-list-items': { key: 'maxListItems', kind: 'count' },
+  '--max-list-bytes': { key: 'maxListBytes', kind: 'size' },
+  '--max-cursor-bytes': { key: 'maxCursorBytes', kind: 'size' },
+  '--max-requests': { key: 'maxRequests', kind: 'count' },
+  '--max-requests-per-kind': { key: 'maxRequestsPerKind', kind: 'count' },
+};
 
 const ERAS = ['auto', '2026-07-28', '2025-11-25'] as const;
 const RESOLVE = ['none', 'ask', 'all'] as const;
@@ -55,6 +84,11 @@ const OPTIONS: Record<string, { value: boolean; only?: HostCommand }> = {
   '--allow-address': { value: true },
   '--block-budget': { value: true, only: 'audit' },
   '--call': { value: true, only: 'audit' },
+  '--max-list-items': { value: true },
+  '--max-list-bytes': { value: true },
+  '--max-cursor-bytes': { value: true },
+  '--max-requests': { value: true, only: 'audit' },
+  '--max-requests-per-kind': { value: true, only: 'audit' },
   '--resolve': { value: true, only: 'inspect' },
 };
 
@@ -141,6 +175,11 @@ export function parseHostArgs(command: HostCommand, argv: readonly string[]): Pa
     fetchUrls: false,
     allowAddresses: [],
     calls: [],
+    maxListItems: DEFAULT_MAX_LIST_ITEMS,
+    maxListBytes: DEFAULT_MAX_LIST_BYTES,
+    maxCursorBytes: DEFAULT_MAX_CURSOR_BYTES,
+    maxRequests: DEFAULT_AUDIT_MAX_REQUESTS,
+    maxRequestsPerKind: DEFAULT_AUDIT_MAX_REQUESTS_PER_KIND,
   };
   const error = (message: string): ParsedHostArgs => ({ kind: 'error', message });
   const positional: string[] = [];
@@ -203,6 +242,16 @@ export function parseHostArgs(command: HostCommand, argv: readonly string[]): Pa
 
 /** Sets one value option; returns the problem, if any. */
 function setValue(args: HostArgs, name: string, raw: string): string | undefined {
+  const limit = Object.hasOwn(LIMITS, name) ? LIMITS[name] : undefined;
+  if (limit) {
+    const value = limit.kind === 'size' ? parseSize(raw) : /^\d+$/.test(raw) ? Number(raw) : NaN;
+    if (value === undefined || !Number.isSafeInteger(value) || value < 1)
+      return limit.kind === 'size'
+        ? `${name} expects a size in bytes, at least 1 (e.g. 64KiB, 1MiB), got ${JSON.stringify(raw)}`
+        : `${name} expects a whole number, at least 1, got ${JSON.stringify(raw)}`;
+    args[limit.key] = value;
+    return undefined;
+  }
   switch (name) {
     case '--era':
       if (!(ERAS as readonly string[]).includes(raw))

@@ -60,6 +60,9 @@ export async function connectTarget(args: HostArgs, hooks: ConnectHooks = {}): P
     era: ERA_PIN[args.era],
     requestTimeoutMs: args.timeoutMs,
     cache: false,
+    maxListItems: args.maxListItems,
+    maxListBytes: args.maxListBytes,
+    maxCursorBytes: args.maxCursorBytes,
   };
   if (hooks.onWarning) options.onWarning = (w) => hooks.onWarning?.(w);
   if (hooks.onNotification) options.onNotification = (n) => hooks.onNotification?.(n);

@@ -4,11 +4,14 @@
  * Links met in a prompt or a tool result are read only as `--resolve` says.
  */
 import type { McpClient } from '../client/index.js';
-import { McpKitError, isMcpKitError, isProtocolError } from '../errors/index.js';
+import { paginate } from '../client/lists.js';
+import { isMcpKitError, isProtocolError } from '../errors/index.js';
+import type { ListMethod } from '../protocol/methods.js';
 import { decodeContents } from '../host/decode.js';
 import type { HostArgs } from './host-args.js';
 import { connectTarget } from './host-connect.js';
 import { blockJson, blocksOf, hostResolver, sha256 } from './host-resolve.js';
+import { CLI_LIST_LIMIT_NAMES, cliListLimits } from './list-limits.js';
 import { renderBlocks, renderOverview, renderRead, type ReadEntry } from './inspect-render.js';
 import { UsageError } from './serve-command.js';
 import { shownText, terminalJson } from './terminal-text.js';
@@ -67,49 +70,39 @@ export function parseVerb(words: readonly string[]): Verb {
   );
 }
 
-const MAX_PAGES = 1000;
-
-/** Every page of a list; a page that breaks its schema is taken as received (with a warning). */
-async function listAll(client: McpClient, method: string, field: string, enabled: boolean) {
+/**
+ * Every page of a list, within the list limits (LIST_TOO_LARGE or PAGE_LIMIT past them: exit
+ * 1); a page that breaks its schema is taken as received (with a warning).
+ */
+async function listAll(client: McpClient, method: ListMethod, enabled: boolean, args: HostArgs) {
   const items: unknown[] = [];
   if (!enabled) return items;
-  const seen = new Set<string>();
-  let cursor: string | undefined;
-  for (let page = 0; page < MAX_PAGES; page++) {
-    const params = cursor === undefined ? {} : { cursor };
-    const result = await asReceived((onRawResult) =>
-      client.request(method, params, { onRawResult }),
-    );
-    const list = result[field];
-    if (Array.isArray(list)) items.push(...list);
-    const next = result['nextCursor'];
-    if (typeof next !== 'string' || next === '') return items;
-    if (seen.has(next))
-      throw new McpKitError(
-        'PAGE_LIMIT',
-        `${method}: the cursor ${JSON.stringify(next)} came back; the list would never end`,
+  const pages = paginate<unknown>(
+    method,
+    async (cursor) => {
+      const page = await asReceived((onRawResult) =>
+        client.request(method, cursor === undefined ? {} : { cursor }, { onRawResult }),
       );
-    seen.add(next);
-    cursor = next;
-  }
-  throw new McpKitError('PAGE_LIMIT', `${method}: more than ${MAX_PAGES} pages`);
+      // An empty cursor ends the list here, as most hosts take it.
+      return page['nextCursor'] === '' ? { ...page, nextCursor: undefined } : page;
+    },
+    cliListLimits(args),
+    { names: CLI_LIST_LIMIT_NAMES },
+  );
+  for await (const item of pages) items.push(item);
+  return items;
 }
 
-async function overview(client: McpClient): Promise<Obj> {
+async function overview(client: McpClient, args: HostArgs): Promise<Obj> {
   const caps = client.serverCapabilities ?? {};
   const has = (k: string): boolean => (caps as Obj)[k] !== undefined;
   return {
     era: client.protocolVersion,
     server: client.handshakeResult ?? { serverInfo: client.serverInfo, capabilities: caps },
-    resources: await listAll(client, 'resources/list', 'resources', has('resources')),
-    resourceTemplates: await listAll(
-      client,
-      'resources/templates/list',
-      'resourceTemplates',
-      has('resources'),
-    ),
-    prompts: await listAll(client, 'prompts/list', 'prompts', has('prompts')),
-    tools: await listAll(client, 'tools/list', 'tools', has('tools')),
+    resources: await listAll(client, 'resources/list', has('resources'), args),
+    resourceTemplates: await listAll(client, 'resources/templates/list', has('resources'), args),
+    prompts: await listAll(client, 'prompts/list', has('prompts'), args),
+    tools: await listAll(client, 'tools/list', has('tools'), args),
   };
 }
 
@@ -207,7 +200,7 @@ export async function runInspect(args: HostArgs): Promise<number> {
       onWarning: (w) => warnings.push(`${w.code}: ${w.message}`),
     });
     if (verb.kind === 'overview') {
-      const data = await overview(client);
+      const data = await overview(client, args);
       write(args.json ? terminalJson(data) : renderOverview(data));
     } else if (verb.kind === 'read') {
       const { json, entries } = await read(client, verb.uri);

@@ -157,6 +157,11 @@ Options:
   --allow-address HOST|IP|CIDR
                           exempt from the guard when the URL's host as written or the address it
                           resolves to matches; repeat for several
+  --max-list-items N      entries of one list over all its pages (default 50000)
+  --max-list-bytes BYTES  bytes of those entries together, as JSON (default 64MiB)
+  --max-cursor-bytes BYTES
+                          the largest nextCursor followed (default 64KiB); past any of the
+                          three: LIST_TOO_LARGE naming the flag
   --help, -h              this help
 
 BYTES is a number of bytes, or a number with a unit: k or kib = 1024, m or mib = 1024^2,
@@ -208,12 +213,20 @@ Audit options:
   --call NAME=JSON        call this tool with these arguments (a JSON object); repeatable
   --block-budget BYTES    an embedded block (resource, image or audio) larger than this on the
                           wire is flagged (default 1MiB)
+  --max-requests N        requests of the walk in all (default 20000)
+  --max-requests-per-kind N
+                          requests of one kind: a method (resources/read, completion/complete,
+                          prompts/get, a list's pages…), link reads apart (default 5000); and
+                          at most 32 completed arguments per prompt. What a spent budget skips
+                          is told in budget-spent findings, and the report is then not
+                          complete ("complete": false in --json)
 
 ${HOST_OPTIONS}
 Findings (severity: code):
   error:   blob-invalid-base64, link-unresolved, link-read-failed, result-over-cap (over stdio),
            missing-result-type, missing-cache-hints, template-invalid, uri-invalid,
-           schema-violation, request-failed, pagination-loop, unreachable, walk-stopped
+           schema-violation, request-failed, pagination-loop, list-too-large, unreachable,
+           walk-stopped
   warning: result-over-cap (over HTTP, or a listed size implying one), blob-missing-mime,
            blob-noncanonical-base64, mime-mismatch, embed-over-budget, legacy-not-found-code,
            size-mismatch, client-warning, request-failed (a prompt got with guessed arguments)

@@ -23,13 +23,12 @@ import type { HandshakeDeps } from './handshake.js';
 import { capabilitiesFromHandlers } from './input-handlers.js';
 import { inputContext, withInputs } from './mrtr.js';
 import { ListenRegistry } from './listen-registry.js';
-import { paginate } from './lists.js';
+import { listLimitsOf, paginate } from './lists.js';
 import type { ListMethod } from './lists.js';
 import {
   DEFAULT_CACHE_ENTRIES,
   DEFAULT_DISCOVER_TIMEOUT_MS,
   DEFAULT_MAX_INPUT_ROUNDS,
-  DEFAULT_MAX_PAGES,
   DEFAULT_REQUEST_TIMEOUT_MS,
 } from './options.js';
 import type { ClientWarning, McpClientOptions, RequestOptions } from './options.js';
@@ -369,11 +368,10 @@ export abstract class ClientBase {
   }
 
   protected async *iterate<T>(method: ListMethod, options: RequestOptions = {}): AsyncGenerator<T> {
-    const max = this.options.maxPages ?? DEFAULT_MAX_PAGES;
     yield* paginate<T>(
       method,
       (cursor) => this.request(method, cursor === undefined ? {} : { cursor }, options),
-      max,
+      listLimitsOf(this.options),
     );
   }
 

@@ -10,6 +10,12 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 export const DEFAULT_DISCOVER_TIMEOUT_MS = 5_000;
 /** Pages a list may take before the client decides the server's cursor never ends. */
 export const DEFAULT_MAX_PAGES = 1_000;
+/** Entries one list may gather over all its pages (an iterator, or `listTools()` and friends). */
+export const DEFAULT_MAX_LIST_ITEMS = 50_000;
+/** UTF-8 bytes (as JSON) of the entries one list may gather over all its pages: 64 MiB. */
+export const DEFAULT_MAX_LIST_BYTES = 64 * 1024 * 1024;
+/** The largest `nextCursor` the client follows: 64 KiB. */
+export const DEFAULT_MAX_CURSOR_BYTES = 64 * 1024;
 export const DEFAULT_CACHE_ENTRIES = 500;
 /** Rounds of `input_required` a single request may go through. */
 export const DEFAULT_MAX_INPUT_ROUNDS = 16;
@@ -48,6 +54,15 @@ export interface McpClientOptions {
   discoverTimeoutMs?: number;
   /** Page limit of list iterators; default 1000. */
   maxPages?: number;
+  /**
+   * Entries one list may gather over all its pages; past it the iterator and `listTools()` and
+   * friends reject with `LIST_TOO_LARGE`. Default 50,000.
+   */
+  maxListItems?: number;
+  /** UTF-8 bytes (as JSON) of those entries together; past it `LIST_TOO_LARGE`. Default 64 MiB. */
+  maxListBytes?: number;
+  /** The largest `nextCursor` followed; a larger one is `LIST_TOO_LARGE`. Default 64 KiB. */
+  maxCursorBytes?: number;
   /** Rounds of `input_required` per request; default 16. */
   maxInputRounds?: number;
   /** Cache for discover, the four lists and `resources/read`; `false` turns it off. */

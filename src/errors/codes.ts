@@ -38,6 +38,11 @@ export const MCPKIT_ERROR_CODES = {
   HTTP_REDIRECT: 'HTTP_REDIRECT',
   /** A list whose cursor kept going past the page limit. */
   PAGE_LIMIT: 'PAGE_LIMIT',
+  /**
+   * A list past `maxListItems` or `maxListBytes` over its pages, or a cursor over
+   * `maxCursorBytes` (the message names the limit); nothing past it was kept.
+   */
+  LIST_TOO_LARGE: 'LIST_TOO_LARGE',
   /** A message from the server larger than the client accepts. */
   RESPONSE_TOO_LARGE: 'RESPONSE_TOO_LARGE',
   /** A tool the client dropped from the list (invalid `x-mcp-header` annotations) cannot be called. */
