@@ -38,7 +38,7 @@ import { isCacheable, mayRequireInput } from '../protocol/methods.js';
 import { listenerThrew, tellRaw, type NotificationListener } from './notification-listener.js';
 import { Emitter } from '../protocol/emitter.js';
 import { WarningLog } from './warning-log.js';
-import { answerServerRequest } from './server-requests.js';
+import { ServerRequestGate } from './server-request-gate.js';
 import { ToolHeaderTable } from './tool-headers.js';
 import type { ClientTransport } from './transport.js';
 
@@ -91,15 +91,14 @@ export abstract class ClientBase {
           new ClientCache(options.cache?.maxEntries ?? DEFAULT_CACHE_ENTRIES));
     this.conn = new Connection(this.transport, {
       notification: (note) => this.onNotification(note),
-      serverRequest: (request) =>
-        void answerServerRequest(request, {
-          transport: this.transport,
-          handlers: this.options.handlers,
-          serverInfo: this.serverInfo,
-          era: this.era,
-          headers: standardHeaders(this.protocolVersion, request.method, {}),
-          warn: this.warningLog.add,
-        }),
+      serverRequest: new ServerRequestGate(() => ({
+        transport: this.transport,
+        handlers: this.options.handlers,
+        serverInfo: this.serverInfo,
+        era: this.era ?? this.pinnedEra,
+        protocolVersion: this.protocolVersion,
+        warn: this.warningLog.add,
+      })).take,
       warn: (code, message) => this.warningLog.add({ code, message }),
       closed: (error) => this.onClosed(error),
     });
