@@ -18,6 +18,7 @@ import type {
 import { childEnv, exitDescription, shutdownChild, spawnChild } from './client-child.js';
 import { createInbound } from './client-inbound.js';
 import { OVERSIZE_HEAD_BYTES } from './client-oversize.js';
+import { ReplyPacer } from './client-reply-pacer.js';
 import {
   DEFAULT_STDERR_BUFFER_BYTES,
   escapeForMessage,
@@ -79,6 +80,8 @@ interface Connection {
   /** Resolves once `sink.closed` has been told. */
   done: Promise<void>;
   closing: Promise<void> | undefined;
+  /** Stops reading stdout while replies to the server's requests wait unwritten. */
+  pacer: ReplyPacer | undefined;
 }
 
 /**
@@ -104,6 +107,8 @@ export class StdioClientTransport implements ClientTransport {
   private writesThisTick = 0;
   // The last child's captured stderr, kept after it exits until the next start.
   private ring: StderrRing | undefined;
+  // 2026-07-28 has no server requests: the transport's own refusals are not sent either.
+  private era: Era | undefined;
 
   constructor(private readonly options: StdioClientOptions) {
     if (typeof options.command !== 'string' || options.command.length === 0) {
@@ -160,8 +165,10 @@ export class StdioClientTransport implements ClientTransport {
     }
   }
 
-  /** stdio has no sessions or resumption: nothing depends on the era. */
-  setEra(_era: Era, _protocolVersion: string): void {}
+  /** stdio has no sessions or resumption: only the refusals of server requests depend on it. */
+  setEra(era: Era, _protocolVersion: string): void {
+    this.era = era;
+  }
 
   /** Server-to-client messages share stdout: there is no stream to open. */
   openServerStream(_headers?: Record<string, string>): Promise<void> {
@@ -178,8 +185,15 @@ export class StdioClientTransport implements ClientTransport {
     return this.send(message);
   }
 
+  /** Counted until written: too many unwritten, and stdout is no longer read (ReplyPacer). */
   respond(message: JSONRPCResponse, _options?: SendOptions): Promise<void> {
-    return this.send(message);
+    const pacer = this.conn?.pacer;
+    const sent = this.send(message);
+    if (pacer) {
+      pacer.replyQueued();
+      sent.then(pacer.replyDone, pacer.replyDone);
+    }
+    return sent;
   }
 
   cancel(id: RequestId, reason?: string): void {
@@ -214,6 +228,7 @@ export class StdioClientTransport implements ClientTransport {
       exit: new Promise((resolve) => (markExit = resolve)),
       done: new Promise((resolve) => (markDone = resolve)),
       closing: undefined,
+      pacer: undefined,
     };
     this.conn = conn;
     // Write failures reach each write's callback; these only keep stray errors from crashing us.
@@ -230,10 +245,14 @@ export class StdioClientTransport implements ClientTransport {
       label: this.label,
       maxLineBytes: this.maxMessageBytes,
       maxDepth: this.maxDepth,
-      answer: (response) => void this.send(response).catch(() => undefined),
+      answer: (response) => {
+        if (this.era !== 'modern') this.respond(response).catch(() => undefined);
+      },
     });
-    stdout.on('data', (chunk: Buffer) => decoder.push(chunk, inbound));
-    stdout.once('end', () => decoder.end(inbound));
+    const pacer = new ReplyPacer(stdout, inbound);
+    conn.pacer = pacer;
+    stdout.on('data', (chunk: Buffer) => decoder.push(chunk, pacer.take));
+    stdout.once('end', () => decoder.end(pacer.take));
 
     const { stderr = 'capture' } = this.options;
     const ring = stderr === 'capture' ? new StderrRing(this.stderrBufferBytes) : undefined;
@@ -258,6 +277,8 @@ export class StdioClientTransport implements ClientTransport {
       if (finished) return;
       finished = true;
       clearTimeout(flushTimer);
+      // Answers held while stdout was paused still reach their requests.
+      pacer.flush();
       stdout.destroy();
       stderrStream?.destroy();
       stdin.destroy();
