@@ -323,6 +323,7 @@ export abstract class ClientBase {
     const headers = this.headersFor(method, sendParams, extra);
     if (headers) send.headers = headers;
     if (options.signal) send.signal = options.signal;
+    if (options.maxResponseBytes) send.maxResponseBytes = options.maxResponseBytes;
     if (options.onProgress) send.onProgress = options.onProgress;
     try {
       const raw = await this.conn.send(method, sendParams, send).done;
