@@ -7,7 +7,6 @@ export { HttpClientTransport } from './client-transport.js';
 export {
   DEFAULT_CLIENT_MAX_RECONNECTS,
   DEFAULT_CLIENT_MAX_RESPONSE_BYTES,
-  DEFAULT_MAX_SOCKETS_PER_ORIGIN,
 } from './client-options.js';
 export type { HttpClientOptions, HttpRequesterChoice } from './client-options.js';
 export type { HttpStatusError } from './client-failures.js';
