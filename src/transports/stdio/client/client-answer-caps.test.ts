@@ -41,6 +41,11 @@ describe('AnswerCaps', () => {
     mixed.sent(1, 100);
     mixed.sent(2, undefined);
     expect(mixed.scan(bytes(tail))).toBeUndefined();
+    // A listen stream in flight does not shield it.
+    const listening = new AnswerCaps();
+    listening.sent(1, 100);
+    listening.sent(5, undefined, true);
+    expect(listening.scan(bytes(tail))).toMatchObject({ id: undefined, cap: 100 });
   });
 
   it('with no limit in flight, only the open line is tracked (a limit set mid-line still holds)', () => {

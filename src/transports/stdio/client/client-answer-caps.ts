@@ -21,13 +21,15 @@ const utf8 = new TextDecoder('utf-8');
  * 4 KiB; once the line is longer than the smallest limit in flight, its head says which request
  * it answers, and past that request's limit the caller ends the connection (the rest of a line
  * cannot be skipped). A line whose head names no id counts against the largest limit when every
- * request in flight set one, else against nothing here (the transport's `maxLineBytes` still
- * holds). I/O-free.
+ * request in flight set one (listen streams aside), else against nothing here (the transport's
+ * `maxLineBytes` still holds). I/O-free.
  */
 export class AnswerCaps {
-  /** Requests in flight: their limit, or Infinity. */
+  /** Requests in flight: their limit, or Infinity (NaN: long-lived, no limit). */
   private readonly inFlight = new Map<RequestId, number>();
   private capped = 0;
+  /** Requests in flight with no limit, long-lived ones (listen streams) not counted. */
+  private open = 0;
   private lineBytes = 0;
   private readonly head = new Uint8Array(OVERSIZE_HEAD_BYTES);
   private headSize = 0;
@@ -35,12 +37,15 @@ export class AnswerCaps {
   private lineCap: number | undefined;
   private lineId: RequestId | undefined;
 
-  /** A request went out; `cap` undefined: no limit of its own. */
-  sent(id: RequestId, cap: number | undefined): void {
-    const limit = cap !== undefined && cap > 0 ? cap : Infinity;
+  /**
+   * A request went out; `cap` undefined: no limit of its own. A long-lived one (a listen stream,
+   * whose final answer is small) does not keep a line with no id from being judged.
+   */
+  sent(id: RequestId, cap: number | undefined, longLived = false): void {
+    const limit = cap !== undefined && cap > 0 ? cap : longLived ? Number.NaN : Infinity;
     this.settled(id);
     this.inFlight.set(id, limit);
-    if (limit !== Infinity) this.capped++;
+    this.count(limit, 1);
   }
 
   /** Answered, failed or cancelled. */
@@ -48,12 +53,18 @@ export class AnswerCaps {
     const was = this.inFlight.get(id);
     if (was === undefined) return;
     this.inFlight.delete(id);
-    if (was !== Infinity) this.capped--;
+    this.count(was, -1);
   }
 
   clear(): void {
     this.inFlight.clear();
     this.capped = 0;
+    this.open = 0;
+  }
+
+  private count(limit: number, by: 1 | -1): void {
+    if (Number.isFinite(limit)) this.capped += by;
+    else if (limit === Infinity) this.open += by;
   }
 
   /** Scans a chunk; returns the passed limit, if the current line passed one. */
@@ -109,6 +120,7 @@ export class AnswerCaps {
     let smallest = Infinity;
     let largest = 0;
     for (const cap of this.inFlight.values()) {
+      if (!Number.isFinite(cap)) continue;
       smallest = Math.min(smallest, cap);
       largest = Math.max(largest, cap);
     }
@@ -120,10 +132,11 @@ export class AnswerCaps {
       this.lineCap = Infinity;
     } else if (found.id !== undefined) {
       this.lineId = found.id;
-      this.lineCap = this.inFlight.get(found.id) ?? Infinity;
+      const cap = this.inFlight.get(found.id);
+      this.lineCap = cap !== undefined && Number.isFinite(cap) ? cap : Infinity;
     } else if (complete) {
       // No id up front: it may answer any request; bounded here only when all set a limit.
-      this.lineCap = largest;
+      this.lineCap = this.open === 0 ? largest : Infinity;
     }
   }
 }

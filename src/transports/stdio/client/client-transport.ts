@@ -186,6 +186,7 @@ export class StdioClientTransport implements ClientTransport {
     this.conn?.caps.sent(
       message.id,
       cap !== undefined && cap < this.maxMessageBytes ? cap : undefined,
+      options?.longLived,
     );
     return this.send(message);
   }
