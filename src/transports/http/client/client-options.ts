@@ -50,8 +50,8 @@ export interface HttpClientOptions {
   /**
    * The most connections open at once to the server's origin (default 16): requests past it
    * wait for one to be free (their timeout still runs). Bounds what a server can make the
-   * client open, e.g. one POST per reply to a flood of 2025-11-25 server requests. With a
-   * `fetch` of your own, its pool applies as well.
+   * client open, e.g. one POST per reply to a flood of 2025-11-25 server requests. Over `fetch`
+   * it bounds requests at once; the fetch's own pool decides the connections under them.
    */
   maxSocketsPerOrigin?: number;
 }
