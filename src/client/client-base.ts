@@ -37,7 +37,7 @@ import { isCacheable, mayRequireInput } from '../protocol/methods.js';
 import { listenerThrew, tellRaw, type NotificationListener } from './notification-listener.js';
 import { Emitter } from '../protocol/emitter.js';
 import { WarningLog } from './warning-log.js';
-import { answerServerRequest } from './server-requests.js';
+import { ServerRequestGate } from './server-request-gate.js';
 import { ToolHeaderTable } from './tool-headers.js';
 import type { ClientTransport } from './transport.js';
 
@@ -90,15 +90,14 @@ export abstract class ClientBase {
           new ClientCache(options.cache?.maxEntries ?? DEFAULT_CACHE_ENTRIES));
     this.conn = new Connection(this.transport, {
       notification: (note) => this.onNotification(note),
-      serverRequest: (request) =>
-        void answerServerRequest(request, {
-          transport: this.transport,
-          handlers: this.options.handlers,
-          serverInfo: this.serverInfo,
-          era: this.era,
-          headers: standardHeaders(this.protocolVersion, request.method, {}),
-          warn: this.warningLog.add,
-        }),
+      serverRequest: new ServerRequestGate(() => ({
+        transport: this.transport,
+        handlers: this.options.handlers,
+        serverInfo: this.serverInfo,
+        era: this.era ?? this.pinnedEra,
+        protocolVersion: this.protocolVersion,
+        warn: this.warningLog.add,
+      })).take,
       warn: (code, message) => this.warningLog.add({ code, message }),
       closed: (error) => this.onClosed(error),
     });
@@ -323,6 +322,7 @@ export abstract class ClientBase {
     const headers = this.headersFor(method, sendParams, extra);
     if (headers) send.headers = headers;
     if (options.signal) send.signal = options.signal;
+    if (options.maxResponseBytes) send.maxResponseBytes = options.maxResponseBytes;
     if (options.onProgress) send.onProgress = options.onProgress;
     try {
       const raw = await this.conn.send(method, sendParams, send).done;

@@ -29,6 +29,8 @@ export interface SendRequestOptions {
   onProgress?: (progress: Progress) => void;
   headers?: Record<string, string>;
   longLived?: boolean;
+  /** See `SendOptions.maxResponseBytes`. */
+  maxResponseBytes?: number;
 }
 
 interface Pending {
@@ -181,6 +183,8 @@ export class Connection {
       const sendOptions: SendOptions = {};
       if (options.headers) sendOptions.headers = options.headers;
       if (options.longLived) sendOptions.longLived = true;
+      if (options.maxResponseBytes !== undefined)
+        sendOptions.maxResponseBytes = options.maxResponseBytes;
       let handedOver: Promise<void>;
       try {
         handedOver = this.transport.request(message, sendOptions);

@@ -57,7 +57,7 @@ describe('hardening: cache', () => {
 });
 
 describe('hardening: era', () => {
-  it('a 2026-07-28 server request is refused: the handlers are never asked outside MRTR', async () => {
+  it('a 2026-07-28 server request is dropped unanswered: the handlers are never asked outside MRTR', async () => {
     let asked = 0;
     const t = new ScriptedTransport().modern();
     const c = await new McpClient({
@@ -78,8 +78,59 @@ describe('hardening: era', () => {
     await settle(5);
     expect(c.era).toBe('modern');
     expect(asked).toBe(0);
-    expect(t.sent.at(-1)?.message).toMatchObject({ id: 'srv-1', error: { code: -32601 } });
+    // The era has no server requests: answering each would let a server make the client write.
+    expect(t.sent.some((s) => (s.message as { id?: unknown }).id === 'srv-1')).toBe(false);
     expect(c.warnings.map((w) => w.code)).toContain('SERVER_REQUEST_REFUSED');
+  });
+
+  it('a flood of 2026-07-28 server requests costs a few warnings and no answer', async () => {
+    const t = new ScriptedTransport().modern();
+    const c = await new McpClient({ transport: t }).connect();
+    const before = t.sent.length;
+    for (let i = 0; i < 1000; i++) t.push({ jsonrpc: '2.0', id: `p${i}`, method: 'ping' });
+    await settle(5);
+    expect(t.sent.length).toBe(before);
+    const refused = c.warnings.filter((w) => w.code === 'SERVER_REQUEST_REFUSED');
+    expect(refused.map((w) => w.message.match(/\((\d+) so far\)/)?.[1])).toEqual([
+      undefined,
+      '10',
+      '100',
+      '1000',
+    ]);
+  });
+});
+
+describe('hardening: 2025-11-25 server requests in flight', () => {
+  it('at most 64 are answered at once; more are dropped unanswered, then taken again', async () => {
+    let asked = 0;
+    const release: (() => void)[] = [];
+    const t = new ScriptedTransport().legacy();
+    const c = await new McpClient({
+      transport: t,
+      handlers: {
+        elicitation: () => {
+          asked++;
+          return new Promise((r) => release.push(() => r({ action: 'decline' })));
+        },
+      },
+    }).connect();
+    const ask = (id: string): void =>
+      t.push({
+        jsonrpc: '2.0',
+        id,
+        method: 'elicitation/create',
+        params: { message: 'x?', requestedSchema: { type: 'object', properties: {} } },
+      });
+    for (let i = 0; i < 100; i++) ask(`e${i}`);
+    await settle(5);
+    expect(asked).toBe(64);
+    expect(c.warnings.filter((w) => w.code === 'SERVER_REQUEST_DROPPED').length).toBe(2);
+    for (const r of release) r();
+    await settle(5);
+    expect(t.responses().length).toBe(64);
+    ask('later');
+    await settle(5);
+    expect(asked).toBe(65);
   });
 });
 

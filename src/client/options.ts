@@ -88,4 +88,11 @@ export interface RequestOptions {
    * auditor's view; it must not modify it). Called once per answer, input rounds included.
    */
   onRawResult?: (result: unknown) => void;
+  /**
+   * The most bytes the answer may take on the wire (a positive integer), below the transport's
+   * own cap: reading stops there and the request fails with RESPONSE_TOO_LARGE. Over stdio the
+   * rest of a line cannot be skipped, so the connection is ended (every request in flight fails,
+   * saying why). The host's resolver sets it from `maxLinkBytes`.
+   */
+  maxResponseBytes?: number;
 }

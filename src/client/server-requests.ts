@@ -1,4 +1,7 @@
-/** 2025-11-25 server-to-client requests (ping, sampling, elicitation, roots), answered. */
+/**
+ * 2025-11-25 server-to-client requests (ping, sampling, elicitation, roots), answered; a request
+ * while the era is still unknown is refused. `ServerRequestGate` decides which reach here.
+ */
 import { ProtocolError } from '../errors/index.js';
 import type { Era, Implementation, JSONRPCRequest } from '../protocol/index.js';
 import { answerInput } from './input-handlers.js';
@@ -9,17 +12,20 @@ import { shown } from './shown.js';
 
 type Obj = Record<string, unknown>;
 
+export interface ServerRequestDeps {
+  transport: ClientTransport;
+  handlers: InputHandlers | undefined;
+  serverInfo: Implementation | undefined;
+  /** Only a 2025-11-25 session may carry server requests; undefined while connecting. */
+  era: Era | undefined;
+  headers: Record<string, string>;
+  warn: Warn;
+}
+
+/** Resolves once the answer was handed over (or could not be). */
 export async function answerServerRequest(
   request: JSONRPCRequest,
-  deps: {
-    transport: ClientTransport;
-    handlers: InputHandlers | undefined;
-    serverInfo: Implementation | undefined;
-    /** Only a 2025-11-25 session may carry server requests; undefined while connecting. */
-    era: Era | undefined;
-    headers: Record<string, string>;
-    warn: Warn;
-  },
+  deps: ServerRequestDeps,
 ): Promise<void> {
   const reply = async (body: { result: Obj } | { error: Obj }): Promise<void> => {
     try {
@@ -34,10 +40,10 @@ export async function answerServerRequest(
     }
   };
   if (deps.era !== 'legacy') {
-    // 2026-07-28 servers MUST NOT send requests: input is asked for in results (input_required).
+    // The era is not known yet: only 2025-11-25 sessions may carry server requests.
     deps.warn({
       code: 'SERVER_REQUEST_REFUSED',
-      message: `the server sent a ${shown(request.method)} request, which only 2025-11-25 sessions may do; refused`,
+      message: `the server sent a ${shown(request.method)} request before the era was known; only 2025-11-25 sessions may; refused`,
     });
     return reply({
       error: {

@@ -41,6 +41,13 @@ export interface SendOptions {
   headers?: Record<string, string>;
   /** A listen stream or another request that may stay open without an answer for long. */
   longLived?: boolean;
+  /**
+   * The most bytes this request's answer may take on the wire, when the caller accepts less than
+   * the transport's cap (the host's `maxLinkBytes`). Reading stops past it and the request fails
+   * with RESPONSE_TOO_LARGE: HTTP aborts the request; stdio, which cannot skip the rest of a
+   * line, ends the connection (every request in flight fails, saying why).
+   */
+  maxResponseBytes?: number;
 }
 
 export interface ClientTransport {

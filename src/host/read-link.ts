@@ -18,7 +18,14 @@ export type ReadAnswer =
       ttlMs: number;
       shared: boolean;
     }
-  | { kind: 'refused'; code: RefusalCode; by: 'guard' | 'policy'; reason: string }
+  | {
+      kind: 'refused';
+      code: RefusalCode;
+      by: 'guard' | 'policy';
+      reason: string;
+      /** Bytes read before the read was stopped (charged to the turn's budget). */
+      bytes?: number;
+    }
   | { kind: 'failed'; code: string; reason: string; error: unknown };
 
 export interface ReadRequest {
@@ -31,13 +38,37 @@ export interface ReadRequest {
 }
 
 const GUARD_REFUSALS = new Set(['GUARD_BLOCKED', 'GUARD_BAD_URL']);
+const MiB = 1024 * 1024;
 
-function failedFrom(error: unknown): ReadAnswer {
+/**
+ * The most bytes a link's answer may take on the wire for `maxLinkBytes` decoded bytes: base64
+ * takes 4/3 and the JSON around it a little, so the read stops at most about 1 MiB past the
+ * limit (a link that lies about its size costs no more). Undefined: no limit.
+ */
+export function wireBytesFor(maxLinkBytes: number): number | undefined {
+  if (!Number.isFinite(maxLinkBytes)) return undefined;
+  const limit = Math.floor(maxLinkBytes);
+  return limit + Math.min(Math.ceil(limit / 3), MiB) + 64 * 1024;
+}
+
+function failedFrom(error: unknown, req: ReadRequest): ReadAnswer {
   if (isMcpKitError(error)) {
     if (GUARD_REFUSALS.has(error.code))
       return { kind: 'refused', code: 'guard', by: 'guard', reason: `guard: ${error.message}` };
-    if (error.code === 'GUARD_TOO_LARGE')
-      return { kind: 'refused', code: 'size', by: 'policy', reason: `size: ${error.message}` };
+    if (error.code === 'GUARD_TOO_LARGE') {
+      const reason = `size: ${error.message}`;
+      return { kind: 'refused', code: 'size', by: 'policy', reason, bytes: req.maxBytes };
+    }
+    const wire = wireBytesFor(req.maxBytes);
+    if (error.code === 'RESPONSE_TOO_LARGE' && wire !== undefined) {
+      return {
+        kind: 'refused',
+        code: 'size',
+        by: 'policy',
+        reason: `size: the answer passed ${wire} bytes on the wire, more than the per-link limit of ${req.maxBytes} (maxLinkBytes) allows; reading stopped there${error.message.includes('connection was ended') ? ' and the stdio connection was ended (the rest of a line cannot be skipped)' : ''}`,
+        bytes: wire,
+      };
+    }
     return { kind: 'failed', code: error.code, reason: `${error.code}: ${error.message}`, error };
   }
   const code =
@@ -85,8 +116,15 @@ export async function readLink(req: ReadRequest): Promise<ReadAnswer> {
         shared: false,
       };
     }
-    const options: { signal?: AbortSignal; timeoutMs?: number; cache: boolean } = { cache: false };
+    const options: {
+      signal?: AbortSignal;
+      timeoutMs?: number;
+      cache: boolean;
+      maxResponseBytes?: number;
+    } = { cache: false };
     if (req.signal) options.signal = req.signal;
+    const wire = wireBytesFor(req.maxBytes);
+    if (wire !== undefined) options.maxResponseBytes = wire;
     if (req.timeoutMs !== undefined) options.timeoutMs = req.timeoutMs;
     const result = await req.client.readResource(req.uri, options);
     const list: unknown = (result as { contents?: unknown }).contents;
@@ -122,6 +160,6 @@ export async function readLink(req: ReadRequest): Promise<ReadAnswer> {
       shared: scope === 'shared',
     };
   } catch (error) {
-    return failedFrom(error);
+    return failedFrom(error, req);
   }
 }

@@ -306,8 +306,13 @@ export class Resolver {
           timeoutMs: policy.timeoutMs,
         });
     budget.release(item.claim);
-    if (answer.kind === 'refused')
-      return { status: 'refused', by: answer.by, code: answer.code, reason: answer.reason };
+    if (answer.kind === 'refused') {
+      const { by, code, reason, bytes } = answer;
+      if (bytes === undefined) return { status: 'refused', by, code, reason };
+      // A read stopped at its limit still read that much: the turn pays for it.
+      budget.charge(bytes);
+      return { status: 'refused', by, code, reason, bytes };
+    }
     if (answer.kind === 'failed')
       return { status: 'failed', code: answer.code, reason: answer.reason, error: answer.error };
     // Not kept when the resource changed while it was read: the bytes may be the old ones.

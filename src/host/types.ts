@@ -57,7 +57,10 @@ export interface LinkOutcome {
   by?: 'consent' | 'policy' | 'guard';
   /** The contents obtained (read only). */
   contents?: DecodedContents[];
-  /** Decoded bytes obtained, when a read happened (read, and refusals after the read). */
+  /**
+   * Decoded bytes obtained, when a read happened (read, and refusals after the read); for a read
+   * stopped at the per-link limit, the bytes it was allowed on the wire, charged to the budget.
+   */
   bytes?: number;
   /**
    * What a read brought before the policy or the budget turned it away (refused or skipped after
@@ -114,7 +117,13 @@ export interface Resolution {
 export interface ResolverClient {
   readResource(
     uri: string,
-    options?: { signal?: AbortSignal; timeoutMs?: number; cache?: boolean },
+    options?: {
+      signal?: AbortSignal;
+      timeoutMs?: number;
+      cache?: boolean;
+      /** The most bytes the answer may take on the wire (`McpClient`'s `RequestOptions`). */
+      maxResponseBytes?: number;
+    },
   ): Promise<ReadResourceResult>;
   readonly serverInfo?: Implementation | undefined;
   /** When present, resource-updated notifications drop cached reads. */

@@ -46,7 +46,32 @@ export async function readBodyPrefix(response: HttpAnswer, cap: number): Promise
   }
 }
 
-/** Drops a body the client has no use for (a 202's, a redirect's) so the connection is freed. */
+/** How much of an unwanted body is read through so that its connection can be used again. */
+const DRAIN_BYTES = 64 * 1024;
+const DRAIN_MS = 1000;
+
+/**
+ * Drops a body the client has no use for (a 202's, a redirect's, the server requests a hostile
+ * server sends in answer to a reply). A short one is read to its end, so that its connection
+ * goes back to the pool instead of being closed and another opened (a server answering every
+ * POST so would otherwise churn connections); a long or slow one is cancelled, its connection
+ * closed.
+ */
 export async function discardBody(response: HttpAnswer): Promise<void> {
+  let total = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(resolve, DRAIN_MS, 'late')));
+  try {
+    while (total <= DRAIN_BYTES) {
+      const chunk = await Promise.race([response.read(), late]);
+      if (chunk === undefined) return;
+      if (chunk === 'late') break;
+      total += chunk.length;
+    }
+  } catch {
+    // Broken off: nothing left to free.
+  } finally {
+    clearTimeout(timer);
+  }
   await response.cancel();
 }

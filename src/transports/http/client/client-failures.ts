@@ -93,8 +93,15 @@ export function tooLargeError(
   link: FailureContext,
   id: string | number,
   what: string,
+  cap = link.options.maxResponseBytes,
 ): McpKitError {
-  const cap = link.options.maxResponseBytes;
+  if (cap < link.options.maxResponseBytes) {
+    return new McpKitError(
+      'RESPONSE_TOO_LARGE',
+      `POST ${link.shownUrl}: ${what} to request ${String(id)} is larger than ${cap} bytes, ` +
+        'the limit the request set (its maxResponseBytes); reading stopped there and the request was aborted',
+    );
+  }
   return new McpKitError(
     'RESPONSE_TOO_LARGE',
     `POST ${link.shownUrl}: ${what} to request ${String(id)} is larger than ${cap} bytes ` +

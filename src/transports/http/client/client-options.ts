@@ -47,11 +47,20 @@ export interface HttpClientOptions {
   maxReconnects?: number;
   /** Nesting levels allowed below a message's `result`, `params` or `error` (default 64). */
   maxDepth?: number;
+  /**
+   * The most connections open at once to the server's origin (default 16): requests past it
+   * wait for one to be free (their timeout still runs). Bounds what a server can make the
+   * client open, e.g. one POST per reply to a flood of 2025-11-25 server requests. Over `fetch`
+   * it bounds requests at once; the fetch's own pool decides the connections under them.
+   */
+  maxSocketsPerOrigin?: number;
 }
 
 /** 32 MiB: what the official SDKs and mcpkit's server send at most. */
 export const DEFAULT_CLIENT_MAX_RESPONSE_BYTES = 33_554_432;
 export const DEFAULT_CLIENT_MAX_RECONNECTS = 3;
+/** Connections open at once to the server's origin, at most (HTTP/1.1 browsers allow 6). */
+export const DEFAULT_MAX_SOCKETS_PER_ORIGIN = 16;
 /** The reconnection delay when the server sent no `retry:` (the SSE default, roughly). */
 export const DEFAULT_RECONNECT_DELAY_MS = 1000;
 /** A server's `retry:` is honoured up to this (a larger one would stall the request). */
@@ -78,6 +87,7 @@ export interface ResolvedClientOptions {
   maxResponseBytes: number;
   maxReconnects: number;
   maxDepth: number;
+  maxSocketsPerOrigin: number;
 }
 
 export function resolveClientOptions(options: HttpClientOptions): ResolvedClientOptions {
@@ -89,9 +99,14 @@ export function resolveClientOptions(options: HttpClientOptions): ResolvedClient
   for (const [name, value] of Object.entries(options.headers ?? {})) {
     headers[name.toLowerCase()] = value;
   }
+  const maxSockets = positive(
+    'maxSocketsPerOrigin',
+    options.maxSocketsPerOrigin,
+    DEFAULT_MAX_SOCKETS_PER_ORIGIN,
+  );
   return {
     url,
-    requester: requesterFor(options),
+    requester: requesterFor(options, maxSockets),
     headers,
     allowRedirects: options.allowRedirects ?? false,
     maxResponseBytes: positive(
@@ -105,6 +120,7 @@ export function resolveClientOptions(options: HttpClientOptions): ResolvedClient
       DEFAULT_CLIENT_MAX_RECONNECTS,
     ),
     maxDepth: positive('maxDepth', options.maxDepth, DEFAULT_MAX_DEPTH),
+    maxSocketsPerOrigin: maxSockets,
   };
 }
 
@@ -124,7 +140,7 @@ function atLeastZero(name: string, value: number | undefined, fallback: number):
   return value;
 }
 
-function requesterFor(options: HttpClientOptions): HttpRequester {
+function requesterFor(options: HttpClientOptions, maxSockets: number): HttpRequester {
   const choice = options.requester ?? 'auto';
   if (choice !== 'auto' && choice !== 'fetch' && choice !== 'node') {
     throw new TypeError(
@@ -139,15 +155,15 @@ function requesterFor(options: HttpClientOptions): HttpRequester {
     if (!modules) {
       throw new TypeError("http client: requester 'node' needs Node.js >= 20.16; use 'fetch'");
     }
-    return new NodeRequester(modules);
+    return new NodeRequester(modules, { maxSockets });
   }
   if (choice === 'auto' && options.fetch === undefined) {
     const modules = nodeModules();
-    if (modules) return new NodeRequester(modules);
+    if (modules) return new NodeRequester(modules, { maxSockets });
   }
   const fetchFn = options.fetch ?? globalThis.fetch;
   if (typeof fetchFn !== 'function') {
     throw new TypeError('http client: no fetch in this runtime; pass options.fetch');
   }
-  return new FetchRequester(fetchFn);
+  return new FetchRequester(fetchFn, { maxSockets });
 }

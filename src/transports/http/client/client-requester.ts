@@ -5,6 +5,7 @@
  */
 
 import type { Abort } from './client-abort.js';
+import { Slots } from './client-slots.js';
 
 export type HttpMethod = 'POST' | 'GET' | 'DELETE';
 
@@ -45,15 +46,31 @@ export interface HttpRequester {
 
 /** Requests through a web `fetch` (`globalThis.fetch` or the one the user passed). */
 export class FetchRequester implements HttpRequester {
-  constructor(private readonly fetchFn: typeof globalThis.fetch) {}
+  private readonly slots: Slots;
+
+  /** @param options.maxSockets requests at once, body included (16); more wait their turn. */
+  constructor(
+    private readonly fetchFn: typeof globalThis.fetch,
+    options: { maxSockets?: number } = {},
+  ) {
+    this.slots = new Slots(options.maxSockets ?? 16);
+  }
 
   async request(request: HttpRequest): Promise<HttpAnswer> {
     const abort = request.signal;
     if (abort.aborted) throw abort.reason;
+    const release = await this.slots.acquire(abort);
     const controller = new AbortController();
     // Kept for the body's whole life (aborting stops its reading too), and no longer: one
     // Abort can serve many requests (a session's GET stream, reopened), each adding one.
-    const off = abort.listen(() => controller.abort(abort.reason));
+    const unlisten = abort.listen(() => {
+      controller.abort(abort.reason);
+      release();
+    });
+    const off = (): void => {
+      unlisten();
+      release();
+    };
     const init: RequestInit = {
       method: request.method,
       headers: request.headers,
@@ -97,8 +114,15 @@ class FetchAnswer implements HttpAnswer {
     const body = this.response.body;
     if (!body) return undefined;
     this.reader ??= body.getReader();
-    const { done, value } = await this.reader.read();
-    if (!done) return value;
+    let next: Awaited<ReturnType<ReadableStreamDefaultReader<Uint8Array>['read']>>;
+    try {
+      next = await this.reader.read();
+    } catch (error) {
+      // A body that broke off holds no connection: its slot is free.
+      this.done();
+      throw error;
+    }
+    if (!next.done) return next.value;
     this.done();
     return undefined;
   }

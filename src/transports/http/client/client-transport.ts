@@ -47,6 +47,8 @@ interface Flight {
   done: boolean;
   lastEventId: string | undefined;
   retryMs: number | undefined;
+  /** The most bytes of its answer read: the transport's cap, or less when the request set it. */
+  readonly cap: number;
 }
 
 /**
@@ -100,6 +102,7 @@ export class HttpClientTransport implements ClientTransport {
       done: false,
       lastEventId: undefined,
       retryMs: undefined,
+      cap: answerCap(options.maxResponseBytes, this.link.options.maxResponseBytes),
     };
     this.flights.set(message.id, flight);
     void this.run(flight, body, message.method === 'initialize');
@@ -222,9 +225,9 @@ export class HttpClientTransport implements ClientTransport {
   }
 
   private async readJson(flight: Flight, response: HttpAnswer): Promise<void> {
-    const body = await readCappedBody(response, this.link.options.maxResponseBytes);
+    const body = await readCappedBody(response, flight.cap);
     if (body.tooLarge)
-      return this.fail(flight, tooLargeError(this.link, flight.id, 'the JSON answer'));
+      return this.fail(flight, tooLargeError(this.link, flight.id, 'the JSON answer', flight.cap));
     const inbound = decodeInbound(body.text, this.link.options.maxDepth);
     if (inbound.kind === 'failed') return this.fail(flight, inbound.error);
     if (inbound.kind === 'message') {
@@ -252,7 +255,7 @@ export class HttpClientTransport implements ClientTransport {
     for (;;) {
       let progressed = false;
       if (response) {
-        const decoder = new SseDecoder(this.link.options.maxResponseBytes);
+        const decoder = new SseDecoder(flight.cap);
         const end = await pumpSse(response, decoder, (event) => {
           progressed = true;
           this.deliver(flight.sink, event, where);
@@ -267,7 +270,7 @@ export class HttpClientTransport implements ClientTransport {
         if (end.kind === 'too-large') {
           return this.fail(
             flight,
-            tooLargeError(this.link, flight.id, 'an SSE event of the answer'),
+            tooLargeError(this.link, flight.id, 'an SSE event of the answer', flight.cap),
           );
         }
         cause = end.kind === 'broken' ? end.cause : undefined;
@@ -368,6 +371,11 @@ export class HttpClientTransport implements ClientTransport {
     flight.controller.abort();
     flight.sink.requestFailed(flight.id, error);
   }
+}
+
+/** A request's own limit counts only below the transport's cap. */
+function answerCap(asked: number | undefined, cap: number): number {
+  return asked !== undefined && asked > 0 && asked < cap ? Math.floor(asked) : cap;
 }
 
 /** The value of one header (any case) of a computed set, as a set of its own. */

@@ -33,6 +33,8 @@ const FREE_SOCKET_MS = 4000;
  * may have read the request and acted on it, and a POST (a tool call) is not sent twice.
  */
 export const STALE_RETRY_MS = 1000;
+/** Connections per origin unless told otherwise (the transport's `maxSocketsPerOrigin`). */
+const DEFAULT_MAX_SOCKETS = 16;
 /** How a connection that the server already closed fails: reset, hang-up (EOF), broken pipe. */
 const STALE_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED']);
 
@@ -60,18 +62,21 @@ export class NodeRequester implements HttpRequester {
 
   private readonly idleTimeoutMs: number;
   private readonly staleRetryMs: number;
+  private readonly maxSockets: number;
 
   /**
    * @param options.idleTimeoutMs how long a connection in use may stay silent (300 s).
    * @param options.staleRetryMs how soon a POST must fail on a reused connection to be sent
    *   again (1 s; GET and DELETE are always sent again).
+   * @param options.maxSockets connections open at once per origin (16); more requests queue.
    */
   constructor(
     private readonly modules: NodeModules,
-    options: { idleTimeoutMs?: number; staleRetryMs?: number } = {},
+    options: { idleTimeoutMs?: number; staleRetryMs?: number; maxSockets?: number } = {},
   ) {
     this.idleTimeoutMs = options.idleTimeoutMs ?? IDLE_TIMEOUT_MS;
     this.staleRetryMs = options.staleRetryMs ?? STALE_RETRY_MS;
+    this.maxSockets = options.maxSockets ?? DEFAULT_MAX_SOCKETS;
   }
 
   request(request: HttpRequest): Promise<HttpAnswer> {
@@ -172,12 +177,18 @@ export class NodeRequester implements HttpRequester {
   }
 
   private plainAgent(): NodeHttp.Agent {
-    this.httpAgent ??= new this.modules.http.Agent({ keepAlive: true, timeout: FREE_SOCKET_MS });
+    this.httpAgent ??= new this.modules.http.Agent(this.agentOptions());
     return this.httpAgent;
   }
 
   private secureAgent(): NodeHttps.Agent {
-    this.httpsAgent ??= new this.modules.https.Agent({ keepAlive: true, timeout: FREE_SOCKET_MS });
+    this.httpsAgent ??= new this.modules.https.Agent(this.agentOptions());
     return this.httpsAgent;
+  }
+
+  /** The agent counts sockets per host, port and local address: per origin, for one transport. */
+  private agentOptions(): NodeHttp.AgentOptions {
+    const max = this.maxSockets;
+    return { keepAlive: true, timeout: FREE_SOCKET_MS, maxSockets: max, maxFreeSockets: max };
   }
 }

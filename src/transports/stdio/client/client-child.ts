@@ -160,3 +160,14 @@ function track(child: ChildProcess): void {
     for (const c of live) c.kill('SIGKILL');
   });
 }
+
+/** A `StdioClientTransport` option that must be a positive integer, or its default. */
+export function positive(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < 1) {
+    throw new RangeError(
+      `StdioClientTransport: ${name} must be a positive integer, got ${String(value)}`,
+    );
+  }
+  return value;
+}

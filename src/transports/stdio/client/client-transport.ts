@@ -15,16 +15,16 @@ import type {
   JSONRPCResponse,
   RequestId,
 } from '../../../protocol/jsonrpc.js';
-import { childEnv, exitDescription, shutdownChild, spawnChild } from './client-child.js';
-import { createInbound } from './client-inbound.js';
-import { OVERSIZE_HEAD_BYTES } from './client-oversize.js';
+import { childEnv, exitDescription, positive, shutdownChild, spawnChild } from './client-child.js';
+import type { ReplyPacer } from './client-reply-pacer.js';
+import { AnswerCaps, capErrors, type CapPassed } from './client-answer-caps.js';
+import { readStdout } from './client-stdout.js';
 import {
   DEFAULT_STDERR_BUFFER_BYTES,
   escapeForMessage,
   StderrRing,
   stderrTail,
 } from './client-stderr.js';
-import { LineDecoder } from '../line-decoder.js';
 
 /** Default `maxLineBytes` of the stdio client: 32 MiB of JSON per line, the newline not counted. */
 export const DEFAULT_CLIENT_MAX_LINE_BYTES = 33_554_432;
@@ -73,12 +73,19 @@ export interface StdioClientOptions {
 interface Connection {
   child: ChildProcess;
   stdin: Writable;
+  stdout: Readable;
   exited: boolean;
   /** Resolves at the child's exit. */
   exit: Promise<void>;
   /** Resolves once `sink.closed` has been told. */
   done: Promise<void>;
   closing: Promise<void> | undefined;
+  /** Stops reading stdout while replies to the server's requests wait unwritten. */
+  pacer: ReplyPacer | undefined;
+  /** The answer limits requests set (`SendOptions.maxResponseBytes`). */
+  caps: AnswerCaps;
+  /** Why the client ended the connection itself, when an answer passed its request's limit. */
+  cut: McpKitError | undefined;
 }
 
 /**
@@ -104,6 +111,8 @@ export class StdioClientTransport implements ClientTransport {
   private writesThisTick = 0;
   // The last child's captured stderr, kept after it exits until the next start.
   private ring: StderrRing | undefined;
+  // 2026-07-28 has no server requests: the transport's own refusals are not sent either.
+  private era: Era | undefined;
 
   constructor(private readonly options: StdioClientOptions) {
     if (typeof options.command !== 'string' || options.command.length === 0) {
@@ -160,8 +169,10 @@ export class StdioClientTransport implements ClientTransport {
     }
   }
 
-  /** stdio has no sessions or resumption: nothing depends on the era. */
-  setEra(_era: Era, _protocolVersion: string): void {}
+  /** stdio has no sessions or resumption: only the refusals of server requests depend on it. */
+  setEra(era: Era, _protocolVersion: string): void {
+    this.era = era;
+  }
 
   /** Server-to-client messages share stdout: there is no stream to open. */
   openServerStream(_headers?: Record<string, string>): Promise<void> {
@@ -170,7 +181,13 @@ export class StdioClientTransport implements ClientTransport {
 
   resetSession(): void {}
 
-  request(message: JSONRPCRequest, _options?: SendOptions): Promise<void> {
+  request(message: JSONRPCRequest, options?: SendOptions): Promise<void> {
+    const cap = options?.maxResponseBytes;
+    this.conn?.caps.sent(
+      message.id,
+      cap !== undefined && cap < this.maxMessageBytes ? cap : undefined,
+      options?.longLived,
+    );
     return this.send(message);
   }
 
@@ -178,11 +195,19 @@ export class StdioClientTransport implements ClientTransport {
     return this.send(message);
   }
 
+  /** Counted until written: too many unwritten, and stdout is no longer read (ReplyPacer). */
   respond(message: JSONRPCResponse, _options?: SendOptions): Promise<void> {
-    return this.send(message);
+    const pacer = this.conn?.pacer;
+    const sent = this.send(message);
+    if (pacer) {
+      pacer.replyQueued();
+      sent.then(pacer.replyDone, pacer.replyDone);
+    }
+    return sent;
   }
 
   cancel(id: RequestId, reason?: string): void {
+    this.conn?.caps.settled(id);
     if (!this.conn || this.conn.closing) return;
     const params = reason === undefined ? { requestId: id } : { requestId: id, reason };
     // Best effort: a child that is gone has nothing left to cancel.
@@ -210,10 +235,14 @@ export class StdioClientTransport implements ClientTransport {
     const conn: Connection = {
       child,
       stdin,
+      stdout,
       exited: false,
       exit: new Promise((resolve) => (markExit = resolve)),
       done: new Promise((resolve) => (markDone = resolve)),
       closing: undefined,
+      pacer: undefined,
+      caps: new AnswerCaps(),
+      cut: undefined,
     };
     this.conn = conn;
     // Write failures reach each write's callback; these only keep stray errors from crashing us.
@@ -221,19 +250,19 @@ export class StdioClientTransport implements ClientTransport {
     stdout.on('error', () => undefined);
     stderrStream?.on('error', () => undefined);
 
-    const decoder = new LineDecoder(this.maxMessageBytes, {
-      headBytes: OVERSIZE_HEAD_BYTES,
-      reportAtCap: true,
-    });
-    const inbound = createInbound({
+    const pacer = readStdout({
+      stdout,
       sink,
+      caps: conn.caps,
       label: this.label,
       maxLineBytes: this.maxMessageBytes,
       maxDepth: this.maxDepth,
-      answer: (response) => void this.send(response).catch(() => undefined),
+      answer: (response) => {
+        if (this.era !== 'modern') this.respond(response).catch(() => undefined);
+      },
+      passed: (passed) => this.cut(conn, sink, passed),
     });
-    stdout.on('data', (chunk: Buffer) => decoder.push(chunk, inbound));
-    stdout.once('end', () => decoder.end(inbound));
+    conn.pacer = pacer;
 
     const { stderr = 'capture' } = this.options;
     const ring = stderr === 'capture' ? new StderrRing(this.stderrBufferBytes) : undefined;
@@ -258,11 +287,14 @@ export class StdioClientTransport implements ClientTransport {
       if (finished) return;
       finished = true;
       clearTimeout(flushTimer);
+      // Answers held while stdout was paused still reach their requests.
+      pacer.flush();
       stdout.destroy();
       stderrStream?.destroy();
       stdin.destroy();
       if (this.conn === conn) this.conn = undefined;
-      if (byClient ?? conn.closing !== undefined) sink.closed(closedByClient());
+      if (conn.cut) sink.closed(conn.cut);
+      else if (byClient ?? conn.closing !== undefined) sink.closed(closedByClient());
       else {
         this.lost = true;
         sink.closed(this.exitError(code, signal, ring));
@@ -279,6 +311,21 @@ export class StdioClientTransport implements ClientTransport {
     });
     child.once('close', (code: number | null, signal: NodeJS.Signals | null) =>
       finish(code, signal),
+    );
+  }
+
+  /**
+   * An answer passed the limit its request set: that request fails, and since the rest of its
+   * line cannot be skipped without reading it, the connection ends (the child is shut down).
+   */
+  private cut(conn: Connection, sink: ClientTransportSink, passed: CapPassed): void {
+    const { request, connection } = capErrors(this.label, passed);
+    conn.cut = connection;
+    conn.stdout.destroy();
+    sink.requestFailed(passed.id, request);
+    this.lost = true;
+    conn.closing ??= shutdownChild(conn.child, conn.exit, this.closeTimeoutMs).then(
+      () => conn.done,
     );
   }
 
@@ -343,14 +390,4 @@ export class StdioClientTransport implements ClientTransport {
 
 function closedByClient(): McpKitError {
   return new McpKitError('PEER_CLOSED', 'closed by the client');
-}
-
-function positive(name: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < 1) {
-    throw new RangeError(
-      `StdioClientTransport: ${name} must be a positive integer, got ${String(value)}`,
-    );
-  }
-  return value;
 }

@@ -1,0 +1,69 @@
+import type { Readable } from 'node:stream';
+import type { ClientTransportSink } from '../../../client/transport.js';
+import type { JSONRPCResponse } from '../../../protocol/jsonrpc.js';
+import { LineDecoder } from '../line-decoder.js';
+import type { AnswerCaps, CapPassed } from './client-answer-caps.js';
+import { createInbound } from './client-inbound.js';
+import { OVERSIZE_HEAD_BYTES } from './client-oversize.js';
+import { ReplyPacer } from './client-reply-pacer.js';
+
+export interface StdoutOptions {
+  stdout: Readable;
+  sink: ClientTransportSink;
+  caps: AnswerCaps;
+  label: string;
+  maxLineBytes: number;
+  maxDepth: number;
+  /** Answers a server request the core never sees (too large, too deep). */
+  answer: (response: JSONRPCResponse) => void;
+  /** An answer passed its request's limit: nothing more is read; the caller ends the connection. */
+  passed: (passed: CapPassed) => void;
+}
+
+/**
+ * Reads the child's stdout: per-request answer limits checked first (AnswerCaps), then lines
+ * decoded under `maxLineBytes`, paced by the replies to the server's own requests (ReplyPacer),
+ * and turned into sink calls. Returns the pacer, which `respond` tells of each reply.
+ */
+export function readStdout(options: StdoutOptions): ReplyPacer {
+  const { stdout, sink, caps } = options;
+  const decoder = new LineDecoder(options.maxLineBytes, {
+    headBytes: OVERSIZE_HEAD_BYTES,
+    reportAtCap: true,
+  });
+  const inbound = createInbound({
+    // Settled requests leave the limits' table.
+    sink: {
+      closed: (error) => sink.closed(error),
+      warn: (code, message) => sink.warn(code, message),
+      message: (message) => {
+        if (!('method' in message) && message.id !== null) caps.settled(message.id);
+        sink.message(message);
+      },
+      requestFailed: (id, error) => {
+        if (id === undefined) caps.clear();
+        else caps.settled(id);
+        sink.requestFailed(id, error);
+      },
+    },
+    label: options.label,
+    maxLineBytes: options.maxLineBytes,
+    maxDepth: options.maxDepth,
+    answer: options.answer,
+  });
+  const pacer = new ReplyPacer(stdout, inbound);
+  let stopped = false;
+  stdout.on('data', (chunk: Buffer) => {
+    if (stopped) return;
+    const passed = caps.scan(chunk);
+    if (!passed) return decoder.push(chunk, pacer.take);
+    // The whole lines before it still count; then nothing more is read.
+    if (passed.lineStart > 0) decoder.push(chunk.subarray(0, passed.lineStart), pacer.take);
+    stopped = true;
+    options.passed(passed);
+  });
+  stdout.once('end', () => {
+    if (!stopped) decoder.end(pacer.take);
+  });
+  return pacer;
+}

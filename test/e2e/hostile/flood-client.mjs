@@ -1,0 +1,47 @@
+// A client process for the request-flood tests and the stress case (it uses dist/: build first).
+// argv[2]: JSON { transport: 'stdio' | 'http', command?, args?, url?, era?, timeoutMs,
+//                 maxSocketsPerOrigin?, requester? }
+// Connects, sends `tools/call flood` (which the server never answers, flooding requests instead)
+// with `requestTimeoutMs: timeoutMs`, and prints one JSON line: how the call ended, after how
+// long, the era, the peak RSS seen (sampled every 50 ms) and the warning codes.
+import { McpClient } from '../../../dist/client/index.js';
+import { HttpClientTransport } from '../../../dist/transports/http/client/index.js';
+import { StdioClientTransport } from '../../../dist/transports/stdio/client/index.js';
+
+const spec = JSON.parse(process.argv[2]);
+let peak = process.memoryUsage.rss();
+const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage.rss())), 50);
+
+const transport =
+  spec.transport === 'http'
+    ? new HttpClientTransport({
+        url: spec.url,
+        ...(spec.maxSocketsPerOrigin ? { maxSocketsPerOrigin: spec.maxSocketsPerOrigin } : {}),
+        ...(spec.requester ? { requester: spec.requester } : {}),
+      })
+    : new StdioClientTransport({ command: spec.command, args: spec.args, closeTimeoutMs: 500 });
+const client = new McpClient({
+  transport,
+  requestTimeoutMs: spec.timeoutMs,
+  ...(spec.era ? { era: spec.era } : {}),
+});
+await client.connect();
+const rssConnected = process.memoryUsage.rss();
+const t0 = performance.now();
+let outcome;
+try {
+  await client.callTool('flood', {});
+  outcome = { code: 'ANSWERED' };
+} catch (error) {
+  outcome = { code: error.code, message: error.message };
+}
+const elapsedMs = performance.now() - t0;
+clearInterval(sampler);
+peak = Math.max(peak, process.memoryUsage.rss());
+const codes = {};
+for (const w of client.warnings) codes[w.code] = (codes[w.code] ?? 0) + 1;
+process.stdout.write(
+  `${JSON.stringify({ era: client.era, ...outcome, elapsedMs, rssConnected, peakRss: peak, warnings: codes })}\n`,
+);
+await Promise.race([client.close(), new Promise((r) => setTimeout(r, 3000))]);
+process.exit(0);
