@@ -76,8 +76,8 @@ export class ListenStream {
   private closed = false;
   private drainer: (() => void) | undefined;
   /**
-   * What the channel had buffered when it last turned congested: nothing is written to it while
-   * the stream holds, so that is a bound of what it buffers now (tracked without asking it).
+   * What the channel had buffered when it last turned congested: the stream holds rather than
+   * writes meanwhile, so that is about what it buffers now (kept without asking the channel).
    */
   private buffered = 0;
   /** This stream's share of `bounds.budget`. */
