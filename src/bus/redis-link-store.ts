@@ -7,6 +7,7 @@ import {
   type LinkStore,
   type StoredArtifact,
 } from '../server/index.js';
+import { ArtifactSeal } from './artifact-mac.js';
 import { errorText } from './connect.js';
 import { redisKeys, type RedisKeys } from './keys.js';
 import { redactRedisUrl } from './redact.js';
@@ -29,6 +30,11 @@ export interface RedisLinkStoreOptions {
   rememberExpiredMs?: number;
   /** The URL the connection was made with, to name it in errors (credentials masked). */
   url?: string;
+  /**
+   * Where a record that fails its integrity check is reported (default `console.warn`): one line
+   * naming the key (its id shortened), never the content or the secret.
+   */
+  onLog?: (line: string) => void;
 }
 
 export const DEFAULT_ARTIFACT_TTL_MS = 3_600_000;
@@ -44,6 +50,10 @@ const ARTIFACT_ID = /^[0-9a-f]{64}$/;
  * evicted (Redis `maxmemory`) answers `{ expired }`, one never stored `{ missing }`, as the
  * memory store does. URIs are the memory store's for the same content and secret.
  *
+ * Every record carries a MAC made with the secret over its URI, metadata and content, checked on
+ * every read: a record changed, planted or copied under another id by someone who can write to
+ * Redis (but does not hold the secret) answers `{ missing }`, with a warning through `onLog`.
+ *
  * @example
  * const redis = await connectRedis({ url });
  * const { secret } = await sharedSecret(redis);
@@ -55,6 +65,8 @@ export class RedisLinkStore implements LinkStore {
   private readonly rememberMs: number;
   /** Names content exactly as MemoryLinkStore does (mcpkit/server keeps artifactUri to itself). */
   private readonly naming: MemoryLinkStore;
+  private readonly seal: ArtifactSeal;
+  private readonly log: (line: string) => void;
 
   constructor(
     private readonly redis: Redis,
@@ -68,6 +80,8 @@ export class RedisLinkStore implements LinkStore {
       'rememberExpiredMs',
     );
     this.naming = new MemoryLinkStore({ secret: options.secret, maxBytes: 0, maxTombstones: 0 });
+    this.seal = new ArtifactSeal(options.secret);
+    this.log = options.onLog ?? ((line: string) => console.warn(line));
   }
 
   owns(uri: string): boolean {
@@ -86,10 +100,11 @@ export class RedisLinkStore implements LinkStore {
     const id = uri.slice(ARTIFACT_URI_PREFIX.length);
     const ttl = Math.max(1, Math.ceil(ttlMs));
     const stored: StoredArtifact = { ...artifact, uri, expiresAt: Date.now() + ttl };
+    const record = { ...stored, mac: this.seal.mac(stored) };
     const results = await this.run('store', uri, () =>
       this.redis
         .multi()
-        .set(this.keys.artifact(id), JSON.stringify(stored), 'PX', ttl)
+        .set(this.keys.artifact(id), JSON.stringify(record), 'PX', ttl)
         .set(this.keys.artifactSeen(id), '1', 'PX', ttl + this.rememberMs)
         .exec(),
     );
@@ -107,8 +122,21 @@ export class RedisLinkStore implements LinkStore {
       this.redis.mget(this.keys.artifact(id), this.keys.artifactSeen(id)),
     );
     if (typeof text === 'string') {
-      const found = parseArtifact(text, uri);
-      if (found) return { found };
+      const parsed = parseArtifact(text, uri);
+      const trouble =
+        parsed === undefined
+          ? 'not an artifact record'
+          : parsed.mac === undefined
+            ? 'no MAC: planted, or stored by an mcpkit without artifact MACs'
+            : !this.seal.verify(parsed.found, parsed.mac)
+              ? 'wrong MAC: changed, planted or copied from another id'
+              : undefined;
+      if (parsed && trouble === undefined) return { found: parsed.found };
+      // The id is the link itself (whoever knows it may read the artifact): log a prefix only.
+      this.log(
+        `mcpkit: refused artifact ${this.keys.artifact(id.slice(0, 12))}… from Redis (${trouble}); answered "not found". Someone who can write to Redis may have tampered with it.`,
+      );
+      return { missing: true };
     }
     return seen === null || seen === undefined ? { missing: true } : { expired: true };
   }
@@ -146,8 +174,14 @@ function positive(value: number | undefined, fallback: number, name: string): nu
   return value;
 }
 
-/** The stored JSON, checked: Redis is shared, and a value of the wrong shape is no artifact. */
-function parseArtifact(text: string, uri: string): StoredArtifact | undefined {
+/**
+ * The stored JSON, checked: Redis is shared, and a value of the wrong shape is no artifact.
+ * Its MAC comes back beside it, unchecked (`undefined` when the record has none).
+ */
+function parseArtifact(
+  text: string,
+  uri: string,
+): { found: StoredArtifact; mac: unknown } | undefined {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -158,8 +192,8 @@ function parseArtifact(text: string, uri: string): StoredArtifact | undefined {
   const a = value as Record<string, unknown>;
   const body =
     typeof a['text'] === 'string' ? 'text' : typeof a['blob'] === 'string' ? 'blob' : undefined;
+  // The requested URI, not the stored one: the MAC covers it, so a record moved to another id fails.
   if (
-    a['uri'] !== uri ||
     body === undefined ||
     typeof a['name'] !== 'string' ||
     typeof a['mimeType'] !== 'string' ||
@@ -174,7 +208,9 @@ function parseArtifact(text: string, uri: string): StoredArtifact | undefined {
     size: a['size'],
     expiresAt: a['expiresAt'],
   };
-  return body === 'text'
-    ? { ...common, text: a['text'] as string }
-    : { ...common, blob: a['blob'] as string };
+  const found: StoredArtifact =
+    body === 'text'
+      ? { ...common, text: a['text'] as string }
+      : { ...common, blob: a['blob'] as string };
+  return { found, mac: a['mac'] };
 }

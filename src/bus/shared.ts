@@ -65,6 +65,7 @@ export async function createRedisShared(options: RedisSharedOptions): Promise<Re
     const linkStore = new RedisLinkStore(redis, {
       secret: secret.secret,
       url: options.url,
+      ...(options.onLog === undefined ? {} : { onLog: options.onLog }),
       ...(prefix === undefined ? {} : { prefix }),
       ...(options.artifactTtlMs === undefined ? {} : { ttlMs: options.artifactTtlMs }),
       ...(options.rememberExpiredMs === undefined

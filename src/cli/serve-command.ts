@@ -87,6 +87,7 @@ function stdioArgs(args: ServeArgs, dir: string): string[] {
   for (const [flag, value] of [
     ['--max-depth', args.maxDepth],
     ['--max-listen-queue-bytes', args.maxListenQueueBytes],
+    ['--max-listen-queue-total-bytes', args.maxListenQueueTotalBytes],
     ['--max-listens', args.maxListens],
     ['--max-listen-uris', args.maxListenUris],
     ['--max-listen-pending-uris', args.maxListenPendingUris],
@@ -155,6 +156,7 @@ function createFolderServer(
     ...defined({
       maxDepth: args.maxDepth,
       maxListenQueueBytes: args.maxListenQueueBytes,
+      maxListenQueueTotalBytes: args.maxListenQueueTotalBytes,
       maxListens: args.maxListens,
       maxListenUris: args.maxListenUris,
       maxListenPendingUris: args.maxListenPendingUris,

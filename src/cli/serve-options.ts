@@ -18,6 +18,7 @@ export type ValueKey =
   | 'maxInFlight'
   | 'maxQueuedBytes'
   | 'maxListenQueueBytes'
+  | 'maxListenQueueTotalBytes'
   | 'maxListens'
   | 'maxListenUris'
   | 'maxListenPendingUris'
@@ -93,6 +94,7 @@ export const VALUE_OPTIONS: Readonly<Record<string, ValueOption>> = {
     only: 'stdio',
   },
   '--max-listen-queue-bytes': { key: 'maxListenQueueBytes', min: 1024, kind: 'size' },
+  '--max-listen-queue-total-bytes': { key: 'maxListenQueueTotalBytes', min: 1024, kind: 'size' },
   '--max-listens': { key: 'maxListens', min: 1, max: 1_000_000, kind: 'count' },
   '--max-listen-uris': { key: 'maxListenUris', min: 1, max: 1_000_000, kind: 'count' },
   '--max-listen-pending-uris': {

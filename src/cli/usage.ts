@@ -62,6 +62,10 @@ Limits:
                           what one subscriptions/listen stream may queue while its client does
                           not read (repeated updates are coalesced); past it the stream is
                           ended with an error and a log line (default 4m)
+  --max-listen-queue-total-bytes BYTES
+                          what all listen streams may queue together for clients that do not
+                          read; past it the one that holds the most is ended as above, then the
+                          next (default 16m)
   --max-listens N         listen streams open at once in this process; one more is refused with
                           -32603 (default 10000)
   --max-listen-uris N     URIs one listen (or one 2025-11-25 session) may subscribe to; more is

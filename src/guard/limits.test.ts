@@ -6,7 +6,7 @@ import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { brotliCompressSync, gzipSync } from 'node:zlib';
+import { brotliCompressSync, deflateRawSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpKitError } from '../errors/index.js';
 import { createGuard, guardedFetch } from './guarded-fetch.js';
@@ -106,6 +106,47 @@ describe('the size cap', () => {
     const cut = await failure(guard.fetch(`${origin}/bomb`));
     expect(cut.message).toContain('cut off');
     expect(cut.code).toBe('GUARD_TOO_LARGE');
+  });
+
+  it('deflate: zlib-wrapped and raw are both undone, a bomb in either is cut off', async () => {
+    const bodies: Record<string, Buffer> = {
+      '/zlib': deflateSync('hello, zlib deflate'),
+      '/raw': deflateRawSync('hello, raw deflate'),
+      '/zlib-bomb': deflateSync(Buffer.alloc(4 * 1024 * 1024)),
+      '/raw-bomb': deflateRawSync(Buffer.alloc(4 * 1024 * 1024)),
+      '/garbage': Buffer.from('this is not deflate at all'),
+      '/empty': Buffer.alloc(0),
+    };
+    const origin = await listen((req, res) => {
+      const body = bodies[req.url ?? ''] ?? Buffer.alloc(0);
+      // Sent a byte at a time for the small ones: the header may arrive split.
+      res.writeHead(200, { 'content-encoding': 'deflate' });
+      if (body.length > 64) {
+        res.end(body);
+        return;
+      }
+      let at = 0;
+      const next = (): void => {
+        if (at >= body.length) res.end();
+        else res.write(body.subarray(at, ++at), next);
+      };
+      next();
+    });
+    const guard = createGuard({ allow, maxBytes: 64 * 1024 });
+    const text = async (path: string) =>
+      new TextDecoder().decode((await guard.fetch(`${origin}${path}`)).bytes);
+    expect(await text('/zlib')).toBe('hello, zlib deflate');
+    expect(await text('/raw')).toBe('hello, raw deflate');
+    for (const bomb of ['/zlib-bomb', '/raw-bomb']) {
+      expect(bodies[bomb]?.length).toBeLessThan(64 * 1024);
+      const cut = await failure(guard.fetch(`${origin}${bomb}`));
+      expect(cut.code).toBe('GUARD_TOO_LARGE');
+      expect(cut.message).toContain('cut off');
+    }
+    const garbage = await failure(guard.fetch(`${origin}/garbage`));
+    expect(garbage.code).toBe('FETCH_FAILED');
+    expect(garbage.message).toContain('neither zlib-wrapped nor raw DEFLATE');
+    expect((await failure(guard.fetch(`${origin}/empty`))).code).toBe('FETCH_FAILED');
   });
 
   it('fails on a content coding it cannot decode, and on a body shorter than announced', async () => {

@@ -6,8 +6,9 @@
 import type { IncomingMessage } from 'node:http';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
+import { createBrotliDecompress, createGunzip } from 'node:zlib';
 import { GuardError, quoted } from './guard-error.js';
+import { InflateEither } from './inflate-either.js';
 
 export interface BodyLimits {
   url: string;
@@ -24,7 +25,8 @@ function decoderFor(encoding: string, limits: BodyLimits): Transform | undefined
     case 'x-gzip':
       return createGunzip();
     case 'deflate':
-      return createInflate();
+      // zlib-wrapped or raw, as browsers accept it.
+      return new InflateEither();
     case 'br':
       return createBrotliDecompress();
     default: {

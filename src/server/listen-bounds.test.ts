@@ -179,17 +179,20 @@ describe('maxListenPendingUris', () => {
 });
 
 describe('listen options are checked when the server is built', () => {
-  it.each(['maxListens', 'maxListenUris', 'maxListenPendingUris', 'maxListenQueueBytes'])(
-    '%s: 1 is taken; 0, -1, 1.5, NaN and a string are refused naming it',
-    (name) => {
-      expect(() => createServer({ name: 's', version: '1', [name]: 1 })).not.toThrow();
-      for (const bad of [0, -1, 1.5, Number.NaN, '5']) {
-        expect(() => createServer({ name: 's', version: '1', [name]: bad as number })).toThrow(
-          new RangeError(`${name} must be a positive integer, got ${String(bad)}`),
-        );
-      }
-    },
-  );
+  it.each([
+    'maxListens',
+    'maxListenUris',
+    'maxListenPendingUris',
+    'maxListenQueueBytes',
+    'maxListenQueueTotalBytes',
+  ])('%s: 1 is taken; 0, -1, 1.5, NaN and a string are refused naming it', (name) => {
+    expect(() => createServer({ name: 's', version: '1', [name]: 1 })).not.toThrow();
+    for (const bad of [0, -1, 1.5, Number.NaN, '5']) {
+      expect(() => createServer({ name: 's', version: '1', [name]: bad as number })).toThrow(
+        new RangeError(`${name} must be a positive integer, got ${String(bad)}`),
+      );
+    }
+  });
 
   it('has the documented defaults', () => {
     expect(coreOf(createServer({ name: 's', version: '1' })).listen.limits).toEqual({
@@ -197,6 +200,7 @@ describe('listen options are checked when the server is built', () => {
       maxListenUris: 1024,
       maxListenPendingUris: 1024,
       maxListenQueueBytes: 4 * 1024 * 1024,
+      maxListenQueueTotalBytes: 16 * 1024 * 1024,
     });
   });
 });

@@ -30,6 +30,18 @@ export function listenFellBehind(
   );
 }
 
+/**
+ * `-32603`: a stream cut because the streams of clients that do not read held more than `limit`
+ * bytes together, and it held the most.
+ */
+export function listenTotalFellBehind(limit: number): ProtocolError {
+  return new ProtocolError(
+    ERROR_CODES.INTERNAL_ERROR,
+    `subscriptions/listen ended: the listen streams of clients that do not read held more than ${limit} bytes together (maxListenQueueTotalBytes), this one the most; updates were dropped, listen again and re-read`,
+    { maxListenQueueTotalBytes: limit, reason: LISTEN_END_REASON.fellBehind },
+  );
+}
+
 /** `-32603`: every stream is ended when the change bus may have lost events. */
 export function listenEventsLost(why: string): ProtocolError {
   return new ProtocolError(

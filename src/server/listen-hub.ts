@@ -12,7 +12,13 @@ import { AttachTracker } from './attach-tracker.js';
 import type { ChannelFlow } from './channel-flow.js';
 import { listenEventsLost } from './listen-errors.js';
 import { CoverIndex } from './listen-index.js';
-import { KIND_KEY, ListenStream, type FrameKey, type Listener } from './listen-stream.js';
+import {
+  KIND_KEY,
+  ListenStream,
+  type FrameKey,
+  type Listener,
+  type QueueBudget,
+} from './listen-stream.js';
 import { listenLimitsOf, type ListenLimits } from './options.js';
 import type { ListKind } from './registry.js';
 
@@ -50,6 +56,8 @@ export class ListenHub {
     resources: new Set(),
   };
   private readonly byUri = new CoverIndex<ListenStream>();
+  /** What all streams queue together, against `maxListenQueueTotalBytes`. */
+  private readonly budget: QueueBudget = { used: 0 };
   /**
    * Listens that `endAll` ended, by the channel they notify on and their id: the server ended
    * them, so they get their result even though their connection closes right after.
@@ -102,6 +110,7 @@ export class ListenHub {
         maxQueueBytes: listener.maxQueueBytes ?? this.limits.maxListenQueueBytes,
         maxPendingUris: listener.maxPendingUris ?? this.limits.maxListenPendingUris,
         warn: listener.warn ?? this.warn,
+        budget: this.budget,
       },
       remove,
     );
@@ -168,6 +177,28 @@ export class ListenHub {
       this.warn(
         `mcpkit: a frame of subscriptions/listen ${id} could not be sent: ${String(error)}`,
       );
+    }
+    if (this.budget.used > this.limits.maxListenQueueTotalBytes) this.shed();
+  }
+
+  /**
+   * Cuts the streams that hold the most until all of them together are within
+   * `maxListenQueueTotalBytes`: the clients that read least go first. Rare (each cut frees the
+   * largest share), so a scan of the open streams is fine.
+   */
+  private shed(): void {
+    const limit = this.limits.maxListenQueueTotalBytes;
+    while (this.budget.used > limit) {
+      let largest: ListenStream | undefined;
+      for (const s of this.streams.keys()) if (s.charge > (largest?.charge ?? 0)) largest = s;
+      if (!largest) return;
+      const total = this.budget.used;
+      try {
+        largest.shed(total, limit);
+      } catch (error) {
+        // Its end failed; it is forgotten all the same (cut closes it first).
+        this.warn(`mcpkit: ending subscriptions/listen failed: ${String(error)}`);
+      }
     }
   }
 

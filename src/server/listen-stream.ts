@@ -5,7 +5,8 @@
  * changes, and writes them in first-come order when the channel drains. The set is bounded twice:
  * by distinct URIs (`maxListenPendingUris`) and by bytes (`maxListenQueueBytes`, with what the
  * channel buffered); past either the stream is cut with an error so that the client listens
- * again and re-reads, never left silently stale and never an unbounded queue.
+ * again and re-reads, never left silently stale and never an unbounded queue. What every stream
+ * holds is also counted in one budget shared by the hub's streams (`maxListenQueueTotalBytes`).
  */
 import { jsonStringWireSize, utf8Length } from '../content/wire-size.js';
 import type { ProtocolError } from '../errors/protocol-error.js';
@@ -13,7 +14,7 @@ import type { JSONRPCMessage, RequestId } from '../protocol/jsonrpc.js';
 import { META } from '../protocol/meta-keys.js';
 import type { SubscriptionFilter } from '../protocol/types.js';
 import type { ChannelFlow } from './channel-flow.js';
-import { fellBehindWarning, listenFellBehind } from './listen-errors.js';
+import { fellBehindWarning, listenFellBehind, listenTotalFellBehind } from './listen-errors.js';
 import type { ListKind } from './registry.js';
 
 export interface Listener {
@@ -40,6 +41,13 @@ export interface StreamBounds {
   maxQueueBytes: number;
   maxPendingUris: number;
   warn: (message: string) => void;
+  /** Bytes queued by every stream of the hub together; each stream keeps its share current. */
+  budget?: QueueBudget;
+}
+
+/** The running total of what a hub's streams queue (see ListenStream.charge). */
+export interface QueueBudget {
+  used: number;
 }
 
 /** Held-frame keys of the list kinds: symbols, so that no URI can collide with them. */
@@ -67,6 +75,13 @@ export class ListenStream {
   private baseBytes = 0;
   private closed = false;
   private drainer: (() => void) | undefined;
+  /**
+   * What the channel had buffered when it last turned congested: the stream holds rather than
+   * writes meanwhile, so that is about what it buffers now (kept without asking the channel).
+   */
+  private buffered = 0;
+  /** This stream's share of `bounds.budget`. */
+  private charged = 0;
 
   constructor(
     readonly listener: Listener,
@@ -97,6 +112,7 @@ export class ListenStream {
     this.held.add(key);
     if (isUri) this.heldUris++;
     this.bytes += this.sizeOf(key);
+    this.recharge();
     const queued = this.queuedBytes;
     const limit = this.bounds.maxQueueBytes;
     if (queued > limit) {
@@ -116,16 +132,42 @@ export class ListenStream {
     return this.closed;
   }
 
+  /** What this stream counts in the hub's budget: held frames and the channel's buffer. */
+  get charge(): number {
+    return this.charged;
+  }
+
   /** Forgets what it holds; later offers and drains do nothing. */
   close(): void {
     this.closed = true;
     this.held = undefined;
     this.heldUris = 0;
     this.bytes = 0;
+    this.recharge();
+  }
+
+  /** Cuts the stream because all streams together hold more than `limit` and it holds most. */
+  shed(total: number, limit: number): void {
+    if (this.closed) return;
+    this.cut(
+      `the listen streams of clients that do not read hold ${total} bytes together, more than maxListenQueueTotalBytes (${limit}), this one ${this.charged}`,
+      listenTotalFellBehind(limit),
+    );
+  }
+
+  /** Brings this stream's share of the budget up to date. */
+  private recharge(): void {
+    const budget = this.bounds.budget;
+    if (!budget) return;
+    const now = this.held === undefined ? 0 : this.bytes + this.buffered;
+    budget.used += now - this.charged;
+    this.charged = now;
   }
 
   private startHolding(flow: ChannelFlow): void {
     this.held = new Set();
+    this.buffered = flow.bufferedBytes;
+    this.recharge();
     this.baseBytes ||= utf8Length(
       JSON.stringify(frame('notifications/resources/updated', this.listener.id, { uri: '' })),
     );
@@ -149,6 +191,8 @@ export class ListenStream {
       this.listener.notify(this.frameOf(key));
       if (flow.congested || ++written >= DRAIN_ROUND) {
         if (held.size > 0 || flow.congested) {
+          this.buffered = flow.bufferedBytes;
+          this.recharge();
           flow.onDrain(this.drainer as () => void);
           return;
         }
@@ -157,6 +201,7 @@ export class ListenStream {
     this.held = undefined;
     this.heldUris = 0;
     this.bytes = 0;
+    this.recharge();
   }
 
   private cut(detail: string, error: ProtocolError): void {

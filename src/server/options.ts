@@ -56,6 +56,15 @@ export interface ServerOptions extends Implementation {
    */
   maxListenQueueBytes?: number;
   /**
+   * Most bytes all `subscriptions/listen` streams of this server may queue together for clients
+   * that stopped reading (default 16 MiB), counted as `maxListenQueueBytes` counts one stream's.
+   * Past it the stream that holds the most is ended as `maxListenQueueBytes` ends one (-32603,
+   * `data.reason: 'fell-behind'`, and a warning), then the next, until the total is under it
+   * again: many slow clients cannot add up to more memory than this, and a client that reads
+   * (holding little) is the last one cut.
+   */
+  maxListenQueueTotalBytes?: number;
+  /**
    * Most distinct resource URIs one `subscriptions/listen` stream holds as "updated, not yet
    * written" while its client is not reading (default 1,024). Each URI is held once however often
    * it changes (level-triggered: the client re-reads it anyway); one more distinct URI ends the
@@ -129,6 +138,9 @@ export const DEFAULT_TRANSPORT_CAP_BYTES = 32 * 1024 * 1024;
 /** What a listen stream may queue for a client that is not reading (`maxListenQueueBytes`). */
 export const DEFAULT_MAX_LISTEN_QUEUE_BYTES = 4 * 1024 * 1024;
 
+/** What all listen streams together may queue for clients that are not reading (`maxListenQueueTotalBytes`). */
+export const DEFAULT_MAX_LISTEN_QUEUE_TOTAL_BYTES = 16 * 1024 * 1024;
+
 /** Distinct updated URIs a listen stream holds for a client that is not reading. */
 export const DEFAULT_MAX_LISTEN_PENDING_URIS = 1024;
 
@@ -141,6 +153,7 @@ export const DEFAULT_MAX_LISTEN_URIS = 1024;
 /** The bounds of listen streams and legacy subscriptions, resolved and checked. */
 export interface ListenLimits {
   maxListenQueueBytes: number;
+  maxListenQueueTotalBytes: number;
   maxListenPendingUris: number;
   maxListens: number;
   maxListenUris: number;
@@ -161,6 +174,10 @@ export function listenLimitsOf(options: Partial<ListenLimits> = {}): ListenLimit
   };
   return {
     maxListenQueueBytes: limit('maxListenQueueBytes', DEFAULT_MAX_LISTEN_QUEUE_BYTES),
+    maxListenQueueTotalBytes: limit(
+      'maxListenQueueTotalBytes',
+      DEFAULT_MAX_LISTEN_QUEUE_TOTAL_BYTES,
+    ),
     maxListenPendingUris: limit('maxListenPendingUris', DEFAULT_MAX_LISTEN_PENDING_URIS),
     maxListens: limit('maxListens', DEFAULT_MAX_LISTENS),
     maxListenUris: limit('maxListenUris', DEFAULT_MAX_LISTEN_URIS),

@@ -60,6 +60,20 @@ function stalledBody(url: string, declared: number, sent: number): Promise<strin
   });
 }
 
+/** One raw request on its own socket (HTTP/1.0 closes after the answer); resolves with it all. */
+function rawRequest(url: string, head: string, body = ''): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.end(`${head}\r\n\r\n${body}`));
+    let answer = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => (answer += chunk));
+    socket.on('close', () => resolve(answer));
+    socket.on('error', reject);
+    setTimeout(() => socket.destroy(), 10_000).unref();
+  });
+}
+
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'mcpkit-limits-'));
   await writeFile(join(dir, 'a.md'), '# A\n');
@@ -113,6 +127,41 @@ describe('mcpkit serve --http with limits', () => {
       'content-type': 'Application/JSON; Charset=UTF-8',
     });
     expect(ok.response.status).toBe(200);
+  });
+
+  it('refuses an HTTP/1.0 request without Host with 400; with Host it is served', async () => {
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'server/discover',
+      params: {
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientCapabilities': {},
+          'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+        },
+      },
+    });
+    const { host, pathname } = new URL(served.url);
+    const head = (withHost: boolean) =>
+      [
+        `POST ${pathname} HTTP/1.0`,
+        ...(withHost ? [`Host: ${host}`] : []),
+        'Content-Type: application/json',
+        'Accept: application/json, text/event-stream',
+        'MCP-Protocol-Version: 2026-07-28',
+        'Mcp-Method: server/discover',
+        `Content-Length: ${Buffer.byteLength(body)}`,
+      ].join('\r\n');
+    const refused = await rawRequest(served.url, head(false), body);
+    expect(refused).toMatch(/^HTTP\/1\.[01] 400 /);
+    expect(refused).toContain('no Host header');
+    expect(refused).toContain('allowedHosts');
+    const get = await rawRequest(served.url, `GET ${pathname} HTTP/1.0`);
+    expect(get).toMatch(/^HTTP\/1\.[01] 400 /);
+    const served200 = await rawRequest(served.url, head(true), body);
+    expect(served200).toMatch(/^HTTP\/1\.[01] 200 /);
+    expect(served200).toContain('"result"');
   });
 
   it('refuses an integer id beyond 2^53 rather than answer a rounded one', async () => {

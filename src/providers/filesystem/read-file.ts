@@ -98,6 +98,19 @@ export interface ReadControl {
 /** How many times one read tries a file that changes under it before answering "changed". */
 export const READ_ATTEMPTS = 3;
 
+/**
+ * A file still changing once the attempts are spent (rewritten every few ms, never quiet for a
+ * settle window) is caught between two of its writes: up to this many tries more.
+ */
+export const HOT_TRIES = 24;
+
+/**
+ * How long a version of such a file must stand, by this process's clock, from the fstat before
+ * its bytes to the one after: a truncating writer's empty or partly written file lasts
+ * microseconds unless the writer is descheduled, a whole version until the next write.
+ */
+export const HOT_DWELL_MS = 2;
+
 /** One attempt saw the file change: its bytes may mix versions and are dropped. */
 export const CHANGED = Symbol('changed');
 
@@ -107,6 +120,9 @@ export const CHANGED = Symbol('changed');
  * from a file that is really that short: 50 ms was seen to be passed on a loaded 2-core machine.
  */
 export const DEFAULT_SETTLE_MS = 100;
+
+/** An empty file modified just now must be quiet this many times longer before it is served. */
+export const EMPTY_SETTLE_FACTOR = 10;
 
 /** How long a file must be quiet before it is served, and the clock it is told by. */
 export interface Settle {
@@ -141,6 +157,13 @@ export function settleOf(fs: ProviderFs): Settle {
  * ctime is within `settleMs` ({@link DEFAULT_SETTLE_MS}) of now is first left to settle: one
  * timer until it has been quiet that long, one more fstat, and an attempt that saw it change
  * meanwhile counts as a changed one. A file modified earlier costs no timer and no syscall.
+ *
+ * A file rewritten every few ms is never quiet that long: once the attempts are spent, a version
+ * that stands between two fstats at least {@link HOT_DWELL_MS} apart, its bytes read in between,
+ * is served (see readBetweenWrites); "changed" only when none did in {@link HOT_TRIES} tries.
+ * An empty file is what a truncating writer leaves until its write: one modified just now must
+ * be quiet {@link EMPTY_SETTLE_FACTOR} times longer, and one seen after the file changed is
+ * never served.
  */
 export async function readFileContents(
   fs: ProviderFs,
@@ -162,7 +185,8 @@ export async function readFileContents(
     for (let attempt = 1; ; attempt++) {
       // Stats it changed to while it settled: this attempt saw it change, without a read.
       const moved = await unsettled(fs, handle, stats, control);
-      if (moved === undefined) {
+      // Empty after it was seen changing: a truncating writer stalled before its write.
+      if (moved === undefined && (attempt === 1 || stats.size > 0)) {
         const outcome = await readOnce(handle, stats, name, limit, control);
         if (outcome !== CHANGED) return outcome;
       }
@@ -174,13 +198,47 @@ export async function readFileContents(
           const outcome = await readOnce(handle, next, name, limit, control);
           if (outcome !== CHANGED) return outcome;
         }
-        return { kind: 'changed', attempts: attempt };
+        const hot = await readBetweenWrites(fs, handle, name, limit, control);
+        return hot === CHANGED ? { kind: 'changed', attempts: attempt + HOT_TRIES } : hot;
       }
       stats = next;
     }
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * The read of a file that never settles: a version whose bytes were read between two fstats
+ * that agree, {@link HOT_DWELL_MS} apart at least, is a whole one; an empty file is not taken
+ * (what a truncating writer leaves until its write). {@link CHANGED} when no try caught one.
+ */
+async function readBetweenWrites(
+  fs: ProviderFs,
+  handle: ProviderFileHandle,
+  name: string,
+  limit: number,
+  control: ReadControl,
+): Promise<ReadOutcome | typeof CHANGED> {
+  const settle = settleOf(fs);
+  const sleep = fs.sleep ?? defaultSleep;
+  const dwell = Math.min(HOT_DWELL_MS, settle.ms);
+  for (let tries = 0; tries < HOT_TRIES; tries++) {
+    control.checkpoint?.();
+    const from = settle.now();
+    const before = await handle.stat();
+    if (before.size === 0) {
+      await sleep(Math.max(dwell, 1));
+      continue;
+    }
+    const outcome = await readOnce(handle, before, name, limit, control);
+    if (outcome === CHANGED) continue;
+    if (outcome.kind !== 'ok') return outcome;
+    const left = from + dwell - settle.now();
+    if (left > 0) await sleep(left);
+    if (sameVersion(before, await handle.stat())) return outcome;
+  }
+  return CHANGED;
 }
 
 /** Whether two stats of one open descriptor show the same version (size, mtime, ctime). */
@@ -191,7 +249,8 @@ export function sameVersion(a: Stats, b: Stats): boolean {
 /**
  * Undefined when the file that stat'ed as `before` may be read now: modified over `settle.ms`
  * ago (no timer, no syscall), or quiet since, for the rest of that time. Else what it stat'ed as
- * after the wait. A time in the future (clock skew) waits `settle.ms`, never longer.
+ * after the wait. A time in the future (clock skew) waits `settle.ms`, never longer. An empty
+ * file's window is {@link EMPTY_SETTLE_FACTOR} times longer.
  */
 export async function unsettled(
   fs: ProviderFs,
@@ -200,10 +259,12 @@ export async function unsettled(
   control: ReadControl,
 ): Promise<Stats | undefined> {
   const settle = settleOf(fs);
-  if (settle.ms === 0) return undefined;
+  // Empty is what a truncating writer leaves until its write: a longer stall is told apart too.
+  const window = before.size === 0 ? settle.ms * EMPTY_SETTLE_FACTOR : settle.ms;
+  if (window === 0) return undefined;
   const age = settle.now() - Math.max(before.mtimeMs, before.ctimeMs);
-  if (age >= settle.ms) return undefined;
-  await (fs.sleep ?? defaultSleep)(Math.min(settle.ms - age, settle.ms));
+  if (age >= window) return undefined;
+  await (fs.sleep ?? defaultSleep)(Math.min(window - age, window));
   control.checkpoint?.();
   const after = await handle.stat();
   return sameVersion(before, after) ? undefined : after;

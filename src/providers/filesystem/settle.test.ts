@@ -10,7 +10,7 @@ import { createServer } from '../../server/server.js';
 import { createFilesystemProvider } from './filesystem-provider.js';
 import { serveFolder } from './folder-server.js';
 import { nodeFs, type ProviderFs } from './fs-types.js';
-import { DEFAULT_SETTLE_MS } from './read-file.js';
+import { DEFAULT_SETTLE_MS, HOT_DWELL_MS, HOT_TRIES, READ_ATTEMPTS } from './read-file.js';
 
 let root: string;
 let file: string;
@@ -154,7 +154,7 @@ describe('settle: a file modified just now is left to settle before it is served
     expect(text).toContain('line 3');
   });
 
-  it('keeps changing during every settle window: -32603 "changed" after the attempts; no byte read, nothing cached', async () => {
+  it('keeps changing during every settle window and every dwell: -32603 "changed" after all the tries, nothing cached', async () => {
     const { fs, seen } = fakeClockFs({
       during: async (n) => {
         seen.clock = (await put((n % 2 ? 'B' : 'A').repeat(30 + n))) + 1;
@@ -170,11 +170,50 @@ describe('settle: a file modified just now is left to settle before it is served
     )) as { result?: unknown; error?: { code: number; data?: unknown } };
     expect(res.result).toBeUndefined();
     expect(res.error?.code).toBe(-32603);
-    expect(res.error?.data).toEqual({ uri: 'file:///log.txt', reason: 'changed', attempts: 3 });
-    expect(seen.sleeps).toHaveLength(3);
-    for (const ms of seen.sleeps) expect(ms).toBeLessThanOrEqual(DEFAULT_SETTLE_MS);
-    expect(seen.reads).toBe(0);
+    expect(res.error?.data).toEqual({
+      uri: 'file:///log.txt',
+      reason: 'changed',
+      attempts: READ_ATTEMPTS + HOT_TRIES,
+    });
+    // The settle windows, then one dwell per try: each saw the file change under it.
+    expect(seen.sleeps).toHaveLength(READ_ATTEMPTS + HOT_TRIES);
+    for (const ms of seen.sleeps.slice(0, 3)) expect(ms).toBeLessThanOrEqual(DEFAULT_SETTLE_MS);
+    for (const ms of seen.sleeps.slice(3)) expect(ms).toBeLessThanOrEqual(HOT_DWELL_MS);
     expect(provider.cacheStats().entries).toBe(0);
+  });
+
+  it('rewritten during every settle window: a version that stands a dwell between two writes is served whole', async () => {
+    const versions: string[] = [];
+    const { fs, seen } = fakeClockFs({
+      // A writer for the three settle windows and the first dwell; then it pauses.
+      during: async (n) => {
+        if (n > READ_ATTEMPTS + 1) return;
+        const text = (n % 2 ? 'B' : 'A').repeat(30 + n);
+        versions.push(text);
+        seen.clock = (await put(text)) + 1;
+      },
+    });
+    const provider = await providerOn(fs);
+    seen.clock = (await put('A'.repeat(64))) + 1;
+    expect(textOf(await provider.contents('log.txt'))).toBe(versions.at(-1));
+    expect(seen.sleeps.slice(READ_ATTEMPTS)).toEqual([HOT_DWELL_MS, HOT_DWELL_MS]);
+  });
+
+  it('an empty file seen after the file changed is not served, however long it stays', async () => {
+    const { fs, seen } = fakeClockFs({
+      // Truncated in the first window, then left empty (a writer descheduled before its write).
+      during: async (n) => {
+        if (n === 1) seen.clock = (await put('')) + 1;
+      },
+    });
+    const provider = await providerOn(fs);
+    seen.clock = (await put('A'.repeat(64))) + 1;
+    seen.reads = 0;
+    expect(await provider.contents('log.txt')).toMatchObject({ kind: 'changed' });
+    expect(seen.reads).toBe(0);
+    // Empty from the start (no change seen): an empty file, served as one.
+    seen.clock += 10_000;
+    expect(textOf(await provider.contents('log.txt'))).toBe('');
   });
 
   it('not modified recently: served with no wait and no extra fstat', async () => {

@@ -113,7 +113,14 @@ export class HttpEndpoint {
       return undefined;
     }
     if (this.guard) {
-      const refused = this.guard(ex.header('host'), ex.header('origin'));
+      const host = ex.header('host');
+      // HTTP/1.0 lets a client leave Host out; a Host check cannot pass what it cannot see.
+      if (host === undefined) {
+        const why = 'the request has no Host header, which the Host check needs (allowedHosts)';
+        jsonError(res, 400, ERROR_CODES.INVALID_REQUEST, `Bad Request: ${why}`);
+        return undefined;
+      }
+      const refused = this.guard(host, ex.header('origin'));
       if (refused) {
         jsonError(res, 403, ERROR_CODES.INVALID_REQUEST, `Forbidden: ${refused}`);
         return undefined;
