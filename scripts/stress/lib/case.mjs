@@ -82,6 +82,7 @@ export function createContext() {
  */
 async function figure(args) {
   const { label, scale, server, tally, before, slowestMs, lagMs, heapBefore, notes = [] } = args;
+  const { peakLimit = null } = args;
   const peak = memOf(server.pid)?.hwm ?? null;
   const after = await settledRss(server.pid, before);
   // Diagnostic only, after the figure: what a full GC gives back, and the heap still in use.
@@ -116,6 +117,7 @@ async function figure(args) {
     heapAfter,
     slowestMs,
     alive,
+    peakLimit,
     notes: all,
   };
 }
