@@ -20,6 +20,7 @@ import {
 } from './parts.js';
 import { PartScratch, readFilePart, type PartLimit, type PartReadOptions } from './read-part.js';
 import type { Containment } from './resolve.js';
+import type { StreamLimits } from './stream-steps.js';
 import {
   badPartParameter,
   contentsEnvelope,
@@ -49,6 +50,8 @@ export interface FilePartsOptions {
   containment(): Promise<Containment>;
   /** Size and type of a served file, undefined when it is not served (the provider's stat). */
   stat(relative: string): Promise<ResourceStat | undefined>;
+  /** What bounds each step of a streamed part's reads (the provider's read time limit). */
+  readonly streamLimits?: StreamLimits | undefined;
 }
 
 type PartName = { offset: number; length: number; version?: string };
@@ -142,6 +145,7 @@ export class FileParts {
     const outcome = await readFilePart(this.options.fs, within, relative, request, limitFor, {
       ...options,
       scratch: this.scratch,
+      limits: this.options.streamLimits,
     });
     switch (outcome.kind) {
       case 'missing':
