@@ -3,7 +3,6 @@
  * boundary, or as the exact bytes of a blob. Only the range is read and nothing is cached: a walk
  * of a 1 GiB file holds one part at a time.
  */
-import type { Stats } from 'node:fs';
 import { encodeBase64 } from '../../content/blob.js';
 import { jsonStringWireSize } from '../../content/wire-size.js';
 import type { ProviderFileHandle, ProviderFs } from './fs-types.js';
