@@ -121,6 +121,21 @@ export class FileParts {
   }
 
   /**
+   * The most bytes the part `uri` names may take, known before anything is read: its length,
+   * within `capBytes`. 0 for a URI that names no part (the read says why).
+   */
+  answerBytes(uri: string, variables: Record<string, string | string[]>, capBytes: number): number {
+    if (typeof variables['path'] !== 'string' || !uri.includes('?')) return 0;
+    let request: PartRequest;
+    try {
+      request = parsePartRequest(uri, variables, this.partBytes);
+    } catch {
+      return 0;
+    }
+    return Math.min(request.length, capBytes);
+  }
+
+  /**
    * Reads the part `uri` names, within `capBytes` for the whole result: one contents item with
    * the URI as asked, text or blob, and `_meta` with the file's size and modification time and
    * `"dev.mcpkit/part": { offset, length, size, version, next? }`. Undefined when the file is not
