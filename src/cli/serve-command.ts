@@ -91,6 +91,7 @@ function stdioArgs(args: ServeArgs, dir: string): string[] {
     ['--max-listen-uris', args.maxListenUris],
     ['--max-listen-pending-uris', args.maxListenPendingUris],
     ['--max-encoded-read-bytes', args.maxEncodedReadBytes],
+    ['--max-response-total-bytes', args.maxResponseTotalBytes],
     ['--search-max-files', args.searchMaxFiles],
     ['--search-max-bytes', args.searchMaxBytes],
     [
@@ -159,6 +160,7 @@ function createFolderServer(
       maxListenUris: args.maxListenUris,
       maxListenPendingUris: args.maxListenPendingUris,
       maxEncodedReadBytes: args.maxEncodedReadBytes,
+      maxResponseTotalBytes: args.maxResponseTotalBytes,
     }),
     ...shared,
     content: {
@@ -319,6 +321,7 @@ async function start(
         bodyTimeoutMs: args.bodyTimeoutMs,
         headerTimeoutMs: args.headerTimeoutMs,
         maxBodyTotalBytes: args.maxBodyTotalBytes,
+        writeTimeoutMs: args.writeTimeoutMs,
         maxSessions: args.maxSessions,
         sessionIdleMs: args.sessionIdleMs,
       }),
