@@ -75,10 +75,12 @@ Limits:
                           as they are; least recently used out first; 0 keeps none (default 32m)
   --max-response-total-bytes BYTES
                           outbound, over all connections: bytes of answers being produced or
-                          waiting to be written (an answer held in memory counts until the
-                          client took it; a part or blob streamed from its file over HTTP counts
-                          256k); past it a part read waits for room, at most 5s, then gets
-                          -32603 "Server busy" naming this option; other answers never wait
+                          waiting to be written. An answer held in memory counts until the
+                          client took it; a part read counts its length while it is read and
+                          cut, then what it keeps (256k for a part streamed from its file over
+                          HTTP). When it is short a large part is cut to the room there is
+                          (never below 2m) or waits for room, at most 5s, then gets -32603
+                          "Server busy" naming this option; other answers never wait
                           (default 64m; at least 64k)
 
 Search (the "search" tool and the "survey" prompt):

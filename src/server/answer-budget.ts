@@ -63,7 +63,7 @@ export class AnswerBudget {
     this.used = Math.max(0, this.used - bytes);
     for (let i = 0; i < this.waiting.length;) {
       const next = this.waiting[i] as Waiter;
-      const granted = this.grant(next.least, next.most);
+      const granted = this.grant(next.least, next.most, this.waiting.length - 1);
       if (granted === 0) {
         i++;
         continue;
@@ -80,7 +80,7 @@ export class AnswerBudget {
    * option (or the reason when `signal` aborts first). Resolves with the bytes held.
    */
   reserve(least: number, most: number, signal?: AbortSignal): Promise<number> {
-    const now = this.grant(least, most);
+    const now = this.grant(least, most, this.waiting.length);
     if (now > 0) {
       this.used += now;
       return Promise.resolve(now);
@@ -114,13 +114,13 @@ export class AnswerBudget {
 
   /**
    * What may be held now of [least, most]: 0 when not even `least` fits; alone, `most`; while
-   * others wait, `least`, so that a queue drains in small steps rather than large ones.
+   * `others` wait, `least`, so that a queue drains in small steps rather than large ones.
    */
-  private grant(least: number, most: number): number {
+  private grant(least: number, most: number, others: number): number {
     if (this.used === 0) return most;
     const room = this.maxBytes - this.used;
     if (room < least) return 0;
-    return this.waiting.length > 0 ? least : Math.min(most, room);
+    return others > 0 ? least : Math.min(most, room);
   }
 
   private busy(bytes: number): ProtocolError {
