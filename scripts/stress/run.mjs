@@ -18,6 +18,7 @@ import * as legacySessions from './cases/legacy-sessions.mjs';
 import * as tornReads from './cases/torn-reads.mjs';
 import * as sameId from './cases/same-id.mjs';
 import * as disconnects from './cases/disconnects.mjs';
+import * as partFlood from './cases/part-flood.mjs';
 
 const CASES = [
   listeners,
@@ -29,6 +30,7 @@ const CASES = [
   tornReads,
   sameId,
   disconnects,
+  partFlood,
 ];
 const CASE_LIMIT_MS = 120_000;
 const DOC = new URL('../../docs/reliability.md', import.meta.url);

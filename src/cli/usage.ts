@@ -77,7 +77,7 @@ Limits:
                           outbound, over all connections: bytes of answers being produced or
                           waiting to be written. An answer held in memory counts until the
                           client took it; a part read counts its length while it is read and
-                          cut, then what it keeps (256k for a part streamed from its file over
+                          cut, then what it keeps (128k for a part streamed from its file over
                           HTTP). When it is short a large part is cut to the room there is
                           (never below 2m) or waits for room, at most 5s, then gets -32603
                           "Server busy" naming this option; other answers never wait

@@ -14,10 +14,10 @@ export const DEFAULT_MAX_RESPONSE_TOTAL_BYTES = 64 * 1024 * 1024;
 /** How long a part read waits for room before its busy error. */
 export const DEFAULT_ANSWER_WAIT_MS = 5_000;
 /**
- * What a streamed answer holds at most while it is written: the chunk being read and encoded
- * (a text chunk escaped may grow up to 6 times), and what the socket buffered of the last ones.
+ * What a streamed answer holds while it is written: the chunk being read (48 KiB) and what the
+ * response buffered (its 16 KiB mark and the last chunk encoded, 64 KiB of base64).
  */
-export const STREAM_WINDOW_BYTES = 256 * 1024;
+export const STREAM_WINDOW_BYTES = 128 * 1024;
 
 interface Waiter {
   readonly least: number;
