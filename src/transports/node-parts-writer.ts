@@ -3,8 +3,11 @@ import type { ServerResponse } from 'node:http';
 import { isStreamedBody } from '../content/streamed-body.js';
 import type { MessagePart } from './oversize.js';
 
-/** Largest piece of a string or byte part handed to the socket at once. */
-const SLICE_BYTES = 64 * 1024;
+/**
+ * Largest piece of a string or byte part handed to the socket at once: the bytes are in memory
+ * already, a slice only lets a client that takes nothing be seen (each slice waits for 'drain').
+ */
+const SLICE_BYTES = 256 * 1024;
 
 /** How a response is written besides its parts. */
 export interface WriteLimits {

@@ -45,6 +45,12 @@ export interface NodeHandler {
 /** Answers up to this size go in one write; larger ones through writeParts (node-parts-writer.ts). */
 const SMALL_ANSWER_CHARS = 64 * 1024;
 
+/** Calls `done` once the response closed (taken whole, or cut); at once when it was already. */
+function whenClosed(res: ServerResponse, done: () => void): void {
+  if (res.destroyed) done();
+  else res.once('close', done);
+}
+
 /** One request: the exchange and the responder in one object, methods on the prototype. */
 class NodeExchange implements HttpExchange, HttpResponder {
   readonly method: string;
@@ -120,7 +126,7 @@ class NodeExchange implements HttpExchange, HttpResponder {
       if (one !== undefined) headers['content-length'] = String(Buffer.byteLength(one));
       res.writeHead(status, headers);
       res.end(one);
-      if (done) res.once('close', done);
+      if (done) whenClosed(res, done);
       return;
     }
     if (one !== null) {
@@ -147,7 +153,7 @@ class NodeExchange implements HttpExchange, HttpResponder {
     for (const part of parts) res.write(part as string | Uint8Array);
     res.end();
     res.uncork();
-    if (done) res.once('close', done);
+    if (done) whenClosed(res, done);
   }
 
   stream(status: number, headers: Record<string, string>): SseSink {
