@@ -12,7 +12,7 @@ import { withinTime } from './read-timeout.js';
 import type { ReadStalls } from './read-stalls.js';
 import { readWhole } from './whole-read.js';
 import { isStreamedBody } from '../../content/streamed-body.js';
-import { STREAM_WINDOW_BYTES } from '../../server/answer-budget.js';
+import { STREAM_WINDOW_BYTES } from '../../server/index.js';
 
 /** What the templates need of their provider. */
 export interface FileResourceSource {

@@ -10,11 +10,14 @@ import {
 import type { Tool } from '../../../protocol/types.js';
 import type { Era } from '../../../protocol/versions.js';
 import type { McpServer } from '../../../server/index.js';
-import type { AnswerBudget, AnswerLease } from '../../../server/answer-budget.js';
-import type { Peer } from '../../../server/transport.js';
+import {
+  STREAM_WINDOW_BYTES,
+  type AnswerBudget,
+  type AnswerLease,
+  type Peer,
+} from '../../../server/transport.js';
 import { encodeResponse, failUnsent, type EncodedMessage } from '../../oversize.js';
 import { isStreamedBody } from '../../../content/streamed-body.js';
-import { STREAM_WINDOW_BYTES } from '../../../server/answer-budget.js';
 import { BodyBudget, StallWatch, type BodyLimits } from './body-limits.js';
 import type { HttpExchange, HttpResponder, SseSink } from './exchange.js';
 import { headerMismatchAtEdge } from './header-check.js';

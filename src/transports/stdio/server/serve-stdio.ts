@@ -7,7 +7,7 @@ import {
   type RequestId,
 } from '../../../protocol/jsonrpc.js';
 import type { McpServer } from '../../../server/index.js';
-import type { AnswerLease } from '../../../server/answer-budget.js';
+import type { AnswerLease } from '../../../server/transport.js';
 import { LineDecoder, type LineEvent } from '../line-decoder.js';
 import { OutputQueue } from './output-queue.js';
 import { WaitingRequests } from './waiting-requests.js';
