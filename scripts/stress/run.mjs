@@ -19,6 +19,7 @@ import * as tornReads from './cases/torn-reads.mjs';
 import * as sameId from './cases/same-id.mjs';
 import * as disconnects from './cases/disconnects.mjs';
 import * as clientRequestFlood from './cases/client-request-flood.mjs';
+import * as partFlood from './cases/part-flood.mjs';
 
 const CASES = [
   listeners,
@@ -31,6 +32,7 @@ const CASES = [
   sameId,
   disconnects,
   clientRequestFlood,
+  partFlood,
 ];
 const CASE_LIMIT_MS = 120_000;
 const DOC = new URL('../../docs/reliability.md', import.meta.url);

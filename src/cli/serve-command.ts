@@ -92,6 +92,7 @@ function stdioArgs(args: ServeArgs, dir: string): string[] {
     ['--max-listen-uris', args.maxListenUris],
     ['--max-listen-pending-uris', args.maxListenPendingUris],
     ['--max-encoded-read-bytes', args.maxEncodedReadBytes],
+    ['--max-response-total-bytes', args.maxResponseTotalBytes],
     ['--search-max-files', args.searchMaxFiles],
     ['--search-max-bytes', args.searchMaxBytes],
     [
@@ -161,6 +162,7 @@ function createFolderServer(
       maxListenUris: args.maxListenUris,
       maxListenPendingUris: args.maxListenPendingUris,
       maxEncodedReadBytes: args.maxEncodedReadBytes,
+      maxResponseTotalBytes: args.maxResponseTotalBytes,
     }),
     ...shared,
     content: {
@@ -321,6 +323,7 @@ async function start(
         bodyTimeoutMs: args.bodyTimeoutMs,
         headerTimeoutMs: args.headerTimeoutMs,
         maxBodyTotalBytes: args.maxBodyTotalBytes,
+        writeTimeoutMs: args.writeTimeoutMs,
         maxSessions: args.maxSessions,
         sessionIdleMs: args.sessionIdleMs,
       }),

@@ -23,6 +23,8 @@ export type ValueKey =
   | 'maxListenUris'
   | 'maxListenPendingUris'
   | 'maxEncodedReadBytes'
+  | 'maxResponseTotalBytes'
+  | 'writeTimeoutMs'
   | 'bodyTimeoutMs'
   | 'headerTimeoutMs'
   | 'maxBodyTotalBytes'
@@ -104,6 +106,18 @@ export const VALUE_OPTIONS: Readonly<Record<string, ValueOption>> = {
     kind: 'count',
   },
   '--max-encoded-read-bytes': { key: 'maxEncodedReadBytes', min: 0, kind: 'size' },
+  '--max-response-total-bytes': {
+    key: 'maxResponseTotalBytes',
+    min: MIN_MESSAGE_CAP_BYTES,
+    kind: 'size',
+  },
+  '--write-timeout': {
+    key: 'writeTimeoutMs',
+    min: 100,
+    max: DAY_MS,
+    kind: 'duration',
+    only: 'http',
+  },
   '--body-timeout': { key: 'bodyTimeoutMs', min: 100, max: DAY_MS, kind: 'duration', only: 'http' },
   '--header-timeout': {
     key: 'headerTimeoutMs',

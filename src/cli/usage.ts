@@ -77,6 +77,15 @@ Limits:
   --max-encoded-read-bytes BYTES
                           whole-file answers kept encoded, per file version, to write again
                           as they are; least recently used out first; 0 keeps none (default 32m)
+  --max-response-total-bytes BYTES
+                          outbound, over all connections: bytes of answers being produced or
+                          waiting to be written. An answer held in memory counts until the
+                          client took it; a part read counts its length while it is read and
+                          cut, then what it keeps (128k for a part streamed from its file over
+                          HTTP). When it is short a large part is cut to the room there is
+                          (never below 2m) or waits for room, at most 5s, then gets -32603
+                          "Server busy" naming this option; other answers never wait
+                          (default 64m; at least 64k)
 
 Search (the "search" tool and the "survey" prompt):
   --search-max-files N    files one search looks at before it stops and says so (default 20000)
@@ -103,6 +112,10 @@ HTTP only:
   --max-body-total-bytes BYTES
                           request bodies held at once, over all connections; beyond it a new
                           body gets 503 with retry-after, unread (default 64m)
+  --write-timeout TIME    a client that takes none of its answer for this long is dropped (its
+                          connection closed, its share of --max-response-total-bytes given
+                          back); large answers and parts are written as the client reads them
+                          (default 30s)
   --max-sessions N        2025-11-25 sessions at once; when full, the least recently used idle
                           one is closed for a new one (default 10000)
   --session-idle TIME     an idle 2025-11-25 session is closed after this long (default 30m)

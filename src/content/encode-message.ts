@@ -76,7 +76,7 @@ function hasLargePart(value: unknown, depth: number): boolean {
     const v = record[key];
     if (typeof v === 'string') {
       if (isLargePart(key, v)) return true;
-    } else if (key === 'blob' && isStreamedBody(v)) return true;
+    } else if ((key === 'blob' || key === 'text') && isStreamedBody(v)) return true;
     else if (typeof v === 'object' && hasLargePart(v, depth + 1)) return true;
   }
   return false;
@@ -147,15 +147,18 @@ export function encodeMessage(
  * be reached), and the body becomes the token's part.
  */
 function detachStreamed(value: object, large: MessagePart[], options: EncodeOptions): unknown {
-  const blob = (value as { blob?: unknown }).blob;
-  if (!isStreamedBody(blob)) return value;
+  const fields = value as { blob?: unknown; text?: unknown };
+  // A part's text may be streamed too (a JSON string read from its file as it is sent).
+  const key = isStreamedBody(fields.blob) ? 'blob' : isStreamedBody(fields.text) ? 'text' : '';
+  if (key === '') return value;
+  const body = fields[key] as StreamedBody;
   if (options.streams !== true)
     throw new McpKitError(
       'STREAM_UNSUPPORTED',
-      `a streamed blob (${blob.wireBytes} bytes) reached a transport that cannot stream it`,
+      `a streamed ${key} (${body.wireBytes} bytes) reached a transport that cannot stream it`,
     );
-  large.push(blob);
-  return { ...value, blob: `${NONCE}:${large.length - 1}` };
+  large.push(body);
+  return { ...value, [key]: `${NONCE}:${large.length - 1}` };
 }
 
 /**

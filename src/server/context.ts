@@ -23,6 +23,7 @@ import {
   type Attachment,
   type AttachmentInput,
 } from '../content/attachment.js';
+import { AnswerBudget, type AnswerLease } from './answer-budget.js';
 import type { Cancellation } from './cancellation.js';
 import { InputRequiredSignal } from './input-required.js';
 import { levelRank } from './log-levels.js';
@@ -62,6 +63,8 @@ export interface ContextInit {
   capBytes: number;
   /** Whether this request's result may carry a streamed blob (see `RequestContext`). */
   streamsBodies?: boolean;
+  /** This answer's share of the server's outbound budget (default: one of no bound). */
+  answer?: AnswerLease;
   /** Binds result assembly to this request; called once, on first use. */
   content: (ctx: RequestContext) => ContentEnv;
   authInfo: unknown;
@@ -97,6 +100,12 @@ export class RequestContext {
    * embedded in tool or prompt results, which is measured and assembled as strings).
    */
   readonly streamsBodies: boolean;
+  /**
+   * This answer's share of the server's outbound budget (`maxResponseTotalBytes`): a handler
+   * about to produce a large answer reserves its bytes first (`await ctx.answer.reserve(n,
+   * ctx.signal)`), and waits or gets a busy error when the server holds too much already.
+   */
+  readonly answer: AnswerLease;
   private readonly cancel: Cancellation;
   private readonly makeContent: (ctx: RequestContext) => ContentEnv;
   private contentEnv: ContentEnv | undefined;
@@ -119,6 +128,7 @@ export class RequestContext {
     this.meta = init.meta;
     this.capBytes = init.capBytes;
     this.streamsBodies = init.streamsBodies ?? false;
+    this.answer = init.answer ?? new AnswerBudget(Number.MAX_SAFE_INTEGER).lease();
     this.cancel = init.cancel;
     this.makeContent = init.content;
     this.authInfo = init.authInfo;

@@ -6,6 +6,7 @@ import type {
   ServerCapabilities,
   Tool,
 } from '../protocol/types.js';
+import type { AnswerBudget } from './answer-budget.js';
 import type { EncodedReads } from './encoded-reads.js';
 import type { PromptEntry, ResourceEntry, TemplateEntry, ToolEntry } from './entries.js';
 import type { LinkStore } from './link-store.js';
@@ -31,6 +32,8 @@ export interface ServerCore {
   readonly linkStore: LinkStore;
   /** This server's answers of versioned reads, encoded once (`maxEncodedReadBytes`). */
   readonly encodedReads: EncodedReads;
+  /** Bytes of answers being produced or waiting to be written (`maxResponseTotalBytes`). */
+  readonly answers: AnswerBudget;
   /** `_meta` of a result that brings none: `serverInfo`, one frozen object shared by all. */
   readonly resultMeta: Readonly<Record<string, unknown>>;
   capabilities(): ServerCapabilities;

@@ -191,6 +191,8 @@ async function onRequest(
 
   const cancel = new Cancellation(extra.signal);
   peer.begin(id, cancel);
+  // The transport's share when it gives one (released once written); else this request's own.
+  const answer = extra.answer ?? core.answers.lease();
   const notify = extra.notify ?? peer.send;
   try {
     let answers: Record<string, unknown> = {};
@@ -218,6 +220,7 @@ async function onRequest(
       ),
       // Only a read's own result goes to the writer as it is; see RequestContext.streamsBodies.
       streamsBodies: peer.streamsBodies && method === 'resources/read',
+      answer,
       content: (c) => createContentEnv(core, c),
       authInfo: extra.authInfo,
       inputResponses: era === 'modern' ? (params['inputResponses'] as never) : undefined,
@@ -265,5 +268,6 @@ async function onRequest(
     return internalError(core, id, method, error);
   } finally {
     peer.finish(id, cancel);
+    if (extra.answer === undefined) answer.release();
   }
 }

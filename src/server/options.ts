@@ -93,6 +93,17 @@ export interface ServerOptions extends Implementation {
    * fails `createServer` with a RangeError naming it.
    */
   maxEncodedReadBytes?: number;
+  /**
+   * Outbound, over all connections: the most bytes of answers being produced or waiting to be
+   * written (default 64 MiB). An answer a transport holds in memory counts until it is written
+   * (a streamed part or blob: its window, 128 KiB). A handler reserves before it produces a
+   * large answer (`ctx.answer.reserve`): the folder provider's part reads hold their length
+   * while they are read and cut; when the budget is short such a part is cut to the room there
+   * is (never below 2 MiB) or waits for room, at most 5 s, then gets -32603 with `data.reason:
+   * 'busy'` naming this option. Other answers never wait. A value that is not a positive whole
+   * number of bytes fails `createServer` with a RangeError naming it.
+   */
+  maxResponseTotalBytes?: number;
   /** Called with warnings such as unresolved links under linkCheck 'warn' (default: console.warn). */
   onWarning?: (message: string) => void;
   /**

@@ -1,5 +1,6 @@
 import { ProtocolError } from '../errors/protocol-error.js';
 import type { Cancellation } from './cancellation.js';
+import type { AnswerLease } from './answer-budget.js';
 import type { ChannelFlow } from './channel-flow.js';
 import { isMcpKitError, McpKitError } from '../errors/mcpkit-error.js';
 import type { JSONRPCMessage, JSONRPCResponse, RequestId } from '../protocol/jsonrpc.js';
@@ -58,6 +59,12 @@ export interface HandleExtra {
   era?: Era;
   /** Whatever an auth hook established for this message. */
   authInfo?: unknown;
+  /**
+   * This answer's share of the server's `answerBudget`, released by the transport once the
+   * answer is written (or dropped); without it the engine makes one and releases it when the
+   * response is handed over.
+   */
+  answer?: AnswerLease;
 }
 
 interface Pending {

@@ -43,6 +43,7 @@ import { compilePromptInput } from './prompt-input.js';
 import { toolEntry, without } from './tool-entry.js';
 import { Emitter } from '../protocol/emitter.js';
 import { META } from '../protocol/meta-keys.js';
+import { AnswerBudget, DEFAULT_MAX_RESPONSE_TOTAL_BYTES } from './answer-budget.js';
 
 /** What a server has registered, as its list methods show it. */
 export interface Registered {
@@ -84,9 +85,17 @@ export class McpServer {
   private readonly core: ServerCore;
   private readonly handle: ReturnType<typeof dispatch>;
   private capabilityCache: ServerCapabilities | undefined;
+  /**
+   * Bytes of answers being produced or waiting to be written over all connections
+   * (`maxResponseTotalBytes`): transports lease from it per answer (see answer-budget.ts).
+   */
+  readonly answerBudget: AnswerBudget;
 
   constructor(options: ServerOptions) {
     this.options = options;
+    this.answerBudget = new AnswerBudget(
+      options.maxResponseTotalBytes ?? DEFAULT_MAX_RESPONSE_TOTAL_BYTES,
+    );
     const info: Implementation = { name: options.name, version: options.version };
     if (options.title !== undefined) info.title = options.title;
     if (options.description !== undefined) info.description = options.description;
@@ -144,6 +153,7 @@ export class McpServer {
       signer: this.signer,
       linkStore: this.linkStore,
       encodedReads: new EncodedReads(options.maxEncodedReadBytes),
+      answers: this.answerBudget,
       resultMeta: Object.freeze({ [META.serverInfo]: this.info }),
       capabilities: () => this.capabilities(),
     };

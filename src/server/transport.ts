@@ -16,3 +16,5 @@ export { DEFAULT_MAX_LISTEN_QUEUE_BYTES } from './options.js';
 export { checkModernMeta } from './modern-envelope.js';
 export type { HandleExtra, LegacySession, PeerOptions, TransportKind } from './peer.js';
 export type { ChannelFlow } from './channel-flow.js';
+export { STREAM_WINDOW_BYTES } from './answer-budget.js';
+export type { AnswerBudget, AnswerLease } from './answer-budget.js';

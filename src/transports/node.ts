@@ -18,7 +18,7 @@ import { answerClientError } from './http/server/node-client-error.js';
 import { parsedBodyText } from './http/server/node-parsed-body.js';
 import type { HttpExchange, HttpResponder, SseSink } from './http/server/exchange.js';
 import { HttpEndpoint } from './http/server/endpoint.js';
-import type { HttpOptions } from './http/server/options.js';
+import { writeTimeoutMsOf, type HttpOptions } from './http/server/options.js';
 import { LOOPBACK_HOSTS } from './http/server/origin-guard.js';
 import { DROPPED_SINK } from './http/server/sse.js';
 import { writeParts } from './node-parts-writer.js';
@@ -42,6 +42,15 @@ export interface NodeHandler {
   readonly bufferedBodyBytes: number;
 }
 
+/** Answers up to this size go in one write; larger ones through writeParts (node-parts-writer.ts). */
+const SMALL_ANSWER_CHARS = 64 * 1024;
+
+/** Calls `done` once the response closed (taken whole, or cut); at once when it was already. */
+function whenClosed(res: ServerResponse, done: () => void): void {
+  if (res.destroyed) done();
+  else res.once('close', done);
+}
+
 /** One request: the exchange and the responder in one object, methods on the prototype. */
 class NodeExchange implements HttpExchange, HttpResponder {
   readonly method: string;
@@ -55,6 +64,8 @@ class NodeExchange implements HttpExchange, HttpResponder {
     readonly res: ServerResponse,
     /** A body parsed already: the handler's third argument, else `req.body` of a spent stream. */
     private readonly parsed: { value: unknown } | undefined,
+    /** `writeTimeoutMs`: a response the client takes nothing of for this long is cut. */
+    private readonly stallMs: number,
   ) {
     this.method = req.method ?? 'GET';
     const url = req.url ?? '/';
@@ -95,19 +106,36 @@ class NodeExchange implements HttpExchange, HttpResponder {
     status: number,
     headers: Record<string, string>,
     body?: string | readonly MessagePart[],
+    done?: () => void,
   ): void {
     const res = this.res;
-    if (res.headersSent) return;
-    const streamed = typeof body === 'object' && hasStreamedPart(body);
-    if (typeof body === 'string' || body === undefined || (body.length === 1 && !streamed)) {
-      const text =
-        typeof body === 'string' || body === undefined ? body : (body[0] as string | Uint8Array);
-      if (text !== undefined) headers['content-length'] = String(Buffer.byteLength(text));
-      res.writeHead(status, headers);
-      res.end(text);
+    if (res.headersSent) {
+      done?.();
       return;
     }
-    const parts = body;
+    const streamed = typeof body === 'object' && hasStreamedPart(body);
+    const one =
+      typeof body === 'string' || body === undefined
+        ? body
+        : body.length === 1 && !streamed
+          ? (body[0] as string | Uint8Array)
+          : null;
+    // A small answer in one write; a large one a slice at a time, so that a client that takes
+    // nothing of it is seen (and dropped after writeTimeoutMs).
+    if (one !== null && (one === undefined || one.length <= SMALL_ANSWER_CHARS)) {
+      if (one !== undefined) headers['content-length'] = String(Buffer.byteLength(one));
+      res.writeHead(status, headers);
+      res.end(one);
+      if (done) whenClosed(res, done);
+      return;
+    }
+    if (one !== null) {
+      headers['content-length'] = String(Buffer.byteLength(one));
+      res.writeHead(status, headers);
+      void writeParts(res, [one], (text) => console.error(text), { stallMs: this.stallMs, done });
+      return;
+    }
+    const parts = body as readonly MessagePart[];
     let length = 0;
     for (const part of parts)
       length +=
@@ -116,8 +144,8 @@ class NodeExchange implements HttpExchange, HttpResponder {
           : part.wireBytes;
     headers['content-length'] = String(length);
     res.writeHead(status, headers);
-    if (streamed) {
-      void writeParts(res, parts, (text) => console.error(text));
+    if (streamed || length > SMALL_ANSWER_CHARS) {
+      void writeParts(res, parts, (text) => console.error(text), { stallMs: this.stallMs, done });
       return;
     }
     // One writev for the parts; shared byte parts go to the socket as they are, uncopied.
@@ -125,6 +153,7 @@ class NodeExchange implements HttpExchange, HttpResponder {
     for (const part of parts) res.write(part as string | Uint8Array);
     res.end();
     res.uncork();
+    if (done) whenClosed(res, done);
   }
 
   stream(status: number, headers: Record<string, string>): SseSink {
@@ -170,6 +199,7 @@ class NodeExchange implements HttpExchange, HttpResponder {
  */
 export function toNodeHandler(server: McpServer, options: HttpOptions = {}): NodeHandler {
   const endpoint = new HttpEndpoint(server, options);
+  const writeTimeoutMs = writeTimeoutMsOf(options);
   const handler = (req: IncomingMessage, res: ServerResponse, body?: unknown): void => {
     // A body handed over (even null) is the body; `req.body` only once a parser spent the
     // stream (middleware may set req.body = {} without reading anything).
@@ -179,7 +209,7 @@ export function toNodeHandler(server: McpServer, options: HttpOptions = {}): Nod
         : req.readableEnded && (req as { body?: unknown }).body !== undefined
           ? { value: (req as { body?: unknown }).body }
           : undefined;
-    const ex = new NodeExchange(req, res, parsed);
+    const ex = new NodeExchange(req, res, parsed, writeTimeoutMs);
     const failed = (error: unknown): void => {
       // A client that hangs up mid-body is routine, not a server failure.
       if (!req.complete) {

@@ -20,6 +20,7 @@ import {
 } from './parts.js';
 import { PartScratch, readFilePart, type PartLimit, type PartReadOptions } from './read-part.js';
 import type { Containment } from './resolve.js';
+import type { StreamLimits } from './stream-steps.js';
 import {
   badPartParameter,
   contentsEnvelope,
@@ -49,6 +50,8 @@ export interface FilePartsOptions {
   containment(): Promise<Containment>;
   /** Size and type of a served file, undefined when it is not served (the provider's stat). */
   stat(relative: string): Promise<ResourceStat | undefined>;
+  /** What bounds each step of a streamed part's reads (the provider's read time limit). */
+  readonly streamLimits?: StreamLimits | undefined;
 }
 
 type PartName = { offset: number; length: number; version?: string };
@@ -118,6 +121,21 @@ export class FileParts {
   }
 
   /**
+   * The most bytes the part `uri` names may take, known before anything is read: its length,
+   * within `capBytes`. 0 for a URI that names no part (the read says why).
+   */
+  answerBytes(uri: string, variables: Record<string, string | string[]>, capBytes: number): number {
+    if (typeof variables['path'] !== 'string' || !uri.includes('?')) return 0;
+    let request: PartRequest;
+    try {
+      request = parsePartRequest(uri, variables, this.partBytes);
+    } catch {
+      return 0;
+    }
+    return Math.min(request.length, capBytes);
+  }
+
+  /**
    * Reads the part `uri` names, within `capBytes` for the whole result: one contents item with
    * the URI as asked, text or blob, and `_meta` with the file's size and modification time and
    * `"dev.mcpkit/part": { offset, length, size, version, next? }`. Undefined when the file is not
@@ -142,6 +160,7 @@ export class FileParts {
     const outcome = await readFilePart(this.options.fs, within, relative, request, limitFor, {
       ...options,
       scratch: this.scratch,
+      limits: this.options.streamLimits,
     });
     switch (outcome.kind) {
       case 'missing':

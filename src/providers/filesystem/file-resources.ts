@@ -11,6 +11,8 @@ import type { WholeReadOutcome } from './streamed-file.js';
 import { withinTime } from './read-timeout.js';
 import type { ReadStalls } from './read-stalls.js';
 import { readWhole } from './whole-read.js';
+import { isStreamedBody } from '../../content/streamed-body.js';
+import { STREAM_WINDOW_BYTES } from '../../server/index.js';
 
 /** What the templates need of their provider. */
 export interface FileResourceSource {
@@ -38,6 +40,26 @@ export interface FileResourceSource {
   ): WholeReadOutcome | Promise<WholeReadOutcome>;
   /** A read of this path served this version (undefined: not known which); listeners' fingerprints must know. */
   noteRead(relative: string, version: FileVersion | undefined): void;
+}
+
+/** A part this small is an answer like any other: counted, never kept waiting for room. */
+const SMALL_PART_BYTES = 64 * 1024;
+/** The least a large part is cut to when the outbound budget is short (twice the default part). */
+const LEAST_PART_BYTES = 2 * 1024 * 1024;
+/** Room for a part's envelope and `_meta` over its bytes, when it is cut to the budget. */
+const PART_ENVELOPE_BYTES = 16 * 1024;
+
+/** What a part's answer keeps until it is written: its strings, or a streamed body's window. */
+function keptBytes(answer: unknown): number {
+  const contents = (answer as { contents?: Array<{ text?: unknown; blob?: unknown }> } | undefined)
+    ?.contents;
+  let bytes = 4096;
+  for (const item of contents ?? []) {
+    const body = item.text ?? item.blob;
+    if (isStreamedBody(body)) bytes += STREAM_WINDOW_BYTES;
+    else if (typeof body === 'string') bytes += body.length;
+  }
+  return bytes;
 }
 
 /** Registers both templates on `server`; returns a function that removes them. */
@@ -102,12 +124,34 @@ export function registerFileResources(server: McpServer, source: FileResourceSou
         source.noteRead(file, undefined);
       }
       const streams = ctx.streamsBodies === true;
-      return withinTime(
-        parts.read(uri, variables, ctx.capBytes, { streams }),
-        source.readTimeoutMs,
-        uri,
-        (work) => typeof file === 'string' && source.stalls.abandon(file, work),
-      );
+      const read = (capBytes: number) =>
+        withinTime(
+          parts.read(uri, variables, capBytes, { streams }),
+          source.readTimeoutMs,
+          uri,
+          (work) => typeof file === 'string' && source.stalls.abandon(file, work),
+        );
+      // Room in the server's outbound budget first (a wait there is not a slow read). A part
+      // holds its length while it is read and cut (a streamed text part is scanned whole, the
+      // costly step), then what it keeps: its strings, or a streamed body's window. When the
+      // budget is short the part is cut to the room there is, never below LEAST_PART_BYTES
+      // (its next URI asks for the length asked again). A small part never waits.
+      const most = parts.answerBytes(uri, variables, ctx.capBytes);
+      if (most <= SMALL_PART_BYTES) {
+        ctx.answer.holdAtLeast(most);
+        return read(ctx.capBytes);
+      }
+      return ctx.answer
+        .reserve(LEAST_PART_BYTES, most, ctx.signal)
+        .then((granted) =>
+          read(
+            granted < most ? Math.min(ctx.capBytes, granted + PART_ENVELOPE_BYTES) : ctx.capBytes,
+          ),
+        )
+        .then((answer) => {
+          ctx.answer.trimTo(keptBytes(answer));
+          return answer;
+        });
     },
   );
   return () => {

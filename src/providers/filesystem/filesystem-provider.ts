@@ -105,6 +105,7 @@ export class FilesystemProvider {
       fs: this.fs,
       containment: () => this.containment(),
       stat: (relative) => this.stat(relative),
+      streamLimits: { readTimeoutMs: this.readTimeoutMs, stalls },
     });
     this.partsTemplate = this.parts.template;
     this.visibility = {

@@ -3,9 +3,7 @@
  * boundary, or as the exact bytes of a blob. Only the range is read and nothing is cached: a walk
  * of a 1 GiB file holds one part at a time.
  */
-import type { Stats } from 'node:fs';
 import { encodeBase64 } from '../../content/blob.js';
-import { asBlobString, base64Body } from '../../content/streamed-body.js';
 import { jsonStringWireSize } from '../../content/wire-size.js';
 import type { ProviderFileHandle, ProviderFs } from './fs-types.js';
 import { readRange } from './read-range.js';
@@ -20,6 +18,13 @@ import {
 } from './read-file.js';
 import { openInRoot, resolveInRoot, type Containment } from './resolve.js';
 import { STREAM_CHUNK_BYTES } from './streamed-file.js';
+import {
+  streamedBlobPart,
+  streamedTextRange,
+  type PartCut,
+  type PartFile,
+} from './streamed-part.js';
+import type { StreamLimits } from './stream-steps.js';
 import { MAX_CONTINUATIONS, boundaryAtOrBefore, textPartEnd } from '../../content/utf8-cut.js';
 
 /** One part as read: its bytes encoded, the range they are, and the version they are from. */
@@ -53,8 +58,7 @@ export type PartOutcome =
 /** The most wire bytes a part's text or blob string may take, given the file's type and version. */
 export type PartLimit = (file: { mimeType: string; version: string; size: number }) => number;
 
-type Range = { offset: number; length: number; body: { text: string } | { blob: string } };
-type Cut = Range | { tooLarge: number } | typeof CHANGED;
+type Cut = PartCut;
 
 /**
  * Reads the part `request` names of `relative` through the same guards as a whole read (resolve,
@@ -86,7 +90,15 @@ export async function readFilePart(
         return { kind: 'changed', version };
       const moved = await unsettled(fs, handle, stats, {});
       if (moved === undefined) {
-        const outcome = await partOnce(handle, stats, relative, request, limitFor, options);
+        const file = {
+          fs,
+          within,
+          real: resolved.real,
+          relative,
+          version: stats,
+          limits: options.limits,
+        };
+        const outcome = await partOnce(handle, file, request, limitFor, options);
         if (outcome !== CHANGED) return outcome;
       }
       stats = moved ?? (await handle.stat());
@@ -104,24 +116,26 @@ export async function readFilePart(
 /** How a part is read besides its request and limit. */
 export interface PartReadOptions {
   /**
-   * The writer streams bodies (HTTP): a blob part of more than a chunk is then a StreamedBody
-   * over the bytes read (encoded a chunk at a time as the socket takes them), never one string
-   * of a megabyte or more, which V8 keeps until a full collection once a young one survives.
+   * The writer streams bodies (HTTP): a part of more than a chunk is then a StreamedBody read
+   * from the file as the socket takes it (streamed-part.ts), never held whole: a client that
+   * does not read holds a chunk, not the part.
    */
   readonly streams?: boolean;
+  /** What bounds each step of a streamed part's reads (the provider's read time limit). */
+  readonly limits?: StreamLimits | undefined;
   /** The folder's spare buffer (else every part gets its own). */
   readonly scratch?: PartScratch;
 }
 
-/** One attempt at the part, from the open file whose descriptor stat'ed as `before`. */
+/** One attempt at the part, from the open file whose descriptor stat'ed as `file.version`. */
 async function partOnce(
   handle: ProviderFileHandle,
-  before: Stats,
-  name: string,
+  file: PartFile,
   request: PartRequest,
   limitFor: PartLimit,
   options: PartReadOptions,
 ): Promise<PartOutcome | typeof CHANGED> {
+  const { version: before, relative: name } = file;
   const { size, mtimeMs } = before;
   const version = fileVersion(before);
   if (request.offset > size || (request.offset === size && size > 0))
@@ -133,8 +147,8 @@ async function partOnce(
     size === 0
       ? { offset: 0, length: 0, body: kind.textual ? { text: '' } : { blob: '' } }
       : kind.textual
-        ? await textRange(handle, size, request, limit, options)
-        : await blobRange(handle, size, request, limit, options);
+        ? await textRange(handle, file, request, limit, options)
+        : await blobRange(handle, file, request, limit, options);
   if (cut === CHANGED || !sameVersion(before, await handle.stat())) return CHANGED;
   if ('tooLarge' in cut) return { kind: 'too-large', size, wireBytes: cut.tooLarge, limit };
   const { offset, length, body } = cut;
@@ -193,19 +207,16 @@ function blobRoom(limit: number): number {
  */
 async function blobRange(
   handle: ProviderFileHandle,
-  size: number,
+  file: PartFile,
   { offset, length }: PartRequest,
   limit: number,
   { streams, scratch = new PartScratch() }: PartReadOptions,
 ): Promise<Cut> {
-  const most = Math.min(length, size - offset, blobRoom(limit));
+  const most = Math.min(length, file.version.size - offset, blobRoom(limit));
   if (most < 1) return { tooLarge: 6 };
-  if (streams === true && most > STREAM_CHUNK_BYTES) {
-    // Its own buffer, not the spare one: the bytes live until the answer is sent.
-    const bytes = await readRange(handle, offset, most);
-    if (bytes.length !== most) return CHANGED;
-    return { offset, length: most, body: { blob: streamedBlob(bytes) } };
-  }
+  // Read again as the client takes it: the version is checked after every chunk.
+  if (streams === true && most > STREAM_CHUNK_BYTES)
+    return { offset, length: most, body: { blob: streamedBlobPart(file, offset, most) } };
   const { bytes, release } = await scratch.read(handle, offset, most);
   try {
     if (bytes.length !== most) return CHANGED;
@@ -215,17 +226,6 @@ async function blobRange(
   }
 }
 
-/** `bytes` as the blob of an answer a writer streams (see {@link PartReadOptions}). */
-function streamedBlob(bytes: Buffer): string {
-  return asBlobString(base64Body({ size: bytes.length, chunks: () => inChunks(bytes) }));
-}
-
-/** `bytes` a stream chunk at a time (whole base64 groups: each chunk is encoded on its own). */
-async function* inChunks(bytes: Buffer): AsyncGenerator<Uint8Array> {
-  for (let at = 0; at < bytes.length; at += STREAM_CHUNK_BYTES)
-    yield bytes.subarray(at, at + STREAM_CHUNK_BYTES);
-}
-
 /**
  * A text part: starts at the character `offset` falls in, ends at a line or character boundary
  * (unless it reaches the end of the file), and is shrunk until its JSON string fits `limit`
@@ -233,22 +233,23 @@ async function* inChunks(bytes: Buffer): AsyncGenerator<Uint8Array> {
  */
 async function textRange(
   handle: ProviderFileHandle,
-  size: number,
+  file: PartFile,
   { offset, length }: PartRequest,
   limit: number,
   { streams = false, scratch = new PartScratch() }: PartReadOptions,
 ): Promise<Cut> {
+  const { size } = file.version;
   // Text costs at least one wire byte per byte, plus its quotes.
   const most = Math.min(length, size - offset, limit - 2);
   if (most < 1) return { tooLarge: 3 };
+  if (streams && most > STREAM_CHUNK_BYTES)
+    return streamedTextRange(handle, file, offset, most, limit);
   // A few bytes either side: the start of the character at `offset`, the bytes after the end.
   const from = Math.max(0, offset - MAX_CONTINUATIONS);
   const to = Math.min(size, offset + most + MAX_CONTINUATIONS);
   const { bytes, release } = await scratch.read(handle, from, to - from);
   try {
-    return bytes.length === to - from
-      ? textCut(bytes, size, from, offset, most, limit, streams)
-      : CHANGED;
+    return bytes.length === to - from ? textCut(bytes, size, from, offset, most, limit) : CHANGED;
   } finally {
     release();
   }
@@ -262,14 +263,13 @@ function textCut(
   offset: number,
   most: number,
   limit: number,
-  streams: boolean,
 ): Cut {
   const start = boundaryAtOrBefore(bytes, offset - from);
   let end = offset + most - from;
   if (offset + most < size) end = textPartEnd(bytes, start, end);
   for (;;) {
     const text = decodeUtf8(bytes.subarray(start, end));
-    if (text === undefined) return invalidText(bytes, from, start, end, limit, streams);
+    if (text === undefined) return invalidText(bytes, from, start, end, limit);
     const wire = jsonStringWireSize(text);
     if (wire <= limit) return { offset: from + start, length: end - start, body: { text } };
     // Escapes made it too large: shrink in proportion, to a boundary, and measure again.
@@ -281,14 +281,7 @@ function textCut(
 }
 
 /** A text part whose bytes are not UTF-8: the same range as a blob, cut to fit `limit`. */
-function invalidText(
-  bytes: Buffer,
-  from: number,
-  start: number,
-  end: number,
-  limit: number,
-  streams: boolean,
-): Cut {
+function invalidText(bytes: Buffer, from: number, start: number, end: number, limit: number): Cut {
   const room = blobRoom(limit);
   if (room < 1) return { tooLarge: 6 };
   let stop = end;
@@ -297,11 +290,6 @@ function invalidText(
     stop = boundaryAtOrBefore(bytes, start + room, start);
     if (stop <= start) stop = start + room;
   }
-  const range = bytes.subarray(start, stop);
-  // The spare buffer is lent only until this returns: a streamed blob gets a copy.
-  const blob =
-    streams && range.length > STREAM_CHUNK_BYTES
-      ? streamedBlob(Buffer.from(range))
-      : encodeBase64(range);
+  const blob = encodeBase64(bytes.subarray(start, stop));
   return { offset: from + start, length: stop - start, body: { blob } };
 }

@@ -138,22 +138,29 @@ function changed(relative: string, why: string): McpKitError {
   return new McpKitError('STREAM_FAILED', `${relative} changed while it was sent (${why})`);
 }
 
+/** Bytes [start, start + length) of a file: a part's range. */
+export interface ByteRange {
+  readonly start: number;
+  readonly length: number;
+}
+
 /**
- * The raw bytes of the version `version` names, a chunk at a time into one buffer (reused:
- * each chunk is encoded before the next is read). Opened anew through the same guards; the
+ * The raw bytes of the version `version` names (all of them, or `range`), a chunk at a time
+ * into one buffer (reused: each chunk is encoded before the next is read). Opened anew through the same guards; the
  * descriptor is stat'ed before the first byte and after every chunk, so that a version that
  * moved, or a short read, throws before any of its bytes go out: never bytes of two versions.
  * Each step (open, settle, a chunk's read and stat) waits at most `limits.readTimeoutMs`; a file
  * with a stalled read is not opened. The handle is closed however the iteration ends (done,
  * thrown, or stopped by the consumer); after a step given up on, once that step returns.
  */
-async function* fileChunks(
+export async function* fileChunks(
   fs: ProviderFs,
   within: Containment,
   real: string,
   relative: string,
   version: Stats,
   limits: StreamLimits | undefined,
+  range: ByteRange = { start: 0, length: version.size },
 ): AsyncGenerator<Uint8Array> {
   const steps = new StreamSteps(relative, limits);
   steps.admit();
@@ -167,10 +174,10 @@ async function* fileChunks(
     if (!sameFile(version, opened.stats)) throw changed(relative, 'another version is on disk');
     if ((await steps.run(unsettled(fs, handle, opened.stats, {}), close)) !== undefined)
       throw changed(relative, 'it is being written');
-    const { size } = version;
-    const buffer = Buffer.allocUnsafe(Math.min(STREAM_CHUNK_BYTES, size));
-    for (let at = 0; at < size; at += STREAM_CHUNK_BYTES) {
-      const want = Math.min(STREAM_CHUNK_BYTES, size - at);
+    const end = range.start + range.length;
+    const buffer = Buffer.allocUnsafe(Math.min(STREAM_CHUNK_BYTES, range.length));
+    for (let at = range.start; at < end; at += STREAM_CHUNK_BYTES) {
+      const want = Math.min(STREAM_CHUNK_BYTES, end - at);
       const [bytes, now] = await steps.run(chunkAt(handle, at, want, buffer), close);
       if (bytes.length !== want) throw changed(relative, `a short read at byte ${at}`);
       if (!sameVersion(version, now))

@@ -136,9 +136,13 @@ export function blobsInMemory(result: Result): Result | Promise<Result> {
   // The usual answer has no streamed blob: returned as it is, without a turn of the loop.
   if (!holdsStreamedBlob(result)) return result;
   return Promise.all(
-    (result['contents'] as Record<string, unknown>[]).map(async (c) =>
-      isStreamedBody(c['blob']) ? { ...c, blob: await collectBlob(c['blob']) } : c,
-    ),
+    (result['contents'] as Record<string, unknown>[]).map(async (c) => {
+      if (isStreamedBody(c['blob'])) return { ...c, blob: await collectBlob(c['blob']) };
+      // A streamed text is a JSON string: the same collection, then its escapes undone.
+      if (isStreamedBody(c['text']))
+        return { ...c, text: JSON.parse(`"${await collectBlob(c['text'])}"`) as string };
+      return c;
+    }),
   ).then((read) => ({ ...result, contents: read }));
 }
 
@@ -146,7 +150,10 @@ function holdsStreamedBlob(result: Result): boolean {
   const contents = result['contents'];
   return (
     Array.isArray(contents) &&
-    contents.some((c) => isStreamedBody((c as { blob?: unknown } | null)?.blob))
+    contents.some((c) => {
+      const item = c as { blob?: unknown; text?: unknown } | null;
+      return isStreamedBody(item?.blob) || isStreamedBody(item?.text);
+    })
   );
 }
 

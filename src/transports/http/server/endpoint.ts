@@ -10,8 +10,14 @@ import {
 import type { Tool } from '../../../protocol/types.js';
 import type { Era } from '../../../protocol/versions.js';
 import type { McpServer } from '../../../server/index.js';
-import type { Peer } from '../../../server/transport.js';
+import {
+  STREAM_WINDOW_BYTES,
+  type AnswerBudget,
+  type AnswerLease,
+  type Peer,
+} from '../../../server/transport.js';
 import { encodeResponse, failUnsent, type EncodedMessage } from '../../oversize.js';
+import { isStreamedBody } from '../../../content/streamed-body.js';
 import { BodyBudget, StallWatch, type BodyLimits } from './body-limits.js';
 import type { HttpExchange, HttpResponder, SseSink } from './exchange.js';
 import { headerMismatchAtEdge } from './header-check.js';
@@ -43,6 +49,22 @@ import { httpStatusFor } from './status.js';
 
 type Body = Record<string, unknown>;
 
+/**
+ * What an encoded answer holds in memory until written: its text and byte parts; a streamed
+ * part holds its window (reserved by its producer, see answer-budget.ts), not its length.
+ */
+function inMemoryBytes(encoded: EncodedMessage): number {
+  let bytes = 0;
+  // A string's length: what V8 holds of a one-byte string, without a scan of a large one.
+  for (const part of encoded.parts)
+    bytes += isStreamedBody(part)
+      ? STREAM_WINDOW_BYTES
+      : typeof part === 'string'
+        ? part.length
+        : part.byteLength;
+  return bytes;
+}
+
 function idOf(body: unknown): JSONRPCResponse['id'] {
   const id = (body as Body | null)?.['id'];
   return isRequestId(id) ? id : null;
@@ -60,6 +82,8 @@ export class HttpEndpoint {
   private readonly maxResponseBytes: number;
   /** The server's `maxDepth`: a message nested past it is the engine's to refuse. */
   private readonly maxDepth: number;
+  /** Bytes of answers being produced or waiting to be written (the server's). */
+  private readonly answers: AnswerBudget;
   /** For `Mcp-Param-*` headers, checked against the tool's arguments here. */
   private readonly toolInputSchema: (name: string) => Readonly<Tool['inputSchema']> | undefined;
 
@@ -76,6 +100,7 @@ export class HttpEndpoint {
     this.maxResponseBytes = maxResponse;
     this.maxDepth = server.options.maxDepth ?? DEFAULT_MAX_DEPTH;
     this.toolInputSchema = (name) => server.toolInputSchema(name);
+    this.answers = server.answerBudget;
     this.stateless = server.connect({
       transport: 'http',
       send: () => undefined,
@@ -248,8 +273,11 @@ export class HttpEndpoint {
       for (const part of event) sink.write(part);
     };
     let response: JSONRPCResponse | undefined;
+    // This answer's share of the outbound budget: given back once the client took it.
+    const answer = this.answers.lease();
     try {
       response = await peer.handle(body, {
+        answer,
         notify,
         // A listen stream holds (and coalesces) its frames while the sink is congested, and is
         // cut past maxListenQueueBytes; the sink exists once the stream's first frame is sent.
@@ -269,12 +297,15 @@ export class HttpEndpoint {
         signal: () => ex.signal,
         era,
       });
+    } catch (error) {
+      answer.release();
+      throw error;
     } finally {
       done = true;
       stopKeepAlive?.();
     }
     settled?.(response);
-    await this.reply(res, body, response, era, sink, sessionHeaders, () => ex.signal);
+    await this.reply(res, body, response, era, sink, sessionHeaders, () => ex.signal, answer);
   }
 
   /**
@@ -289,21 +320,32 @@ export class HttpEndpoint {
     sink: SseSink | undefined,
     headers: Record<string, string>,
     signal: () => AbortSignal,
+    answer?: AnswerLease,
   ): Promise<void> {
     if (sink) {
-      // An SSE event pays its framing too.
-      const encoded = response ? this.encode(response, SSE_FRAME_BYTES) : undefined;
-      if (encoded) {
-        if (!(await writeSseMessage(sink, encoded.parts, signal, (t) => console.error(t)))) return;
+      try {
+        // An SSE event pays its framing too.
+        const encoded = response ? this.encode(response, SSE_FRAME_BYTES) : undefined;
+        if (encoded) {
+          answer?.holdAtLeast(inMemoryBytes(encoded));
+          if (!(await writeSseMessage(sink, encoded.parts, signal, (t) => console.error(t))))
+            return;
+        }
+        sink.end();
+      } finally {
+        answer?.release();
       }
-      sink.end();
     } else if (response) {
+      const encoded = this.encode(response);
+      answer?.holdAtLeast(inMemoryBytes(encoded));
       res.send(
         httpStatusFor(response, era, !('error' in response) || classify(body).kind !== 'invalid'),
         { ...JSON_HEADERS, ...headers },
-        this.encode(response).parts,
+        encoded.parts,
+        answer && (() => answer.release()),
       );
     } else {
+      answer?.release();
       res.send(202, headers);
     }
   }

@@ -60,6 +60,8 @@ export interface HttpResponder {
     status: number,
     headers: Record<string, string>,
     body?: string | readonly MessagePart[],
+    /** Called once the client took the whole response, or it was cut (node); at once (web). */
+    done?: () => void,
   ): void;
   stream(status: number, headers: Record<string, string>): SseSink;
 }

@@ -45,6 +45,13 @@ export interface HttpOptions extends OriginGuardOptions {
    * client is not reading. An integer from 0 to 2147483647.
    */
   keepAliveMs?: number;
+  /**
+   * A response whose client takes none of its bytes for this long is cut and the connection
+   * closed (default 30 s; 0: never), so that a client that asks for large answers and does not
+   * read them holds nothing for long: its share of `maxResponseTotalBytes` is given back. Node
+   * adapter only (`toNodeHandler`, `serveHttp`); listen streams have their own bounds.
+   */
+  writeTimeoutMs?: number;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -61,6 +68,21 @@ export function maxResponseBytesOf(options: HttpOptions): number {
   if (!Number.isSafeInteger(value) || value < MIN_RESPONSE_BYTES) {
     throw new RangeError(
       `http: maxResponseBytes must be an integer of at least ${MIN_RESPONSE_BYTES}, got ${String(value)}`,
+    );
+  }
+  return value;
+}
+
+/** `writeTimeoutMs` by default: 30 s. */
+export const DEFAULT_WRITE_TIMEOUT_MS = 30_000;
+
+/** The write time limit of `options`; throws naming the option for a value it cannot use. */
+export function writeTimeoutMsOf(options: HttpOptions): number {
+  const value = options.writeTimeoutMs;
+  if (value === undefined) return DEFAULT_WRITE_TIMEOUT_MS;
+  if (!Number.isSafeInteger(value) || value < 0 || value > MAX_TIMER_MS) {
+    throw new RangeError(
+      `http: writeTimeoutMs must be an integer from 0 (never) to ${MAX_TIMER_MS}, got ${String(value)}`,
     );
   }
   return value;

@@ -203,7 +203,9 @@ export function createHttpHandler(server: McpServer, options: HttpOptions = {}):
       // Only the first send() or stream() answers; later ones (a bug upstream) are ignored.
       let responded = false;
       const res: HttpResponder = {
-        send: (status, headers, parts) => {
+        send: (status, headers, parts, done) => {
+          // The runtime writes the Response: what it holds is its own to bound.
+          done?.();
           if (responded) return;
           responded = true;
           const body = status === 202 ? undefined : responseBody(parts, headers);

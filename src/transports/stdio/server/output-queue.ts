@@ -10,6 +10,8 @@ import { hasStreamedPart, type MessagePart } from '../../oversize.js';
  */
 export class OutputQueue {
   private pieces: MessagePart[] = [];
+  /** What each queued message's `written` callback is, called once stdout took its batch. */
+  private callbacks: Array<() => void> = [];
   private queuedBytes = 0;
   private writingBytes = 0;
   private scheduled = false;
@@ -25,12 +27,16 @@ export class OutputQueue {
     return this.queuedBytes + this.writingBytes;
   }
 
-  /** Queues one message's parts (the last one ends the line), `bytes` in all, for the next flush. */
-  push(parts: readonly MessagePart[], bytes: number): void {
+  /**
+   * Queues one message's parts (the last one ends the line), `bytes` in all, for the next
+   * flush; `written` runs once stdout took it.
+   */
+  push(parts: readonly MessagePart[], bytes: number, written?: () => void): void {
     // A line cannot be taken back once started, so stdio never streams (streamsBodies is off and
     // encodeForSend refuses a streamed body): one here is a bug, never "[object Object]" on stdout.
     if (hasStreamedPart(parts)) throw new TypeError('mcpkit: stdio cannot write a streamed body');
     for (const part of parts) this.pieces.push(part);
+    if (written) this.callbacks.push(written);
     this.queuedBytes += bytes;
     if (!this.scheduled) {
       this.scheduled = true;
@@ -44,7 +50,9 @@ export class OutputQueue {
     if (this.pieces.length === 0 || !this.output.writable) return;
     const pieces = this.pieces;
     const bytes = this.queuedBytes;
+    const callbacks = this.callbacks;
     this.pieces = [];
+    this.callbacks = [];
     this.queuedBytes = 0;
     this.writingBytes += bytes;
     const output = this.output;
@@ -54,6 +62,7 @@ export class OutputQueue {
     // Writes complete in order: the last piece's callback means the whole batch was taken.
     output.write(pieces[last] as MessagePart, () => {
       this.writingBytes -= bytes;
+      for (const written of callbacks) written();
       this.onWritten();
     });
     output.uncork();

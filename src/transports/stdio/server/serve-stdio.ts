@@ -7,6 +7,7 @@ import {
   type RequestId,
 } from '../../../protocol/jsonrpc.js';
 import type { McpServer } from '../../../server/index.js';
+import type { AnswerLease } from '../../../server/transport.js';
 import { LineDecoder, type LineEvent } from '../line-decoder.js';
 import { OutputQueue } from './output-queue.js';
 import { WaitingRequests } from './waiting-requests.js';
@@ -139,9 +140,12 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Stdio
   const report = (text: string): void => {
     process.stderr.write(`${text}\n`);
   };
-  const write = (message: JSONRPCMessage): void => {
+  const write = (message: JSONRPCMessage, answer?: AnswerLease): void => {
     const encoded = encodeForSend(message, maxMessageBytes, 'maxResponseBytes', report);
-    if (encoded === undefined) return failUnsent(message, maxMessageBytes, 'maxResponseBytes');
+    if (encoded === undefined) {
+      answer?.release();
+      return failUnsent(message, maxMessageBytes, 'maxResponseBytes');
+    }
     const { parts } = encoded;
     let bytes = encoded.bytes;
     if (bytes < 0)
@@ -149,7 +153,9 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Stdio
     // Shared bytes are written as they are: the newline goes into the last text part, or after.
     const last = parts[parts.length - 1];
     const line = typeof last === 'string' ? [...parts.slice(0, -1), `${last}\n`] : [...parts, '\n'];
-    out.push(line, bytes + 1);
+    // An answer holds its share of the server's outbound budget until stdout took it.
+    answer?.holdAtLeast(bytes + 1);
+    out.push(line, bytes + 1, answer && (() => answer.release()));
     // Notifications come without a request: past the mark they too stop reading.
     updateFlow();
   };
@@ -180,13 +186,16 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Stdio
     const counted = listenId === undefined && requestIdOf(message) !== undefined;
     pending++;
     if (counted) running++;
+    const answer = server.answerBudget.lease();
     peer
-      .handle(message)
+      .handle(message, { answer })
       .then(
         (response) => {
-          if (response) write(response);
+          if (response) write(response, answer);
+          else answer.release();
         },
         (error: unknown) => {
+          answer.release();
           console.error('mcpkit: unexpected stdio dispatch failure', error);
           // A request is answered whatever went wrong: the client must not wait forever.
           const id = requestIdOf(message);
