@@ -160,7 +160,7 @@ async function unreadFlood(ctx, dir) {
   await waitFor(() => sockets.every((s) => s.destroyed), 2000);
   const leftAt = Date.now();
   const row = await ctx.figure({
-    label: '10a part reads never read',
+    label: '11a part reads never read',
     scale: `${UNREAD} connections, ?length=2^53-1 of 64 MiB files, unread for ${UNREAD_MS / 1000} s`,
     server,
     tally,
@@ -201,7 +201,7 @@ async function readingFlood(ctx, dir) {
   });
   const { slowestMs } = await probe.stop();
   return ctx.figure({
-    label: '10b parallel part reads',
+    label: '11b parallel part reads',
     scale: `${READERS} parallel ${READER_PART / MiB} MiB part reads (text and binary), read`,
     server,
     tally,
@@ -251,7 +251,7 @@ async function stdioUnread(ctx, dir) {
     else tally.answer();
   }
   const row = await ctx.figure({
-    label: '10c stdio part reads, stdout unread',
+    label: '11c stdio part reads, stdout unread',
     scale: `${STDIO_UNREAD} pipelined ?length=2^53-1 part reads over stdio, stdout unread for ${STDIO_UNREAD_MS / 1000} s, then read`,
     server,
     tally,
