@@ -347,8 +347,8 @@ describe('unwatched folder: listeners cost nothing', () => {
 describe('FileIndex.refresh(fresh)', () => {
   it('a walk asked for during another starts after it (the first may have passed the change)', async () => {
     const { dir, provider } = await setup({ 'a.md': 'a' }, { watch: false, rescanMs: 60_000 });
-    const index = (provider as unknown as { index: { refresh(fresh?: boolean): Promise<unknown> } })
-      .index;
+    type Index = { refresh(fresh?: boolean): Promise<unknown> };
+    const index = (provider as unknown as { listing: { index: Index } }).listing.index;
     type Diff = { added: string[] };
     const first = index.refresh() as Promise<Diff>;
     await writeFile(join(dir, 'b.md'), 'b');
