@@ -105,7 +105,7 @@ export function createProgressReporter(options: ProgressOptions): ProgressReport
   const clear = options.tty ? '\r\x1b[K' : '';
 
   const draw = (t: number, force: boolean): void => {
-    const due = tasks.filter((task) => t - task.started >= delay);
+    const due = tasks.filter((task) => t - task.started >= delay && task.state.count > 0);
     if (due.length === 0 || (!force && t - last < interval)) return;
     last = t;
     for (const task of due) task.shown = true;

@@ -299,7 +299,11 @@ export class FileIndex {
       if (verdict === undefined) return undefined;
       known.set(rel, verdict);
       const { mimeType } = verdict;
-      return mimeType === undefined ? undefined : { path: rel, size, mtimeMs, mimeType };
+      if (mimeType === undefined) return undefined;
+      // The same object for the same version: what was built from it (its views) stays valid.
+      const old = this.byKey.get(rel);
+      if (old?.size === size && old.mtimeMs === mtimeMs && old.mimeType === mimeType) return old;
+      return { path: rel, size, mtimeMs, mimeType };
     } catch (error) {
       const code = errorCode(error);
       if (isUnreachable(error) || code === 'ELOOP' || code === 'EPERM') return undefined;

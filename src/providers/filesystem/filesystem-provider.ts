@@ -176,6 +176,7 @@ export class FilesystemProvider {
       accept: (rel) => this.pathOf(this.uriOf(rel)) === rel,
       freshness: this.freshness,
       servers: this.servers,
+      onGrow: (files) => this.views.extend(files),
     });
     this.started = true;
     this.listing.begin();
@@ -244,10 +245,7 @@ export class FilesystemProvider {
    */
   async complete(prefix: string): Promise<PathCompletion> {
     const index = await this.freshIndex();
-    const found = completePaths(
-      index.files.map((f) => f.path),
-      prefix,
-    );
+    const found = completePaths(this.views.pathsOf(index.files), prefix);
     return index.partial ? { ...found, hasMore: true } : found;
   }
 

@@ -17,6 +17,11 @@ import { isVisiblePath, type Visibility } from './paths.js';
 /** How long a folder must be quiet before its changes are announced, by default (ms). */
 export const DEFAULT_WATCH_DEBOUNCE_MS = 100;
 
+/** Directories given their watch in one turn of the event loop. */
+const WATCH_SLICE = 500;
+/** The watcher's own limit of directories (folder-watcher.ts, `maxDirectories`). */
+const WATCH_LIMIT = 8192;
+
 /** Files fingerprinted at once when several changed under a listener. */
 const FINGERPRINT_CONCURRENCY = 8;
 
@@ -96,7 +101,24 @@ export class FolderFreshness implements WatchCoverage {
           `not watching ${this.options.folderName} (${why}); the listing is refreshed when it is older than ${this.options.fallbackRescanMs} ms`,
         ),
     });
-    this.watcher.sync(index.directories);
+    void this.watchInSlices(index.directories);
+  }
+
+  /**
+   * Watches the directories of the first walk, a slice at a time with a turn of the event loop
+   * between slices: setting thousands of watches holds the loop for a few hundred ms. A directory
+   * not watched yet is not trusted ({@link coverage}) meanwhile.
+   */
+  private async watchInSlices(dirs: readonly string[]): Promise<void> {
+    // Past the watcher's limit, one call fails at once, before any watch is set.
+    if (dirs.length < WATCH_LIMIT) {
+      for (let n = WATCH_SLICE; n < dirs.length; n += WATCH_SLICE) {
+        if (this.closed || !this.watcher) return;
+        this.watcher.sync(dirs.slice(0, n));
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    }
+    if (!this.closed) this.watcher?.sync(dirs);
   }
 
   /** Sees every watcher event (see {@link FolderChanges}); returns a function that stops it. */
@@ -193,7 +215,9 @@ export class FolderFreshness implements WatchCoverage {
   private listedPaths(): readonly string[] {
     const files = this.index?.files;
     if (!files) return [];
-    if (this.paths?.from !== files) this.paths = { from: files, paths: files.map((f) => f.path) };
+    // The first walk's listing grows while it runs: the same array, longer.
+    if (this.paths?.from !== files || this.paths.paths.length !== files.length)
+      this.paths = { from: files, paths: files.map((f) => f.path) };
     return this.paths.paths;
   }
 

@@ -5,14 +5,14 @@
  */
 import { McpKitError } from '../../errors/mcpkit-error.js';
 import type { McpServer } from '../../server/index.js';
-import { FileIndex } from './file-index.js';
+import { FileIndex, type IndexedFile } from './file-index.js';
 import type { FolderFreshness } from './folder-freshness.js';
 import type { ProviderFs } from './fs-types.js';
 import type { Visibility } from './paths.js';
 import type { FilesystemProviderOptions } from './provider-options.js';
 
 /** How long a listing waits for the first walk before it answers from what is walked so far. */
-export const DEFAULT_WALK_WAIT_MS = 500;
+export const DEFAULT_WALK_WAIT_MS = 300;
 
 /** Most files listed, by default (`maxFiles`). */
 export const DEFAULT_MAX_FILES = 1_000_000;
@@ -38,6 +38,8 @@ export interface FolderListingOptions {
   accept: (relative: string) => boolean;
   freshness: FolderFreshness;
   servers: ReadonlySet<McpServer>;
+  /** The first walk's listing grew (it only grows at its end): build what is built from it. */
+  onGrow: (files: readonly IndexedFile[]) => void;
 }
 
 /** The real path of a folder to serve; rejects with ROOT_NOT_FOUND when it is not a folder. */
@@ -76,7 +78,10 @@ export class FolderListing {
       refuseHardLinks: provider.refuseHardLinks ?? false,
       maxFiles: this.maxFiles,
       accept: options.accept,
-      onProgress: provider.onProgress,
+      onProgress: (progress) => {
+        if (progress.first) options.onGrow(this.index.files);
+        provider.onProgress?.(progress);
+      },
       onWarning: provider.onWarning,
       onDiff: (diff, before) => freshness.onDiff(diff, before),
     });

@@ -1,7 +1,9 @@
 /**
- * What the provider shows of one listing, built once per listing (a search reads `files` per
- * query, `resources/list` reads `resources` per page): a new listing, new views. The first
- * walk's listing grows at its end while it runs: only the new files get views.
+ * What the provider shows of one listing (a search reads `files` per query, `resources/list`
+ * reads `resources` per page, completion reads `paths`), built once per file version: a file
+ * unchanged across walks keeps its views, and the first walk's listing, which grows at its end
+ * while it runs, gets views for its new files only ({@link ListingViews.extend}, called as it
+ * goes, so that no request pays for 100,000 views at once).
  */
 import type { ListedResource } from '../../server/index.js';
 import type { IndexedFile } from './file-index.js';
@@ -10,52 +12,56 @@ export interface FileInfo extends IndexedFile {
   readonly uri: string;
 }
 
-/** Views of the items of one listing, extended as it grows; `snapshot` is what callers get. */
+/** The views of one listing so far; the copy callers get is made when they ask. */
 interface Built<T> {
   from: readonly IndexedFile[];
   items: T[];
-  /** A copy of `items`: a caller may hold it while the listing grows. */
-  snapshot: readonly T[];
+  /** A copy of `items` (a caller may hold it while the listing grows), made on demand. */
+  snapshot: readonly T[] | undefined;
 }
 
-function extend<T>(
-  built: Built<T> | undefined,
-  from: readonly IndexedFile[],
-  view: (file: IndexedFile) => T,
-  freeze: boolean,
-): Built<T> {
-  const b: Built<T> = built?.from === from ? built : { from, items: [], snapshot: [] };
-  if (b.items.length < from.length || b.snapshot.length !== b.items.length) {
-    for (let i = b.items.length; i < from.length; i++) b.items.push(view(from[i] as IndexedFile));
-    b.snapshot = freeze ? Object.freeze(b.items.slice()) : b.items.slice();
+/** One kind of view of a listing's files, cached per file version (an {@link IndexedFile}). */
+class ViewsOf<T> {
+  private built: Built<T> | undefined;
+  private readonly cache = new WeakMap<IndexedFile, T>();
+
+  constructor(
+    private readonly view: (file: IndexedFile) => T,
+    private readonly freeze: boolean,
+  ) {}
+
+  /** Views for the files of `from` that have none yet. */
+  extend(from: readonly IndexedFile[]): void {
+    if (this.built?.from !== from) this.built = { from, items: [], snapshot: undefined };
+    const { items } = this.built;
+    for (let i = items.length; i < from.length; i++) {
+      const file = from[i] as IndexedFile;
+      let item = this.cache.get(file);
+      if (item === undefined) this.cache.set(file, (item = this.view(file)));
+      items.push(item);
+    }
   }
-  return b;
+
+  of(from: readonly IndexedFile[]): readonly T[] {
+    this.extend(from);
+    const built = this.built as Built<T>;
+    if (built.snapshot?.length !== built.items.length) {
+      built.snapshot = this.freeze ? Object.freeze(built.items.slice()) : built.items.slice();
+    }
+    return built.snapshot;
+  }
 }
 
 export class ListingViews {
-  private files: Built<FileInfo> | undefined;
-  private listed: Built<ListedResource> | undefined;
+  private readonly files: ViewsOf<FileInfo>;
+  private readonly listed: ViewsOf<ListedResource>;
+  private readonly paths = new ViewsOf<string>((f) => f.path, true);
 
-  constructor(private readonly uriOf: (relative: string) => string) {}
-
-  /** The served files with their URIs (frozen, shared by every caller). */
-  filesOf(from: readonly IndexedFile[]): readonly FileInfo[] {
-    this.files = extend(
-      this.files,
-      from,
-      (f) => Object.freeze({ ...f, uri: this.uriOf(f.path) }),
-      true,
-    );
-    return this.files.snapshot;
-  }
-
-  /** `resources/list` entries: uri, name (the relative path), mimeType, size, lastModified. */
-  resourcesOf(from: readonly IndexedFile[]): ListedResource[] {
-    this.listed = extend(
-      this.listed,
-      from,
+  constructor(uriOf: (relative: string) => string) {
+    this.files = new ViewsOf((f) => Object.freeze({ ...f, uri: uriOf(f.path) }), true);
+    this.listed = new ViewsOf(
       (f) => ({
-        uri: this.uriOf(f.path),
+        uri: uriOf(f.path),
         name: f.path,
         mimeType: f.mimeType,
         size: f.size,
@@ -63,7 +69,28 @@ export class ListingViews {
       }),
       false,
     );
+  }
+
+  /** Builds the views of the files of `from` that have none yet (a growing listing, as it grows). */
+  extend(from: readonly IndexedFile[]): void {
+    this.files.extend(from);
+    this.listed.extend(from);
+    this.paths.extend(from);
+  }
+
+  /** The served files with their URIs (frozen, shared by every caller). */
+  filesOf(from: readonly IndexedFile[]): readonly FileInfo[] {
+    return this.files.of(from);
+  }
+
+  /** `resources/list` entries: uri, name (the relative path), mimeType, size, lastModified. */
+  resourcesOf(from: readonly IndexedFile[]): ListedResource[] {
     // Shared by every page of this listing: the server only reads it.
-    return this.listed.snapshot as ListedResource[];
+    return this.listed.of(from) as ListedResource[];
+  }
+
+  /** The listed paths, in order. */
+  pathsOf(from: readonly IndexedFile[]): readonly string[] {
+    return this.paths.of(from);
   }
 }

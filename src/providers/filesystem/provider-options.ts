@@ -58,7 +58,7 @@ export interface FilesystemProviderOptions {
   /**
    * How long (ms) a listing (`resources/list`, completion, the tools) waits for the folder's
    * first walk, which runs in the background, before it answers from the files walked so far
-   * (default 500; 0: never waits). Reads never wait for the walk.
+   * (default 300; 0: never waits). Reads never wait for the walk.
    */
   walkWaitMs?: number;
   /**
