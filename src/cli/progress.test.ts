@@ -9,6 +9,7 @@ function reporter(options: Partial<ProgressOptions> = {}) {
     tty: false,
     label: 'mcpkit: /d',
     now: () => clock.t,
+    tickMs: 0,
     ...options,
   });
   return { out, clock, progress };
@@ -82,5 +83,27 @@ describe('progress on stderr', () => {
       '\r\x1b[Kmcpkit: careful\n',
       '\r\x1b[Kmcpkit: /d: walked 7 files (7 files/s)',
     ]);
+  });
+
+  it('redraws without news, so that a stuck task still shows where it stands', async () => {
+    const out: string[] = [];
+    const progress = createProgressReporter({
+      write: (s) => out.push(s),
+      tty: false,
+      label: 'mcpkit: /d',
+      delayMs: 0,
+      intervalMs: 0,
+      tickMs: 5,
+    });
+    const walked = progress.counter({ verb: 'walked' });
+    walked.update({ count: 3 });
+    const shown = out.length;
+    await new Promise((r) => setTimeout(r, 50));
+    expect(out.length).toBeGreaterThan(shown);
+    expect(out.at(-1)).toMatch(/^mcpkit: \/d: walked 3 files \(\d+ files\/s\)\n$/);
+    walked.finish({ count: 3 });
+    const after = out.length;
+    await new Promise((r) => setTimeout(r, 30));
+    expect(out.length).toBe(after);
   });
 });

@@ -15,6 +15,11 @@ export interface ProgressOptions {
   delayMs?: number;
   /** Least time between two lines (default 250 ms on a terminal, 3 s otherwise). */
   intervalMs?: number;
+  /**
+   * How often the line is redrawn without news (default `intervalMs`; 0: only on updates): a
+   * task stuck on a slow disk still shows where it stands and its falling rate.
+   */
+  tickMs?: number;
   now?: () => number;
 }
 
@@ -101,6 +106,8 @@ export function createProgressReporter(options: ProgressOptions): ProgressReport
   const delay = options.delayMs ?? 300;
   const interval = options.intervalMs ?? (options.tty ? 250 : 3000);
   const tasks: Task[] = [];
+  const tick = options.tickMs ?? interval;
+  let timer: ReturnType<typeof setInterval> | undefined;
   let last = -Infinity;
   const clear = options.tty ? '\r\x1b[K' : '';
 
@@ -130,6 +137,10 @@ export function createProgressReporter(options: ProgressOptions): ProgressReport
         shown: false,
       };
       tasks.push(task);
+      if (tick > 0 && timer === undefined) {
+        timer = setInterval(() => draw(now(), false), tick);
+        timer.unref?.();
+      }
       return {
         update(state) {
           task.state = state;
@@ -139,6 +150,10 @@ export function createProgressReporter(options: ProgressOptions): ProgressReport
           const at = tasks.indexOf(task);
           if (at < 0) return;
           tasks.splice(at, 1);
+          if (tasks.length === 0) {
+            clearInterval(timer);
+            timer = undefined;
+          }
           if (!task.shown) return;
           const { verb, noun = 'files' } = task.options;
           const size = state.bytes !== undefined ? ` (${formatBytes(state.bytes)})` : '';
