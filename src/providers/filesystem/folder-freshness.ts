@@ -63,7 +63,10 @@ export class FolderFreshness implements WatchCoverage {
     this.baselines = new ContentBaselines({
       uriOf: options.uriOf,
       pathOf: options.pathOf,
-      isListed: (relative) => this.index?.get(relative) !== undefined,
+      // Before the first walk ends, a path not walked yet may be a file: fingerprint it (a
+      // folder has none), rather than announce its every touch as a change.
+      isListed: (relative) =>
+        this.index === undefined || this.index.partial || this.index.get(relative) !== undefined,
       listed: () => this.listedPaths(),
       isAttached: (uri) => this.isAttached(uri),
       fingerprint: options.fingerprint,
@@ -87,6 +90,11 @@ export class FolderFreshness implements WatchCoverage {
   /** The watch's epoch now; -1 (matching no coverage) without a watch. */
   get epoch(): number {
     return this.closed ? -1 : (this.watcher?.epoch ?? -1);
+  }
+
+  /** The listing, from before its first walk ends (the watch starts after it: {@link start}). */
+  track(index: FileIndex): void {
+    this.index = index;
   }
 
   /** Starts watching (when asked) once the first walk is done. */

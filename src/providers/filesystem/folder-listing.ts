@@ -14,6 +14,9 @@ import type { FilesystemProviderOptions } from './provider-options.js';
 /** How long a listing waits for the first walk before it answers from what is walked so far. */
 export const DEFAULT_WALK_WAIT_MS = 300;
 
+/** A first walk that took this long is followed by another once the watch is set (ms). */
+const REWALK_AFTER_MS = 1000;
+
 /** Most files listed, by default (`maxFiles`). */
 export const DEFAULT_MAX_FILES = 1_000_000;
 
@@ -85,22 +88,31 @@ export class FolderListing {
       onWarning: provider.onWarning,
       onDiff: (diff, before) => freshness.onDiff(diff, before),
     });
+    freshness.track(this.index);
   }
 
   /** Starts the first walk in the background; a failure is a warning (the next listing tries again). */
   begin(): void {
-    this.walked().catch((error: unknown) =>
-      this.options.provider.onWarning?.(
-        `listing the folder failed (${(error as Error).message}); the next request walks it again`,
-      ),
+    this.walked().catch((error: unknown) => this.warnFailed(error));
+  }
+
+  private warnFailed(error: unknown): void {
+    this.options.provider.onWarning?.(
+      `listing the folder failed (${(error as Error).message}); the next request walks it again`,
     );
   }
 
   /** Resolves once the first walk finished (a failed one is walked again). */
   walked(): Promise<void> {
+    const began = Date.now();
     this.first ??= this.index.refresh().then(
       () => {
         this.options.freshness.start(this.options.root, this.index);
+        // The watch starts now: what changed in folders already walked went unseen. After a
+        // long walk, one more (stats only: nothing is sniffed again) finds and announces it.
+        if (this.options.provider.watch === true && Date.now() - began >= REWALK_AFTER_MS) {
+          this.index.refresh(true).catch((error: unknown) => this.warnFailed(error));
+        }
         // A client that listed part of the folder lists again: the rest is there now.
         if (this.servedPartial && this.options.provider.watch === true) {
           for (const server of this.options.servers) server.notifyListChanged('resources');
