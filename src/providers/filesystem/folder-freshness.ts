@@ -97,10 +97,13 @@ export class FolderFreshness implements WatchCoverage {
     this.index = index;
   }
 
-  /** Starts watching (when asked) once the first walk is done. */
-  start(root: string, index: FileIndex): void {
+  /**
+   * Starts watching (when asked) once the first walk is done; resolves once every directory it
+   * found is watched (or the watch failed).
+   */
+  start(root: string, index: FileIndex): Promise<void> {
     this.index = index;
-    if (!this.options.watch || this.closed) return;
+    if (!this.options.watch || this.closed) return Promise.resolve();
     this.changes.subscribe((change) => this.onChange(change));
     this.watcher = new FolderWatcher(root, {
       onChange: (relative) => this.changes.emit({ path: relative }),
@@ -109,7 +112,7 @@ export class FolderFreshness implements WatchCoverage {
           `not watching ${this.options.folderName} (${why}); the listing is refreshed when it is older than ${this.options.fallbackRescanMs} ms`,
         ),
     });
-    void this.watchInSlices(index.directories);
+    return this.watchInSlices(index.directories);
   }
 
   /**

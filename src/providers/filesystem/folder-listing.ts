@@ -14,9 +14,6 @@ import type { FilesystemProviderOptions } from './provider-options.js';
 /** How long a listing waits for the first walk before it answers from what is walked so far. */
 export const DEFAULT_WALK_WAIT_MS = 300;
 
-/** A first walk that took this long is followed by another once the watch is set (ms). */
-const REWALK_AFTER_MS = 1000;
-
 /** Most files listed, by default (`maxFiles`). */
 export const DEFAULT_MAX_FILES = 1_000_000;
 
@@ -102,20 +99,23 @@ export class FolderListing {
     );
   }
 
-  /** Resolves once the first walk finished (a failed one is walked again). */
+  /**
+   * Resolves once the first walk finished (a failed one is walked again) and, when the folder
+   * is watched, once the watch is set and a walk after it caught up with what changed meanwhile.
+   */
   walked(): Promise<void> {
-    const began = Date.now();
     this.first ??= this.index.refresh().then(
-      () => {
-        this.options.freshness.start(this.options.root, this.index);
-        // The watch starts now: what changed in folders already walked went unseen. After a
-        // long walk, one more (stats only: nothing is sniffed again) finds and announces it.
-        if (this.options.provider.watch === true && Date.now() - began >= REWALK_AFTER_MS) {
-          this.index.refresh(true).catch((error: unknown) => this.warnFailed(error));
-        }
+      async () => {
         // A client that listed part of the folder lists again: the rest is there now.
         if (this.servedPartial && this.options.provider.watch === true) {
           for (const server of this.options.servers) server.notifyListChanged('resources');
+        }
+        await this.options.freshness.start(this.options.root, this.index);
+        // The watch starts now: what changed in folders already walked went unseen (a client
+        // may be served during the walk). One more walk (stats only: nothing is sniffed again)
+        // finds and announces it.
+        if (this.options.freshness.watching) {
+          await this.index.refresh(true).catch((error: unknown) => this.warnFailed(error));
         }
       },
       (error: unknown) => {
