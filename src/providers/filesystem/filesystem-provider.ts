@@ -36,7 +36,8 @@ import type { ReadStalls } from './read-stalls.js';
 
 export type { FilesystemProviderOptions } from './provider-options.js';
 export type { FileInfo, ListingState };
-export { DEFAULT_MAX_FILES };
+/** Characters that `{+path}` expansion and {@link escapePath} both leave as they are. */
+const PLAIN_PATH = /^[A-Za-z0-9._~/-]*$/;
 
 /**
  * Serves a folder as resources. Reads resolve the path under the root, follow symlinks only to
@@ -63,6 +64,7 @@ export class FilesystemProvider {
   /** The served folder, absolute (as given, before symlinks are resolved). */
   readonly root: string;
   readonly uriTemplate: string;
+  private readonly uriPrefix: string;
   /**
    * The template of the parts of a file, `${uriPrefix}{+path}{?offset,length,version}`: `offset`
    * (default 0) and `length` (default {@link partBytes}) in bytes, `version` from a part's `_meta`.
@@ -91,7 +93,7 @@ export class FilesystemProvider {
   constructor(options: FilesystemProviderOptions) {
     this.options = options;
     this.root = path.resolve(options.root);
-    const prefix = options.uriPrefix ?? 'file:///';
+    const prefix = (this.uriPrefix = options.uriPrefix ?? 'file:///');
     if (!/^[a-zA-Z][a-zA-Z0-9+.-]*:[^{}]*\/$/.test(prefix)) {
       throw new McpKitError(
         'INVALID_URI',
@@ -188,6 +190,8 @@ export class FilesystemProvider {
    * `file:///notes%5B1%5D.md`, a valid RFC 3986 URI that {@link pathOf} maps back.
    */
   uriOf(relative: string): string {
+    // Expansion builds a string of many pieces (~1.5 KB a URI); this one shares the path's bytes.
+    if (PLAIN_PATH.test(relative)) return this.uriPrefix + relative;
     return this.template.expand({ path: escapePath(relative) });
   }
 

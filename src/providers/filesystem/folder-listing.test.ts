@@ -206,3 +206,16 @@ describe('maxFiles', () => {
     ]);
   });
 });
+
+describe('URIs of listed files', () => {
+  it('are the expansion of the template, for plain paths and any other', async () => {
+    const { parseTemplate } = await import('../../uri/index.js');
+    const { escapePath } = await import('./paths.js');
+    const provider = createFilesystemProvider({ root: base, uriPrefix: 'docs://site/' });
+    const template = parseTemplate('docs://site/{+path}');
+    const names = ['a/b.md', 'a b.md', '-._~', 'notes[1].md', 'é.md', '%41', 'a:b?c#d@e', ''];
+    for (let c = 32; c < 127; c++) names.push(`a${String.fromCharCode(c)}b/c`);
+    for (const name of names)
+      expect(provider.uriOf(name), name).toBe(template.expand({ path: escapePath(name) }));
+  });
+});
