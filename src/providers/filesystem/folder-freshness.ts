@@ -18,7 +18,7 @@ import { isVisiblePath, type Visibility } from './paths.js';
 export const DEFAULT_WATCH_DEBOUNCE_MS = 100;
 
 /** Directories given their watch in one turn of the event loop. */
-const WATCH_SLICE = 500;
+const WATCH_SLICE = 200;
 /** The watcher's own limit of directories (folder-watcher.ts, `maxDirectories`). */
 const WATCH_LIMIT = 8192;
 

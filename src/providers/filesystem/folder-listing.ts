@@ -106,11 +106,13 @@ export class FolderListing {
   walked(): Promise<void> {
     this.first ??= this.index.refresh().then(
       async () => {
-        // A client that listed part of the folder lists again: the rest is there now.
+        const watched = this.options.freshness.start(this.options.root, this.index);
+        // A client that listed part of the folder lists again: the rest is there now. (After
+        // the watch began: unwatched, the event would mark this very listing stale.)
         if (this.servedPartial && this.options.provider.watch === true) {
           for (const server of this.options.servers) server.notifyListChanged('resources');
         }
-        await this.options.freshness.start(this.options.root, this.index);
+        await watched;
         // The watch starts now: what changed in folders already walked went unseen (a client
         // may be served during the walk). One more walk (stats only: nothing is sniffed again)
         // finds and announces it.
