@@ -431,6 +431,8 @@ const EXPECTED: Record<string, string[]> = {
   './filesystem': [
     'CacheStats',
     'ContentsOutcome',
+    'DEFAULT_MAX_FILES',
+    'DEFAULT_WALK_WAIT_MS',
     'DEFAULT_WATCH_DEBOUNCE_MS',
     'FileContents',
     'FileInfo',
@@ -442,6 +444,7 @@ const EXPECTED: Record<string, string[]> = {
     'IndexDiff',
     'IndexProgress',
     'IndexedFile',
+    'ListingState',
     'ProviderFs',
     'ReadOutcome',
     'SEARCH_DEFAULTS',
