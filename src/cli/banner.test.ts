@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { banner, inspectorCommands, shellQuote, stdioConfig } from './banner.js';
-import { createProgressReporter } from './progress.js';
 
 const base = {
   dir: '/srv/docs',
@@ -83,63 +82,5 @@ describe('banner', () => {
     expect(JSON.parse(stdioConfig('x', 'node', ['a']))).toEqual({
       mcpServers: { x: { command: 'node', args: ['a'] } },
     });
-  });
-});
-
-describe('indexing progress', () => {
-  it('stays silent for a quick walk', () => {
-    const out: string[] = [];
-    let t = 0;
-    const p = createProgressReporter({
-      write: (s) => out.push(s),
-      tty: false,
-      label: 'indexing /d',
-      now: () => t,
-    });
-    p.update({ files: 10, directories: 1, done: false });
-    t = 100;
-    p.update({ files: 20, directories: 2, done: true });
-    expect(out).toEqual([]);
-  });
-
-  it('reports a long walk, throttled, and ends with a summary line', () => {
-    const out: string[] = [];
-    let t = 0;
-    const p = createProgressReporter({
-      write: (s) => out.push(s),
-      tty: false,
-      label: 'indexing /d',
-      now: () => t,
-      delayMs: 300,
-      intervalMs: 1000,
-    });
-    for (let i = 1; i <= 30; i++) {
-      t = i * 100;
-      p.update({ files: i * 1000, directories: i, done: false });
-    }
-    p.update({ files: 30_500, directories: 31, done: true });
-    expect(out).toEqual([
-      'indexing /d: 4,000 files in 4 folders so far…\n',
-      'indexing /d: 14,000 files in 14 folders so far…\n',
-      'indexing /d: 24,000 files in 24 folders so far…\n',
-      'indexing /d: 30,500 files in 31 folders, 2.9 s\n',
-    ]);
-  });
-
-  it('rewrites one line on a terminal', () => {
-    const out: string[] = [];
-    let t = 0;
-    const p = createProgressReporter({
-      write: (s) => out.push(s),
-      tty: true,
-      label: 'indexing /d',
-      now: () => t,
-    });
-    p.update({ files: 0, directories: 0, done: false });
-    t = 1000;
-    p.update({ files: 1, directories: 1, done: false });
-    p.update({ files: 5, directories: 2, done: false });
-    expect(out[0]).toBe('\r\x1b[Kindexing /d: 1 files in 1 folders so far…');
-    expect(out).toHaveLength(1);
   });
 });

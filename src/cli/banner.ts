@@ -4,8 +4,9 @@ import { formatBytes } from '../providers/filesystem/index.js';
 export interface BannerInput {
   /** The served folder, absolute. */
   dir: string;
-  files: number;
-  bytes: number;
+  /** Files and bytes listed; absent while the folder is still walked. */
+  files?: number;
+  bytes?: number;
   /**
    * `inboundBytes`: the largest line or body accepted; `outboundBytes`: the largest message
    * sent; `capBytes`: the most one result may take (the outbound cap less the envelope).
@@ -90,6 +91,11 @@ export function inspectorCommands(
   };
 }
 
+function folderSize({ files, bytes }: Pick<BannerInput, 'files' | 'bytes'>): string {
+  if (files === undefined) return 'listed in the background as it is walked';
+  return `${files.toLocaleString('en-US')} file${files === 1 ? '' : 's'}, ${formatBytes(bytes ?? 0)}`;
+}
+
 /** The banner, as lines of text (no trailing newline). */
 export function banner(input: BannerInput): string {
   const t = input.transport;
@@ -99,7 +105,7 @@ export function banner(input: BannerInput): string {
       ? `Listening on ${t.url} (Streamable HTTP: 2026-07-28${t.legacy ? ', and 2025-11-25 sessions' : ' only'})`
       : 'Serving over stdio: protocol messages on stdout, this text on stderr';
   const lines = [
-    `mcpkit serve: ${input.dir} (${input.files.toLocaleString('en-US')} file${input.files === 1 ? '' : 's'}, ${formatBytes(input.bytes)})`,
+    `mcpkit serve: ${input.dir} (${folderSize(input)})`,
     where,
     `  resources  file:///{+path}, paths relative to the folder`,
     '  tools      search, read        prompts  review-file, survey',

@@ -4,7 +4,11 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { McpKitError } from '../errors/index.js';
 import { DEFAULT_BLOCK_BUDGET_BYTES, DEFAULT_RESULT_BUDGET_BYTES } from '../content/index.js';
-import { serveFolder } from '../providers/filesystem/index.js';
+import {
+  serveFolder,
+  type FilesystemProvider,
+  type IndexProgress,
+} from '../providers/filesystem/index.js';
 import {
   createServer,
   ENVELOPE_RESERVE_BYTES,
@@ -26,7 +30,7 @@ import { assemblyCapBytes } from '../transports/stdio/server/serve-stdio.js';
 import type { ServeArgs } from './args.js';
 import { banner, type BannerInput } from './banner.js';
 import { startIdleCompaction } from './idle-compaction.js';
-import { createProgressReporter } from './progress.js';
+import { createProgressReporter, type ProgressReporter } from './progress.js';
 import { openShared, redisStdioArgs } from './serve-redis.js';
 import { UsageError } from './usage-error.js';
 
@@ -93,6 +97,7 @@ function stdioArgs(args: ServeArgs, dir: string): string[] {
     ['--max-listen-pending-uris', args.maxListenPendingUris],
     ['--max-encoded-read-bytes', args.maxEncodedReadBytes],
     ['--max-response-total-bytes', args.maxResponseTotalBytes],
+    ['--max-files', args.maxFiles],
     ['--search-max-files', args.searchMaxFiles],
     ['--search-max-bytes', args.searchMaxBytes],
     [
@@ -207,6 +212,36 @@ export async function runServe(
   }
 }
 
+/** How long the banner waits for the folder's first walk, to give its size (ms). */
+const BANNER_WAIT_MS = 250;
+
+/** The banner's input with the folder's size, when its first walk ends soon enough. */
+async function withListing(
+  provider: FilesystemProvider,
+  info: Omit<BannerInput, 'transport'>,
+): Promise<Omit<BannerInput, 'transport'>> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([
+    provider.ready().catch(() => undefined),
+    new Promise((resolve) => (timer = setTimeout(resolve, BANNER_WAIT_MS))),
+  ]);
+  clearTimeout(timer);
+  if (!provider.listingState.complete) return info;
+  const files = await provider.files();
+  return { ...info, files: files.length, bytes: files.reduce((sum, f) => sum + f.size, 0) };
+}
+
+/** Reports the folder's first walk (later walks are quick or announced by their changes). */
+function walkProgress(progress: ProgressReporter): (p: IndexProgress) => void {
+  const walked = progress.counter({ verb: 'walked' });
+  return (p) => {
+    if (!p.first) return;
+    const state = { count: p.files, bytes: p.bytes };
+    if (!p.done) walked.update(state);
+    else walked.finish(state, `in ${p.directories.toLocaleString('en-US')} folders`);
+  };
+}
+
 /** The server and its transport; `close()` stops both, `end()` resolves `done` (HTTP). */
 async function start(
   args: ServeArgs,
@@ -215,12 +250,12 @@ async function start(
   opened: Awaited<ReturnType<typeof openShared>>,
 ): Promise<{ done: Promise<number>; close(): Promise<void>; end(): void }> {
   const server = createFolderServer(args, dir, opened?.shared.serverOptions);
-  const warn = (message: string): void => void io.stderr.write(`mcpkit: ${message}\n`);
   const progress = createProgressReporter({
     write: (t) => void io.stderr.write(t),
     tty: io.stderr.isTTY === true,
-    label: `indexing ${dir}`,
+    label: `mcpkit: ${dir}`,
   });
+  const warn = (message: string): void => progress.log(`mcpkit: ${message}`);
   const provider = serveFolder(server, {
     root: dir,
     watch: args.watch,
@@ -232,6 +267,7 @@ async function start(
       readWorkers: args.readWorkers,
       partBytes: args.partBytes,
       watchDebounceMs: args.watchDebounceMs,
+      maxFiles: args.maxFiles,
     }),
     search: defined({
       maxFiles: args.searchMaxFiles,
@@ -240,9 +276,7 @@ async function start(
       concurrency: args.searchConcurrency,
       maxWaiting: args.searchMaxWaiting,
     }),
-    ...(args.quiet
-      ? {}
-      : { onProgress: (p: Parameters<typeof progress.update>[0]) => progress.update(p) }),
+    ...(args.quiet ? {} : { onProgress: walkProgress(progress) }),
     onWarning: warn,
   });
   let stopCompaction = (): void => undefined;
@@ -251,18 +285,16 @@ async function start(
     provider.close();
   };
   try {
-    await provider.ready();
+    // The root only: the folder is walked in the background while the server answers.
+    await provider.open();
   } catch (error) {
     closeFolder();
     throw error;
   }
   if (args.idleGc) stopCompaction = startIdleCompaction();
-  const files = await provider.files();
   const self = selfCommand(io);
   const info: Omit<BannerInput, 'transport'> = {
     dir,
-    files: files.length,
-    bytes: files.reduce((sum, f) => sum + f.size, 0),
     blockBudgetBytes: args.blockBudgetBytes ?? DEFAULT_BLOCK_BUDGET_BYTES,
     resultBudgetBytes: args.resultBudgetBytes ?? DEFAULT_RESULT_BUDGET_BYTES,
     stdioCommand: { command: self.command, args: [...self.args, ...stdioArgs(args, dir)] },
@@ -279,7 +311,9 @@ async function start(
         outboundBytes: maxResponseBytes,
         capBytes: assemblyCapBytes(maxResponseBytes) - ENVELOPE_RESERVE_BYTES,
       };
-      io.stderr.write(`${banner({ ...info, transport })}\n`);
+      void withListing(provider, info).then((ready) =>
+        io.stderr.write(`${banner({ ...ready, transport })}\n`),
+      );
     }
     const connection = serveStdio(server, {
       maxLineBytes,
@@ -341,9 +375,10 @@ async function start(
   // The URL comes first, alone on its line: scripts and tests read it from stdout.
   io.stdout.write(`${running.url}\n`);
   if (!args.quiet) {
+    const ready = await withListing(provider, info);
     io.stdout.write(
       `${banner({
-        ...info,
+        ...ready,
         transport: {
           kind: 'http',
           url: running.url,

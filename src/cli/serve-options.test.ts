@@ -75,6 +75,7 @@ describe('serve limits on the command line', () => {
       { searchMaxFiles: 1000, searchMaxBytes: 16 * 1024 ** 2, searchTimeoutMs: 2000 },
     ],
     [['--search-concurrency', '2'], { searchConcurrency: 2 }],
+    [['--max-files', '2000000'], { maxFiles: 2_000_000 }],
     [['--watch-debounce', '250ms'], { watchDebounceMs: 250, watch: true }],
     [['--read-timeout', '2s'], { readTimeoutMs: 2000 }],
     [['--stdio', '--read-timeout=500ms'], { readTimeoutMs: 500 }],

@@ -31,6 +31,7 @@ export type ValueKey =
   | 'maxSessions'
   | 'sessionIdleMs'
   | 'searchMaxFiles'
+  | 'maxFiles'
   | 'searchMaxBytes'
   | 'searchTimeoutMs'
   | 'searchConcurrency'
@@ -140,6 +141,7 @@ export const VALUE_OPTIONS: Readonly<Record<string, ValueOption>> = {
     kind: 'duration',
     only: 'http',
   },
+  '--max-files': { key: 'maxFiles', min: 1, max: 100_000_000, kind: 'count' },
   '--search-max-files': { key: 'searchMaxFiles', min: 1, max: 100_000_000, kind: 'count' },
   '--search-max-bytes': { key: 'searchMaxBytes', min: 1024, kind: 'size' },
   '--search-timeout': { key: 'searchTimeoutMs', min: 10, max: DAY_MS, kind: 'duration' },

@@ -131,6 +131,8 @@ Several instances (one Redis; see "Running several instances" in the README):
   --redis-ca FILE         a CA certificate (PEM) to trust for rediss://
 
 Files:
+  --max-files N           most files listed (default 1000000): the first N in path order; past
+                          it a warning on stderr says so, and the others are still read by path
   --no-hard-links         refuse files with more than one hard link (by default a hard link is
                           served like the file it is, even if its other names are outside DIR)
 

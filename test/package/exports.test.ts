@@ -441,6 +441,8 @@ const EXPECTED: Record<string, string[]> = {
   './filesystem': [
     'CacheStats',
     'ContentsOutcome',
+    'DEFAULT_MAX_FILES',
+    'DEFAULT_WALK_WAIT_MS',
     'DEFAULT_WATCH_DEBOUNCE_MS',
     'FileContents',
     'FileInfo',
@@ -452,6 +454,7 @@ const EXPECTED: Record<string, string[]> = {
     'IndexDiff',
     'IndexProgress',
     'IndexedFile',
+    'ListingState',
     'ProviderFs',
     'ReadOutcome',
     'SEARCH_DEFAULTS',

@@ -16,12 +16,18 @@ export interface IndexedFile {
   readonly mimeType: string;
 }
 
-/** How far a walk got; reported after each directory. */
+/** How far a walk got; reported after each step (a directory read, a batch of files stat'ed). */
 export interface IndexProgress {
   files: number;
   directories: number;
+  /** Bytes of the files listed so far (their sizes: nothing is read). */
+  bytes: number;
+  /** True for the folder's first walk, the one a fresh listing is served from as it goes. */
+  first: boolean;
   /** True on the last report of a walk. */
   done: boolean;
+  /** On the last report: the walk stopped at `maxFiles`, with more files left unlisted. */
+  cut?: boolean;
 }
 
 export interface FileIndexOptions {
@@ -72,15 +78,28 @@ function sameVersion(v: Verdict, stats: Stats): boolean {
   );
 }
 
-function byPath(a: IndexedFile, b: IndexedFile): number {
-  return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
+/** One name still to visit, in a directory already read. */
+interface Pending {
+  rel: string;
+  kind: 'dir' | 'file';
+  link: boolean;
+}
+
+/**
+ * The sort key of a name among its siblings: a directory's name ends with `/`, so that visiting
+ * siblings in key order visits every path in code-unit order (`a-b` < `a/x` < `a0`).
+ */
+function keyOf(name: string, dir: boolean): string {
+  return dir ? `${name}/` : name;
 }
 
 /**
  * Walks the root depth-first without following directory symlinks; file symlinks are listed
  * when their target is a visible regular file inside the root. Hidden and ignored names are
- * skipped. Entries are sorted by path (code-unit order), so pages of `resources/list` are stable.
- * The walk stops as soon as `maxFiles` files are listed: nothing beyond is stat'ed or sniffed.
+ * skipped. Names are visited in path order (code-unit order of the relative path), so files are
+ * found already sorted: pages of `resources/list` are stable, and the first walk's listing grows
+ * only at its end ({@link files} while {@link partial}). The walk stops as soon as `maxFiles`
+ * files are listed (the first ones in path order): nothing beyond is stat'ed or sniffed.
  * A file this process may not read (permissions) is left out, so that the listing, search and
  * completion never name a file that a read answers "not found" for ({@link canRead}: one
  * `access` call). MIME types come from extensions; only files with an unknown extension have
@@ -97,14 +116,29 @@ export class FileIndex {
   private walking: Promise<IndexDiff> | undefined;
   /** The walk that starts after the one in flight, for callers that need a walk begun after their call. */
   private queued: Promise<IndexDiff> | undefined;
+  /** The last finished walk stopped at `maxFiles`. */
+  private wasCut = false;
   /** When the last walk finished (ms since epoch), 0 before the first. */
   scannedAt = 0;
 
   constructor(private readonly options: FileIndexOptions) {}
 
-  /** The files of the last walk, sorted by path. */
+  /**
+   * The files of the last walk, sorted by path. Before any walk finished: the files the first
+   * walk found so far, an array that only grows at its end (copy it to keep a snapshot).
+   */
   get files(): readonly IndexedFile[] {
     return this.entries;
+  }
+
+  /** No walk finished yet: {@link files} is what the first walk found so far. */
+  get partial(): boolean {
+    return this.scannedAt === 0;
+  }
+
+  /** The last finished walk stopped at `maxFiles` with files left unlisted. */
+  get cut(): boolean {
+    return this.wasCut;
   }
 
   /** The visible directories of the last walk (relative, without the root), for watching. */
@@ -138,62 +172,94 @@ export class FileIndex {
   }
 
   private async walk(): Promise<IndexDiff> {
-    const { fs, root, visibility, maxFiles, onProgress } = this.options;
+    const { maxFiles, onProgress } = this.options;
+    const first = this.scannedAt === 0;
     const found: IndexedFile[] = [];
+    const next = new Map<string, IndexedFile>();
+    // The first walk is served as it goes: its files and paths are the listing from the start.
+    if (first) {
+      this.entries = found;
+      this.byKey = next;
+    }
     const dirs: string[] = [];
-    const stack = [''];
+    // Popped from the end: pushed in reverse path order.
+    const stack: Pending[] = [{ rel: '', kind: 'dir', link: false }];
     const known = new Map<string, Verdict>();
     let directories = 0;
-    let truncated = false;
-    while (stack.length > 0 && !truncated) {
-      const dir = stack.pop() as string;
-      let dirents: Dirent[];
-      try {
-        dirents = await fs.readdir(path.join(root, dir), { withFileTypes: true });
-      } catch (error) {
-        if (isUnreachable(error)) continue;
-        throw withoutPath(error, 'cannot read a directory of the served folder');
-      }
-      directories++;
-      if (dir !== '') dirs.push(dir);
-      const candidates: Array<{ rel: string; link: boolean }> = [];
-      for (const d of dirents) {
-        if (!isVisibleName(d.name, visibility)) continue;
-        const rel = dir === '' ? d.name : `${dir}/${d.name}`;
-        if (d.isDirectory()) stack.push(rel);
-        else if ((d.isFile() || d.isSymbolicLink()) && (this.options.accept?.(rel) ?? true))
-          candidates.push({ rel, link: d.isSymbolicLink() });
-      }
-      // A bounded number of stats (and sniffs) at once, and never more than the listing still
-      // has room for: a huge directory must neither exhaust handles nor cost a stat per file.
-      let next = 0;
-      while (next < candidates.length && found.length < maxFiles) {
-        const take = Math.min(CONCURRENCY, maxFiles - found.length);
-        const batch = candidates.slice(next, next + take);
-        next += batch.length;
+    let bytes = 0;
+    while (stack.length > 0 && found.length < maxFiles) {
+      const top = stack[stack.length - 1] as Pending;
+      if (top.kind === 'dir') {
+        stack.pop();
+        const children = await this.children(top.rel);
+        if (children === undefined) continue;
+        directories++;
+        if (top.rel !== '') dirs.push(top.rel);
+        for (let i = children.length - 1; i >= 0; i--) stack.push(children[i] as Pending);
+      } else {
+        // A bounded number of stats (and sniffs) at once, and never more than the listing still
+        // has room for: a huge directory must neither exhaust handles nor cost a stat per file.
+        const batch: Pending[] = [];
+        const room = Math.min(CONCURRENCY, maxFiles - found.length);
+        while (batch.length < room && stack[stack.length - 1]?.kind === 'file')
+          batch.push(stack.pop() as Pending);
         const entries = await Promise.all(batch.map((c) => this.entry(c.rel, c.link, known)));
-        for (const file of entries) if (file) found.push(file);
+        for (const file of entries) {
+          if (!file) continue;
+          found.push(file);
+          next.set(file.path, file);
+          bytes += file.size;
+        }
       }
-      if (found.length >= maxFiles && (next < candidates.length || stack.length > 0)) {
-        truncated = true;
-        this.options.onWarning?.(
-          `the folder has more than ${maxFiles} files; the walk stopped once ${maxFiles} were listed (maxFiles)`,
-        );
-      }
-      onProgress?.({ files: found.length, directories, done: false });
+      onProgress?.({ files: found.length, directories, bytes, first, done: false });
     }
-    found.sort(byPath);
-    onProgress?.({ files: found.length, directories, done: true });
-    const diff = this.diff(found, known);
-    const first = this.scannedAt === 0;
+    const cut = stack.length > 0;
+    if (cut) {
+      const count = maxFiles.toLocaleString('en-US');
+      this.options.onWarning?.(
+        `the folder has more than ${count} files: only the first ${count} in path order are listed ` +
+          `(maxFiles, --max-files); the others are still read by path`,
+      );
+    }
+    onProgress?.({ files: found.length, directories, bytes, first, done: true, cut });
+    const diff = first
+      ? { added: found.map((f) => f.path), removed: [], changed: [] }
+      : this.diff(found, known);
     const before = this.byKey;
     this.entries = found;
     this.dirs = dirs;
-    this.byKey = new Map(found.map((f) => [f.path, f]));
+    this.byKey = next;
     this.known = known;
+    this.wasCut = cut;
     this.scannedAt = Date.now();
     if (!first) this.options.onDiff?.(diff, before);
     return diff;
+  }
+
+  /** The visible names of a directory, in path order; undefined when it cannot be reached. */
+  private async children(dir: string): Promise<Pending[] | undefined> {
+    const { fs, root, visibility } = this.options;
+    let dirents: Dirent[];
+    try {
+      dirents = await fs.readdir(path.join(root, dir), { withFileTypes: true });
+    } catch (error) {
+      if (isUnreachable(error)) return undefined;
+      throw withoutPath(error, 'cannot read a directory of the served folder');
+    }
+    const keyed: Array<{ key: string; item: Pending }> = [];
+    for (const d of dirents) {
+      if (!isVisibleName(d.name, visibility)) continue;
+      const rel = dir === '' ? d.name : `${dir}/${d.name}`;
+      if (d.isDirectory())
+        keyed.push({ key: keyOf(d.name, true), item: { rel, kind: 'dir', link: false } });
+      else if ((d.isFile() || d.isSymbolicLink()) && (this.options.accept?.(rel) ?? true))
+        keyed.push({
+          key: keyOf(d.name, false),
+          item: { rel, kind: 'file', link: d.isSymbolicLink() },
+        });
+    }
+    keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    return keyed.map((k) => k.item);
   }
 
   private async entry(
@@ -233,7 +299,11 @@ export class FileIndex {
       if (verdict === undefined) return undefined;
       known.set(rel, verdict);
       const { mimeType } = verdict;
-      return mimeType === undefined ? undefined : { path: rel, size, mtimeMs, mimeType };
+      if (mimeType === undefined) return undefined;
+      // The same object for the same version: what was built from it (its views) stays valid.
+      const old = this.byKey.get(rel);
+      if (old?.size === size && old.mtimeMs === mtimeMs && old.mimeType === mimeType) return old;
+      return { path: rel, size, mtimeMs, mimeType };
     } catch (error) {
       const code = errorCode(error);
       if (isUnreachable(error) || code === 'ELOOP' || code === 'EPERM') return undefined;

@@ -8,7 +8,13 @@ import { mimeFromName } from '../../content/mime.js';
 import { matchSafely, parseTemplate, type UriTemplate } from '../../uri/index.js';
 import type { ListedResource, McpServer, ResourceStat } from '../../server/index.js';
 import type { CacheStats } from './content-cache.js';
-import { FileIndex, type IndexDiff } from './file-index.js';
+import type { FileIndex, IndexDiff } from './file-index.js';
+import {
+  DEFAULT_MAX_FILES,
+  FolderListing,
+  folderRoot,
+  type ListingState,
+} from './folder-listing.js';
 import { FileParts } from './file-parts.js';
 import { ListingViews, type FileInfo } from './listing-views.js';
 import { registerFileResources } from './file-resources.js';
@@ -29,7 +35,9 @@ import { completePaths, escapePath, type PathCompletion, type Visibility } from 
 import type { ReadStalls } from './read-stalls.js';
 
 export type { FilesystemProviderOptions } from './provider-options.js';
-export type { FileInfo };
+export type { FileInfo, ListingState };
+/** Characters that `{+path}` expansion and {@link escapePath} both leave as they are. */
+const PLAIN_PATH = /^[A-Za-z0-9._~/-]*$/;
 
 /**
  * Serves a folder as resources. Reads resolve the path under the root, follow symlinks only to
@@ -44,6 +52,9 @@ export type { FileInfo };
  * (see folder-freshness.ts): `resources/updated` for a changed file, `list_changed` for one
  * added or removed; a file someone listens to is compared by contents first.
  *
+ * The folder is walked in the background ({@link open}); until that first walk ends, lists and
+ * completion answer from the files walked so far, in path order, and reads serve any file.
+ *
  * @example
  * const provider = createFilesystemProvider({ root: './docs' });
  * provider.register(server);
@@ -53,6 +64,7 @@ export class FilesystemProvider {
   /** The served folder, absolute (as given, before symlinks are resolved). */
   readonly root: string;
   readonly uriTemplate: string;
+  private readonly uriPrefix: string;
   /**
    * The template of the parts of a file, `${uriPrefix}{+path}{?offset,length,version}`: `offset`
    * (default 0) and `length` (default {@link partBytes}) in bytes, `version` from a part's `_meta`.
@@ -69,15 +81,11 @@ export class FilesystemProvider {
   readonly stalls: ReadStalls;
   private readonly servers = new Set<McpServer>();
   private within: Containment | undefined;
-  private index: FileIndex | undefined;
-  private starting: Promise<void> | undefined;
-  /** `ready()` resolved: a read need not wait for it (and may be answered without a promise). */
+  private listing: FolderListing | undefined;
+  private opening: Promise<void> | undefined;
+  /** `open()` resolved: a read need not wait for it (and may be answered without a promise). */
   private started = false;
   private readonly views = new ListingViews((relative) => this.uriOf(relative));
-  /** Unwatched, a change event said the folder changed: the next listing walks it again. */
-  private stale = false;
-  /** That walk, which every listing asked for meanwhile waits for. */
-  private staleWalk: Promise<unknown> | undefined;
   private readonly freshness: FolderFreshness;
   /** Digests of cached contents, hashed once per version. */
   private readonly digests = new WeakMap<FileContents, string>();
@@ -85,7 +93,7 @@ export class FilesystemProvider {
   constructor(options: FilesystemProviderOptions) {
     this.options = options;
     this.root = path.resolve(options.root);
-    const prefix = options.uriPrefix ?? 'file:///';
+    const prefix = (this.uriPrefix = options.uriPrefix ?? 'file:///');
     if (!/^[a-zA-Z][a-zA-Z0-9+.-]*:[^{}]*\/$/.test(prefix)) {
       throw new McpKitError(
         'INVALID_URI',
@@ -132,49 +140,49 @@ export class FilesystemProvider {
       watch: freshness,
       ttlMs: options.resolveTtlMs,
       maxEntries: options.maxResolvedPaths,
-      listed: (relative) => this.index?.get(relative),
+      listed: (relative) => this.listing?.index.get(relative),
       pool,
       streamLimits: { readTimeoutMs: this.readTimeoutMs, stalls: this.stalls },
     });
   }
 
-  /** Resolves the root and walks it once; later calls return at once. Rejects if the root is not a folder. */
-  ready(): Promise<void> {
-    this.starting ??= this.start();
-    return this.starting;
+  /**
+   * Resolves the root and starts its first walk in the background; resolves once the root is
+   * known to be a folder (rejects if it is not). Reads, lists and completion work from then on.
+   */
+  open(): Promise<void> {
+    this.opening ??= this.start();
+    return this.opening;
+  }
+
+  /** Resolves once the folder is open and walked once ({@link open}, then the whole first walk). */
+  async ready(): Promise<void> {
+    await this.open();
+    await (this.listing as FolderListing).walked();
+  }
+
+  /** How far the listing is: complete or still walked, and whether `maxFiles` cut it. */
+  get listingState(): ListingState {
+    const maxFiles = this.options.maxFiles ?? DEFAULT_MAX_FILES;
+    return this.listing?.state ?? { complete: false, files: 0, cut: false, maxFiles };
   }
 
   private async start(): Promise<void> {
-    let real: string;
-    try {
-      real = await this.fs.realpath(this.root);
-      if (!(await this.fs.stat(real)).isDirectory()) throw new Error('not a directory');
-    } catch (error) {
-      throw new McpKitError(
-        'ROOT_NOT_FOUND',
-        `cannot serve ${this.root}: ${(error as Error).message}`,
-        { cause: error },
-      );
-    }
-    this.within = {
-      root: real,
-      visibility: this.visibility,
-      refuseHardLinks: this.options.refuseHardLinks ?? false,
-    };
-    this.index = new FileIndex({
+    const real = await folderRoot(this.fs, this.root);
+    const refuseHardLinks = this.options.refuseHardLinks ?? false;
+    this.within = { root: real, visibility: this.visibility, refuseHardLinks };
+    this.listing = new FolderListing({
       fs: this.fs,
       root: real,
       visibility: this.visibility,
-      refuseHardLinks: this.options.refuseHardLinks ?? false,
-      maxFiles: this.options.maxFiles ?? 100_000,
+      provider: this.options,
       accept: (rel) => this.pathOf(this.uriOf(rel)) === rel,
-      onProgress: this.options.onProgress,
-      onWarning: this.options.onWarning,
-      onDiff: (diff, before) => this.freshness.onDiff(diff, before),
+      freshness: this.freshness,
+      servers: this.servers,
+      onGrow: (files) => this.views.extend(files),
     });
-    await this.index.refresh();
-    this.freshness.start(real, this.index);
     this.started = true;
+    this.listing.begin();
   }
 
   /**
@@ -183,6 +191,8 @@ export class FilesystemProvider {
    * `file:///notes%5B1%5D.md`, a valid RFC 3986 URI that {@link pathOf} maps back.
    */
   uriOf(relative: string): string {
+    // Expansion builds a string of many pieces (~1.5 KB a URI); this one shares the path's bytes.
+    if (PLAIN_PATH.test(relative)) return this.uriPrefix + relative;
     return this.template.expand({ path: escapePath(relative) });
   }
 
@@ -234,12 +244,14 @@ export class FilesystemProvider {
     return this.views.resourcesOf((await this.freshIndex()).files);
   }
 
-  /** Paths that start with `prefix`, then paths that contain it (case-insensitive). */
+  /**
+   * Paths that start with `prefix`, then paths that contain it (case-insensitive). While the
+   * first walk runs, from the files walked so far, with `hasMore` (more may come).
+   */
   async complete(prefix: string): Promise<PathCompletion> {
-    return completePaths(
-      (await this.freshIndex()).files.map((f) => f.path),
-      prefix,
-    );
+    const index = await this.freshIndex();
+    const found = completePaths(this.views.pathsOf(index.files), prefix);
+    return index.partial ? { ...found, hasMore: true } : found;
   }
 
   /**
@@ -248,11 +260,11 @@ export class FilesystemProvider {
    * large to read whole under it also gets its `firstPart` ({@link firstPartFor}).
    */
   async stat(relative: string, capBytes?: number): Promise<ResourceStat | undefined> {
-    await this.ready();
+    await this.open();
     const stats = await this.source.stat(relative);
     if (!stats) return undefined;
     const { size } = stats;
-    const mimeType = this.index?.get(relative)?.mimeType ?? mimeFromName(relative);
+    const mimeType = this.listing?.index.get(relative)?.mimeType ?? mimeFromName(relative);
     const stat = mimeType === undefined ? { size } : { size, mimeType };
     const firstPart =
       capBytes === undefined ? undefined : this.firstPartFor({ ...stat, path: relative }, capBytes);
@@ -269,7 +281,7 @@ export class FilesystemProvider {
     limitBytes = Number.POSITIVE_INFINITY,
     control: ReadControl = {},
   ): Promise<ContentsOutcome> {
-    await this.ready();
+    await this.open();
     return this.source.contents(relative, limitBytes, control);
   }
 
@@ -294,7 +306,7 @@ export class FilesystemProvider {
     const unfollow = followChanges(server, {
       watching: () => this.freshness.watching,
       pathOf: (uri) => this.pathOf(uri),
-      markStale: () => (this.stale = true),
+      markStale: () => this.listing?.markStale(), // before the first walk: nothing to redo
       dropCached: (relative) => this.dropCached(relative),
     });
     const remove = registerFileResources(server, {
@@ -312,7 +324,7 @@ export class FilesystemProvider {
       read: (relative, limit, streams) =>
         this.started
           ? this.source.whole(relative, limit, streams)
-          : this.ready().then(() => this.source.whole(relative, limit, streams)),
+          : this.open().then(() => this.source.whole(relative, limit, streams)),
       noteRead: (relative, version) => this.freshness.noteRead(relative, version),
     });
     return () => {
@@ -326,7 +338,7 @@ export class FilesystemProvider {
   /** Walks the folder now and notifies registered servers of what changed (watched or not). */
   async rescan(): Promise<IndexDiff> {
     await this.ready();
-    return this.freshness.rescan(this.index as FileIndex);
+    return this.freshness.rescan((this.listing as FolderListing).index);
   }
 
   /**
@@ -366,26 +378,13 @@ export class FilesystemProvider {
   }
 
   private async containment(): Promise<Containment> {
-    await this.ready();
+    await this.open();
     return this.within as Containment;
   }
 
   private async freshIndex(): Promise<FileIndex> {
-    await this.ready();
-    const index = this.index as FileIndex;
-    const maxAge = this.options.rescanMs ?? (this.freshness.watching ? 30_000 : 2_000);
-    // What the walk finds is announced by the freshness (when the folder is watched). A stale
-    // listing walks anew: one in flight may have started before the change was made.
-    if (this.stale) {
-      this.stale = false;
-      const walk = index.refresh(true).finally(() => {
-        if (this.staleWalk === walk) this.staleWalk = undefined;
-      });
-      this.staleWalk = walk;
-    }
-    if (this.staleWalk) await this.staleWalk;
-    else if (Date.now() - index.scannedAt > maxAge) await index.refresh();
-    return index;
+    await this.open();
+    return (this.listing as FolderListing).fresh();
   }
 
   /** Drops what is remembered of a root-relative path (file or folder), or of all (undefined). */
@@ -394,7 +393,7 @@ export class FilesystemProvider {
   }
 }
 
-/** Creates a filesystem provider; call `register(server)` and `ready()`. */
+/** Creates a filesystem provider; call `register(server)`, then `open()` (or `ready()`). */
 export function createFilesystemProvider(options: FilesystemProviderOptions): FilesystemProvider {
   return new FilesystemProvider(options);
 }

@@ -1,6 +1,6 @@
 // The watched folder end to end in one process: watcher events -> caches, listing, notifications.
 // The server's per-URI attach tracker is fed by hand here (a stand-in for listen streams).
-import { mkdir, mkdtemp, rm, stat, unlink, utimes, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, rm, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -347,8 +347,8 @@ describe('unwatched folder: listeners cost nothing', () => {
 describe('FileIndex.refresh(fresh)', () => {
   it('a walk asked for during another starts after it (the first may have passed the change)', async () => {
     const { dir, provider } = await setup({ 'a.md': 'a' }, { watch: false, rescanMs: 60_000 });
-    const index = (provider as unknown as { index: { refresh(fresh?: boolean): Promise<unknown> } })
-      .index;
+    type Index = { refresh(fresh?: boolean): Promise<unknown> };
+    const index = (provider as unknown as { listing: { index: Index } }).listing.index;
     type Diff = { added: string[] };
     const first = index.refresh() as Promise<Diff>;
     await writeFile(join(dir, 'b.md'), 'b');
@@ -366,5 +366,53 @@ describe('FileIndex.refresh(fresh)', () => {
     await writeFile(join(dir, 'a.md'), 'bbbb');
     await utimes(join(dir, 'a.md'), before.atime, before.mtime);
     expect(await provider.rescan()).toEqual({ added: [], removed: [], changed: ['a.md'] });
+  });
+});
+
+describe('a listener attached while the first walk runs', () => {
+  it('gets its fingerprint for a file not walked yet: a touch after the walk sends nothing', async () => {
+    const dir = await realpath(await mkdtemp(join(tmpdir(), 'mcpkit-fresh-walk-')));
+    cleanups.push(() => rm(dir, { recursive: true, force: true }));
+    await mkdir(join(dir, 'sub'));
+    await writeFile(join(dir, 'sub', 'b.md'), 'b');
+    await writeFile(join(dir, 'z.md'), 'same');
+    let release = (): void => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const opens: string[] = [];
+    const fs: ProviderFs = {
+      ...nodeFs,
+      readdir: (async (path: string, options: { withFileTypes: true }) => {
+        if (path === join(dir, 'sub')) await gate;
+        return nodeFs.readdir(path, options);
+      }) as ProviderFs['readdir'],
+      open: (path, flags) => (opens.push(path), nodeFs.open(path, flags)),
+    };
+    const server = createServer({ name: 'fresh', version: '1' });
+    const tracker = handTracker(server);
+    const provider = createFilesystemProvider({
+      root: dir,
+      fs,
+      watch: true,
+      watchDebounceMs: 20,
+      settleMs: 0,
+      walkWaitMs: 0,
+    });
+    provider.register(server);
+    cleanups.push(() => provider.close());
+    const updated: string[] = [];
+    vi.spyOn(server, 'notifyResourceUpdated').mockImplementation((uri) => void updated.push(uri));
+    await provider.open();
+    expect(provider.listingState.complete).toBe(false);
+    tracker.attach('file:///z.md');
+    await until(() => opens.some((p) => p.endsWith('/z.md')));
+    release();
+    await provider.ready();
+    const later = new Date(Date.now() + 60_000);
+    await utimes(join(dir, 'z.md'), later, later);
+    await writeFile(join(dir, 'z.md'), 'same');
+    const mtimeMs = (await stat(join(dir, 'z.md'))).mtimeMs;
+    await until(async () => (await provider.file('z.md'))?.mtimeMs === mtimeMs);
+    await provider.settled();
+    expect(updated).toEqual([]);
   });
 });

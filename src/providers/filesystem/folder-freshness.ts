@@ -17,6 +17,11 @@ import { isVisiblePath, type Visibility } from './paths.js';
 /** How long a folder must be quiet before its changes are announced, by default (ms). */
 export const DEFAULT_WATCH_DEBOUNCE_MS = 100;
 
+/** Directories given their watch in one turn of the event loop. */
+const WATCH_SLICE = 200;
+/** The watcher's own limit of directories (folder-watcher.ts, `maxDirectories`). */
+const WATCH_LIMIT = 8192;
+
 /** Files fingerprinted at once when several changed under a listener. */
 const FINGERPRINT_CONCURRENCY = 8;
 
@@ -58,7 +63,10 @@ export class FolderFreshness implements WatchCoverage {
     this.baselines = new ContentBaselines({
       uriOf: options.uriOf,
       pathOf: options.pathOf,
-      isListed: (relative) => this.index?.get(relative) !== undefined,
+      // Before the first walk ends, a path not walked yet may be a file: fingerprint it (a
+      // folder has none), rather than announce its every touch as a change.
+      isListed: (relative) =>
+        this.index === undefined || this.index.partial || this.index.get(relative) !== undefined,
       listed: () => this.listedPaths(),
       isAttached: (uri) => this.isAttached(uri),
       fingerprint: options.fingerprint,
@@ -84,10 +92,18 @@ export class FolderFreshness implements WatchCoverage {
     return this.closed ? -1 : (this.watcher?.epoch ?? -1);
   }
 
-  /** Starts watching (when asked) once the first walk is done. */
-  start(root: string, index: FileIndex): void {
+  /** The listing, from before its first walk ends (the watch starts after it: {@link start}). */
+  track(index: FileIndex): void {
     this.index = index;
-    if (!this.options.watch || this.closed) return;
+  }
+
+  /**
+   * Starts watching (when asked) once the first walk is done; resolves once every directory it
+   * found is watched (or the watch failed).
+   */
+  start(root: string, index: FileIndex): Promise<void> {
+    this.index = index;
+    if (!this.options.watch || this.closed) return Promise.resolve();
     this.changes.subscribe((change) => this.onChange(change));
     this.watcher = new FolderWatcher(root, {
       onChange: (relative) => this.changes.emit({ path: relative }),
@@ -96,7 +112,24 @@ export class FolderFreshness implements WatchCoverage {
           `not watching ${this.options.folderName} (${why}); the listing is refreshed when it is older than ${this.options.fallbackRescanMs} ms`,
         ),
     });
-    this.watcher.sync(index.directories);
+    return this.watchInSlices(index.directories);
+  }
+
+  /**
+   * Watches the directories of the first walk, a slice at a time with a turn of the event loop
+   * between slices: setting thousands of watches holds the loop for a few hundred ms. A directory
+   * not watched yet is not trusted ({@link coverage}) meanwhile.
+   */
+  private async watchInSlices(dirs: readonly string[]): Promise<void> {
+    // Past the watcher's limit, one call fails at once, before any watch is set.
+    if (dirs.length < WATCH_LIMIT) {
+      for (let n = WATCH_SLICE; n < dirs.length; n += WATCH_SLICE) {
+        if (this.closed || !this.watcher) return;
+        this.watcher.sync(dirs.slice(0, n));
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    }
+    if (!this.closed) this.watcher?.sync(dirs);
   }
 
   /** Sees every watcher event (see {@link FolderChanges}); returns a function that stops it. */
@@ -193,7 +226,9 @@ export class FolderFreshness implements WatchCoverage {
   private listedPaths(): readonly string[] {
     const files = this.index?.files;
     if (!files) return [];
-    if (this.paths?.from !== files) this.paths = { from: files, paths: files.map((f) => f.path) };
+    // The first walk's listing grows while it runs: the same array, longer.
+    if (this.paths?.from !== files || this.paths.paths.length !== files.length)
+      this.paths = { from: files, paths: files.map((f) => f.path) };
     return this.paths.paths;
   }
 

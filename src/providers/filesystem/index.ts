@@ -2,6 +2,8 @@
 export { FilesystemProvider, createFilesystemProvider } from './filesystem-provider.js';
 export { tooLarge } from './wire.js';
 export type { FilesystemProviderOptions, FileInfo } from './filesystem-provider.js';
+export { DEFAULT_MAX_FILES, DEFAULT_WALK_WAIT_MS } from './folder-listing.js';
+export type { ListingState } from './folder-listing.js';
 export type { ContentsOutcome } from './file-reader.js';
 export { serveFolder } from './folder-server.js';
 export type { ServeFolderOptions } from './folder-server.js';

@@ -1,6 +1,9 @@
 /**
- * What the provider shows of one listing, built once per listing (a search reads `files` per
- * query, `resources/list` reads `resources` per page): a new listing, new views.
+ * What the provider shows of one listing (a search reads `files` per query, `resources/list`
+ * reads `resources` per page, completion reads `paths`), built once per file version: a file
+ * unchanged across walks keeps its views, and the first walk's listing, which grows at its end
+ * while it runs, gets views for its new files only ({@link ListingViews.extend}, called as it
+ * goes, so that no request pays for 100,000 views at once).
  */
 import type { ListedResource } from '../../server/index.js';
 import type { IndexedFile } from './file-index.js';
@@ -9,33 +12,85 @@ export interface FileInfo extends IndexedFile {
   readonly uri: string;
 }
 
-export class ListingViews {
-  private files: { from: readonly IndexedFile[]; views: readonly FileInfo[] } | undefined;
-  private listed: { from: readonly IndexedFile[]; items: ListedResource[] } | undefined;
+/** The views of one listing so far; the copy callers get is made when they ask. */
+interface Built<T> {
+  from: readonly IndexedFile[];
+  items: T[];
+  /** A copy of `items` (a caller may hold it while the listing grows), made on demand. */
+  snapshot: readonly T[] | undefined;
+}
 
-  constructor(private readonly uriOf: (relative: string) => string) {}
+/** One kind of view of a listing's files, cached per file version (an {@link IndexedFile}). */
+class ViewsOf<T> {
+  private built: Built<T> | undefined;
+  private readonly cache = new WeakMap<IndexedFile, T>();
 
-  /** The served files with their URIs (frozen, shared by every caller). */
-  filesOf(from: readonly IndexedFile[]): readonly FileInfo[] {
-    if (this.files?.from !== from) {
-      const views = from.map((f) => Object.freeze({ ...f, uri: this.uriOf(f.path) }));
-      this.files = { from, views: Object.freeze(views) };
+  constructor(
+    private readonly view: (file: IndexedFile) => T,
+    private readonly freeze: boolean,
+  ) {}
+
+  /** Views for the files of `from` that have none yet. */
+  extend(from: readonly IndexedFile[]): void {
+    if (this.built?.from !== from) this.built = { from, items: [], snapshot: undefined };
+    const { items } = this.built;
+    for (let i = items.length; i < from.length; i++) {
+      const file = from[i] as IndexedFile;
+      let item = this.cache.get(file);
+      if (item === undefined) this.cache.set(file, (item = this.view(file)));
+      items.push(item);
     }
-    return this.files.views;
   }
 
-  /** `resources/list` entries: uri, name (the relative path), mimeType, size, lastModified. */
-  resourcesOf(from: readonly IndexedFile[]): ListedResource[] {
-    if (this.listed?.from !== from) {
-      const items = from.map((f) => ({
-        uri: this.uriOf(f.path),
+  of(from: readonly IndexedFile[]): readonly T[] {
+    this.extend(from);
+    const built = this.built as Built<T>;
+    if (built.snapshot?.length !== built.items.length) {
+      built.snapshot = this.freeze ? Object.freeze(built.items.slice()) : built.items.slice();
+    }
+    return built.snapshot;
+  }
+}
+
+export class ListingViews {
+  private readonly files: ViewsOf<FileInfo>;
+  private readonly listed: ViewsOf<ListedResource>;
+  private readonly paths = new ViewsOf<string>((f) => f.path, true);
+
+  constructor(uriOf: (relative: string) => string) {
+    this.files = new ViewsOf((f) => Object.freeze({ ...f, uri: uriOf(f.path) }), true);
+    this.listed = new ViewsOf(
+      (f) => ({
+        uri: uriOf(f.path),
         name: f.path,
         mimeType: f.mimeType,
         size: f.size,
         annotations: { lastModified: new Date(f.mtimeMs).toISOString() },
-      }));
-      this.listed = { from, items };
-    }
-    return this.listed.items;
+      }),
+      false,
+    );
+  }
+
+  /** Builds the views of the files of `from` that have none yet (a growing listing, as it grows). */
+  extend(from: readonly IndexedFile[]): void {
+    this.files.extend(from);
+    this.listed.extend(from);
+    this.paths.extend(from);
+  }
+
+  /** The served files with their URIs (frozen, shared by every caller). */
+  filesOf(from: readonly IndexedFile[]): readonly FileInfo[] {
+    return this.files.of(from);
+  }
+
+  /** `resources/list` entries: uri, name (the relative path), mimeType, size, lastModified. */
+  resourcesOf(from: readonly IndexedFile[]): ListedResource[] {
+    // Shared by every page of this listing: the server only reads it.
+    return this.listed.of(from) as ListedResource[];
+  }
+
+  /** The listed paths, in order. */
+  pathsOf(from: readonly IndexedFile[]): readonly string[] {
+    return this.paths.of(from);
   }
 }

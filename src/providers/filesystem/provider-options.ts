@@ -50,8 +50,17 @@ export interface FilesystemProviderOptions {
   watchDebounceMs?: number;
   /** How old the listing may get before a list request walks the folder again (default 2 s; 30 s while watching). */
   rescanMs?: number;
-  /** Most files listed (default 100,000); the walk stops once it has listed this many. */
+  /**
+   * Most files listed (default 1,000,000): the first ones in path order. The walk stops once it
+   * has listed this many and says so through `onWarning`; files past it are still read by path.
+   */
   maxFiles?: number;
+  /**
+   * How long (ms) a listing (`resources/list`, completion, the tools) waits for the folder's
+   * first walk, which runs in the background, before it answers from the files walked so far
+   * (default 300; 0: never waits). Reads never wait for the walk.
+   */
+  walkWaitMs?: number;
   /**
    * Refuse (with -32602) and leave out of the listing regular files with more than one hard link
    * (default false). A hard link is the file itself, wherever its other names are: one made

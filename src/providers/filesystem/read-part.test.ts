@@ -395,9 +395,11 @@ describe('parts: a file that changes during a walk', () => {
     const { name, path } = await fresh('x'.repeat(50_000));
     const start = await readPart(serve(MiB).conn, `file:///${name}?length=10000`);
     const walking = serve(MiB, { fs: racingFs(() => appendFile(path, 'z')) });
+    await walking.provider.ready(); // the folder is walked in the background: walked first, as before
     const res = await read(walking.conn, start.part.next as string);
     expect(res.error?.data).toMatchObject({ parameter: 'version', reason: 'changed' });
     const starting = serve(MiB, { fs: racingFs(() => appendFile(path, 'z')) });
+    await starting.provider.ready();
     const { part } = await readPart(starting.conn, `file:///${name}?length=10000`);
     expect(part.size).toBe(50_002);
   });
