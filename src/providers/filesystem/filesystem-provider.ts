@@ -8,7 +8,7 @@ import { mimeFromName } from '../../content/mime.js';
 import { matchSafely, parseTemplate, type UriTemplate } from '../../uri/index.js';
 import type { ListedResource, McpServer, ResourceStat } from '../../server/index.js';
 import type { CacheStats } from './content-cache.js';
-import { FileIndex, type IndexDiff } from './file-index.js';
+import { FileIndex, type IndexDiff, type IndexedFile } from './file-index.js';
 import { FileParts } from './file-parts.js';
 import { ListingViews, type FileInfo } from './listing-views.js';
 import { registerFileResources } from './file-resources.js';
@@ -64,7 +64,8 @@ export class FilesystemProvider {
   private readonly visibility: Visibility;
   private readonly source: FileSource;
   private readonly options: FilesystemProviderOptions;
-  private readonly readTimeoutMs: number;
+  /** How long one read may take (`readTimeoutMs`). */
+  readonly readTimeoutMs: number;
   /** Reads past their time limit still waiting on the file system (read-stalls.ts). */
   readonly stalls: ReadStalls;
   private readonly servers = new Set<McpServer>();
@@ -79,6 +80,7 @@ export class FilesystemProvider {
   /** That walk, which every listing asked for meanwhile waits for. */
   private staleWalk: Promise<unknown> | undefined;
   private readonly freshness: FolderFreshness;
+  private readonly listingListeners = new Set<ListingListener>();
   /** Digests of cached contents, hashed once per version. */
   private readonly digests = new WeakMap<FileContents, string>();
 
@@ -169,7 +171,11 @@ export class FilesystemProvider {
       accept: (rel) => this.pathOf(this.uriOf(rel)) === rel,
       onProgress: this.options.onProgress,
       onWarning: this.options.onWarning,
-      onDiff: (diff, before) => this.freshness.onDiff(diff, before),
+      onDiff: (diff, before) => {
+        this.freshness.onDiff(diff, before);
+        const find = (relative: string) => this.index?.get(relative);
+        for (const listener of this.listingListeners) listener(diff, find);
+      },
     });
     await this.index.refresh();
     this.freshness.start(real, this.index);
@@ -336,6 +342,15 @@ export class FilesystemProvider {
     return this.freshness.subscribe(listener);
   }
 
+  /**
+   * Sees what each walk after the first changed in the listing; `find` looks a path up in the
+   * new listing. Returns a function that stops it.
+   */
+  onListingChange(listener: ListingListener): () => void {
+    this.listingListeners.add(listener);
+    return () => this.listingListeners.delete(listener);
+  }
+
   /** Whether the folder's watch is running (not with `watch: false`, nor once it failed). */
   get watching(): boolean {
     return this.freshness.watching;
@@ -364,7 +379,8 @@ export class FilesystemProvider {
     return { digest: fingerprintOf(outcome.contents, this.digests), size, mtimeMs };
   }
 
-  private async containment(): Promise<Containment> {
+  /** The root (real path) and the rules of what is served below it, once ready. */
+  async containment(): Promise<Containment> {
     await this.ready();
     return this.within as Containment;
   }
@@ -392,6 +408,12 @@ export class FilesystemProvider {
     if (this.within) this.source.drop(relative);
   }
 }
+
+/** See {@link FilesystemProvider.onListingChange}. */
+export type ListingListener = (
+  diff: IndexDiff,
+  find: (relative: string) => IndexedFile | undefined,
+) => void;
 
 /** Creates a filesystem provider; call `register(server)` and `ready()`. */
 export function createFilesystemProvider(options: FilesystemProviderOptions): FilesystemProvider {

@@ -1,0 +1,284 @@
+/**
+ * The folder's search index as its worker runs it (search-worker.ts): which version of each file
+ * is indexed, a queue of files to (re)read, and the answers. Files are read through the same
+ * guards as a `resources/read` (resolveInRoot, then readFileContents), a few at a time, with a
+ * time limit each: a hung file is indexed by name and left behind, never waited on.
+ */
+import picomatch from 'picomatch';
+import { isTextMimeType } from '../../content/mime.js';
+import { TextIndex, type MatchPlace } from '../../search/text-index.js';
+import { parseQuery, type ParsedQuery } from '../../search/terms.js';
+import type { ProviderFs } from './fs-types.js';
+import type { Visibility } from './paths.js';
+import { readFileContents } from './read-file.js';
+import { resolveInRoot } from './resolve.js';
+import { snippetAround } from './search-text.js';
+
+/** A listed file as the index sees it. */
+export interface SearchFile {
+  readonly path: string;
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly mimeType: string;
+}
+
+export interface SearchCoreOptions {
+  readonly fs: ProviderFs;
+  /** The root as a real path. */
+  readonly root: string;
+  readonly visibility: Visibility;
+  readonly refuseHardLinks: boolean;
+  /** Larger text files are indexed by name only. */
+  readonly maxFileBytes: number;
+  /** Longest one file's read may take before it is indexed by name only (ms). */
+  readonly readTimeoutMs: number;
+  /** Most phrase candidates read to check a phrase, per search. */
+  readonly maxPhraseChecks: number;
+}
+
+export interface SearchRequest {
+  readonly query: string;
+  readonly limit: number;
+  /** A glob over root-relative paths (`src/**\/*.ts`). */
+  readonly path?: string | undefined;
+  /** Most matches listed beyond `limit` (paths only). */
+  readonly listLimit: number;
+}
+
+export interface FoundFile {
+  readonly path: string;
+  readonly where: MatchPlace;
+  readonly line?: number;
+  readonly snippet?: string;
+}
+
+export interface SearchAnswer {
+  /** The best `limit` matches, with the line and a snippet of the first match when in the text. */
+  readonly hits: FoundFile[];
+  /** Up to `listLimit` matches after the hits, best first (no line or snippet). */
+  readonly more: FoundFile[];
+  /** Files that match in all. */
+  readonly total: number;
+  /** Files indexed when the search ran, and files listed: fewer means a partial answer. */
+  readonly indexed: number;
+  readonly listed: number;
+  /** Phrase candidates left unchecked (the phrase check's budget ran out). */
+  readonly unchecked: number;
+}
+
+const READS_AT_ONCE = 4;
+
+export class SearchCore {
+  readonly index = new TextIndex();
+  /** Every listed file and the version indexed (undefined: waiting for its read). */
+  private readonly listed = new Map<string, SearchFile>();
+  private readonly indexedVersion = new Map<string, string>();
+  private readonly queue = new Set<string>();
+  private reading = 0;
+  private idle: (() => void)[] = [];
+
+  constructor(private readonly options: SearchCoreOptions) {}
+
+  /** Files indexed (a file waiting for its first read is not). */
+  get indexed(): number {
+    return this.indexedVersion.size;
+  }
+
+  get size(): number {
+    return this.listed.size;
+  }
+
+  /** The whole listing: what is new or changed is queued, what is gone is dropped. */
+  replaceAll(files: readonly SearchFile[]): void {
+    const seen = new Set<string>();
+    for (const file of files) {
+      seen.add(file.path);
+      this.upsert(file);
+    }
+    for (const path of [...this.listed.keys()]) if (!seen.has(path)) this.remove(path);
+  }
+
+  /** A file added or changed; queued unless this version is already indexed. */
+  upsert(file: SearchFile): void {
+    this.listed.set(file.path, file);
+    if (this.indexedVersion.get(file.path) === versionOf(file)) return;
+    this.queue.add(file.path);
+    this.pump();
+  }
+
+  remove(path: string): void {
+    this.listed.delete(path);
+    this.queue.delete(path);
+    this.indexedVersion.delete(path);
+    this.index.remove(path);
+  }
+
+  /** Resolves once nothing is queued nor being read. */
+  drained(): Promise<void> {
+    if (this.queue.size === 0 && this.reading === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idle.push(resolve));
+  }
+
+  private pump(): void {
+    while (this.reading < READS_AT_ONCE && this.queue.size > 0) {
+      const path = this.queue.values().next().value as string;
+      this.queue.delete(path);
+      const file = this.listed.get(path);
+      if (!file) continue;
+      this.reading++;
+      void this.indexFile(file).finally(() => {
+        this.reading--;
+        this.pump();
+        if (this.queue.size === 0 && this.reading === 0) {
+          for (const resolve of this.idle.splice(0)) resolve();
+        }
+      });
+    }
+  }
+
+  private async indexFile(file: SearchFile): Promise<void> {
+    const text = await this.textOf(file).catch(() => undefined);
+    // Listed again (changed) or dropped while it was read: that newer state wins.
+    if (this.listed.get(file.path) !== file) return;
+    this.index.add(file.path, text);
+    this.indexedVersion.set(file.path, versionOf(file));
+  }
+
+  /** The text a read would serve, or undefined (binary, too large, unreadable, too slow). */
+  private async textOf(file: SearchFile): Promise<string | undefined> {
+    const { fs, root, visibility, refuseHardLinks, maxFileBytes } = this.options;
+    if (!isTextMimeType(file.mimeType) || file.size > maxFileBytes || file.size === 0) {
+      return undefined;
+    }
+    return within(this.options.readTimeoutMs, async () => {
+      const rules = { root, visibility, refuseHardLinks };
+      const resolved = await resolveInRoot(fs, root, file.path, visibility, rules);
+      if (resolved.kind !== 'file') return undefined;
+      const limit = 2 * maxFileBytes + 2;
+      const outcome = await readFileContents(fs, resolved.real, file.path, limit, rules);
+      return outcome.kind === 'ok' ? outcome.contents.text : undefined;
+    });
+  }
+
+  /** Answers a search from what is indexed now. */
+  async search(request: SearchRequest): Promise<SearchAnswer> {
+    const query = parseQuery(request.query);
+    const glob = request.path !== undefined ? picomatch(request.path, { dot: true }) : undefined;
+    const filter = glob ? (path: string) => glob(path) : undefined;
+    const wanted = request.limit + request.listLimit;
+    const phrases = query.phrases.length > 0;
+    const budget = this.options.maxPhraseChecks;
+    // A phrase is checked in the text: ask for enough candidates to check within the budget.
+    const found = this.index.search(query, {
+      limit: phrases ? Math.max(wanted, budget) : wanted,
+      ...(filter ? { filter } : {}),
+    });
+    let ranked = found.matches;
+    let total = found.total;
+    let unchecked = 0;
+    const texts = new Map<string, string | undefined>();
+    if (phrases) {
+      const kept: typeof ranked = [];
+      let checks = 0;
+      for (const match of ranked) {
+        if (checks >= budget) break;
+        checks++;
+        const text = await this.liveText(match.path);
+        texts.set(match.path, text);
+        if (text !== undefined && query.phrases.every((p) => phraseAt(text, p) >= 0)) {
+          kept.push(match);
+          if (kept.length >= wanted) break;
+        }
+      }
+      unchecked = Math.max(0, found.total - checks);
+      total = kept.length + unchecked;
+      ranked = kept;
+    }
+    const hits: FoundFile[] = [];
+    for (const match of ranked.slice(0, request.limit)) {
+      const text = texts.has(match.path) ? texts.get(match.path) : await this.liveText(match.path);
+      const at = text === undefined ? undefined : firstMatch(text, query);
+      hits.push({ path: match.path, where: match.where, ...(at ?? {}) });
+    }
+    const more = ranked.slice(request.limit, wanted).map((m) => ({ path: m.path, where: m.where }));
+    return { hits, more, total, indexed: this.indexed, listed: this.listed.size, unchecked };
+  }
+
+  private async liveText(path: string): Promise<string | undefined> {
+    const file = this.listed.get(path);
+    return file ? this.textOf(file).catch(() => undefined) : undefined;
+  }
+}
+
+function versionOf(file: SearchFile): string {
+  return `${file.size}:${file.mtimeMs}:${file.mimeType}`;
+}
+
+/** `work()`, or undefined once `ms` passed (the work is left to end alone). */
+function within<T>(ms: number, work: () => Promise<T | undefined>): Promise<T | undefined> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => resolve(undefined), ms);
+    timer.unref?.();
+    work().then(
+      (value) => (clearTimeout(timer), resolve(value)),
+      (error: unknown) => (clearTimeout(timer), reject(error)),
+    );
+  });
+}
+
+const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Where `phrase` occurs in `text` (case and runs of whitespace ignored), or -1. */
+function phraseAt(text: string, phrase: string): number {
+  const pattern = new RegExp(phrase.split(' ').map(escape).join('\\s+'), 'iu');
+  return pattern.exec(text)?.index ?? -1;
+}
+
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+const UPPER = /\p{Lu}/u;
+
+/** Whether a word or identifier part starts at `i` (`Args` in `parseArgs`, not `rg` in it). */
+function startsPart(text: string, i: number): boolean {
+  const before = text[i - 1];
+  if (before === undefined || !LETTER_OR_DIGIT.test(before)) return true;
+  return UPPER.test(text[i] ?? '') && !UPPER.test(before);
+}
+
+/** Where `word` first occurs at a word or part start (else anywhere), ignoring case, or -1. */
+function wordAt(text: string, lower: string, word: string): number {
+  const needle = word.toLowerCase();
+  let first = -1;
+  for (let i = lower.indexOf(needle); i !== -1; i = lower.indexOf(needle, i + 1)) {
+    if (startsPart(text, i)) return i;
+    if (first < 0) first = i;
+  }
+  return first;
+}
+
+/** The 1-based line and a snippet of the first place the query matches in `text`. */
+function firstMatch(
+  text: string,
+  query: ParsedQuery,
+): { line: number; snippet: string } | undefined {
+  const phrase = query.phrases[0];
+  let at = phrase !== undefined ? phraseAt(text, phrase) : -1;
+  let length = phrase?.length ?? 0;
+  if (at < 0) {
+    // The first word as written (`parseArgs`), else its first term that occurs.
+    const lower = text.toLowerCase();
+    for (const word of query.words) {
+      for (const candidate of [word.text, ...word.terms]) {
+        at = lower.length === text.length ? wordAt(text, lower, candidate) : -1;
+        if (at >= 0) {
+          length = candidate.length;
+          break;
+        }
+      }
+      if (at >= 0) break;
+    }
+  }
+  if (at < 0) return undefined;
+  let line = 1;
+  for (let i = text.indexOf('\n'); i !== -1 && i < at; i = text.indexOf('\n', i + 1)) line++;
+  return { line, snippet: snippetAround(text, at, length) };
+}
