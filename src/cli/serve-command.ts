@@ -91,14 +91,11 @@ function stdioArgs(args: ServeArgs, dir: string): string[] {
     ['--max-listen-uris', args.maxListenUris],
     ['--max-listen-pending-uris', args.maxListenPendingUris],
     ['--max-encoded-read-bytes', args.maxEncodedReadBytes],
-    ['--search-max-files', args.searchMaxFiles],
-    ['--search-max-bytes', args.searchMaxBytes],
+    ['--search-max-file-bytes', args.searchMaxFileBytes],
     [
       '--search-timeout',
       args.searchTimeoutMs === undefined ? undefined : `${args.searchTimeoutMs}ms`,
     ],
-    ['--search-concurrency', args.searchConcurrency],
-    ['--search-max-waiting', args.searchMaxWaiting],
     ['--read-timeout', args.readTimeoutMs === undefined ? undefined : `${args.readTimeoutMs}ms`],
     ['--max-stalled-reads', args.maxStalledReads],
     ['--read-workers', args.readWorkers],
@@ -230,11 +227,8 @@ async function start(
       watchDebounceMs: args.watchDebounceMs,
     }),
     search: defined({
-      maxFiles: args.searchMaxFiles,
-      maxBytes: args.searchMaxBytes,
+      maxFileBytes: args.searchMaxFileBytes,
       timeoutMs: args.searchTimeoutMs,
-      concurrency: args.searchConcurrency,
-      maxWaiting: args.searchMaxWaiting,
     }),
     ...(args.quiet
       ? {}

@@ -27,11 +27,8 @@ export type ValueKey =
   | 'maxBodyTotalBytes'
   | 'maxSessions'
   | 'sessionIdleMs'
-  | 'searchMaxFiles'
-  | 'searchMaxBytes'
+  | 'searchMaxFileBytes'
   | 'searchTimeoutMs'
-  | 'searchConcurrency'
-  | 'searchMaxWaiting'
   | 'watchDebounceMs';
 
 export interface ValueOption {
@@ -124,11 +121,8 @@ export const VALUE_OPTIONS: Readonly<Record<string, ValueOption>> = {
     kind: 'duration',
     only: 'http',
   },
-  '--search-max-files': { key: 'searchMaxFiles', min: 1, max: 100_000_000, kind: 'count' },
-  '--search-max-bytes': { key: 'searchMaxBytes', min: 1024, kind: 'size' },
+  '--search-max-file-bytes': { key: 'searchMaxFileBytes', min: 1, kind: 'size' },
   '--search-timeout': { key: 'searchTimeoutMs', min: 10, max: DAY_MS, kind: 'duration' },
-  '--search-concurrency': { key: 'searchConcurrency', min: 1, max: 1000, kind: 'count' },
-  '--search-max-waiting': { key: 'searchMaxWaiting', min: 0, max: 100_000, kind: 'count' },
   '--watch-debounce': { key: 'watchDebounceMs', min: 10, max: 60_000, kind: 'duration' },
 };
 

@@ -5,7 +5,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createFilesystemProvider, type FilesystemProvider } from './filesystem-provider.js';
-import { searchFiles } from './search.js';
 import { reported } from '../../testing/folder-events.js';
 
 const MTIME_S = 1_700_000_000;
@@ -81,41 +80,6 @@ describe('cachedContents', () => {
     expect(provider.cachedContents('a.txt')?.text).toBe('alpha');
     await new Promise((r) => setTimeout(r, 60));
     expect(provider.cachedContents('a.txt')).toBeUndefined();
-  });
-});
-
-describe('search over cached contents', () => {
-  it('a second scan takes every file from memory: no read through the provider', async () => {
-    const { provider } = await setup(true);
-    const first = await searchFiles(provider, 'note 3');
-    expect(first.hits.map((h) => h.file.path)).toEqual(['notes/n3.md']);
-    const reads = vi.spyOn(provider, 'contents');
-    const second = await searchFiles(provider, 'note 4');
-    expect(second.hits.map((h) => [h.file.path, h.line, h.snippet])).toEqual([
-      ['notes/n4.md', 1, 'note 4 hay'],
-    ]);
-    expect(second.scanned).toBe(6);
-    expect(second.bytes).toBe(5 + 5 * 10);
-    expect(reads).not.toHaveBeenCalled();
-  });
-
-  it('a file changed on disk is searched in its new text once the watch reported it', async () => {
-    const { root, provider } = await setup(true);
-    expect((await searchFiles(provider, 'alpha')).hits).toHaveLength(1);
-    const reported = seen(provider, 'a.txt');
-    await writeFile(join(root, 'a.txt'), 'gamma');
-    await utimes(join(root, 'a.txt'), MTIME_S, MTIME_S);
-    await reported;
-    expect((await searchFiles(provider, 'alpha')).hits).toHaveLength(0);
-    expect((await searchFiles(provider, 'gamma')).hits.map((h) => h.file.path)).toEqual(['a.txt']);
-  });
-
-  it('the maxBytes budget still counts cached text', async () => {
-    const { provider } = await setup(true);
-    await searchFiles(provider, 'warm the cache');
-    const result = await searchFiles(provider, 'nothing matches', { maxBytes: 12 });
-    expect(result.stopped).toEqual({ budget: 'maxBytes', limit: 12 });
-    expect(result.bytes).toBeLessThanOrEqual(12);
   });
 });
 

@@ -81,6 +81,8 @@ export class FilesystemProvider {
   private staleWalk: Promise<unknown> | undefined;
   private readonly freshness: FolderFreshness;
   private readonly listingListeners = new Set<ListingListener>();
+  private readonly closers: (() => void)[] = [];
+  private readonly readyWaiters: (() => void)[] = [];
   /** Digests of cached contents, hashed once per version. */
   private readonly digests = new WeakMap<FileContents, string>();
 
@@ -141,8 +143,17 @@ export class FilesystemProvider {
 
   /** Resolves the root and walks it once; later calls return at once. Rejects if the root is not a folder. */
   ready(): Promise<void> {
-    this.starting ??= this.start();
+    if (!this.starting) {
+      const starting = (this.starting = this.start());
+      for (const then of this.readyWaiters.splice(0)) void starting.then(then, () => undefined);
+    }
     return this.starting;
+  }
+
+  /** Runs `then` once the provider is ready, without starting it (`ready()` does). */
+  whenReady(then: () => void): void {
+    if (this.starting) void this.starting.then(then, () => undefined);
+    else this.readyWaiters.push(then);
   }
 
   private async start(): Promise<void> {
@@ -369,6 +380,17 @@ export class FilesystemProvider {
   close(): void {
     this.freshness.close();
     this.source.clear();
+    for (const closer of this.closers.splice(0)) closer();
+  }
+
+  /** The file system given as `options.fs`, if any (else node's, undefined here). */
+  get ownFs(): ProviderFs | undefined {
+    return this.options.fs === nodeFs ? undefined : this.options.fs;
+  }
+
+  /** Runs `closer` when the provider closes (what serves the folder beside it: its search index). */
+  onClose(closer: () => void): void {
+    this.closers.push(closer);
   }
 
   /** A digest of what a read serves now, and its version; undefined when it serves nothing whole. */

@@ -4,24 +4,42 @@
  * main thread only passes messages, so indexing a large folder or answering a search never
  * delays another request.
  */
-import type { Worker } from 'node:worker_threads';
+import { EventEmitter } from 'node:events';
 import { McpKitError } from '../../errors/mcpkit-error.js';
 import type { FilesystemProvider } from './filesystem-provider.js';
 import type { IndexDiff, IndexedFile } from './file-index.js';
-import type { SearchAnswer, SearchFile, SearchRequest } from './search-core.js';
+import type { ProviderFs } from './fs-types.js';
+import { serveSearch, type SearchFromWorker, type SearchToWorker } from './search-channel.js';
+import {
+  SearchCore,
+  type SearchAnswer,
+  type SearchFile,
+  type SearchRequest,
+} from './search-core.js';
 import { startModuleWorker } from './worker-start.js';
 
-/** Main thread → worker. */
-export type SearchToWorker =
-  | { type: 'files'; files: SearchFile[] }
-  | { type: 'remove'; paths: string[] }
-  | { type: 'search'; id: number; request: SearchRequest };
+export type { SearchToWorker } from './search-channel.js';
 
-/** Worker → main thread. */
-type SearchFromWorker =
-  | { type: 'progress'; indexed: number; listed: number }
-  | { type: 'answer'; id: number; answer: SearchAnswer }
-  | { type: 'failed'; id: number; message: string };
+/** What the search talks to: the worker, or the index in process. */
+export interface SearchPort {
+  postMessage(message: SearchToWorker): void;
+  // The listener's argument depends on the event (as on a Worker).
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  on(event: 'message' | 'error' | 'exit', listener: (value: any) => void): unknown;
+  terminate(): Promise<number>;
+  unref(): void;
+}
+
+/** The settings the index starts with (the worker's `workerData`). */
+export interface SearchSettings {
+  root: string;
+  hidden: boolean;
+  ignore: string[];
+  refuseHardLinks: boolean;
+  maxFileBytes: number;
+  readTimeoutMs: number;
+  maxPhraseChecks: number;
+}
 
 export interface IndexedSearchOptions {
   /** Larger text files are found by name only (default 8 MiB). */
@@ -32,6 +50,11 @@ export interface IndexedSearchOptions {
   maxPhraseChecks?: number;
   /** Most matches listed in a search's artifact (default 1,000). */
   listLimit?: number;
+  /**
+   * Longest a search waits for the first build of the index before it answers from what is
+   * indexed and says so (ms, default 1,000): on a small folder the first search finds all.
+   */
+  firstBuildWaitMs?: number;
 }
 
 export const INDEXED_SEARCH_DEFAULTS = {
@@ -39,6 +62,7 @@ export const INDEXED_SEARCH_DEFAULTS = {
   timeoutMs: 5_000,
   maxPhraseChecks: 2_000,
   listLimit: 1_000,
+  firstBuildWaitMs: 1_000,
 } as const satisfies Required<IndexedSearchOptions>;
 
 /** How far the index got: files indexed of files listed. */
@@ -47,10 +71,43 @@ export interface IndexProgressCount {
   listed: number;
 }
 
-export type StartSearchWorker = (settings: Record<string, unknown>) => Worker;
+export type StartSearch = (settings: SearchSettings, fs: ProviderFs | undefined) => SearchPort;
 
-const startWorker: StartSearchWorker = (settings) =>
-  startModuleWorker(import.meta.url, 'search-worker', settings);
+/**
+ * A worker with node's file system; in process with a file system of the provider's own
+ * (its functions cannot reach a worker): then indexing shares the main thread.
+ */
+const startSearch: StartSearch = (settings, fs) =>
+  fs === undefined
+    ? startModuleWorker(import.meta.url, 'search-worker', settings)
+    : new InProcessSearch(settings, fs);
+
+/** The index in this thread, behind the same messages as the worker. */
+class InProcessSearch extends EventEmitter implements SearchPort {
+  private readonly served: ReturnType<typeof serveSearch>;
+
+  constructor(settings: SearchSettings, fs: ProviderFs) {
+    super();
+    const core = new SearchCore({
+      ...settings,
+      fs,
+      visibility: { hidden: settings.hidden, ignore: new Set(settings.ignore) },
+    });
+    this.served = serveSearch(core, (message) => setImmediate(() => this.emit('message', message)));
+  }
+
+  postMessage(message: SearchToWorker): void {
+    setImmediate(() => this.served.onMessage(message));
+  }
+
+  unref(): void {}
+
+  terminate(): Promise<number> {
+    this.served.stop();
+    this.removeAllListeners();
+    return Promise.resolve(0);
+  }
+}
 
 /** Files sent in one message while the listing is fed (the main thread yields between). */
 const FEED_CHUNK = 2_000;
@@ -71,24 +128,32 @@ export class FolderSearch {
   readonly options: Required<IndexedSearchOptions>;
   /** Files indexed of files listed, as last reported by the worker. */
   readonly progress: IndexProgressCount = { indexed: 0, listed: 0 };
-  private worker: Worker | undefined;
-  private starting: Promise<Worker> | undefined;
+  private worker: SearchPort | undefined;
+  private starting: Promise<SearchPort> | undefined;
   private readonly pending = new Map<number, Pending>();
   private readonly progressListeners = new Set<(progress: IndexProgressCount) => void>();
   private nextId = 0;
   private closed = false;
+  /** Marks sent to the worker, each resolved once what was sent before it is indexed. */
+  private readonly marks = new Map<number, () => void>();
+  /** The first build: the listing fed and indexed. */
+  private built: Promise<void> | undefined;
+  private buildDone = false;
+  /** The worker's first message: its module is loaded. */
+  private loaded: Promise<void> = Promise.resolve();
+  private onLoaded: (() => void) | undefined;
   private unfollow: (() => void) | undefined;
 
   constructor(
     private readonly provider: FilesystemProvider,
     options: IndexedSearchOptions = {},
-    private readonly start: StartSearchWorker = startWorker,
+    private readonly start: StartSearch = startSearch,
   ) {
     this.options = { ...INDEXED_SEARCH_DEFAULTS, ...definedOnly(options) };
   }
 
   /** Starts the worker and feeds it the folder (once; searches call it too). */
-  begin(): Promise<Worker> {
+  begin(): Promise<SearchPort> {
     this.starting ??= this.boot();
     return this.starting;
   }
@@ -105,9 +170,24 @@ export class FolderSearch {
     signal?: AbortSignal,
   ): Promise<SearchAnswer> {
     const worker = await this.begin();
+    const { timeoutMs, listLimit, firstBuildWaitMs } = this.options;
+    if (this.built) {
+      // The wait starts once the worker runs: loading its module is not the build.
+      await Promise.race([this.built, this.loaded]);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const waited = new Promise<void>(
+        (resolve) => (timer = setTimeout(resolve, firstBuildWaitMs)),
+      );
+      await Promise.race([this.built, waited]);
+      clearTimeout(timer);
+    }
+    if (this.buildDone && !this.provider.watching) {
+      // Unwatched, the index follows the listing: a stale one is walked again first (rescanMs).
+      await this.provider.files();
+      await this.mark(worker);
+    }
     signal?.throwIfAborted();
     const id = this.nextId++;
-    const { timeoutMs, listLimit } = this.options;
     return new Promise<SearchAnswer>((resolve, reject) => {
       const done = (): void => {
         clearTimeout(timer);
@@ -134,6 +214,21 @@ export class FolderSearch {
     });
   }
 
+  /** Resolves once everything sent to the worker so far is indexed. */
+  async settled(): Promise<void> {
+    const worker = await this.begin();
+    await this.built;
+    await this.mark(worker);
+  }
+
+  private mark(worker: SearchPort): Promise<void> {
+    const id = this.nextId++;
+    return new Promise<void>((resolve) => {
+      this.marks.set(id, resolve);
+      worker.postMessage({ type: 'mark', id } satisfies SearchToWorker);
+    });
+  }
+
   /** Stops the worker; pending searches reject. */
   async close(): Promise<void> {
     this.closed = true;
@@ -144,13 +239,14 @@ export class FolderSearch {
       pending.reject(new McpKitError('PROVIDER_CLOSED', 'the folder is no longer served'));
     }
     this.pending.clear();
+    this.releaseMarks();
     await worker?.terminate();
   }
 
-  private async boot(): Promise<Worker> {
+  private async boot(): Promise<SearchPort> {
     const rules = await this.provider.containment();
     if (this.closed) throw new McpKitError('PROVIDER_CLOSED', 'the folder is no longer served');
-    const worker = this.start({
+    const settings: SearchSettings = {
       root: rules.root,
       hidden: rules.visibility.hidden,
       ignore: [...rules.visibility.ignore],
@@ -158,11 +254,15 @@ export class FolderSearch {
       maxFileBytes: this.options.maxFileBytes,
       readTimeoutMs: this.provider.readTimeoutMs,
       maxPhraseChecks: this.options.maxPhraseChecks,
-    });
+    };
+    const worker = this.start(settings, this.provider.ownFs);
     worker.unref();
+    this.loaded = new Promise((resolve) => (this.onLoaded = resolve));
     worker.on('message', (message: SearchFromWorker) => this.onMessage(message));
-    worker.on('error', (error) => this.fail(worker, error));
-    worker.on('exit', (code) => this.fail(worker, new Error(`the search worker exited (${code})`)));
+    worker.on('error', (error: Error) => this.fail(worker, error));
+    worker.on('exit', (code: number) =>
+      this.fail(worker, new Error(`the search worker exited (${code})`)),
+    );
     this.worker = worker;
     // Changes seen while the listing is fed are applied after it, in order.
     const later: IndexDiff[] = [];
@@ -183,6 +283,7 @@ export class FolderSearch {
     }
     feeding = false;
     for (const diff of later.splice(0)) this.send(diffMessages(diff, lookup));
+    this.built = this.mark(worker).then(() => void (this.buildDone = true));
     return worker;
   }
 
@@ -191,10 +292,16 @@ export class FolderSearch {
   }
 
   private onMessage(message: SearchFromWorker): void {
+    this.onLoaded?.();
     if (message.type === 'progress') {
       this.progress.indexed = message.indexed;
       this.progress.listed = message.listed;
       for (const listener of this.progressListeners) listener(this.progress);
+      return;
+    }
+    if (message.type === 'marked') {
+      this.marks.get(message.id)?.();
+      this.marks.delete(message.id);
       return;
     }
     const pending = this.pending.get(message.id);
@@ -204,7 +311,7 @@ export class FolderSearch {
   }
 
   /** A worker that died: pending searches reject, and the next search starts a new one. */
-  private fail(worker: Worker, error: Error): void {
+  private fail(worker: SearchPort, error: Error): void {
     if (this.worker !== worker) return;
     this.worker = undefined;
     this.starting = undefined;
@@ -215,6 +322,13 @@ export class FolderSearch {
       );
     }
     this.pending.clear();
+    this.releaseMarks();
+  }
+
+  /** Waiters on marks a stopped worker will never answer go on. */
+  private releaseMarks(): void {
+    for (const resolve of this.marks.values()) resolve();
+    this.marks.clear();
   }
 }
 

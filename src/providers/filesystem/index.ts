@@ -5,10 +5,11 @@ export type { FilesystemProviderOptions, FileInfo } from './filesystem-provider.
 export type { ContentsOutcome } from './file-reader.js';
 export { serveFolder } from './folder-server.js';
 export type { ServeFolderOptions } from './folder-server.js';
-export { searchFiles, snippetAround } from './search.js';
-export { SEARCH_DEFAULTS } from './search.js';
-export type { SearchOptions, SearchLimits, SearchHit, SearchResult, SearchStop } from './search.js';
-export type { FolderSearchOptions } from './folder-text.js';
+export { snippetAround } from './search-text.js';
+export { FolderSearch, INDEXED_SEARCH_DEFAULTS } from './folder-search.js';
+export type { IndexedSearchOptions, IndexProgressCount } from './folder-search.js';
+export type { SearchHit, SearchResult } from './folder-text.js';
+export type { SearchArtifact, SearchArtifactMatch } from './search-tool.js';
 export type { IndexedFile, IndexProgress, IndexDiff } from './file-index.js';
 export type { FileContents, ReadOutcome } from './read-file.js';
 export type { ProviderFs } from './fs-types.js';

@@ -12,7 +12,7 @@ import type { ProviderFs } from './fs-types.js';
 import type { Visibility } from './paths.js';
 import { readFileContents } from './read-file.js';
 import { resolveInRoot } from './resolve.js';
-import { snippetAround } from './search-text.js';
+import { firstMatch, phraseAt } from './search-text.js';
 
 /** A listed file as the index sees it. */
 export interface SearchFile {
@@ -41,7 +41,7 @@ export interface SearchRequest {
   readonly limit: number;
   /** A glob over root-relative paths (`src/**\/*.ts`). */
   readonly path?: string | undefined;
-  /** Most matches listed beyond `limit` (paths only). */
+  /** Most matches listed in all, the hits included (past the hits: paths and lines only). */
   readonly listLimit: number;
 }
 
@@ -55,7 +55,10 @@ export interface FoundFile {
 export interface SearchAnswer {
   /** The best `limit` matches, with the line and a snippet of the first match when in the text. */
   readonly hits: FoundFile[];
-  /** Up to `listLimit` matches after the hits, best first (no line or snippet). */
+  /**
+   * The matches after the hits, best first, up to `listLimit` in all, with the line of the first match for
+   * those found within a short time budget (no snippet).
+   */
   readonly more: FoundFile[];
   /** Files that match in all. */
   readonly total: number;
@@ -67,6 +70,8 @@ export interface SearchAnswer {
 }
 
 const READS_AT_ONCE = 4;
+/** Longest a search spends finding the lines of the matches it lists past its limit (ms). */
+const LINES_BUDGET_MS = 250;
 
 export class SearchCore {
   readonly index = new TextIndex();
@@ -165,7 +170,7 @@ export class SearchCore {
     const query = parseQuery(request.query);
     const glob = request.path !== undefined ? picomatch(request.path, { dot: true }) : undefined;
     const filter = glob ? (path: string) => glob(path) : undefined;
-    const wanted = request.limit + request.listLimit;
+    const wanted = Math.max(request.limit, request.listLimit);
     const phrases = query.phrases.length > 0;
     const budget = this.options.maxPhraseChecks;
     // A phrase is checked in the text: ask for enough candidates to check within the budget.
@@ -200,8 +205,30 @@ export class SearchCore {
       const at = text === undefined ? undefined : firstMatch(text, query);
       hits.push({ path: match.path, where: match.where, ...(at ?? {}) });
     }
-    const more = ranked.slice(request.limit, wanted).map((m) => ({ path: m.path, where: m.where }));
+    const more = await this.linesOf(ranked.slice(request.limit, wanted), query);
     return { hits, more, total, indexed: this.indexed, listed: this.listed.size, unchecked };
+  }
+
+  /** The listed matches, each with the line of its first match while the time budget lasts. */
+  private async linesOf(
+    matches: readonly { path: string; where: MatchPlace }[],
+    query: ParsedQuery,
+  ): Promise<FoundFile[]> {
+    const out: FoundFile[] = matches.map((m) => ({ path: m.path, where: m.where }));
+    const stop = Date.now() + LINES_BUDGET_MS;
+    let next = 0;
+    const lane = async (): Promise<void> => {
+      while (next < out.length && Date.now() < stop) {
+        const at = next++;
+        const found = out[at]!;
+        if (found.where === 'name') continue;
+        const text = await this.liveText(found.path);
+        const line = text === undefined ? undefined : firstMatch(text, query)?.line;
+        if (line !== undefined) out[at] = { ...found, line };
+      }
+    };
+    await Promise.all(Array.from({ length: READS_AT_ONCE }, lane));
+    return out;
   }
 
   private async liveText(path: string): Promise<string | undefined> {
@@ -224,61 +251,4 @@ function within<T>(ms: number, work: () => Promise<T | undefined>): Promise<T | 
       (error: unknown) => (clearTimeout(timer), reject(error)),
     );
   });
-}
-
-const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** Where `phrase` occurs in `text` (case and runs of whitespace ignored), or -1. */
-function phraseAt(text: string, phrase: string): number {
-  const pattern = new RegExp(phrase.split(' ').map(escape).join('\\s+'), 'iu');
-  return pattern.exec(text)?.index ?? -1;
-}
-
-const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
-const UPPER = /\p{Lu}/u;
-
-/** Whether a word or identifier part starts at `i` (`Args` in `parseArgs`, not `rg` in it). */
-function startsPart(text: string, i: number): boolean {
-  const before = text[i - 1];
-  if (before === undefined || !LETTER_OR_DIGIT.test(before)) return true;
-  return UPPER.test(text[i] ?? '') && !UPPER.test(before);
-}
-
-/** Where `word` first occurs at a word or part start (else anywhere), ignoring case, or -1. */
-function wordAt(text: string, lower: string, word: string): number {
-  const needle = word.toLowerCase();
-  let first = -1;
-  for (let i = lower.indexOf(needle); i !== -1; i = lower.indexOf(needle, i + 1)) {
-    if (startsPart(text, i)) return i;
-    if (first < 0) first = i;
-  }
-  return first;
-}
-
-/** The 1-based line and a snippet of the first place the query matches in `text`. */
-function firstMatch(
-  text: string,
-  query: ParsedQuery,
-): { line: number; snippet: string } | undefined {
-  const phrase = query.phrases[0];
-  let at = phrase !== undefined ? phraseAt(text, phrase) : -1;
-  let length = phrase?.length ?? 0;
-  if (at < 0) {
-    // The first word as written (`parseArgs`), else its first term that occurs.
-    const lower = text.toLowerCase();
-    for (const word of query.words) {
-      for (const candidate of [word.text, ...word.terms]) {
-        at = lower.length === text.length ? wordAt(text, lower, candidate) : -1;
-        if (at >= 0) {
-          length = candidate.length;
-          break;
-        }
-      }
-      if (at >= 0) break;
-    }
-  }
-  if (at < 0) return undefined;
-  let line = 1;
-  for (let i = text.indexOf('\n'); i !== -1 && i < at; i = text.indexOf('\n', i + 1)) line++;
-  return { line, snippet: snippetAround(text, at, length) };
 }
