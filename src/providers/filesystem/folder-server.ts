@@ -8,8 +8,7 @@ import { toolError } from '../../content/messages.js';
 import { isTextMimeType } from '../../content/mime.js';
 import { PART_META_KEY } from '../../content/policy.js';
 import { utf8Length } from '../../content/wire-size.js';
-import type { Attachment } from '../../content/attachment.js';
-import type { McpServer, RequestContext } from '../../server/index.js';
+import type { McpServer } from '../../server/index.js';
 import { FilesystemProvider, type FilesystemProviderOptions } from './filesystem-provider.js';
 import { registerPrompts } from './folder-prompts.js';
 import { budgets, indexedSearch, pathProblem, type RunSearch } from './folder-text.js';
@@ -30,7 +29,6 @@ export interface ServeFolderOptions extends FilesystemProviderOptions {
   search?: IndexedSearchOptions;
 }
 
-const SEARCH_MAX = 100;
 
 /** Bytes a value takes on the wire as JSON. */
 function wireSize(value: unknown): number {

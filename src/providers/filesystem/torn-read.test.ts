@@ -6,7 +6,6 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { connectInMemory } from '../../transports/memory.js';
 import { modern } from '../../testing/messages.js';
 import { createServer } from '../../server/server.js';
-import { createFilesystemProvider } from './filesystem-provider.js';
 import { serveFolder } from './folder-server.js';
 import { nodeFs, type ProviderFs } from './fs-types.js';
 import { READ_ATTEMPTS } from './read-file.js';
