@@ -1,23 +1,27 @@
 /**
- * The documents holding one term, in the order they were added: ids in a typed array and the
- * term's count in each (capped at 255), five bytes a posting. Removed documents stay until
+ * The documents holding one term, in the order they were added: ids in a typed array, the
+ * term's count in each (capped at 255) and the line it first occurs on (0 past 65,535), seven
+ * bytes a posting. Removed documents stay until
  * {@link Postings.keep} drops them (the index compacts when enough are dead).
  */
 export class Postings {
   ids: Uint32Array;
   counts: Uint8Array;
+  lines: Uint16Array;
   length = 0;
 
   constructor(capacity = 2) {
     this.ids = new Uint32Array(capacity);
     this.counts = new Uint8Array(capacity);
+    this.lines = new Uint16Array(capacity);
   }
 
   /** Adds a document (ids only grow, so the list stays sorted). */
-  push(id: number, count: number): void {
+  push(id: number, count: number, line = 0): void {
     if (this.length === this.ids.length) this.grow();
     this.ids[this.length] = id;
     this.counts[this.length] = count > 255 ? 255 : count;
+    this.lines[this.length] = line > 65_535 ? 0 : line;
     this.length++;
   }
 
@@ -29,6 +33,7 @@ export class Postings {
       if (!alive(id)) continue;
       this.ids[out] = id;
       this.counts[out] = this.counts[i]!;
+      this.lines[out] = this.lines[i]!;
       out++;
     }
     this.length = out;
@@ -52,7 +57,7 @@ export class Postings {
 
   /** Bytes held. */
   get bytes(): number {
-    return this.ids.byteLength + this.counts.byteLength;
+    return this.ids.byteLength + this.counts.byteLength + this.lines.byteLength;
   }
 
   private grow(): void {
@@ -65,7 +70,10 @@ export class Postings {
     ids.set(this.ids.subarray(0, this.length));
     const counts = new Uint8Array(capacity);
     counts.set(this.counts.subarray(0, this.length));
+    const lines = new Uint16Array(capacity);
+    lines.set(this.lines.subarray(0, this.length));
     this.ids = ids;
     this.counts = counts;
+    this.lines = lines;
   }
 }

@@ -18,13 +18,22 @@ const NOT_ASCII = /[^\x00-\x7f]/;
 /** Terms longer than this are cut (a minified line or a base64 run is not a word). */
 export const MAX_TERM_LENGTH = 64;
 
-/** Calls `each` with every term of `text`, in order (repeats included). */
-export function forEachTerm(text: string, each: (term: string) => void): void {
+/** Calls `each` with every term of `text` and its 1-based line, in order (repeats included). */
+export function forEachTerm(text: string, each: (term: string, line: number) => void): void {
   const parts = NOT_ASCII.test(text) ? PART : ASCII_PART;
   parts.lastIndex = 0;
+  let line = 1;
+  let nextNewline = text.indexOf('\n');
   for (let found = parts.exec(text); found !== null; found = parts.exec(text)) {
+    while (nextNewline !== -1 && nextNewline < found.index) {
+      line++;
+      nextNewline = text.indexOf('\n', nextNewline + 1);
+    }
     const part = found[0];
-    each((part.length > MAX_TERM_LENGTH ? part.slice(0, MAX_TERM_LENGTH) : part).toLowerCase());
+    each(
+      (part.length > MAX_TERM_LENGTH ? part.slice(0, MAX_TERM_LENGTH) : part).toLowerCase(),
+      line,
+    );
   }
 }
 

@@ -160,6 +160,14 @@ describe('TextIndex', () => {
     expect(best.matches).toEqual(all);
   });
 
+  it('keeps the first line where a query word occurs', () => {
+    const index = indexOf({ 'a.txt': 'one\ntwo zebra\nthree\nzebra okapi', 'okapi.txt': 'x' });
+    const [match] = index.search(parseQuery('okapi zebra'), { limit: 1 }).matches;
+    expect(match).toMatchObject({ path: 'a.txt', line: 2 });
+    const named = index.search(parseQuery('okapi'), { limit: 2 }).matches;
+    expect(named.find((m) => m.path === 'okapi.txt')?.line).toBeUndefined();
+  });
+
   it('answers nothing for an empty query or an unknown word', () => {
     const index = indexOf(files);
     expect(index.search(parseQuery('  '), { limit: 5 })).toEqual({ matches: [], total: 0 });

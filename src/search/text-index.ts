@@ -16,6 +16,8 @@ export interface IndexMatch {
   readonly path: string;
   readonly score: number;
   readonly where: MatchPlace;
+  /** The first line where a word of the query occurs in the text (when it matched there). */
+  readonly line?: number;
 }
 
 export interface IndexSearchOptions {
@@ -45,6 +47,8 @@ interface Alternative {
   readonly ids: ArrayLike<number>;
   readonly length: number;
   score(at: number, id: number): number;
+  /** The line of the posting at `at` (0: not known). */
+  line?(at: number): number;
   readonly name: boolean;
 }
 
@@ -63,6 +67,7 @@ export class TextIndex {
   private level = new Uint8Array(0);
   private place = new Uint8Array(0);
   private scores = new Float64Array(0);
+  private firstLine = new Uint32Array(0);
 
   /** Files indexed. */
   get size(): number {
@@ -84,14 +89,21 @@ export class TextIndex {
       this.distinct = grown(this.distinct, id);
     }
     const counts = new Map<string, number>();
+    const lines = new Map<string, number>();
     let length = 0;
     if (text !== undefined) {
-      forEachTerm(text, (term) => {
-        counts.set(term, (counts.get(term) ?? 0) + 1);
+      forEachTerm(text, (term, line) => {
+        const count = counts.get(term);
+        if (count === undefined) {
+          counts.set(term, 1);
+          lines.set(term, line);
+        } else counts.set(term, count + 1);
         length++;
       });
     }
-    for (const [term, count] of counts) this.text.postings(term, true).push(id, count);
+    for (const [term, count] of counts) {
+      this.text.postings(term, true).push(id, count, lines.get(term));
+    }
     const nameTerms = new Set(pathTerms(path));
     for (const term of nameTerms) this.names.postings(term, true).push(id, 1);
     this.lengths[id] = length;
@@ -145,6 +157,7 @@ export class TextIndex {
             this.level[id] = 0;
             this.place[id] = 0;
             this.scores[id] = 0;
+            this.firstLine[id] = 0;
             candidates.push(id);
           }
           const level = this.level[id]!;
@@ -152,6 +165,9 @@ export class TextIndex {
           this.level[id] = k + 1;
           this.place[id]! |= bit;
           this.scores[id]! += alternative.score(at, id);
+          const line = alternative.line?.(at) ?? 0;
+          const known = this.firstLine[id]!;
+          if (line > 0 && (known === 0 || line < known)) this.firstLine[id] = line;
         }
       }
     });
@@ -164,11 +180,15 @@ export class TextIndex {
     const best = topBy(found, options.limit, (a, b) => this.scores[b]! - this.scores[a]! || a - b);
     return {
       total: found.length,
-      matches: best.map((id) => ({
-        path: this.paths[id]!,
-        score: this.scores[id]!,
-        where: PLACES[this.place[id]!]!,
-      })),
+      matches: best.map((id) => {
+        const line = this.firstLine[id]!;
+        const match = {
+          path: this.paths[id]!,
+          score: this.scores[id]!,
+          where: PLACES[this.place[id]!]!,
+        };
+        return line > 0 ? { ...match, line } : match;
+      }),
     };
   }
 
@@ -211,11 +231,12 @@ export class TextIndex {
   private textAlternative(list: Postings, weight: number): Alternative {
     const idf = this.idf(list.length) * weight;
     const average = this.tokens / Math.max(1, this.size);
-    const { ids, counts, length } = list;
+    const { ids, counts, lines, length } = list;
     return {
       ids,
       length,
       name: false,
+      line: (at) => lines[at]!,
       score: (at, id) => {
         const tf = counts[at]!;
         const norm = 1 - B + (B * this.lengths[id]!) / Math.max(1, average);
@@ -258,6 +279,7 @@ export class TextIndex {
       this.level = new Uint8Array(capacity);
       this.place = new Uint8Array(capacity);
       this.scores = new Float64Array(capacity);
+      this.firstLine = new Uint32Array(capacity);
       this.generation = 0;
     }
   }

@@ -245,6 +245,12 @@ export class FilesystemProvider {
     return found ? { ...found, uri: this.uriOf(found.path) } : undefined;
   }
 
+  /** One file of the listing as it is now, without walking a stale one (undefined before ready). */
+  listed(relative: string): FileInfo | undefined {
+    const found = this.index?.get(relative);
+    return found ? { ...found, uri: this.uriOf(found.path) } : undefined;
+  }
+
   /** `resources/list` entries: uri, name (the relative path), mimeType, size, lastModified. */
   async list(): Promise<ListedResource[]> {
     return this.views.resourcesOf((await this.freshIndex()).files);

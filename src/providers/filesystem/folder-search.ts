@@ -142,6 +142,7 @@ export class FolderSearch {
   /** The worker's first message: its module is loaded. */
   private loaded: Promise<void> = Promise.resolve();
   private onLoaded: (() => void) | undefined;
+  private loadedAt = 0;
   private unfollow: (() => void) | undefined;
 
   constructor(
@@ -172,13 +173,13 @@ export class FolderSearch {
     const worker = await this.begin();
     const { timeoutMs, listLimit, firstBuildWaitMs } = this.options;
     if (this.built) {
-      // The wait starts once the worker runs: loading its module is not the build.
+      // The wait counts from when the worker runs (loading its module is not the build): only
+      // the searches of the first moments wait, never one during a long build.
       await Promise.race([this.built, this.loaded]);
+      const left = this.loadedAt + firstBuildWaitMs - performance.now();
       let timer: ReturnType<typeof setTimeout> | undefined;
-      const waited = new Promise<void>(
-        (resolve) => (timer = setTimeout(resolve, firstBuildWaitMs)),
-      );
-      await Promise.race([this.built, waited]);
+      const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, left)));
+      if (left > 0) await Promise.race([this.built, waited]);
       clearTimeout(timer);
     }
     if (this.buildDone && !this.provider.watching) {
@@ -292,7 +293,11 @@ export class FolderSearch {
   }
 
   private onMessage(message: SearchFromWorker): void {
-    this.onLoaded?.();
+    if (this.onLoaded) {
+      this.loadedAt = performance.now();
+      this.onLoaded();
+      this.onLoaded = undefined;
+    }
     if (message.type === 'progress') {
       this.progress.indexed = message.indexed;
       this.progress.listed = message.listed;

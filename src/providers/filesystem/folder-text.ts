@@ -110,8 +110,9 @@ export type RunSearch = (
 
 /** Searches through the folder's index, and names each match as listed now. */
 export function indexedSearch(provider: FilesystemProvider, index: FolderSearch): RunSearch {
-  const listed = async (found: FoundFile): Promise<SearchHit | undefined> => {
-    const file = await provider.file(found.path);
+  // The listing as it is: a search never waits for a walk (the index follows the walks).
+  const listed = (found: FoundFile): SearchHit | undefined => {
+    const file = provider.listed(found.path);
     if (!file) return undefined;
     const { where, line, snippet } = found;
     return {
@@ -124,8 +125,8 @@ export function indexedSearch(provider: FilesystemProvider, index: FolderSearch)
   const present = (hit: SearchHit | undefined): hit is SearchHit => hit !== undefined;
   return async (query, limit, signal, path) => {
     const answer = await index.search({ query, limit, path }, signal);
-    const hits = (await Promise.all(answer.hits.map(listed))).filter(present);
-    const more = (await Promise.all(answer.more.map(listed))).filter(present);
+    const hits = answer.hits.map(listed).filter(present);
+    const more = answer.more.map(listed).filter(present);
     const dropped = answer.hits.length + answer.more.length - hits.length - more.length;
     return {
       hits,

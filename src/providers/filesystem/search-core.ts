@@ -56,8 +56,8 @@ export interface SearchAnswer {
   /** The best `limit` matches, with the line and a snippet of the first match when in the text. */
   readonly hits: FoundFile[];
   /**
-   * The matches after the hits, best first, up to `listLimit` in all, with the line of the first match for
-   * those found within a short time budget (no snippet).
+   * The matches after the hits, best first, up to `listLimit` in all, with the first line where
+   * a word of the query occurs (as the index keeps it; no snippet).
    */
   readonly more: FoundFile[];
   /** Files that match in all. */
@@ -70,8 +70,6 @@ export interface SearchAnswer {
 }
 
 const READS_AT_ONCE = 4;
-/** Longest a search spends finding the lines of the matches it lists past its limit (ms). */
-const LINES_BUDGET_MS = 250;
 
 export class SearchCore {
   readonly index = new TextIndex();
@@ -205,30 +203,13 @@ export class SearchCore {
       const at = text === undefined ? undefined : firstMatch(text, query);
       hits.push({ path: match.path, where: match.where, ...(at ?? {}) });
     }
-    const more = await this.linesOf(ranked.slice(request.limit, wanted), query);
+    // Past the hits, the line the index keeps (where a word first occurs): no file is read.
+    const more = ranked.slice(request.limit, wanted).map((m): FoundFile => ({
+      path: m.path,
+      where: m.where,
+      ...(m.line !== undefined && !phrases ? { line: m.line } : {}),
+    }));
     return { hits, more, total, indexed: this.indexed, listed: this.listed.size, unchecked };
-  }
-
-  /** The listed matches, each with the line of its first match while the time budget lasts. */
-  private async linesOf(
-    matches: readonly { path: string; where: MatchPlace }[],
-    query: ParsedQuery,
-  ): Promise<FoundFile[]> {
-    const out: FoundFile[] = matches.map((m) => ({ path: m.path, where: m.where }));
-    const stop = Date.now() + LINES_BUDGET_MS;
-    let next = 0;
-    const lane = async (): Promise<void> => {
-      while (next < out.length && Date.now() < stop) {
-        const at = next++;
-        const found = out[at]!;
-        if (found.where === 'name') continue;
-        const text = await this.liveText(found.path);
-        const line = text === undefined ? undefined : firstMatch(text, query)?.line;
-        if (line !== undefined) out[at] = { ...found, line };
-      }
-    };
-    await Promise.all(Array.from({ length: READS_AT_ONCE }, lane));
-    return out;
   }
 
   private async liveText(path: string): Promise<string | undefined> {
