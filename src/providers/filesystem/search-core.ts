@@ -7,7 +7,7 @@
 import picomatch from 'picomatch';
 import { isTextMimeType } from '../../content/mime.js';
 import { TextIndex, type MatchPlace } from '../../search/text-index.js';
-import { parseQuery, type ParsedQuery } from '../../search/terms.js';
+import { parseQuery } from '../../search/terms.js';
 import type { ProviderFs } from './fs-types.js';
 import type { Visibility } from './paths.js';
 import { readFileContents } from './read-file.js';
