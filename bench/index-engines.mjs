@@ -53,6 +53,7 @@ const adapters = {
     const index = new TextIndex();
     return {
       raw: true,
+      built: () => index.fit(),
       add: (id, rel, text) => index.add(rel, text),
       remove: (id, rel) => index.remove(rel),
       vacuum: () => {},
@@ -205,6 +206,7 @@ async function runEngine(name, files) {
     else
       engine.add(id, terms(rel.replaceAll(/[/.\-]/g, ' ')), text === undefined ? [] : terms(text));
   });
+  engine.built?.();
   const buildMs = performance.now() - t0;
   const k0 = performance.now();
   for (const rel of list.slice(0, 2000)) {

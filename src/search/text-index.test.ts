@@ -160,6 +160,17 @@ describe('TextIndex', () => {
     expect(best.matches).toEqual(all);
   });
 
+  it('gives back growth room without losing anything, and grows again', () => {
+    const index = new TextIndex();
+    for (let i = 0; i < 2000; i++) index.add(`g/${i}.txt`, `shared word${i % 7}`);
+    const before = index.stats().bytes;
+    index.fit();
+    expect(index.stats().bytes).toBeLessThan(before);
+    expect(index.search(parseQuery('shared'), { limit: 1 }).total).toBe(2000);
+    index.add('g/new.txt', 'shared word3');
+    expect(index.search(parseQuery('shared word3'), { limit: 1000 }).total).toBe(287);
+  });
+
   it('keeps the first line where a query word occurs', () => {
     const index = indexOf({ 'a.txt': 'one\ntwo zebra\nthree\nzebra okapi', 'okapi.txt': 'x' });
     const [match] = index.search(parseQuery('okapi zebra'), { limit: 1 }).matches;

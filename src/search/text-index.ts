@@ -124,6 +124,13 @@ export class TextIndex {
     return true;
   }
 
+  /** Gives back the room the lists keep for growth (once a build is done). */
+  fit(): void {
+    for (const vocabulary of [this.text, this.names]) {
+      for (const list of vocabulary.lists.values()) list.fit();
+    }
+  }
+
   /** Memory held by the postings and the document table, in bytes (approximate). */
   stats(): { files: number; terms: number; postings: number; bytes: number } {
     let bytes = this.lengths.byteLength + this.distinct.byteLength + this.paths.length * 8;

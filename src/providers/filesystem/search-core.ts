@@ -70,6 +70,8 @@ export interface SearchAnswer {
 }
 
 const READS_AT_ONCE = 4;
+/** Files indexed before the lists are fitted again, once idle. */
+const FIT_AFTER = 1_000;
 
 export class SearchCore {
   readonly index = new TextIndex();
@@ -78,6 +80,7 @@ export class SearchCore {
   private readonly indexedVersion = new Map<string, string>();
   private readonly queue = new Set<string>();
   private reading = 0;
+  private addedSinceFit = 0;
   private idle: (() => void)[] = [];
 
   constructor(private readonly options: SearchCoreOptions) {}
@@ -133,6 +136,11 @@ export class SearchCore {
         this.reading--;
         this.pump();
         if (this.queue.size === 0 && this.reading === 0) {
+          // A build (or a burst of changes) is done: the lists give back their growth room.
+          if (this.addedSinceFit >= FIT_AFTER) {
+            this.addedSinceFit = 0;
+            this.index.fit();
+          }
           for (const resolve of this.idle.splice(0)) resolve();
         }
       });
@@ -144,6 +152,7 @@ export class SearchCore {
     // Listed again (changed) or dropped while it was read: that newer state wins.
     if (this.listed.get(file.path) !== file) return;
     this.index.add(file.path, text);
+    this.addedSinceFit++;
     this.indexedVersion.set(file.path, versionOf(file));
   }
 
