@@ -42,13 +42,16 @@ const SPLIT_WEIGHT = 0.8;
 const PREFIX_MIN = 3;
 const PREFIX_CAP = 64;
 
-/** One way a query word matches: documents and the score of each. */
+/**
+ * One way a query word matches: documents, and how each scores: BM25 of its count (text, with
+ * `counts`) times `weight` (the term's idf and the kind of match), else `weight` alone.
+ */
 interface Alternative {
   readonly ids: ArrayLike<number>;
   readonly length: number;
-  score(at: number, id: number): number;
-  /** The line of the posting at `at` (0: not known). */
-  line?(at: number): number;
+  readonly weight: number;
+  readonly counts?: Uint8Array;
+  readonly lines?: Uint16Array;
   readonly name: boolean;
 }
 
@@ -124,10 +127,11 @@ export class TextIndex {
     return true;
   }
 
-  /** Gives back the room the lists keep for growth (once a build is done). */
+  /** Gives back the room the lists keep for growth, and sorts the terms (once a build is done). */
   fit(): void {
     for (const vocabulary of [this.text, this.names]) {
       for (const list of vocabulary.lists.values()) list.fit();
+      vocabulary.prepare();
     }
   }
 
@@ -152,29 +156,35 @@ export class TextIndex {
     this.scratch();
     const generation = ++this.generation;
     const candidates: number[] = [];
+    const { stamp, level, place, scores, firstLine, lengths } = this;
+    const average = Math.max(1, this.tokens / Math.max(1, this.size));
     clauses.forEach((alternatives, k) => {
-      for (const alternative of alternatives) {
-        const { ids, length } = alternative;
-        const bit = alternative.name ? 1 : 2;
+      for (const { ids, length, weight, counts, lines, name } of alternatives) {
+        const bit = name ? 1 : 2;
         for (let at = 0; at < length; at++) {
           const id = ids[at]!;
-          if (this.stamp[id] !== generation) {
+          if (stamp[id] !== generation) {
             if (k !== 0 || this.paths[id] === undefined) continue;
-            this.stamp[id] = generation;
-            this.level[id] = 0;
-            this.place[id] = 0;
-            this.scores[id] = 0;
-            this.firstLine[id] = 0;
+            stamp[id] = generation;
+            level[id] = 0;
+            place[id] = 0;
+            scores[id] = 0;
+            firstLine[id] = 0;
             candidates.push(id);
           }
-          const level = this.level[id]!;
-          if (level !== k && level !== k + 1) continue;
-          this.level[id] = k + 1;
-          this.place[id]! |= bit;
-          this.scores[id]! += alternative.score(at, id);
-          const line = alternative.line?.(at) ?? 0;
-          const known = this.firstLine[id]!;
-          if (line > 0 && (known === 0 || line < known)) this.firstLine[id] = line;
+          const was = level[id]!;
+          if (was !== k && was !== k + 1) continue;
+          level[id] = k + 1;
+          place[id] = place[id]! | bit;
+          if (counts === undefined) scores[id] = scores[id]! + weight;
+          else {
+            const tf = counts[at]!;
+            const norm = 1 - B + (B * lengths[id]!) / average;
+            scores[id] = scores[id]! + (weight * tf * (K1 + 1)) / (tf + K1 * norm);
+            const line = lines![at]!;
+            const known = firstLine[id]!;
+            if (line > 0 && (known === 0 || line < known)) firstLine[id] = line;
+          }
         }
       }
     });
@@ -184,7 +194,7 @@ export class TextIndex {
       if (options.filter && !options.filter(this.paths[id]!)) continue;
       found.push(id);
     }
-    const best = topBy(found, options.limit, (a, b) => this.scores[b]! - this.scores[a]! || a - b);
+    const best = topBy(found, options.limit, scores);
     return {
       total: found.length,
       matches: best.map((id) => {
@@ -236,25 +246,13 @@ export class TextIndex {
   }
 
   private textAlternative(list: Postings, weight: number): Alternative {
-    const idf = this.idf(list.length) * weight;
-    const average = this.tokens / Math.max(1, this.size);
     const { ids, counts, lines, length } = list;
-    return {
-      ids,
-      length,
-      name: false,
-      line: (at) => lines[at]!,
-      score: (at, id) => {
-        const tf = counts[at]!;
-        const norm = 1 - B + (B * this.lengths[id]!) / Math.max(1, average);
-        return (idf * tf * (K1 + 1)) / (tf + K1 * norm);
-      },
-    };
+    return { ids, counts, lines, length, weight: this.idf(length) * weight, name: false };
   }
 
   private nameAlternative(list: Postings, weight: number): Alternative {
     const value = this.idf(list.length) * weight * NAME_BOOST;
-    return { ids: list.ids, length: list.length, name: true, score: () => value };
+    return { ids: list.ids, length: list.length, weight: value, name: true };
   }
 
   /**
@@ -273,7 +271,7 @@ export class TextIndex {
         if (large.has(id)) ids.push(id);
       }
       const value = (this.idf(head.length) + this.idf(tail.length)) * SPLIT_WEIGHT;
-      return { ids, length: ids.length, name: false, score: () => value };
+      return { ids, length: ids.length, weight: value, name: false };
     }
     return undefined;
   }
@@ -332,35 +330,21 @@ function grown(array: Uint32Array, index: number): Uint32Array<ArrayBuffer> {
   return next;
 }
 
-/** The first `limit` of `items` in `order`, without sorting all of them (a heap of the best). */
-function topBy(items: number[], limit: number, order: (a: number, b: number) => number): number[] {
+/**
+ * The best `limit` of `items` by `scores` (higher first, then lower id), without sorting all of
+ * them: past a few times `limit`, the scores alone are sorted (a typed array, natively) to find
+ * the cut, and only the items at or above it are ordered.
+ */
+function topBy(items: number[], limit: number, scores: Float64Array): number[] {
   if (limit <= 0) return [];
+  const order = (a: number, b: number): number => scores[b]! - scores[a]! || a - b;
   if (items.length <= limit * 4) return items.sort(order).slice(0, limit);
-  // heap[0] is the worst of the best so far.
-  const heap: number[] = [];
-  const worse = (i: number, j: number): boolean => order(heap[i]!, heap[j]!) > 0;
-  const swap = (i: number, j: number): void => {
-    [heap[i], heap[j]] = [heap[j]!, heap[i]!];
-  };
-  for (const item of items) {
-    if (heap.length < limit) {
-      heap.push(item);
-      for (let i = heap.length - 1; i > 0 && worse(i, (i - 1) >> 1); i = (i - 1) >> 1) {
-        swap(i, (i - 1) >> 1);
-      }
-      continue;
-    }
-    if (order(item, heap[0]!) >= 0) continue;
-    heap[0] = item;
-    for (let i = 0; ;) {
-      const l = 2 * i + 1;
-      let top = i;
-      if (l < heap.length && worse(l, top)) top = l;
-      if (l + 1 < heap.length && worse(l + 1, top)) top = l + 1;
-      if (top === i) break;
-      swap(i, top);
-      i = top;
-    }
-  }
-  return heap.sort(order);
+  const values = new Float64Array(items.length);
+  for (let i = 0; i < items.length; i++) values[i] = scores[items[i]!]!;
+  values.sort();
+  const cut = values[values.length - limit]!;
+  return items
+    .filter((id) => scores[id]! >= cut)
+    .sort(order)
+    .slice(0, limit);
 }

@@ -29,6 +29,11 @@ export class Vocabulary {
     this.stale = true;
   }
 
+  /** Sorts what was added now (after a build), so that the next prefix lookup does not. */
+  prepare(): void {
+    this.order();
+  }
+
   /** Up to `cap` terms that start with `prefix` (longer than it), shortest first. */
   withPrefix(prefix: string, cap: number): string[] {
     const sorted = this.order();
