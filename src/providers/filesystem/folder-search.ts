@@ -170,6 +170,7 @@ export class FolderSearch {
     request: Omit<SearchRequest, 'listLimit'>,
     signal?: AbortSignal,
   ): Promise<SearchAnswer> {
+    if (this.closed) throw new McpKitError('PROVIDER_CLOSED', 'the folder is no longer served');
     const worker = await this.begin();
     const { timeoutMs, listLimit, firstBuildWaitMs } = this.options;
     if (this.built) {

@@ -29,7 +29,6 @@ export interface ServeFolderOptions extends FilesystemProviderOptions {
   search?: IndexedSearchOptions;
 }
 
-
 /** Bytes a value takes on the wire as JSON. */
 function wireSize(value: unknown): number {
   return utf8Length(JSON.stringify(value));

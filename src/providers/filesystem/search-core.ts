@@ -180,6 +180,9 @@ export class SearchCore {
     const wanted = Math.max(request.limit, request.listLimit);
     const phrases = query.phrases.length > 0;
     const budget = this.options.maxPhraseChecks;
+    // What the answer says of the index is what it searched (files may be indexed meanwhile).
+    const { indexed } = this;
+    const listed = this.listed.size;
     // A phrase is checked in the text: ask for enough candidates to check within the budget.
     const found = this.index.search(query, {
       limit: phrases ? Math.max(wanted, budget) : wanted,
@@ -218,7 +221,7 @@ export class SearchCore {
       where: m.where,
       ...(m.line !== undefined && !phrases ? { line: m.line } : {}),
     }));
-    return { hits, more, total, indexed: this.indexed, listed: this.listed.size, unchecked };
+    return { hits, more, total, indexed, listed, unchecked };
   }
 
   private async liveText(path: string): Promise<string | undefined> {
