@@ -12,7 +12,7 @@
 // The older cases run on request: A (http) and B (stdio), a toy 1 KiB in-memory resource against
 // the SDK and a bare server; D (client), the client's CPU per request against the SDK client.
 // Usage: node bench/run.mjs [--only serve|serve-http|serve-stdio|large|real|cold-real|slow-file|
-//          search-load|http|stdio|client|all] [--duration s] [--warmup s] [--connections c]
+//          search-load|repo-scale|http|stdio|client|all] [--repofiles n] [--duration s] [--warmup s] [--connections c]
 //          [--n count] [--window inflight] [--repeat rounds] [--targets bare,sdk,mcpkit]
 //          [--loader auto|wrk|autocannon] [--files texts]
 // Each option can also come from the environment: BENCH_DURATION, BENCH_N, BENCH_ONLY, ...
@@ -41,6 +41,7 @@ import { runColdReal } from './lib/cold-real-case.mjs';
 import { runSearchLoad } from './lib/search-load-case.mjs';
 import { runSlowFile } from './lib/slow-file-case.mjs';
 import { coldRealCase, realCells, realNotes, realSummary } from './lib/real-report.mjs';
+import { repoScaleMarkdown, runRepoScale } from './lib/repo-scale-case.mjs';
 import { chooseLoader, describeLoader } from './lib/load-http.mjs';
 import {
   benchmarksDoc,
@@ -72,10 +73,11 @@ const DEFAULTS = {
   targets: 'bare,sdk,mcpkit',
   loader: 'auto', // serve cases' HTTP load: wrk when installed, else autocannon workers
   files: 20000, // texts of the issue-25 folder (binaries: one per 40 texts); smaller for a smoke run
+  repofiles: 100000, // files of the issue-27 repository folder (repo-scale); smaller for a smoke run
 };
 const REAL = ['cold-real', 'slow-file', 'search-load'];
-const DEFAULT = ['serve-http', 'serve-stdio', 'large', ...REAL];
-const ONLY = ['', 'serve', 'serve-http', 'serve-stdio', 'large', 'real', ...REAL];
+const DEFAULT = ['serve-http', 'serve-stdio', 'large', ...REAL, 'repo-scale'];
+const ONLY = ['', 'serve', 'serve-http', 'serve-stdio', 'large', 'real', ...REAL, 'repo-scale'];
 const OLDER = ['http', 'stdio', 'client', 'all'];
 /** Whether case `name` runs: by default the serve cases, C and the issue-25 cells; `all` adds A, B, D. */
 const runs = (opts, name) =>
@@ -96,7 +98,16 @@ function options(argv) {
     }
     opts[m[1]] = m[2] ?? argv[++i];
   }
-  for (const key of ['duration', 'warmup', 'connections', 'n', 'window', 'repeat', 'files']) {
+  for (const key of [
+    'duration',
+    'warmup',
+    'connections',
+    'n',
+    'window',
+    'repeat',
+    'files',
+    'repofiles',
+  ]) {
     opts[key] = Number(opts[key]);
     if (!(opts[key] > 0)) throw new Error(`--${key} must be a positive number`);
   }
@@ -302,6 +313,11 @@ async function main() {
   }
   if (runs(opts, 'serve-http') || runs(opts, 'serve-stdio')) await runServe(opts, results);
   if (REAL.some((name) => runs(opts, name))) await runReal(opts, results);
+  if (runs(opts, 'repo-scale')) {
+    missing('cli/main.js');
+    results.cases['repo-scale'] = await runRepoScale(opts);
+    console.log(repoScaleMarkdown(results.cases['repo-scale']));
+  }
   for (const name of Object.keys(CASES)) {
     if (runs(opts, name)) results.cases[name] = await runCase(name, opts);
   }
@@ -328,7 +344,7 @@ async function main() {
   results.seconds = (Date.now() - started) / 1000;
   console.log('');
   for (const c of Object.values(results.cases)) {
-    if (c.kind === 'serve' || c.kind === 'real') continue;
+    if (c.kind === 'serve' || c.kind === 'real' || c.kind === 'scale') continue;
     const block =
       c.kind === 'large'
         ? largeTable(c, LARGE)
@@ -368,7 +384,9 @@ async function main() {
           cells: real,
           notes: realNotes(results),
           summary: realSummary(real),
-        }) + readFileSync(new URL('cold-read-profile.md', import.meta.url), 'utf8'),
+        }) +
+          (results.cases['repo-scale'] ? repoScaleMarkdown(results.cases['repo-scale']) : '') +
+          readFileSync(new URL('cold-read-profile.md', import.meta.url), 'utf8'),
       );
       console.log('table written to docs/benchmarks.md');
     } else
@@ -383,11 +401,13 @@ async function main() {
     `results written to bench/results/latest.json; ${(results.seconds / 60).toFixed(1)} min`,
   );
   const failed = (c) =>
-    c.kind === 'real'
-      ? c.rows.some((r) => r.verdict === 'FAILED')
-      : c.kind === 'serve'
-        ? c.rows.some((r) => Object.values(r.targets).some((t) => t.error))
-        : Object.values(c.targets).some((t) => t.error);
+    c.kind === 'scale'
+      ? false
+      : c.kind === 'real'
+        ? c.rows.some((r) => r.verdict === 'FAILED')
+        : c.kind === 'serve'
+          ? c.rows.some((r) => Object.values(r.targets).some((t) => t.error))
+          : Object.values(c.targets).some((t) => t.error);
   return Object.values(results.cases).some(failed) ? 1 : 0;
 }
 

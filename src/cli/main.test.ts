@@ -121,15 +121,15 @@ describe('mcpkit (process)', () => {
     expect(stderr).toContain('npx @modelcontextprotocol/inspector -- ');
   });
 
-  it('hands the stdio limits to the server: --max-depth and --search-max-files take effect', async () => {
+  it('hands the stdio limits to the server: --max-depth and --search-max-file-bytes take effect', async () => {
     let deep: unknown = {};
     for (let i = 0; i < 9; i++) deep = { d: deep };
     const tooDeep = modern('tools/call', { name: 'search', arguments: { query: 'a', x: deep } });
-    const search = modern('tools/call', { name: 'search', arguments: { query: 'zz-nothing' } });
+    const search = modern('tools/call', { name: 'search', arguments: { query: 'text' } });
     const three = await mkdtemp(join(tmpdir(), 'mcpkit-cli-limits-'));
     for (const name of ['a.md', 'b.md', 'c.md']) await writeFile(join(three, name), 'text\n');
     const { code, stdout, stderr } = await run(
-      ['serve', three, '--stdio', '--max-depth', '8', '--search-max-files', '1'],
+      ['serve', three, '--stdio', '--max-depth', '8', '--search-max-file-bytes', '4'],
       `${JSON.stringify(tooDeep)}\n${JSON.stringify(search)}\n`,
     ).finally(() => rm(three, { recursive: true, force: true }));
     expect(code).toBe(0);
@@ -148,10 +148,11 @@ describe('mcpkit (process)', () => {
       error: { code: -32602, data: { limit: 8, reason: 'too-deep' } },
     });
     const text = lines.find((l) => l.id === search.id)?.result?.content[0]?.text ?? '';
-    expect(text).toMatch(/stopped early/);
+    // Every file is larger than 4 bytes: found by name only, and no name says "text".
+    expect(text).toMatch(/^No file name or text matches "text" \(3 files searched\)/);
     // The pasted stdio configuration keeps the limits.
     expect(stderr).toContain('"--max-depth"');
-    expect(stderr).toContain('"--search-max-files"');
+    expect(stderr).toContain('"--search-max-file-bytes"');
   });
 
   it('--no-hard-links refuses a file with several hard links, and keeps the flag in the pasted configuration', async () => {

@@ -31,6 +31,7 @@ import type { ServeArgs } from './args.js';
 import { banner, type BannerInput } from './banner.js';
 import { startIdleCompaction } from './idle-compaction.js';
 import { createProgressReporter, type ProgressReporter } from './progress.js';
+import type { IndexProgressCount } from '../providers/filesystem/index.js';
 import { openShared, redisStdioArgs } from './serve-redis.js';
 import { UsageError } from './usage-error.js';
 
@@ -98,14 +99,11 @@ function stdioArgs(args: ServeArgs, dir: string): string[] {
     ['--max-encoded-read-bytes', args.maxEncodedReadBytes],
     ['--max-response-total-bytes', args.maxResponseTotalBytes],
     ['--max-files', args.maxFiles],
-    ['--search-max-files', args.searchMaxFiles],
-    ['--search-max-bytes', args.searchMaxBytes],
+    ['--search-max-file-bytes', args.searchMaxFileBytes],
     [
       '--search-timeout',
       args.searchTimeoutMs === undefined ? undefined : `${args.searchTimeoutMs}ms`,
     ],
-    ['--search-concurrency', args.searchConcurrency],
-    ['--search-max-waiting', args.searchMaxWaiting],
     ['--read-timeout', args.readTimeoutMs === undefined ? undefined : `${args.readTimeoutMs}ms`],
     ['--max-stalled-reads', args.maxStalledReads],
     ['--read-workers', args.readWorkers],
@@ -242,6 +240,17 @@ function walkProgress(progress: ProgressReporter): (p: IndexProgress) => void {
   };
 }
 
+/** Reports the search index's first build. */
+function indexProgress(
+  progress: ProgressReporter,
+): (p: IndexProgressCount & { done: boolean }) => void {
+  const indexed = progress.counter({ verb: 'indexed' });
+  return ({ indexed: count, listed, done }) => {
+    if (done) indexed.finish({ count, total: listed }, 'for search');
+    else indexed.update({ count, total: listed });
+  };
+}
+
 /** The server and its transport; `close()` stops both, `end()` resolves `done` (HTTP). */
 async function start(
   args: ServeArgs,
@@ -269,13 +278,10 @@ async function start(
       watchDebounceMs: args.watchDebounceMs,
       maxFiles: args.maxFiles,
     }),
-    search: defined({
-      maxFiles: args.searchMaxFiles,
-      maxBytes: args.searchMaxBytes,
-      timeoutMs: args.searchTimeoutMs,
-      concurrency: args.searchConcurrency,
-      maxWaiting: args.searchMaxWaiting,
-    }),
+    search: {
+      ...defined({ maxFileBytes: args.searchMaxFileBytes, timeoutMs: args.searchTimeoutMs }),
+      ...(args.quiet ? {} : { onProgress: indexProgress(progress) }),
+    },
     ...(args.quiet ? {} : { onProgress: walkProgress(progress) }),
     onWarning: warn,
   });

@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseServeArgs } from './args.js';
 import { DEFAULT_MAX_DEPTH } from '../protocol/depth.js';
-import { GATE_DEFAULTS } from '../providers/filesystem/search-gate.js';
-import { SEARCH_DEFAULTS } from '../providers/filesystem/search.js';
+import { INDEXED_SEARCH_DEFAULTS } from '../providers/filesystem/folder-search.js';
 import { DEFAULT_WATCH_DEBOUNCE_MS } from '../providers/filesystem/folder-freshness.js';
 import { DEFAULT_READ_TIMEOUT_MS } from '../providers/filesystem/read-timeout.js';
 import { BASE_READ_WORKERS, DEFAULT_READ_WORKERS } from '../providers/filesystem/read-pool.js';
@@ -64,17 +63,15 @@ describe('serve limits on the command line', () => {
     [['--read-workers', '8'], { readWorkers: 8 }],
     [['--read-workers=0'], { readWorkers: 0 }],
     [['--stdio', '--read-workers', '1000'], { readWorkers: 1000 }],
-    [['--search-max-waiting', '0'], { searchMaxWaiting: 0 }],
     [['--stdio', '--max-encoded-read-bytes=8m'], { maxEncodedReadBytes: 8 * 1024 ** 2 }],
     [
       ['--max-sessions', '50000', '--session-idle', '10m'],
       { maxSessions: 50_000, sessionIdleMs: 600_000 },
     ],
     [
-      ['--search-max-files', '1000', '--search-max-bytes', '16m', '--search-timeout', '2s'],
-      { searchMaxFiles: 1000, searchMaxBytes: 16 * 1024 ** 2, searchTimeoutMs: 2000 },
+      ['--search-max-file-bytes', '16m', '--search-timeout', '2s'],
+      { searchMaxFileBytes: 16 * 1024 ** 2, searchTimeoutMs: 2000 },
     ],
-    [['--search-concurrency', '2'], { searchConcurrency: 2 }],
     [['--max-files', '2000000'], { maxFiles: 2_000_000 }],
     [['--watch-debounce', '250ms'], { watchDebounceMs: 250, watch: true }],
     [['--read-timeout', '2s'], { readTimeoutMs: 2000 }],
@@ -96,7 +93,8 @@ describe('serve limits on the command line', () => {
     ],
     [['--body-timeout', '10ms'], /^--body-timeout must be from 100ms to 86400s, got "10ms"$/],
     [['--session-idle', '2d'], /^--session-idle expects a duration/],
-    [['--search-concurrency', '0'], /^--search-concurrency expects a whole number from 1 to 1000/],
+    [['--search-max-files', '10'], /--search-max-files/],
+    [['--search-max-file-bytes', 'lots'], /^--search-max-file-bytes expects/],
     [['--max-listen-queue-bytes', '10'], /^--max-listen-queue-bytes must be at least 1k/],
     [['--max-listens', '0'], /^--max-listens expects a whole number from 1 to 1000000, got "0"$/],
     [['--max-listen-uris', 'many'], /^--max-listen-uris expects a whole number from 1/],
@@ -135,11 +133,8 @@ describe('--help names the library defaults', () => {
     ['--max-listens', '10000', DEFAULT_MAX_LISTENS, 10_000],
     ['--max-listen-uris', '1024', DEFAULT_MAX_LISTEN_URIS, 1024],
     ['--max-listen-pending-uris', '1024', DEFAULT_MAX_LISTEN_PENDING_URIS, 1024],
-    ['--search-max-files', '20000', SEARCH_DEFAULTS.maxFiles, 20_000],
-    ['--search-max-bytes', '64m', SEARCH_DEFAULTS.maxBytes, 64 * MIB],
-    ['--search-timeout', '5s', SEARCH_DEFAULTS.timeoutMs, 5000],
-    ['--search-concurrency', '4', GATE_DEFAULTS.concurrency, 4],
-    ['--search-max-waiting', '64', GATE_DEFAULTS.maxWaiting, 64],
+    ['--search-max-file-bytes', '8m', INDEXED_SEARCH_DEFAULTS.maxFileBytes, 8 * MIB],
+    ['--search-timeout', '5s', INDEXED_SEARCH_DEFAULTS.timeoutMs, 5000],
     ['--max-in-flight', '64', DEFAULT_MAX_IN_FLIGHT, 64],
     ['--max-queued-bytes', '16m', DEFAULT_MAX_QUEUED_BYTES, 16 * MIB],
     ['--body-timeout', '10s', DEFAULT_BODY_TIMEOUT_MS, 10_000],

@@ -30,12 +30,9 @@ export type ValueKey =
   | 'maxBodyTotalBytes'
   | 'maxSessions'
   | 'sessionIdleMs'
-  | 'searchMaxFiles'
   | 'maxFiles'
-  | 'searchMaxBytes'
+  | 'searchMaxFileBytes'
   | 'searchTimeoutMs'
-  | 'searchConcurrency'
-  | 'searchMaxWaiting'
   | 'watchDebounceMs';
 
 export interface ValueOption {
@@ -142,11 +139,8 @@ export const VALUE_OPTIONS: Readonly<Record<string, ValueOption>> = {
     only: 'http',
   },
   '--max-files': { key: 'maxFiles', min: 1, max: 100_000_000, kind: 'count' },
-  '--search-max-files': { key: 'searchMaxFiles', min: 1, max: 100_000_000, kind: 'count' },
-  '--search-max-bytes': { key: 'searchMaxBytes', min: 1024, kind: 'size' },
+  '--search-max-file-bytes': { key: 'searchMaxFileBytes', min: 1, kind: 'size' },
   '--search-timeout': { key: 'searchTimeoutMs', min: 10, max: DAY_MS, kind: 'duration' },
-  '--search-concurrency': { key: 'searchConcurrency', min: 1, max: 1000, kind: 'count' },
-  '--search-max-waiting': { key: 'searchMaxWaiting', min: 0, max: 100_000, kind: 'count' },
   '--watch-debounce': { key: 'watchDebounceMs', min: 10, max: 60_000, kind: 'duration' },
 };
 

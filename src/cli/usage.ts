@@ -87,14 +87,15 @@ Limits:
                           "Server busy" naming this option; other answers never wait
                           (default 64m; at least 64k)
 
-Search (the "search" tool and the "survey" prompt):
-  --search-max-files N    files one search looks at before it stops and says so (default 20000)
-  --search-max-bytes BYTES  text one search reads before it stops and says so (default 64m)
-  --search-timeout TIME   time one search may take before it stops and says so (default 5s)
-  --search-concurrency N  searches at once; another waits its turn within its time limit
-                          (default 4)
-  --search-max-waiting N  searches waiting for a turn; one more answers its name matches at
-                          once, saying why (default 64)
+Search (the "search" tool and the "survey" prompt): an index of every file, built in a
+worker from the start and kept up to date from the watch. Every word must match (in the path
+or the text, ignoring case); a word also matches longer words it starts (zebra: zebrafish) and
+identifier parts ("parse args" and parseargs: parseArgs; "snake case": snake_case); "a quoted
+phrase" matches exactly; the tool's "path" argument is a glob (src/**/*.ts). Ranked by BM25,
+name matches first. While the index is being built, a search answers from what is indexed
+and says how much that is.
+  --search-max-file-bytes BYTES  larger text files are found by name only (default 8m)
+  --search-timeout TIME   time one search may take (default 5s)
 
 stdio only:
   --max-in-flight N       requests handled at once; later ones wait, unread while the queue is

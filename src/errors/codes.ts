@@ -75,6 +75,10 @@ export const MCPKIT_ERROR_CODES = {
   ROOT_NOT_FOUND: 'ROOT_NOT_FOUND',
   /** A provider was closed while a read of it was in flight. */
   PROVIDER_CLOSED: 'PROVIDER_CLOSED',
+  /** A search of a served folder took longer than its time limit. */
+  SEARCH_TIMEOUT: 'SEARCH_TIMEOUT',
+  /** The search index of a served folder failed (its worker stopped). */
+  SEARCH_FAILED: 'SEARCH_FAILED',
   /** A JSON Schema does not compile. */
   SCHEMA_INVALID: 'SCHEMA_INVALID',
   /** A Standard Schema that cannot produce JSON Schema. */

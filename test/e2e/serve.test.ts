@@ -302,7 +302,7 @@ describe.each([...FIXTURE, ...EXAMPLE])('every link resolves ($label)', ({ label
       }
     };
     const queries = example ? EXAMPLE_QUERIES : FIXTURE_QUERIES;
-    for (const query of [...queries, 'e']) {
+    for (const query of queries) {
       const found = await callTool(s, 'search', { query, limit: 100 });
       expect(found.isError, query).toBeFalsy();
       expect(found.content.filter(isLink).length, `search ${query}`).toBeGreaterThan(0);
@@ -921,10 +921,10 @@ describe.each(EXAMPLE)('the example folder ($label)', ({ label, kind }) => {
     const summary = textOf(res.content[0]);
     const links = res.content.slice(1).map(linkOf);
     expect(summary).toMatch(
-      /^(\d+) files? match "budget" \(\d+ by name, \d+ by text only\)\. Each link describes where the first match is; read a file with resources\/read or the "read" tool\.$/,
+      /^(\d+) files? match "budget" \(\d+ by name, \d+ by text only\)\. Ranked by relevance: .*\. Each link describes where the first match is; read a file with resources\/read or the "read" tool\.$/,
     );
     expect(Number(/^(\d+)/.exec(summary)?.[1])).toBe(links.length);
-    expect(links.map((l) => l.name)).toEqual([
+    expect(links.map((l) => l.name).sort()).toEqual([
       'README.md',
       'data/defaults.json',
       'notes/embed-or-link.md',
@@ -1016,7 +1016,7 @@ describe.each(EXAMPLE)('the example folder ($label)', ({ label, kind }) => {
         `^Survey of docs for "stdio": ${links.length} matching files are linked below, not embedded, so read only what you need \\(resources/read\\)\\.\n\nWhat each link is, and when to read it:\n`,
       ),
     );
-    expect(links.map((l) => l.name)).toEqual([
+    expect(links.map((l) => l.name).sort()).toEqual([
       'README.md',
       'data/defaults.json',
       'data/requests.csv',
@@ -1034,7 +1034,7 @@ describe.each(EXAMPLE)('the example folder ($label)', ({ label, kind }) => {
       );
       expect(l.description).toMatch(/^line \d+: /);
     });
-    expect(lines[2]).toMatch(
+    expect(lines.find((l) => l.includes('data/requests.csv'))).toMatch(
       /It is large \(1\.2 MiB\): read it only if the others are not enough\.$/,
     );
     expect(messages.some((m) => isEmbedded(m.content))).toBe(false);

@@ -91,17 +91,6 @@ export class FileSource {
   }
 
   /**
-   * The cached contents of `relative` when a read would serve them with no I/O at all (a trusted
-   * record, its contents still cached, no larger than `maxSize`); else undefined: read it.
-   */
-  cached(relative: string, maxSize: number): FileContents | undefined {
-    const record = this.records.trusted(relative);
-    if (record === undefined) return undefined;
-    const contents = this.cache.get(record.key);
-    return contents !== undefined && contents.size <= maxSize ? contents : undefined;
-  }
-
-  /**
    * A whole read; where the writer streams (HTTP), an uncached blob as a stream. Answered
    * without a promise when a trusted record's contents are cached: no I/O at all.
    */

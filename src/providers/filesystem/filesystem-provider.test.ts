@@ -23,7 +23,7 @@ import type { ServerOptions } from '../../server/index.js';
 import { createFilesystemProvider, type FilesystemProviderOptions } from './filesystem-provider.js';
 import { nodeFs, type ProviderFs } from './fs-types.js';
 import { readFileContents, sniffFile } from './read-file.js';
-import { searchFiles } from './search.js';
+import { SearchCore } from './search-core.js';
 
 const MiB = 1024 * 1024;
 // A 1x1 PNG.
@@ -577,9 +577,21 @@ describe('filesystem provider: what is opened is what was checked (symlink race)
       expect(res.error?.message).not.toContain(base);
       // Sniffing during the walk opened the outside PNG: the file is left out, not typed by it.
       expect((await provider.file('sub/blob.zzq'))?.mimeType).toBeUndefined();
-      // Search reads through the same checks.
-      const found = await searchFiles(provider, 'TOP SECRET');
-      expect(found.hits).toEqual([]);
+      // The search index reads through the same checks.
+      const core = new SearchCore({
+        fs: swappingFs(fs, sub, outside),
+        ...(await provider.containment()),
+        refuseHardLinks: false,
+        maxFileBytes: 1 << 20,
+        readTimeoutMs: 5_000,
+        maxPhraseChecks: 10,
+      });
+      core.upsert({ path: 'sub/secret.txt', size: 22, mtimeMs: 1, mimeType: 'text/plain' });
+      await core.drained();
+      expect((await core.search({ query: 'TOP SECRET', limit: 5, listLimit: 0 })).total).toBe(0);
+      expect((await core.search({ query: 'secret', limit: 5, listLimit: 0 })).hits).toEqual([
+        { path: 'sub/secret.txt', where: 'name' },
+      ]);
     },
   );
 

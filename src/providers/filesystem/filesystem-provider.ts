@@ -3,7 +3,6 @@
  * reads, and `file:///{+path}{?offset,length,version}` to read a file of any size in parts.
  */
 import * as path from 'node:path';
-import { McpKitError } from '../../errors/mcpkit-error.js';
 import { mimeFromName } from '../../content/mime.js';
 import { matchSafely, parseTemplate, type UriTemplate } from '../../uri/index.js';
 import type { ListedResource, McpServer, ResourceStat } from '../../server/index.js';
@@ -13,6 +12,7 @@ import {
   DEFAULT_MAX_FILES,
   FolderListing,
   folderRoot,
+  type ListingCompanion,
   type ListingState,
 } from './folder-listing.js';
 import { FileParts } from './file-parts.js';
@@ -31,11 +31,17 @@ import { readersOf } from './read-pool.js';
 import { readTimeoutOf } from './read-timeout.js';
 import type { FileContents, ReadControl } from './read-file.js';
 import type { Containment } from './resolve.js';
-import { completePaths, escapePath, type PathCompletion, type Visibility } from './paths.js';
+import {
+  checkedUriPrefix,
+  completePaths,
+  escapePath,
+  type PathCompletion,
+  type Visibility,
+} from './paths.js';
 import type { ReadStalls } from './read-stalls.js';
 
 export type { FilesystemProviderOptions } from './provider-options.js';
-export type { FileInfo, ListingState };
+export type { FileInfo, ListingCompanion, ListingState };
 /** Characters that `{+path}` expansion and {@link escapePath} both leave as they are. */
 const PLAIN_PATH = /^[A-Za-z0-9._~/-]*$/;
 
@@ -76,7 +82,8 @@ export class FilesystemProvider {
   private readonly visibility: Visibility;
   private readonly source: FileSource;
   private readonly options: FilesystemProviderOptions;
-  private readonly readTimeoutMs: number;
+  /** How long one read may take (`readTimeoutMs`). */
+  readonly readTimeoutMs: number;
   /** Reads past their time limit still waiting on the file system (read-stalls.ts). */
   readonly stalls: ReadStalls;
   private readonly servers = new Set<McpServer>();
@@ -87,19 +94,15 @@ export class FilesystemProvider {
   private started = false;
   private readonly views = new ListingViews((relative) => this.uriOf(relative));
   private readonly freshness: FolderFreshness;
+  /** What serves the folder beside it (its search index): told of the listing, closed with it. */
+  private readonly companions = new Set<ListingCompanion>();
   /** Digests of cached contents, hashed once per version. */
   private readonly digests = new WeakMap<FileContents, string>();
 
   constructor(options: FilesystemProviderOptions) {
     this.options = options;
     this.root = path.resolve(options.root);
-    const prefix = (this.uriPrefix = options.uriPrefix ?? 'file:///');
-    if (!/^[a-zA-Z][a-zA-Z0-9+.-]*:[^{}]*\/$/.test(prefix)) {
-      throw new McpKitError(
-        'INVALID_URI',
-        `uriPrefix ${JSON.stringify(prefix)} must be an absolute URI ending with "/", without braces`,
-      );
-    }
+    const prefix = (this.uriPrefix = checkedUriPrefix(options.uriPrefix ?? 'file:///'));
     this.uriTemplate = `${prefix}{+path}`;
     this.template = parseTemplate(this.uriTemplate);
     this.readTimeoutMs = readTimeoutOf(options.readTimeoutMs);
@@ -151,7 +154,14 @@ export class FilesystemProvider {
    * known to be a folder (rejects if it is not). Reads, lists and completion work from then on.
    */
   open(): Promise<void> {
-    this.opening ??= this.start();
+    if (!this.opening) {
+      const opening = (this.opening = this.start());
+      for (const c of this.companions)
+        void opening.then(
+          () => c.opened?.(),
+          () => undefined,
+        );
+    }
     return this.opening;
   }
 
@@ -180,6 +190,7 @@ export class FilesystemProvider {
       freshness: this.freshness,
       servers: this.servers,
       onGrow: (files) => this.views.extend(files),
+      companions: this.companions,
     });
     this.started = true;
     this.listing.begin();
@@ -239,6 +250,12 @@ export class FilesystemProvider {
     return found ? { ...found, uri: this.uriOf(found.path) } : undefined;
   }
 
+  /** One file of the listing as it is now, never walking a stale one. */
+  listed(relative: string): FileInfo | undefined {
+    const found = this.listing?.index.get(relative);
+    return found ? { ...found, uri: this.uriOf(found.path) } : undefined;
+  }
+
   /** `resources/list` entries: uri, name (the relative path), mimeType, size, lastModified. */
   async list(): Promise<ListedResource[]> {
     return this.views.resourcesOf((await this.freshIndex()).files);
@@ -283,11 +300,6 @@ export class FilesystemProvider {
   ): Promise<ContentsOutcome> {
     await this.open();
     return this.source.contents(relative, limitBytes, control);
-  }
-
-  /** A file's cached contents when a read would serve them with no I/O; else undefined. */
-  cachedContents(relative: string, maxSize = Number.POSITIVE_INFINITY): FileContents | undefined {
-    return this.source.cached(relative, maxSize);
   }
 
   /** Hits, misses and bytes of the contents cache. */
@@ -367,6 +379,21 @@ export class FilesystemProvider {
   close(): void {
     this.freshness.close();
     this.source.clear();
+    for (const c of this.companions) c.closed?.();
+  }
+
+  /** Serves the folder beside this provider ({@link ListingCompanion}); told once open. */
+  attach(companion: ListingCompanion): void {
+    this.companions.add(companion);
+    void this.opening?.then(
+      () => companion.opened?.(),
+      () => undefined,
+    );
+  }
+
+  /** The file system given as `fs`, if any (undefined: node's). */
+  get ownFs(): ProviderFs | undefined {
+    return this.options.fs === nodeFs ? undefined : this.options.fs;
   }
 
   /** A digest of what a read serves now, and its version; undefined when it serves nothing whole. */
@@ -377,7 +404,8 @@ export class FilesystemProvider {
     return { digest: fingerprintOf(outcome.contents, this.digests), size, mtimeMs };
   }
 
-  private async containment(): Promise<Containment> {
+  /** The root (real path) and the rules of what is served below it, once open. */
+  async containment(): Promise<Containment> {
     await this.open();
     return this.within as Containment;
   }

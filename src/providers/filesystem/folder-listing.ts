@@ -5,7 +5,7 @@
  */
 import { McpKitError } from '../../errors/mcpkit-error.js';
 import type { McpServer } from '../../server/index.js';
-import { FileIndex, type IndexedFile } from './file-index.js';
+import { FileIndex, type IndexDiff, type IndexedFile } from './file-index.js';
 import type { FolderFreshness } from './folder-freshness.js';
 import type { ProviderFs } from './fs-types.js';
 import type { Visibility } from './paths.js';
@@ -40,6 +40,18 @@ export interface FolderListingOptions {
   servers: ReadonlySet<McpServer>;
   /** The first walk's listing grew (it only grows at its end): build what is built from it. */
   onGrow: (files: readonly IndexedFile[]) => void;
+  /** What serves the folder beside the provider: told as the listing grows and changes. */
+  companions: ReadonlySet<ListingCompanion>;
+}
+
+/** What serves a folder beside its provider (its search index), told of its listing. */
+export interface ListingCompanion {
+  opened?(): void;
+  /** The first walk's listing grew (it only grows at its end). */
+  grew?(files: readonly IndexedFile[]): void;
+  /** A later walk found these changes; `find` looks a path up in the new listing. */
+  changed?(diff: IndexDiff, find: (relative: string) => IndexedFile | undefined): void;
+  closed?(): void;
 }
 
 /** The real path of a folder to serve; rejects with ROOT_NOT_FOUND when it is not a folder. */
@@ -79,11 +91,18 @@ export class FolderListing {
       maxFiles: this.maxFiles,
       accept: options.accept,
       onProgress: (progress) => {
-        if (progress.first) options.onGrow(this.index.files);
+        if (progress.first) {
+          options.onGrow(this.index.files);
+          for (const c of options.companions) c.grew?.(this.index.files);
+        }
         provider.onProgress?.(progress);
       },
       onWarning: provider.onWarning,
-      onDiff: (diff, before) => freshness.onDiff(diff, before),
+      onDiff: (diff, before) => {
+        freshness.onDiff(diff, before);
+        const find = (relative: string) => this.index.get(relative);
+        for (const c of options.companions) c.changed?.(diff, find);
+      },
     });
     freshness.track(this.index);
   }

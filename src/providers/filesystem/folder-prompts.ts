@@ -17,10 +17,10 @@ import {
   describeHit,
   linkOf,
   pathProblem,
-  stopNote,
-  type GatedSearch,
+  partialNote,
+  type RunSearch,
+  type SearchHit,
 } from './folder-text.js';
-import type { SearchHit } from './search.js';
 
 const SURVEY_LINKS = 20;
 
@@ -118,7 +118,7 @@ function takesForms(ctx: RequestContext): boolean {
 export function registerPrompts(
   server: McpServer,
   provider: FilesystemProvider,
-  search: GatedSearch,
+  search: RunSearch,
 ): void {
   const folder = path.basename(provider.root) || provider.root;
   server.prompt(
@@ -205,7 +205,7 @@ export function registerPrompts(
       const found = await search(query, SURVEY_LINKS, ctx.signal);
       const q = JSON.stringify(query);
       if (found.hits.length === 0) {
-        return `No file in ${folder} matches ${q} by name or text (${found.total} files).${stopNote(found)} Ask the user for other words, or call the "search" tool with fewer words.`;
+        return `No file in ${folder} matches ${q} by name or text (${found.total} files).${partialNote(found)} Ask the user for other words, or call the "search" tool with fewer words.`;
       }
       const block = server.options.content?.blockBudgetBytes ?? DEFAULT_BLOCK_BUDGET_BYTES;
       const lines = found.hits.map(
@@ -213,9 +213,9 @@ export function registerPrompts(
           `${i + 1}. ${h.file.path} (${h.file.mimeType}, ${formatBytes(h.file.size)}). ${whenToRead(h, block)}`,
       );
       const more =
-        (found.truncated
-          ? ` Only the first ${found.hits.length} are shown; more files may match.`
-          : '') + stopNote(found);
+        (found.matched > found.hits.length
+          ? ` Only the best ${found.hits.length} of ${found.matched} are shown.`
+          : '') + partialNote(found);
       const intro =
         `Survey of ${folder} for ${q}: ${found.hits.length} matching file${found.hits.length === 1 ? ' is' : 's are'} linked below, ` +
         `not embedded, so read only what you need (resources/read).${more}\n\nWhat each link is, and when to read it:\n${lines.join('\n')}`;

@@ -74,20 +74,27 @@ afterAll(async () => {
 });
 
 describe('tool "search"', () => {
-  it('returns a summary and one link per match, name matches first, with a snippet of the first match', async () => {
+  it('returns a summary and one link per match, ranked with name matches first, with a snippet of the first match', async () => {
     const res = await call('search', { query: 'BACKOFF' });
     const [summary, ...links] = res.result?.content as Block[];
     expect(summary).toEqual({
       type: 'text',
       text: expect.stringMatching(/^4 files match "BACKOFF" \(2 by name, 2 by text only\)\./),
     });
-    expect(links.map((l) => l['name'])).toEqual([
-      'backoff.png',
-      'notes/backoff-table.md',
-      'log.csv',
-      'notes/retry.md',
-    ]);
-    expect(links[0]).toEqual({
+    expect(
+      links
+        .slice(0, 2)
+        .map((l) => l['name'])
+        .sort(),
+    ).toEqual(['backoff.png', 'notes/backoff-table.md']);
+    expect(
+      links
+        .slice(2)
+        .map((l) => l['name'])
+        .sort(),
+    ).toEqual(['log.csv', 'notes/retry.md']);
+    const png = links.find((l) => l['name'] === 'backoff.png');
+    expect(png).toEqual({
       type: 'resource_link',
       uri: 'file:///backoff.png',
       name: 'backoff.png',
@@ -96,11 +103,12 @@ describe('tool "search"', () => {
       description: 'name matches (image/png, 70 B)',
       annotations: { lastModified: expect.any(String) },
     });
-    expect(links[1]?.['description']).toBe('name matches (text/markdown, 35 B)');
-    expect(links[3]?.['description']).toBe(
+    const described = (name: string) => links.find((l) => l['name'] === name)?.['description'];
+    expect(described('notes/backoff-table.md')).toBe('name matches (text/markdown, 35 B)');
+    expect(described('notes/retry.md')).toBe(
       'line 3: # Retries Use exponential Backoff with jitter. Never retry a 400.',
     );
-    expect(links[2]?.['description']).toMatch(/^line 2: when,what 2026-01-01,backoff retry .*…$/);
+    expect(described('log.csv')).toMatch(/^line 2: when,what 2026-01-01,backoff retry .*…$/);
   });
 
   it('honours limit (default 10, at most 100) and links every match when more match', async () => {
@@ -108,7 +116,7 @@ describe('tool "search"', () => {
     // The summary, 10 links, and the JSON artifact of all 120 matches.
     expect(ten.result?.content).toHaveLength(12);
     expect(ten.result?.content?.[0]?.text).toMatch(
-      /^120 files match "zebra" .*showing the first 10, the last link is a JSON list of all 120/,
+      /^120 files match "zebra" .*showing the best 10, the last link is a JSON list of all 120/,
     );
     expect(ten.result?.content?.[11]).toMatchObject({
       type: 'resource_link',

@@ -10,14 +10,9 @@ import { checkVariable } from '../../uri/index.js';
 import type { McpServer, RequestContext } from '../../server/index.js';
 import type { FileInfo, FilesystemProvider } from './filesystem-provider.js';
 import { formatBytes } from './format.js';
-import { SearchGate } from './search-gate.js';
-import {
-  searchFiles,
-  type SearchHit,
-  type SearchLimits,
-  type SearchResult,
-  type SearchStop,
-} from './search.js';
+import type { FolderSearch } from './folder-search.js';
+import type { FoundFile } from './search-core.js';
+import type { MatchPlace } from '../../search/text-index.js';
 
 /**
  * A link to a listed file for a result under `capBytes`: to the file, or, when it is too large to
@@ -62,55 +57,89 @@ export function budgets(server: McpServer, ctx: RequestContext): string {
   return `embed budgets: ${block} per block, ${result} per result; transport cap ${formatBytes(ctx.capBytes)}`;
 }
 
-function spent(stop: SearchStop): string {
-  if (stop.budget === 'timeoutMs') return `its time budget of ${stop.limit} ms ran out`;
-  if (stop.budget === 'maxBytes') return `it read its budget of ${formatBytes(stop.limit)} of text`;
-  if (stop.budget === 'maxWaiting')
-    return `it found ${stop.limit} other searches waiting for a turn (maxWaiting)`;
-  return `it looked at its budget of ${stop.limit} files`;
+/** One file a search found, as listed now. */
+export interface SearchHit {
+  file: FileInfo;
+  /** Where every word matched. */
+  where: MatchPlace;
+  /** A short passage around the first match in the text, whitespace collapsed (the hits only). */
+  snippet?: string;
+  /** 1-based line of the first match in the text. */
+  line?: number;
 }
 
-/** One sentence saying that (and why) a search stopped early, or '' when it did not. */
-export function stopNote(found: SearchResult): string {
-  if (!found.stopped) return '';
-  return (
-    ` The search stopped early: ${spent(found.stopped)} after looking at ${found.scanned} of ` +
-    `${found.total} files, so files it did not look at may match too (every name was matched). ` +
-    'Use more specific words to find more.'
-  );
+/** What a search of the folder's index found. */
+export interface SearchResult {
+  /** The best `limit` matches, with a snippet each when the text matched. */
+  hits: SearchHit[];
+  /** The hits, then more matches, best first, up to the artifact's bound (`listLimit`). */
+  matches: SearchHit[];
+  /** Files that match in all (`matches` may hold fewer). */
+  matched: number;
+  /** Files indexed when the search ran, of `total` listed: fewer is a partial answer. */
+  indexed: number;
+  total: number;
+  /** Files holding every word of a quoted phrase that were left unchecked (`maxPhraseChecks`). */
+  unchecked: number;
+  /** The folder was still being walked: `total` counts the files found so far. */
+  walking: boolean;
 }
 
-/** Limits of the folder's searches: each one's budget, and how many look at file texts at once. */
-export interface FolderSearchOptions extends SearchLimits {
-  /**
-   * Most searches at once, the tool's and the survey prompt's together (default 4); another
-   * waits its turn within its own time limit, and is never refused.
-   */
-  concurrency?: number;
-  /** Most searches waiting for a turn (default 64); one more answers its name matches at once. */
-  maxWaiting?: number;
+/** How the answer is ranked, in one line. */
+export const RANKING_NOTE =
+  'Ranked by relevance: every word must match, in the path or the text (a word also matches longer words it starts, and identifier parts: "parse args" finds parseArgs); BM25 over the text, name matches weighted 3x.';
+
+/** Sentences saying what the answer may be missing ('' when nothing). */
+export function partialNote(found: SearchResult): string {
+  let note = '';
+  const n = (v: number): string => v.toLocaleString('en-US');
+  if (found.walking) {
+    note += ` The folder is still being walked and indexed: indexed ${n(found.indexed)} of the ${n(found.total)} files found so far; try again for the rest.`;
+  } else if (found.indexed < found.total) {
+    note += ` The index is still being built: indexed ${n(found.indexed)} of ${n(found.total)} files; try again for the rest.`;
+  }
+  if (found.unchecked > 0) {
+    note += ` ${found.unchecked} more file${found.unchecked === 1 ? '' : 's'} hold every word of the quoted phrase but were not checked for it (maxPhraseChecks); use more words to narrow it.`;
+  }
+  return note;
 }
 
-/** A search through the gate: it always answers, at the latest at its time limit. */
-export type GatedSearch = (
+/** A search of the folder: `path` is a glob over root-relative paths. */
+export type RunSearch = (
   query: string,
   limit: number,
   signal: AbortSignal,
-  collect?: boolean,
+  path?: string,
 ) => Promise<SearchResult>;
 
-export function gatedSearch(
-  provider: FilesystemProvider,
-  options: FolderSearchOptions = {},
-): GatedSearch {
-  const gate = new SearchGate(options);
-  const { maxFiles, maxBytes, timeoutMs } = options;
-  const limits: SearchLimits = {
-    ...(maxFiles !== undefined ? { maxFiles } : {}),
-    ...(maxBytes !== undefined ? { maxBytes } : {}),
-    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+/** Searches through the folder's index, and names each match as listed now. */
+export function indexedSearch(provider: FilesystemProvider, index: FolderSearch): RunSearch {
+  // The listing as it is: a search never waits for a walk (the index follows the walks).
+  const listed = (found: FoundFile): SearchHit | undefined => {
+    const file = provider.listed(found.path);
+    if (!file) return undefined;
+    const { where, line, snippet } = found;
+    return {
+      file,
+      where,
+      ...(snippet !== undefined ? { snippet } : {}),
+      ...(line !== undefined ? { line } : {}),
+    };
   };
-  const turn = (deadline: number, signal?: AbortSignal) => gate.acquire(deadline, signal);
-  return (query, limit, signal, collect = false) =>
-    searchFiles(provider, query, { ...limits, limit, signal, collect, turn });
+  const present = (hit: SearchHit | undefined): hit is SearchHit => hit !== undefined;
+  return async (query, limit, signal, path) => {
+    const answer = await index.search({ query, limit, path }, signal);
+    const hits = answer.hits.map(listed).filter(present);
+    const more = answer.more.map(listed).filter(present);
+    const dropped = answer.hits.length + answer.more.length - hits.length - more.length;
+    return {
+      hits,
+      matches: [...hits, ...more],
+      matched: answer.total - dropped,
+      indexed: answer.indexed,
+      total: answer.listed,
+      unchecked: answer.unchecked,
+      walking: !provider.listingState.complete,
+    };
+  };
 }

@@ -1,5 +1,6 @@
 /** Path checks of the filesystem provider: containment, visibility and URI <-> path mapping. */
 import * as path from 'node:path';
+import { McpKitError } from '../../errors/mcpkit-error.js';
 
 /** Whether `target` (absolute, normalized) is `root` or lies below it. */
 export function isInside(root: string, target: string): boolean {
@@ -116,4 +117,13 @@ export function completePaths(paths: readonly string[], prefix: string): PathCom
   const contains = paths.filter((p) => !startSet.has(p) && p.toLowerCase().includes(lower));
   const all = [...starts, ...contains];
   return { values: all.slice(0, 100), total: all.length, hasMore: all.length > 100 };
+}
+
+/** `prefix` when it is a usable `uriPrefix`: an absolute URI ending with `/`, without braces. */
+export function checkedUriPrefix(prefix: string): string {
+  if (/^[a-zA-Z][a-zA-Z0-9+.-]*:[^{}]*\/$/.test(prefix)) return prefix;
+  throw new McpKitError(
+    'INVALID_URI',
+    `uriPrefix ${JSON.stringify(prefix)} must be an absolute URI ending with "/", without braces`,
+  );
 }

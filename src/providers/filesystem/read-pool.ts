@@ -7,7 +7,8 @@
  * only the job it runs: the jobs queued behind it go to other workers, and when every worker is
  * held so, the pool grows, up to `max`.
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startModuleWorker } from './worker-start.js';
 import { McpKitError } from '../../errors/mcpkit-error.js';
 import { maxStalledReadsOf, ReadStalls } from './read-stalls.js';
 import { revived, type ReadJob, type ReadJobResult } from './read-job.js';
@@ -72,15 +73,8 @@ const ID_SPAN = 2 ** 31;
 /** How long a worker beyond the base may stay idle before it stops (ms). */
 const IDLE_WORKER_MS = 5000;
 
-/** The worker's module beside this one; from the TypeScript sources (tests), through tsx. */
 function startWorker(claims: Int32Array): Worker {
-  const here = import.meta.url;
-  const workerData = { claims };
-  if (!here.endsWith('.ts')) return new Worker(new URL('./read-worker.js', here), { workerData });
-  // An evaluated worker resolves bare names from the working directory: the project's.
-  const entry = new URL('./read-worker.ts', here).href;
-  const boot = `import('tsx/esm/api').then((t) => { t.register(); return import(${JSON.stringify(entry)}); })`;
-  return new Worker(boot, { eval: true, workerData });
+  return startModuleWorker(import.meta.url, 'read-worker', { claims });
 }
 
 function asError(raw: { message: string; code?: string }): Error {

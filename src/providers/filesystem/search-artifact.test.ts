@@ -6,7 +6,8 @@ import { connectInMemory, type MemoryConnection } from '../../transports/memory.
 import { modern } from '../../testing/messages.js';
 import { createServer } from '../../server/server.js';
 import { MemoryLinkStore } from '../../server/link-store.js';
-import { serveFolder, type SearchArtifact, type ServeFolderOptions } from './folder-server.js';
+import { serveFolder, type ServeFolderOptions } from './folder-server.js';
+import type { SearchArtifact } from './search-tool.js';
 
 type Block = { type: string; text?: string; uri?: string; [key: string]: unknown };
 type Res = {
@@ -50,13 +51,16 @@ afterAll(async () => {
 });
 
 describe('search beyond its limit', () => {
-  it('ends with a link to a JSON artifact of every match, readable on any instance sharing the store', async () => {
+  it('ends with a link to a JSON artifact of the matches, best first, readable on any instance sharing the store', async () => {
     const conn = await serve();
     const [summary, ...links] = await searchFor(conn, { query: 'okapi', limit: 5 });
     expect(summary?.text).toMatch(
-      /^26 files match "okapi" \(1 by name, 25 by text only; showing the first 5, the last link is a JSON list of all 26/,
+      /^26 files match "okapi" \(1 by name, 25 by text only; showing the best 5, the last link is a JSON list of all 26\)\. Ranked by relevance/,
     );
     expect(links).toHaveLength(6);
+    // The file named for the word ranks first.
+    expect(links[0]).toMatchObject({ uri: 'file:///okapi-notes.md' });
+    expect(links[0]?.description).toMatch(/^name matches; line 1: about the okapi/);
     expect(links.slice(0, 5).every((l) => l.uri?.startsWith('file:///'))).toBe(true);
     const artifact = links[5];
     expect(artifact).toMatchObject({
@@ -67,8 +71,13 @@ describe('search beyond its limit', () => {
     });
     for (const reader of [conn, await serve()]) {
       const body = await readJson(reader, artifact?.uri ?? '');
-      expect(body).toMatchObject({ query: 'okapi', complete: true, scanned: 28, total: 28 });
-      expect(body.stoppedBy).toBeUndefined();
+      expect(body).toMatchObject({
+        query: 'okapi',
+        matched: 26,
+        complete: true,
+        scanned: 28,
+        total: 28,
+      });
       expect(body.matches).toHaveLength(26);
       expect(body.matches[0]).toEqual({
         uri: 'file:///okapi-notes.md',
@@ -77,11 +86,13 @@ describe('search beyond its limit', () => {
         snippet: 'about the okapi',
         line: 1,
       });
+      // Past the returned links: where and the line, no snippet.
+      const names = body.matches.map((m) => m.name);
+      expect(new Set(names).size).toBe(26);
       expect(body.matches[25]).toEqual({
-        uri: 'file:///f-24.txt',
-        name: 'f-24.txt',
+        uri: expect.stringMatching(/^file:\/\/\/f-\d\d\.txt$/),
+        name: expect.stringMatching(/^f-\d\d\.txt$/),
         where: 'content',
-        snippet: 'item 24 mentions okapi',
         line: 1,
       });
     }
@@ -92,23 +103,36 @@ describe('search beyond its limit', () => {
     const content = await searchFor(conn, { query: 'quagga', limit: 2 });
     expect(content).toHaveLength(3);
     expect(content[0]?.text).toMatch(/^2 files match "quagga" \(0 by name, 2 by text only\)\./);
-    expect(content.slice(1).map((l) => l.uri)).toEqual(['file:///three.md', 'file:///two.md']);
+    expect(
+      content
+        .slice(1)
+        .map((l) => l.uri)
+        .sort(),
+    ).toEqual(['file:///three.md', 'file:///two.md']);
   });
 
-  it('says complete: false and which budget stopped the scan', async () => {
-    const conn = await serve({ maxFiles: 10 });
+  it('lists at most listLimit matches and says complete: false', async () => {
+    const conn = await serve({ listLimit: 4 });
     const [summary, ...links] = await searchFor(conn, { query: 'okapi', limit: 3 });
-    expect(summary?.text).toMatch(/stopped early: it looked at its budget of 10 files/);
+    expect(summary?.text).toMatch(
+      /^26 files match "okapi" \(of those listed, .* the last link is a JSON list of the best 4\)/,
+    );
     expect(links).toHaveLength(4);
     const body = await readJson(conn, links[3]?.uri ?? '');
     expect(body).toMatchObject({
       query: 'okapi',
+      matched: 26,
       complete: false,
-      stoppedBy: { budget: 'maxFiles', limit: 10 },
-      scanned: 10,
+      scanned: 28,
       total: 28,
     });
-    // The name match and the nine text files looked at after it.
-    expect(body.matches).toHaveLength(10);
+    expect(body.matches).toHaveLength(4);
+  });
+
+  it('limits matches to a path glob', async () => {
+    const conn = await serve();
+    const content = await searchFor(conn, { query: 'okapi', path: '*.md' });
+    expect(content[0]?.text).toMatch(/^1 file in "\*\.md" match "okapi"/);
+    expect(content.slice(1).map((l) => l.uri)).toEqual(['file:///okapi-notes.md']);
   });
 });

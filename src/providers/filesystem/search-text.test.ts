@@ -1,66 +1,39 @@
 import { describe, expect, it } from 'vitest';
-import { escapeRegExp, passageIn, PIECE_CHARS, snippetAround } from './search-text.js';
+import { parseQuery } from '../../search/terms.js';
+import { firstMatch, phraseAt, snippetAround } from './search-text.js';
 
-const patternOf = (query: string) => new RegExp(escapeRegExp(query), 'iu');
-
-/** passageIn on `text`, counting the pauses between pieces. */
-async function find(text: string, query: string) {
-  let pauses = 0;
-  const passage = await passageIn(text, patternOf(query), 2 * query.length, () => {
-    pauses++;
-  });
-  return { passage, pauses };
-}
-
-describe('passageIn', () => {
-  it('matches a short text at once, without a promise or a pause', () => {
-    const passage = passageIn('one\ntwo Needle three', patternOf('needle'), 12, () => {
-      throw new Error('no pause in one piece');
+describe('firstMatch', () => {
+  it('finds the first word where a word or identifier part starts, with its line', () => {
+    const text = 'one\nconcatenate\nthe cat sat\nparseArgs here\n';
+    expect(firstMatch(text, parseQuery('cat'))).toEqual({
+      line: 3,
+      snippet: expect.stringContaining('the cat sat'),
     });
-    expect(passage).toEqual({ snippet: 'one two Needle three', line: 2 });
+    expect(firstMatch(text, parseQuery('args'))?.line).toBe(4);
+    expect(firstMatch(text, parseQuery('parseArgs'))?.line).toBe(4);
   });
 
-  it.each([
-    ['before the first end', PIECE_CHARS - 10],
-    ['across the first end', PIECE_CHARS - 3],
-    ['right at the second piece', PIECE_CHARS],
-    ['across the second end', 2 * PIECE_CHARS - 1],
-    ['in the last piece', 3 * PIECE_CHARS + 5],
-  ])('finds a match %s, at its index and line, pausing between pieces', async (_, at) => {
-    const filler = 'x'.repeat(99) + '\n';
-    const text = (filler.repeat(Math.ceil((at + 1000) / 100)).slice(0, at) + 'NEEDLE').padEnd(
-      3 * PIECE_CHARS + 100,
-      'y',
-    );
-    const { passage, pauses } = await find(text, 'needle');
-    expect(passage?.line).toBe(1 + Math.floor(at / 100));
-    expect(passage?.snippet).toBe(snippetAround(text, at, 6));
-    expect(pauses).toBeGreaterThanOrEqual(Math.floor(at / PIECE_CHARS));
+  it('falls back to a match inside a word, and to the first phrase', () => {
+    expect(firstMatch('a\nbobcat', parseQuery('cat'))?.line).toBe(2);
+    expect(firstMatch('x\ny\nquick  brown fox', parseQuery('"quick brown"'))?.line).toBe(3);
+    expect(firstMatch('nothing here', parseQuery('absent'))).toBeUndefined();
   });
+});
 
-  it('finds the first of two matches when the first crosses a piece end', async () => {
-    // "abab" at PIECE_CHARS - 2 crosses the end; another at PIECE_CHARS + 10 starts past it.
-    const text = `${'z'.repeat(PIECE_CHARS - 2)}ABAB${'z'.repeat(8)}abab${'z'.repeat(PIECE_CHARS)}`;
-    const { passage } = await find(text, 'abab');
-    expect(passage?.snippet).toBe(snippetAround(text, PIECE_CHARS - 2, 4));
+describe('phraseAt', () => {
+  it('ignores case and runs of whitespace, and treats the phrase literally', () => {
+    expect(phraseAt('say Hello\n\tWorld.', 'hello world')).toBe(4);
+    expect(phraseAt('a.b', 'a.b')).toBe(0);
+    expect(phraseAt('axb', 'a.b')).toBe(-1);
   });
+});
 
-  it('matches letters outside the basic plane, case-insensitively, across a piece end', async () => {
-    const upper = '\u{10400}\u{10401}'; // DESERET CAPITAL LONG I, LONG E
-    const lower = '\u{10428}\u{10429}';
-    const text = `${'z'.repeat(PIECE_CHARS - 1)}${upper}${'z'.repeat(PIECE_CHARS)}`;
-    const { passage } = await find(text, lower);
-    expect(passage?.snippet).toContain(upper);
-  });
-
-  it('answers undefined when nothing matches, and stops when a pause throws', async () => {
-    const text = 'q'.repeat(3 * PIECE_CHARS);
-    expect((await find(text, 'needle')).passage).toBeUndefined();
-    let pauses = 0;
-    const stopped = passageIn(text, patternOf('needle'), 12, () => {
-      if (++pauses === 2) throw new Error('time is up');
-    });
-    await expect(stopped).rejects.toThrow('time is up');
-    expect(pauses).toBe(2);
+describe('snippetAround', () => {
+  it('collapses whitespace and marks what was cut', () => {
+    const text = `${'x'.repeat(100)} the   needle\n is here ${'y'.repeat(100)}`;
+    const snippet = snippetAround(text, text.indexOf('needle'), 6);
+    expect(snippet.startsWith('…')).toBe(true);
+    expect(snippet.endsWith('…')).toBe(true);
+    expect(snippet).toContain('the needle is here');
   });
 });

@@ -1,25 +1,7 @@
-/** Finding a query in one file's text: its first match, a passage around it and its line. */
-
-/** Where a file's text matched: a passage around it and its line. */
-export interface Passage {
-  snippet: string;
-  line: number;
-}
-
-/**
- * A longer text is matched a piece of this many UTF-16 units at a time, with a pause between
- * pieces (a piece takes well under a millisecond to match for most queries).
- */
-export const PIECE_CHARS = 256 * 1024;
-
-/** Runs between two pieces of a long text: may yield to the event loop, or throw to stop. */
-export type Between = () => void | Promise<void>;
+/** Finding a query in one file's text: where it first matches, its line, a passage around it. */
+import type { ParsedQuery } from '../../search/terms.js';
 
 const SNIPPET_SIDE = 60;
-
-export function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
 
 /** A passage of about 120 characters around `index`, on one line, with ellipses where cut. */
 export function snippetAround(text: string, index: number, length: number): string {
@@ -29,52 +11,59 @@ export function snippetAround(text: string, index: number, length: number): stri
   return `${start > 0 ? '…' : ''}${body}${end < text.length ? '…' : ''}`;
 }
 
-function newlines(text: string, from: number, to: number): number {
-  let n = 0;
-  for (let i = text.indexOf('\n', from); i !== -1 && i < to; i = text.indexOf('\n', i + 1)) n++;
-  return n;
+const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Where `phrase` occurs in `text` (case and runs of whitespace ignored), or -1. */
+export function phraseAt(text: string, phrase: string): number {
+  const pattern = new RegExp(phrase.split(' ').map(escape).join('\\s+'), 'iu');
+  return pattern.exec(text)?.index ?? -1;
 }
 
-/**
- * The first match of `pattern` (a literal query, no `g` or `y` flag) in `text`, or undefined.
- * A text longer than {@link PIECE_CHARS} is matched piece by piece with `between` run between
- * pieces; pieces overlap by `longest`, the most UTF-16 units a match may take, so that a match
- * across a piece's end is found whole. Without a promise when the text is one piece.
- */
-export function passageIn(
-  text: string,
-  pattern: RegExp,
-  longest: number,
-  between: Between,
-): Passage | undefined | Promise<Passage | undefined> {
-  if (text.length <= PIECE_CHARS) {
-    const found = pattern.exec(text);
-    if (!found) return undefined;
-    const snippet = snippetAround(text, found.index, found[0].length);
-    return { snippet, line: 1 + newlines(text, 0, found.index) };
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+const UPPER = /\p{Lu}/u;
+
+/** Whether a word or identifier part starts at `i` (`Args` in `parseArgs`, not `rg` in it). */
+function startsPart(text: string, i: number): boolean {
+  const before = text[i - 1];
+  if (before === undefined || !LETTER_OR_DIGIT.test(before)) return true;
+  return UPPER.test(text[i] ?? '') && !UPPER.test(before);
+}
+
+/** Where `word` first occurs at a word or part start (else anywhere), ignoring case, or -1. */
+function wordAt(text: string, lower: string, word: string): number {
+  const needle = word.toLowerCase();
+  let first = -1;
+  for (let i = lower.indexOf(needle); i !== -1; i = lower.indexOf(needle, i + 1)) {
+    if (startsPart(text, i)) return i;
+    if (first < 0) first = i;
   }
-  return passageInPieces(text, pattern, longest, between);
+  return first;
 }
 
-async function passageInPieces(
+/** The 1-based line and a snippet of the first place the query matches in `text`. */
+export function firstMatch(
   text: string,
-  pattern: RegExp,
-  longest: number,
-  between: Between,
-): Promise<Passage | undefined> {
-  for (let start = 0; start < text.length; start += PIECE_CHARS) {
-    if (start > 0) await between();
-    const found = pattern.exec(text.slice(start, start + PIECE_CHARS + longest));
-    // One starting past this piece is the next piece's to find: an earlier one may start there.
-    if (!found || found.index >= PIECE_CHARS) continue;
-    const index = start + found.index;
-    const snippet = snippetAround(text, index, found[0].length);
-    let line = 1;
-    for (let from = 0; from < index; from += PIECE_CHARS) {
-      if (from > 0) await between();
-      line += newlines(text, from, Math.min(index, from + PIECE_CHARS));
+  query: ParsedQuery,
+): { line: number; snippet: string } | undefined {
+  const phrase = query.phrases[0];
+  let at = phrase !== undefined ? phraseAt(text, phrase) : -1;
+  let length = phrase?.length ?? 0;
+  if (at < 0) {
+    // The first word as written (`parseArgs`), else its first term that occurs.
+    const lower = text.toLowerCase();
+    for (const word of query.words) {
+      for (const candidate of [word.text, ...word.terms]) {
+        at = lower.length === text.length ? wordAt(text, lower, candidate) : -1;
+        if (at >= 0) {
+          length = candidate.length;
+          break;
+        }
+      }
+      if (at >= 0) break;
     }
-    return { snippet, line };
   }
-  return undefined;
+  if (at < 0) return undefined;
+  let line = 1;
+  for (let i = text.indexOf('\n'); i !== -1 && i < at; i = text.indexOf('\n', i + 1)) line++;
+  return { line, snippet: snippetAround(text, at, length) };
 }

@@ -6,11 +6,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { connectInMemory } from '../../transports/memory.js';
 import { modern } from '../../testing/messages.js';
 import { createServer } from '../../server/server.js';
-import { createFilesystemProvider } from './filesystem-provider.js';
 import { serveFolder } from './folder-server.js';
 import { nodeFs, type ProviderFs } from './fs-types.js';
 import { HOT_TRIES, READ_ATTEMPTS } from './read-file.js';
-import { searchFiles } from './search.js';
+import { SearchCore } from './search-core.js';
 
 type Res = {
   result?: Record<string, unknown> & { content?: Array<{ text?: string }>; isError?: boolean };
@@ -164,8 +163,18 @@ describe('torn reads: a file rewritten while it is read', () => {
     const fs = tearingFs(async (attempt) =>
       rewrite(attempt % 2 ? `${'B'.repeat(20)}needle` : 'A'.repeat(30 + attempt)),
     );
-    const provider = createFilesystemProvider({ root, fs });
-    const found = await searchFiles(provider, 'needle');
+    const core = new SearchCore({
+      fs,
+      root: await nodeFs.realpath(root),
+      visibility: { hidden: false, ignore: new Set() },
+      refuseHardLinks: false,
+      maxFileBytes: 1 << 20,
+      readTimeoutMs: 5_000,
+      maxPhraseChecks: 10,
+    });
+    core.upsert({ path: 'log.txt', size: 30, mtimeMs: 1, mimeType: 'text/plain' });
+    await core.drained();
+    const found = await core.search({ query: 'needle', limit: 5, listLimit: 0 });
     expect(found.hits).toEqual([]);
     expect(fs.attempts()).toBe(READ_ATTEMPTS + HOT_TRIES);
   });

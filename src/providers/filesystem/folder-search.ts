@@ -1,0 +1,410 @@
+/**
+ * The folder's search index, held by a worker thread (search-worker.ts): fed the listing once
+ * the provider is ready, then what each walk finds changed; asked one search at a time. The
+ * main thread only passes messages, so indexing a large folder or answering a search never
+ * delays another request.
+ */
+import { EventEmitter } from 'node:events';
+import { McpKitError } from '../../errors/mcpkit-error.js';
+import type { FilesystemProvider, ListingCompanion } from './filesystem-provider.js';
+import type { IndexDiff, IndexedFile } from './file-index.js';
+import type { ProviderFs } from './fs-types.js';
+import { serveSearch, type SearchFromWorker, type SearchToWorker } from './search-channel.js';
+import {
+  SearchCore,
+  type SearchAnswer,
+  type SearchFile,
+  type SearchRequest,
+} from './search-core.js';
+import { startModuleWorker } from './worker-start.js';
+
+export type { SearchToWorker } from './search-channel.js';
+
+/** What the search talks to: the worker, or the index in process. */
+export interface SearchPort {
+  postMessage(message: SearchToWorker): void;
+  // The listener's argument depends on the event (as on a Worker).
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  on(event: 'message' | 'error' | 'exit', listener: (value: any) => void): unknown;
+  terminate(): Promise<number>;
+  unref(): void;
+}
+
+/** The settings the index starts with (the worker's `workerData`). */
+export interface SearchSettings {
+  root: string;
+  hidden: boolean;
+  ignore: string[];
+  refuseHardLinks: boolean;
+  maxFileBytes: number;
+  readTimeoutMs: number;
+  maxPhraseChecks: number;
+}
+
+export interface IndexedSearchOptions {
+  /** Larger text files are found by name only (default 8 MiB). */
+  maxFileBytes?: number;
+  /** Longest a search may take, its wait for the index included (ms, default 5,000). */
+  timeoutMs?: number;
+  /** Most files read to check a quoted phrase, per search (default 2,000). */
+  maxPhraseChecks?: number;
+  /** Most matches listed in a search's artifact (default 1,000). */
+  listLimit?: number;
+  /**
+   * Longest a search waits for the first build of the index before it answers from what is
+   * indexed and says so (ms, default 1,000): on a small folder the first search finds all.
+   */
+  firstBuildWaitMs?: number;
+  /** Sees the first build's progress (files indexed of files listed), `done` at its end. */
+  onProgress?: ((progress: IndexProgressCount & { done: boolean }) => void) | undefined;
+}
+
+export const INDEXED_SEARCH_DEFAULTS = {
+  maxFileBytes: 8 * 1024 * 1024,
+  timeoutMs: 5_000,
+  maxPhraseChecks: 2_000,
+  listLimit: 1_000,
+  firstBuildWaitMs: 1_000,
+} as const satisfies Required<Omit<IndexedSearchOptions, 'onProgress'>>;
+
+/** How far the index got: files indexed of files listed. */
+export interface IndexProgressCount {
+  indexed: number;
+  listed: number;
+}
+
+export type StartSearch = (settings: SearchSettings, fs: ProviderFs | undefined) => SearchPort;
+
+/**
+ * A worker with node's file system; in process with a file system of the provider's own
+ * (its functions cannot reach a worker): then indexing shares the main thread.
+ */
+const startSearch: StartSearch = (settings, fs) =>
+  fs === undefined
+    ? startModuleWorker(import.meta.url, 'search-worker', settings)
+    : new InProcessSearch(settings, fs);
+
+/** The index in this thread, behind the same messages as the worker. */
+class InProcessSearch extends EventEmitter implements SearchPort {
+  private readonly served: ReturnType<typeof serveSearch>;
+
+  constructor(settings: SearchSettings, fs: ProviderFs) {
+    super();
+    const core = new SearchCore({
+      ...settings,
+      fs,
+      visibility: { hidden: settings.hidden, ignore: new Set(settings.ignore) },
+    });
+    this.served = serveSearch(core, (message) => setImmediate(() => this.emit('message', message)));
+  }
+
+  postMessage(message: SearchToWorker): void {
+    setImmediate(() => this.served.onMessage(message));
+  }
+
+  unref(): void {}
+
+  terminate(): Promise<number> {
+    this.served.stop();
+    this.removeAllListeners();
+    return Promise.resolve(0);
+  }
+}
+
+/** Files sent in one message while the listing is fed (the main thread yields between). */
+const FEED_CHUNK = 2_000;
+
+interface Pending {
+  resolve: (answer: SearchAnswer) => void;
+  reject: (error: Error) => void;
+}
+
+const asFile = (f: IndexedFile): SearchFile => ({
+  path: f.path,
+  size: f.size,
+  mtimeMs: f.mtimeMs,
+  mimeType: f.mimeType,
+});
+
+export class FolderSearch implements ListingCompanion {
+  readonly options: Required<Omit<IndexedSearchOptions, 'onProgress'>>;
+  /** Files indexed of files listed, as last reported by the worker. */
+  readonly progress: IndexProgressCount = { indexed: 0, listed: 0 };
+  private worker: SearchPort | undefined;
+  private starting: Promise<SearchPort> | undefined;
+  private readonly pending = new Map<number, Pending>();
+  private readonly progressListeners = new Set<(progress: IndexProgressCount) => void>();
+  private nextId = 0;
+  private isClosed = false;
+  /** Files of the first walk sent so far (undefined before the worker starts). */
+  private fed: number | undefined;
+  private tail: Promise<void> = Promise.resolve();
+  private feeding = true;
+  private readonly later: IndexDiff[] = [];
+  private find: (path: string) => IndexedFile | undefined = () => undefined;
+  /** Marks sent to the worker, each resolved once what was sent before it is indexed. */
+  private readonly marks = new Map<number, () => void>();
+  /** The first build: the listing fed and indexed. */
+  private built: Promise<void> | undefined;
+  private buildDone = false;
+  /** The worker's first message: its module is loaded. */
+  private loaded: Promise<void> = Promise.resolve();
+  private onLoaded: (() => void) | undefined;
+  private loadedAt = 0;
+
+  constructor(
+    private readonly provider: FilesystemProvider,
+    options: IndexedSearchOptions = {},
+    private readonly start: StartSearch = startSearch,
+    /** Start at `opened` (serving begins), not at the first search. */
+    private readonly eager = false,
+    private readonly onWarning?: (message: string) => void,
+  ) {
+    const { onProgress, ...limits } = options;
+    this.options = { ...INDEXED_SEARCH_DEFAULTS, ...definedOnly(limits) };
+    if (onProgress) {
+      const stop = this.onProgress(({ indexed, listed }) => {
+        const done = this.buildDone && indexed >= listed;
+        onProgress({ indexed, listed, done });
+        if (done) stop();
+      });
+    }
+  }
+
+  /** Starts the worker and feeds it the folder (once; searches call it too). */
+  begin(): Promise<SearchPort> {
+    this.starting ??= this.boot();
+    return this.starting;
+  }
+
+  /** Sees the index's progress as the worker reports it; returns a function that stops it. */
+  onProgress(listener: (progress: IndexProgressCount) => void): () => void {
+    this.progressListeners.add(listener);
+    return () => this.progressListeners.delete(listener);
+  }
+
+  /** Answers from what is indexed now; rejects at `timeoutMs` or when `signal` aborts. */
+  async search(
+    request: Omit<SearchRequest, 'listLimit'>,
+    signal?: AbortSignal,
+  ): Promise<SearchAnswer> {
+    if (this.isClosed) throw new McpKitError('PROVIDER_CLOSED', 'the folder is no longer served');
+    const worker = await this.begin();
+    const { timeoutMs, listLimit, firstBuildWaitMs } = this.options;
+    if (this.built) {
+      // The wait counts from when the worker runs (loading its module is not the build): only
+      // the searches of the first moments wait, never one during a long build.
+      await Promise.race([this.built, this.loaded]);
+      const left = this.loadedAt + firstBuildWaitMs - performance.now();
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, left)));
+      if (left > 0) await Promise.race([this.built, waited]);
+      clearTimeout(timer);
+    }
+    if (this.buildDone && !this.provider.watching) {
+      // Unwatched, the index follows the listing: a stale one is walked again first (rescanMs).
+      await this.provider.files();
+      await this.mark(worker);
+    }
+    signal?.throwIfAborted();
+    const id = this.nextId++;
+    return new Promise<SearchAnswer>((resolve, reject) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        this.pending.delete(id);
+      };
+      const onAbort = (): void => (done(), reject(signal?.reason as Error));
+      const timer = setTimeout(() => {
+        done();
+        reject(
+          new McpKitError(
+            'SEARCH_TIMEOUT',
+            `the search took longer than its limit of ${timeoutMs} ms (timeoutMs)`,
+          ),
+        );
+      }, timeoutMs);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.pending.set(id, {
+        resolve: (answer) => (done(), resolve(answer)),
+        reject: (error) => (done(), reject(error)),
+      });
+      const message: SearchToWorker = { type: 'search', id, request: { ...request, listLimit } };
+      worker.postMessage(message);
+    });
+  }
+
+  /** Resolves once everything sent to the worker so far is indexed. */
+  async settled(): Promise<void> {
+    const worker = await this.begin();
+    await this.built;
+    await this.mark(worker);
+  }
+
+  private mark(worker: SearchPort): Promise<void> {
+    const id = this.nextId++;
+    return new Promise<void>((resolve) => {
+      this.marks.set(id, resolve);
+      worker.postMessage({ type: 'mark', id } satisfies SearchToWorker);
+    });
+  }
+
+  /** Stops the worker; pending searches reject. */
+  async close(): Promise<void> {
+    this.isClosed = true;
+    const worker = this.worker;
+    this.worker = undefined;
+    for (const [, pending] of this.pending) {
+      pending.reject(new McpKitError('PROVIDER_CLOSED', 'the folder is no longer served'));
+    }
+    this.pending.clear();
+    this.releaseMarks();
+    await worker?.terminate();
+  }
+
+  private async boot(): Promise<SearchPort> {
+    const rules = await this.provider.containment();
+    if (this.isClosed) throw new McpKitError('PROVIDER_CLOSED', 'the folder is no longer served');
+    const settings: SearchSettings = {
+      root: rules.root,
+      hidden: rules.visibility.hidden,
+      ignore: [...rules.visibility.ignore],
+      refuseHardLinks: rules.refuseHardLinks === true,
+      maxFileBytes: this.options.maxFileBytes,
+      readTimeoutMs: this.provider.readTimeoutMs,
+      maxPhraseChecks: this.options.maxPhraseChecks,
+    };
+    const worker = this.start(settings, this.provider.ownFs);
+    worker.unref();
+    this.loaded = new Promise((resolve) => (this.onLoaded = resolve));
+    worker.on('message', (message: SearchFromWorker) => this.onMessage(message));
+    worker.on('error', (error: Error) => this.fail(worker, error));
+    worker.on('exit', (code: number) =>
+      this.fail(worker, new Error(`the search worker exited (${code})`)),
+    );
+    this.worker = worker;
+    // What is walked now, then what the walk adds (at the listing's end), then what later walks
+    // change: changes seen before the first walk is fed are applied after it, in order.
+    this.fed = 0;
+    await this.feedTail(await this.provider.files());
+    this.built = this.provider
+      .ready()
+      .then(async () => {
+        await this.feedTail(await this.provider.files());
+        this.feeding = false;
+        for (const diff of this.later.splice(0)) this.send(diffMessages(diff, this.find));
+        await this.mark(worker);
+      })
+      .catch(() => undefined)
+      .then(() => {
+        this.buildDone = true;
+        for (const listener of this.progressListeners) listener(this.progress);
+      });
+    return worker;
+  }
+
+  /** Sends the files of the first walk's listing past those already sent. */
+  private feedTail(files: readonly IndexedFile[]): Promise<void> {
+    this.tail = this.tail.then(async () => {
+      for (let fed = this.fed ?? 0; this.worker && fed < files.length; fed = this.fed ?? 0) {
+        const chunk = files.slice(fed, fed + FEED_CHUNK);
+        this.fed = fed + chunk.length;
+        this.send([{ type: 'files', files: chunk.map(asFile) }]);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    });
+    return this.tail;
+  }
+
+  /** See ListingCompanion: the provider opened (serving begins). */
+  opened(): void {
+    if (!this.eager) return;
+    this.begin().catch((error: unknown) =>
+      this.onWarning?.(`the search index did not start: ${(error as Error).message}`),
+    );
+  }
+
+  grew(files: readonly IndexedFile[]): void {
+    if (this.fed !== undefined) void this.feedTail(files);
+  }
+
+  changed(diff: IndexDiff, find: (path: string) => IndexedFile | undefined): void {
+    this.find = find;
+    if (this.fed === undefined) return;
+    if (this.feeding) this.later.push(diff);
+    else this.send(diffMessages(diff, find));
+  }
+
+  closed(): void {
+    void this.close();
+  }
+
+  private send(messages: SearchToWorker[]): void {
+    for (const message of messages) this.worker?.postMessage(message);
+  }
+
+  private onMessage(message: SearchFromWorker): void {
+    if (this.onLoaded) {
+      this.loadedAt = performance.now();
+      this.onLoaded();
+      this.onLoaded = undefined;
+    }
+    if (message.type === 'progress') {
+      this.progress.indexed = message.indexed;
+      this.progress.listed = message.listed;
+      for (const listener of this.progressListeners) listener(this.progress);
+      return;
+    }
+    if (message.type === 'marked') {
+      this.marks.get(message.id)?.();
+      this.marks.delete(message.id);
+      return;
+    }
+    const pending = this.pending.get(message.id);
+    if (!pending) return;
+    if (message.type === 'answer') pending.resolve(message.answer);
+    else pending.reject(new McpKitError('SEARCH_FAILED', `the search failed: ${message.message}`));
+  }
+
+  /** A worker that died: pending searches reject, and the next search starts a new one. */
+  private fail(worker: SearchPort, error: Error): void {
+    if (this.worker !== worker) return;
+    this.worker = undefined;
+    this.starting = undefined;
+    this.fed = undefined;
+    for (const [, pending] of this.pending) {
+      pending.reject(
+        new McpKitError('SEARCH_FAILED', `the search index stopped: ${error.message}`),
+      );
+    }
+    this.pending.clear();
+    this.releaseMarks();
+  }
+
+  /** Waiters on marks a stopped worker will never answer go on. */
+  private releaseMarks(): void {
+    for (const resolve of this.marks.values()) resolve();
+    this.marks.clear();
+  }
+}
+
+function diffMessages(
+  diff: IndexDiff,
+  lookup: (path: string) => IndexedFile | undefined,
+): SearchToWorker[] {
+  const files: SearchFile[] = [];
+  for (const path of [...diff.added, ...diff.changed]) {
+    const file = lookup(path);
+    if (file) files.push(asFile(file));
+  }
+  const out: SearchToWorker[] = [];
+  if (diff.removed.length > 0) out.push({ type: 'remove', paths: diff.removed });
+  if (files.length > 0) out.push({ type: 'files', files });
+  return out;
+}
+
+function definedOnly<T extends object>(options: T): Partial<T> {
+  return Object.fromEntries(
+    Object.entries(options).filter(([, value]) => value !== undefined),
+  ) as Partial<T>;
+}

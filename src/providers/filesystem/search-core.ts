@@ -1,0 +1,247 @@
+/**
+ * The folder's search index as its worker runs it (search-worker.ts): which version of each file
+ * is indexed, a queue of files to (re)read, and the answers. Files are read through the same
+ * guards as a `resources/read` (resolveInRoot, then readFileContents), a few at a time, with a
+ * time limit each: a hung file is indexed by name and left behind, never waited on.
+ */
+import picomatch from 'picomatch';
+import { isTextMimeType } from '../../content/mime.js';
+import { TextIndex, type MatchPlace } from '../../search/text-index.js';
+import { parseQuery } from '../../search/terms.js';
+import type { ProviderFs } from './fs-types.js';
+import type { Visibility } from './paths.js';
+import { readFileContents } from './read-file.js';
+import { resolveInRoot } from './resolve.js';
+import { firstMatch, phraseAt } from './search-text.js';
+
+/** A listed file as the index sees it. */
+export interface SearchFile {
+  readonly path: string;
+  readonly size: number;
+  readonly mtimeMs: number;
+  readonly mimeType: string;
+}
+
+export interface SearchCoreOptions {
+  readonly fs: ProviderFs;
+  /** The root as a real path. */
+  readonly root: string;
+  readonly visibility: Visibility;
+  readonly refuseHardLinks: boolean;
+  /** Larger text files are indexed by name only. */
+  readonly maxFileBytes: number;
+  /** Longest one file's read may take before it is indexed by name only (ms). */
+  readonly readTimeoutMs: number;
+  /** Most phrase candidates read to check a phrase, per search. */
+  readonly maxPhraseChecks: number;
+}
+
+export interface SearchRequest {
+  readonly query: string;
+  readonly limit: number;
+  /** A glob over root-relative paths (`src/**\/*.ts`). */
+  readonly path?: string | undefined;
+  /** Most matches listed in all, the hits included (past the hits: paths and lines only). */
+  readonly listLimit: number;
+}
+
+export interface FoundFile {
+  readonly path: string;
+  readonly where: MatchPlace;
+  readonly line?: number;
+  readonly snippet?: string;
+}
+
+export interface SearchAnswer {
+  /** The best `limit` matches, with the line and a snippet of the first match when in the text. */
+  readonly hits: FoundFile[];
+  /**
+   * The matches after the hits, best first, up to `listLimit` in all, with the first line where
+   * a word of the query occurs (as the index keeps it; no snippet).
+   */
+  readonly more: FoundFile[];
+  /** Files that match in all. */
+  readonly total: number;
+  /** Files indexed when the search ran, and files listed: fewer means a partial answer. */
+  readonly indexed: number;
+  readonly listed: number;
+  /** Phrase candidates left unchecked (the phrase check's budget ran out). */
+  readonly unchecked: number;
+}
+
+const READS_AT_ONCE = 4;
+/** Files indexed before the lists are fitted again, once idle. */
+const FIT_AFTER = 1_000;
+
+export class SearchCore {
+  readonly index = new TextIndex();
+  /** Every listed file and the version indexed (undefined: waiting for its read). */
+  private readonly listed = new Map<string, SearchFile>();
+  private readonly indexedVersion = new Map<string, string>();
+  private readonly queue = new Set<string>();
+  private reading = 0;
+  private addedSinceFit = 0;
+  private idle: (() => void)[] = [];
+
+  constructor(private readonly options: SearchCoreOptions) {}
+
+  /** Files indexed (a file waiting for its first read is not). */
+  get indexed(): number {
+    return this.indexedVersion.size;
+  }
+
+  get size(): number {
+    return this.listed.size;
+  }
+
+  /** The whole listing: what is new or changed is queued, what is gone is dropped. */
+  replaceAll(files: readonly SearchFile[]): void {
+    const seen = new Set<string>();
+    for (const file of files) {
+      seen.add(file.path);
+      this.upsert(file);
+    }
+    for (const path of [...this.listed.keys()]) if (!seen.has(path)) this.remove(path);
+  }
+
+  /** A file added or changed; queued unless this version is already indexed. */
+  upsert(file: SearchFile): void {
+    this.listed.set(file.path, file);
+    if (this.indexedVersion.get(file.path) === versionOf(file)) return;
+    this.queue.add(file.path);
+    this.pump();
+  }
+
+  remove(path: string): void {
+    this.listed.delete(path);
+    this.queue.delete(path);
+    this.indexedVersion.delete(path);
+    this.index.remove(path);
+  }
+
+  /** Resolves once nothing is queued nor being read. */
+  drained(): Promise<void> {
+    if (this.queue.size === 0 && this.reading === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idle.push(resolve));
+  }
+
+  private pump(): void {
+    while (this.reading < READS_AT_ONCE && this.queue.size > 0) {
+      const path = this.queue.values().next().value as string;
+      this.queue.delete(path);
+      const file = this.listed.get(path);
+      if (!file) continue;
+      this.reading++;
+      void this.indexFile(file).finally(() => {
+        this.reading--;
+        this.pump();
+        if (this.queue.size === 0 && this.reading === 0) {
+          // A build (or a burst of changes) is done: the lists give back their growth room.
+          if (this.addedSinceFit >= FIT_AFTER) {
+            this.addedSinceFit = 0;
+            this.index.fit();
+          }
+          for (const resolve of this.idle.splice(0)) resolve();
+        }
+      });
+    }
+  }
+
+  private async indexFile(file: SearchFile): Promise<void> {
+    const text = await this.textOf(file).catch(() => undefined);
+    // Listed again (changed) or dropped while it was read: that newer state wins.
+    if (this.listed.get(file.path) !== file) return;
+    this.index.add(file.path, text);
+    this.addedSinceFit++;
+    this.indexedVersion.set(file.path, versionOf(file));
+  }
+
+  /** The text a read would serve, or undefined (binary, too large, unreadable, too slow). */
+  private async textOf(file: SearchFile): Promise<string | undefined> {
+    const { fs, root, visibility, refuseHardLinks, maxFileBytes } = this.options;
+    if (!isTextMimeType(file.mimeType) || file.size > maxFileBytes || file.size === 0) {
+      return undefined;
+    }
+    return within(this.options.readTimeoutMs, async () => {
+      const rules = { root, visibility, refuseHardLinks };
+      const resolved = await resolveInRoot(fs, root, file.path, visibility, rules);
+      if (resolved.kind !== 'file') return undefined;
+      const limit = 2 * maxFileBytes + 2;
+      const outcome = await readFileContents(fs, resolved.real, file.path, limit, rules);
+      return outcome.kind === 'ok' ? outcome.contents.text : undefined;
+    });
+  }
+
+  /** Answers a search from what is indexed now. */
+  async search(request: SearchRequest): Promise<SearchAnswer> {
+    const query = parseQuery(request.query);
+    const glob = request.path !== undefined ? picomatch(request.path, { dot: true }) : undefined;
+    const filter = glob ? (path: string) => glob(path) : undefined;
+    const wanted = Math.max(request.limit, request.listLimit);
+    const phrases = query.phrases.length > 0;
+    const budget = this.options.maxPhraseChecks;
+    // What the answer says of the index is what it searched (files may be indexed meanwhile).
+    const { indexed } = this;
+    const listed = this.listed.size;
+    // A phrase is checked in the text: ask for enough candidates to check within the budget.
+    const found = this.index.search(query, {
+      limit: phrases ? Math.max(wanted, budget) : wanted,
+      ...(filter ? { filter } : {}),
+    });
+    let ranked = found.matches;
+    let total = found.total;
+    let unchecked = 0;
+    const texts = new Map<string, string | undefined>();
+    if (phrases) {
+      const kept: typeof ranked = [];
+      let checks = 0;
+      for (const match of ranked) {
+        if (checks >= budget) break;
+        checks++;
+        const text = await this.liveText(match.path);
+        texts.set(match.path, text);
+        if (text !== undefined && query.phrases.every((p) => phraseAt(text, p) >= 0)) {
+          kept.push(match);
+          if (kept.length >= wanted) break;
+        }
+      }
+      unchecked = Math.max(0, found.total - checks);
+      total = kept.length + unchecked;
+      ranked = kept;
+    }
+    const hits: FoundFile[] = [];
+    for (const match of ranked.slice(0, request.limit)) {
+      const text = texts.has(match.path) ? texts.get(match.path) : await this.liveText(match.path);
+      const at = text === undefined ? undefined : firstMatch(text, query);
+      hits.push({ path: match.path, where: match.where, ...(at ?? {}) });
+    }
+    // Past the hits, the line the index keeps (where a word first occurs): no file is read.
+    const more = ranked.slice(request.limit, wanted).map((m): FoundFile => ({
+      path: m.path,
+      where: m.where,
+      ...(m.line !== undefined && !phrases ? { line: m.line } : {}),
+    }));
+    return { hits, more, total, indexed, listed, unchecked };
+  }
+
+  private async liveText(path: string): Promise<string | undefined> {
+    const file = this.listed.get(path);
+    return file ? this.textOf(file).catch(() => undefined) : undefined;
+  }
+}
+
+function versionOf(file: SearchFile): string {
+  return `${file.size}:${file.mtimeMs}:${file.mimeType}`;
+}
+
+/** `work()`, or undefined once `ms` passed (the work is left to end alone). */
+function within<T>(ms: number, work: () => Promise<T | undefined>): Promise<T | undefined> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => resolve(undefined), ms);
+    timer.unref?.();
+    work().then(
+      (value) => (clearTimeout(timer), resolve(value)),
+      (error: unknown) => (clearTimeout(timer), reject(error)),
+    );
+  });
+}

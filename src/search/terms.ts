@@ -1,0 +1,92 @@
+/**
+ * How text becomes index terms, and a query becomes what it asks for. A term is one lowercase
+ * identifier part: words are split at `_` and at case changes (`parseArgs` → `parse`, `args`;
+ * `HTMLParser2` → `html`, `parser2`), digits stay with the letters before them. A joined
+ * identifier is never a term of its own: in code nearly every one is unique, and a vocabulary of
+ * millions of terms is what an index of a whole repository cannot afford. A query finds one
+ * (`parseargs`) by splitting it into terms the index has.
+ */
+
+const WORD = /[\p{L}\p{N}_]+/gu;
+const ONE_WORD = /^[\p{L}\p{N}_]+$/u;
+// Identifier parts, found in the text directly (anything else separates them); the ASCII form is
+// several times faster and gives the same parts on ASCII text.
+const PART = /\p{Lu}+(?!\p{Ll})\p{N}*|\p{Lu}?[\p{Ll}\p{N}]+|[\p{L}\p{N}]+/gu;
+const ASCII_PART = /[A-Z]+(?![a-z])[0-9]*|[A-Z]?[a-z0-9]+/g;
+const NOT_ASCII = /[^\x00-\x7f]/;
+
+/** Terms longer than this are cut (a minified line or a base64 run is not a word). */
+export const MAX_TERM_LENGTH = 64;
+
+/** Calls `each` with every term of `text` and its 1-based line, in order (repeats included). */
+export function forEachTerm(text: string, each: (term: string, line: number) => void): void {
+  const parts = NOT_ASCII.test(text) ? PART : ASCII_PART;
+  parts.lastIndex = 0;
+  let line = 1;
+  let nextNewline = text.indexOf('\n');
+  for (let found = parts.exec(text); found !== null; found = parts.exec(text)) {
+    while (nextNewline !== -1 && nextNewline < found.index) {
+      line++;
+      nextNewline = text.indexOf('\n', nextNewline + 1);
+    }
+    const part = found[0];
+    each(
+      (part.length > MAX_TERM_LENGTH ? part.slice(0, MAX_TERM_LENGTH) : part).toLowerCase(),
+      line,
+    );
+  }
+}
+
+/** Every term of `text`, in order (repeats included). */
+export function termsOf(text: string): string[] {
+  const out: string[] = [];
+  forEachTerm(text, (term) => out.push(term));
+  return out;
+}
+
+/** The terms of a root-relative path: its names split at `/ . - _` and case changes. */
+export function pathTerms(relative: string): string[] {
+  return termsOf(relative.replace(/[/.\-]/g, ' '));
+}
+
+/** One word of a query: its terms (several for `parseArgs` or `snake_case`). */
+export interface QueryWord {
+  readonly text: string;
+  readonly terms: readonly string[];
+}
+
+/** What a query asks for: files holding every word, and every phrase as written. */
+export interface ParsedQuery {
+  readonly words: readonly QueryWord[];
+  /** Quoted phrases, whitespace collapsed, as the user wrote them (matched ignoring case). */
+  readonly phrases: readonly string[];
+}
+
+/**
+ * Parses a query: `"a quoted phrase"` is an exact phrase (its words are required too, so that the
+ * index narrows the files to check); every other word is required. An unclosed quote quotes the
+ * rest. Duplicate words count once.
+ */
+export function parseQuery(query: string): ParsedQuery {
+  const words: QueryWord[] = [];
+  const phrases: string[] = [];
+  const seen = new Set<string>();
+  const addWords = (text: string): void => {
+    for (const [word] of text.matchAll(WORD)) {
+      const terms = termsOf(word);
+      const key = terms.join(' ');
+      if (terms.length === 0 || seen.has(key)) continue;
+      seen.add(key);
+      words.push({ text: word, terms });
+    }
+  };
+  const parts = query.split('"');
+  parts.forEach((part, i) => {
+    if (i % 2 === 0) return addWords(part);
+    const phrase = part.trim().replace(/\s+/g, ' ');
+    if (phrase === '') return;
+    addWords(phrase);
+    if (!ONE_WORD.test(phrase)) phrases.push(phrase);
+  });
+  return { words, phrases };
+}

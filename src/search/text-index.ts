@@ -1,0 +1,350 @@
+/**
+ * An inverted index of files by name and text, held in typed arrays (five bytes a posting):
+ * the measured engines (docs/search-index.md) need three to ten times the memory for a
+ * 100,000-file repository. Files are added, replaced and removed one at a time; removed ones are
+ * skipped at once and compacted away later. Ranking is BM25 over the text, with name matches
+ * boosted. Phrases are not checked here (the index keeps no text): see {@link ParsedQuery}.
+ */
+import type { Postings } from './postings.js';
+import { forEachTerm, pathTerms, type ParsedQuery } from './terms.js';
+import { Vocabulary } from './vocabulary.js';
+
+/** Where a file matched every word. */
+export type MatchPlace = 'name' | 'content' | 'name+content';
+
+export interface IndexMatch {
+  readonly path: string;
+  readonly score: number;
+  readonly where: MatchPlace;
+  /** The first line where a word of the query occurs in the text (when it matched there). */
+  readonly line?: number;
+}
+
+export interface IndexSearchOptions {
+  /** Most matches returned, best first. */
+  readonly limit: number;
+  /** Only files whose root-relative path passes. */
+  readonly filter?: (path: string) => boolean;
+}
+
+export interface IndexAnswer {
+  readonly matches: IndexMatch[];
+  /** Every file that matched (`matches` is the best of them). */
+  readonly total: number;
+}
+
+const K1 = 1.2;
+const B = 0.75;
+const NAME_BOOST = 3;
+const PREFIX_WEIGHT = 0.5;
+const SPLIT_WEIGHT = 0.8;
+/** Shortest word that also matches as a prefix, and most terms one prefix expands to. */
+const PREFIX_MIN = 3;
+const PREFIX_CAP = 64;
+
+/**
+ * One way a query word matches: documents, and how each scores: BM25 of its count (text, with
+ * `counts`) times `weight` (the term's idf and the kind of match), else `weight` alone.
+ */
+interface Alternative {
+  readonly ids: ArrayLike<number>;
+  readonly length: number;
+  readonly weight: number;
+  readonly counts?: Uint8Array;
+  readonly lines?: Uint16Array;
+  readonly name: boolean;
+}
+
+export class TextIndex {
+  private readonly text = new Vocabulary();
+  private readonly names = new Vocabulary();
+  private paths: (string | undefined)[] = [];
+  private lengths = new Uint32Array(1024);
+  private distinct = new Uint32Array(1024);
+  private readonly byPath = new Map<string, number>();
+  private tokens = 0;
+  private postingCount = 0;
+  private deadPostings = 0;
+  private generation = 0;
+  private stamp = new Uint32Array(0);
+  private level = new Uint8Array(0);
+  private place = new Uint8Array(0);
+  private scores = new Float64Array(0);
+  private firstLine = new Uint32Array(0);
+
+  /** Files indexed. */
+  get size(): number {
+    return this.byPath.size;
+  }
+
+  has(path: string): boolean {
+    return this.byPath.has(path);
+  }
+
+  /** Indexes `path` by name, and by `text` when given (a binary file has none); replaces. */
+  add(path: string, text?: string): void {
+    this.remove(path);
+    const id = this.paths.length;
+    this.paths.push(path);
+    this.byPath.set(path, id);
+    if (id >= this.lengths.length) {
+      this.lengths = grown(this.lengths, id);
+      this.distinct = grown(this.distinct, id);
+    }
+    const counts = new Map<string, number>();
+    const lines = new Map<string, number>();
+    let length = 0;
+    if (text !== undefined) {
+      forEachTerm(text, (term, line) => {
+        const count = counts.get(term);
+        if (count === undefined) {
+          counts.set(term, 1);
+          lines.set(term, line);
+        } else counts.set(term, count + 1);
+        length++;
+      });
+    }
+    for (const [term, count] of counts) {
+      this.text.postings(term, true).push(id, count, lines.get(term));
+    }
+    const nameTerms = new Set(pathTerms(path));
+    for (const term of nameTerms) this.names.postings(term, true).push(id, 1);
+    this.lengths[id] = length;
+    this.distinct[id] = counts.size + nameTerms.size;
+    this.tokens += length;
+    this.postingCount += counts.size + nameTerms.size;
+  }
+
+  /** Drops `path`; whether it was indexed. */
+  remove(path: string): boolean {
+    const id = this.byPath.get(path);
+    if (id === undefined) return false;
+    this.byPath.delete(path);
+    this.paths[id] = undefined;
+    this.tokens -= this.lengths[id]!;
+    this.deadPostings += this.distinct[id]!;
+    if (this.deadPostings > 65_536 && this.deadPostings * 4 > this.postingCount) this.compact();
+    return true;
+  }
+
+  /** Gives back the room the lists keep for growth, and sorts the terms (once a build is done). */
+  fit(): void {
+    for (const vocabulary of [this.text, this.names]) {
+      for (const list of vocabulary.lists.values()) list.fit();
+      vocabulary.prepare();
+    }
+  }
+
+  /** Memory held by the postings and the document table, in bytes (approximate). */
+  stats(): { files: number; terms: number; postings: number; bytes: number } {
+    let bytes = this.lengths.byteLength + this.distinct.byteLength + this.paths.length * 8;
+    for (const vocabulary of [this.text, this.names]) {
+      for (const [term, list] of vocabulary.lists) bytes += list.bytes + term.length * 2 + 80;
+    }
+    const terms = this.text.lists.size + this.names.lists.size;
+    return { files: this.size, terms, postings: this.postingCount - this.deadPostings, bytes };
+  }
+
+  /** Files holding every word of `query` (in name or text), best first. */
+  search(query: ParsedQuery, options: IndexSearchOptions): IndexAnswer {
+    const clauses = query.words.flatMap((word) => this.clausesOf(word.terms));
+    if (clauses.length === 0 || clauses.some((c) => c.length === 0)) {
+      return { matches: [], total: 0 };
+    }
+    clauses.sort((a, b) => sizeOf(a) - sizeOf(b));
+    const last = clauses.length;
+    this.scratch();
+    const generation = ++this.generation;
+    const candidates: number[] = [];
+    const { stamp, level, place, scores, firstLine, lengths } = this;
+    const average = Math.max(1, this.tokens / Math.max(1, this.size));
+    clauses.forEach((alternatives, k) => {
+      for (const { ids, length, weight, counts, lines, name } of alternatives) {
+        const bit = name ? 1 : 2;
+        for (let at = 0; at < length; at++) {
+          const id = ids[at]!;
+          if (stamp[id] !== generation) {
+            if (k !== 0 || this.paths[id] === undefined) continue;
+            stamp[id] = generation;
+            level[id] = 0;
+            place[id] = 0;
+            scores[id] = 0;
+            firstLine[id] = 0;
+            candidates.push(id);
+          }
+          const was = level[id]!;
+          if (was !== k && was !== k + 1) continue;
+          level[id] = k + 1;
+          place[id] = place[id]! | bit;
+          if (counts === undefined) scores[id] = scores[id]! + weight;
+          else {
+            const tf = counts[at]!;
+            const norm = 1 - B + (B * lengths[id]!) / average;
+            scores[id] = scores[id]! + (weight * tf * (K1 + 1)) / (tf + K1 * norm);
+            const line = lines![at]!;
+            const known = firstLine[id]!;
+            if (line > 0 && (known === 0 || line < known)) firstLine[id] = line;
+          }
+        }
+      }
+    });
+    const found: number[] = [];
+    for (const id of candidates) {
+      if (this.level[id] !== last) continue;
+      if (options.filter && !options.filter(this.paths[id]!)) continue;
+      found.push(id);
+    }
+    const best = topBy(found, options.limit, scores);
+    return {
+      total: found.length,
+      matches: best.map((id) => {
+        const line = this.firstLine[id]!;
+        const match = {
+          path: this.paths[id]!,
+          score: this.scores[id]!,
+          where: PLACES[this.place[id]!]!,
+        };
+        return line > 0 ? { ...match, line } : match;
+      }),
+    };
+  }
+
+  /** The clauses of one query word: each its alternatives, all clauses required. */
+  private clausesOf(terms: readonly string[]): Alternative[][] {
+    if (terms.length > 1) {
+      return terms.map((term, i) => this.alternatives(term, i === terms.length - 1, false));
+    }
+    return [this.alternatives(terms[0]!, true, true)];
+  }
+
+  private alternatives(term: string, prefix: boolean, split: boolean): Alternative[] {
+    const out: Alternative[] = [];
+    const add = (word: string, weight: number): void => {
+      const text = this.text.postings(word);
+      if (text && text.length > 0) out.push(this.textAlternative(text, weight));
+      const name = this.names.postings(word);
+      if (name && name.length > 0) out.push(this.nameAlternative(name, weight));
+    };
+    add(term, 1);
+    if (prefix && term.length >= PREFIX_MIN) {
+      for (const longer of this.text.withPrefix(term, PREFIX_CAP)) add(longer, PREFIX_WEIGHT);
+      for (const longer of this.names.withPrefix(term, PREFIX_CAP)) {
+        const name = this.names.postings(longer);
+        if (name && name.length > 0) out.push(this.nameAlternative(name, PREFIX_WEIGHT));
+      }
+    }
+    if (split) {
+      const joined = this.splitAlternative(term);
+      if (joined) out.push(joined);
+    }
+    return out;
+  }
+
+  private idf(df: number): number {
+    const n = this.size;
+    return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+  }
+
+  private textAlternative(list: Postings, weight: number): Alternative {
+    const { ids, counts, lines, length } = list;
+    return { ids, counts, lines, length, weight: this.idf(length) * weight, name: false };
+  }
+
+  private nameAlternative(list: Postings, weight: number): Alternative {
+    const value = this.idf(list.length) * weight * NAME_BOOST;
+    return { ids: list.ids, length: list.length, weight: value, name: true };
+  }
+
+  /**
+   * A word the index may hold as parts of identifiers (`parseargs` for `parseArgs`): files
+   * holding both halves of its best two-way split into known terms.
+   */
+  private splitAlternative(word: string): Alternative | undefined {
+    for (let cut = word.length - 2; cut >= 2; cut--) {
+      const head = this.text.postings(word.slice(0, cut));
+      const tail = this.text.postings(word.slice(cut));
+      if (!head || !tail || head.length === 0 || tail.length === 0) continue;
+      const [small, large] = head.length <= tail.length ? [head, tail] : [tail, head];
+      const ids: number[] = [];
+      for (let i = 0; i < small.length; i++) {
+        const id = small.ids[i]!;
+        if (large.has(id)) ids.push(id);
+      }
+      const value = (this.idf(head.length) + this.idf(tail.length)) * SPLIT_WEIGHT;
+      return { ids, length: ids.length, weight: value, name: false };
+    }
+    return undefined;
+  }
+
+  private scratch(): void {
+    const size = this.paths.length;
+    if (this.stamp.length < size || this.generation >= 0xfffffff0) {
+      const capacity = Math.max(size, Math.ceil(this.stamp.length * 1.5), 1024);
+      this.stamp = new Uint32Array(capacity);
+      this.level = new Uint8Array(capacity);
+      this.place = new Uint8Array(capacity);
+      this.scores = new Float64Array(capacity);
+      this.firstLine = new Uint32Array(capacity);
+      this.generation = 0;
+    }
+  }
+
+  /** Drops removed files from every list and numbers the files anew (order kept). */
+  private compact(): void {
+    const remap = new Uint32Array(this.paths.length);
+    const paths: string[] = [];
+    this.paths.forEach((path, id) => {
+      if (path === undefined) return;
+      remap[id] = paths.length;
+      this.lengths[paths.length] = this.lengths[id]!;
+      this.distinct[paths.length] = this.distinct[id]!;
+      this.byPath.set(path, paths.length);
+      paths.push(path);
+    });
+    const alive = (id: number): boolean => this.paths[id] !== undefined;
+    for (const vocabulary of [this.text, this.names]) {
+      for (const list of vocabulary.lists.values()) {
+        list.keep(alive);
+        for (let i = 0; i < list.length; i++) list.ids[i] = remap[list.ids[i]!]!;
+      }
+      vocabulary.dropEmpty();
+    }
+    this.paths = paths;
+    this.postingCount -= this.deadPostings;
+    this.deadPostings = 0;
+    this.generation = 0xfffffff0;
+  }
+}
+
+const PLACES: readonly (MatchPlace | undefined)[] = [undefined, 'name', 'content', 'name+content'];
+
+function sizeOf(alternatives: Alternative[]): number {
+  let size = 0;
+  for (const a of alternatives) size += a.length;
+  return size;
+}
+
+function grown(array: Uint32Array, index: number): Uint32Array<ArrayBuffer> {
+  const next = new Uint32Array(Math.max(index + 1, array.length * 2));
+  next.set(array);
+  return next;
+}
+
+/**
+ * The best `limit` of `items` by `scores` (higher first, then lower id), without sorting all of
+ * them: past a few times `limit`, the scores alone are sorted (a typed array, natively) to find
+ * the cut, and only the items at or above it are ordered.
+ */
+function topBy(items: number[], limit: number, scores: Float64Array): number[] {
+  if (limit <= 0) return [];
+  const order = (a: number, b: number): number => scores[b]! - scores[a]! || a - b;
+  if (items.length <= limit * 4) return items.sort(order).slice(0, limit);
+  const values = new Float64Array(items.length);
+  for (let i = 0; i < items.length; i++) values[i] = scores[items[i]!]!;
+  values.sort();
+  const cut = values[values.length - limit]!;
+  return items
+    .filter((id) => scores[id]! >= cut)
+    .sort(order)
+    .slice(0, limit);
+}
