@@ -386,7 +386,7 @@ async function main() {
           summary: realSummary(real),
         }) +
           (results.cases['repo-scale'] ? repoScaleMarkdown(results.cases['repo-scale']) : '') +
-          readFileSync(new URL('cold-read-profile.md', import.meta.url), 'utf8'),
+          `\n${readFileSync(new URL('cold-read-profile.md', import.meta.url), 'utf8')}`,
       );
       console.log('table written to docs/benchmarks.md');
     } else
