@@ -10,7 +10,10 @@ import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { McpClient, type McpClientOptions } from '../../src/client/index.js';
-import { HttpClientTransport, type HttpClientOptions } from '../../src/transports/http/client/index.js';
+import {
+  HttpClientTransport,
+  type HttpClientOptions,
+} from '../../src/transports/http/client/index.js';
 import { withTimeout } from '../../src/testing/sse.js';
 import { expectBoundedFlood, healthy, rejection } from './hostile/expect-helpers.js';
 

@@ -7,7 +7,10 @@
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpClient, type McpClientOptions } from '../../src/client/index.js';
-import { StdioClientTransport, type StdioClientOptions } from '../../src/transports/stdio/client/index.js';
+import {
+  StdioClientTransport,
+  type StdioClientOptions,
+} from '../../src/transports/stdio/client/index.js';
 import { expectBoundedFlood, healthy, nextKey, rejection } from './hostile/expect-helpers.js';
 
 const SERVER = fileURLToPath(new URL('./hostile/hostile-stdio-server.mjs', import.meta.url));
