@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -151,6 +151,36 @@ describe('an unwatched instance fed by the bus', () => {
       b.close();
     } finally {
       await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('indexDir', () => {
+  it('saves the index when the folder is closed, and the next run starts from it', async () => {
+    const keep = await mkdtemp(join(tmpdir(), 'mcpkit-index-dir-'));
+    try {
+      const run = async () => {
+        const provider = createFilesystemProvider({ root });
+        const index = new FolderSearch(provider, { indexDir: keep });
+        const answer = await index.search({ query: 'okapi', limit: 10 });
+        await index.close();
+        provider.close();
+        return answer;
+      };
+      expect((await run()).total).toBe(4);
+      const saved = (await readdir(keep)).filter((f) => f.endsWith('.bin'));
+      expect(saved).toHaveLength(1);
+      expect((await stat(join(keep, saved[0]!))).size).toBeGreaterThan(100);
+      const again = await run();
+      expect(again.total).toBe(4);
+      expect(again.hits.map((h) => h.path).sort()).toEqual([
+        'fast.txt',
+        'slow0.txt',
+        'slow1.txt',
+        'slow2.txt',
+      ]);
+    } finally {
+      await rm(keep, { recursive: true, force: true });
     }
   });
 });
