@@ -30,6 +30,8 @@ export interface ServeArgs extends Partial<Record<ValueKey, number>> {
   redisPrefix?: string;
   /** `--redis-ca FILE`: a CA certificate (PEM) to trust for `rediss://`. */
   redisCa?: string;
+  /** `--index-dir DIR`: where the search index is saved and started from on the next run. */
+  indexDir?: string;
 }
 
 export type ParsedServeArgs =
@@ -189,6 +191,14 @@ export function parseServeArgs(argv: readonly string[]): ParsedServeArgs {
         if (name === '--redis') args.redis = raw;
         else if (name === '--redis-prefix') args.redisPrefix = raw;
         else args.redisCa = raw;
+        used.add(name);
+        continue;
+      }
+      case '--index-dir': {
+        const raw = token.value;
+        if (raw === undefined || raw === '' || (!inline && raw.startsWith('--')))
+          return error('--index-dir expects a folder, e.g. --index-dir ~/.cache/mcpkit');
+        args.indexDir = raw;
         used.add(name);
         continue;
       }

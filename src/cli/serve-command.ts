@@ -99,6 +99,7 @@ function stdioArgs(args: ServeArgs, dir: string): string[] {
     ['--max-encoded-read-bytes', args.maxEncodedReadBytes],
     ['--max-response-total-bytes', args.maxResponseTotalBytes],
     ['--max-files', args.maxFiles],
+    ['--index-dir', args.indexDir],
     ['--search-max-file-bytes', args.searchMaxFileBytes],
     [
       '--search-timeout',
@@ -280,6 +281,7 @@ async function start(
     }),
     search: {
       ...defined({ maxFileBytes: args.searchMaxFileBytes, timeoutMs: args.searchTimeoutMs }),
+      ...(args.indexDir !== undefined ? { indexDir: args.indexDir } : {}),
       ...(args.quiet ? {} : { onProgress: indexProgress(progress) }),
     },
     ...(args.quiet ? {} : { onProgress: walkProgress(progress) }),

@@ -95,6 +95,8 @@ phrase" matches exactly; the tool's "path" argument is a glob (src/**/*.ts). Ran
 name matches first. While the index is being built, a search answers from what is indexed
 and says how much that is.
   --search-max-file-bytes BYTES  larger text files are found by name only (default 8m)
+  --index-dir DIR         save the index in DIR and start from it on the next run: only files
+                          whose size or modification time changed are read again (default none)
   --search-timeout TIME   time one search may take (default 5s)
 
 stdio only:

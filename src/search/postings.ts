@@ -16,6 +16,16 @@ export class Postings {
     this.lines = new Uint16Array(capacity);
   }
 
+  /** A list made of saved arrays (index-file.ts), as long as they are. */
+  static of(ids: Uint32Array, counts: Uint8Array, lines: Uint16Array): Postings {
+    const list = new Postings(0);
+    list.ids = ids;
+    list.counts = counts;
+    list.lines = lines;
+    list.length = ids.length;
+    return list;
+  }
+
   /** Adds a document (ids only grow, so the list stays sorted). */
   push(id: number, count: number, line = 0): void {
     if (this.length === this.ids.length) this.grow();
@@ -67,7 +77,7 @@ export class Postings {
 
   private grow(): void {
     const size = this.ids.length;
-    this.resize(size < 1024 ? size * 2 : size + (size >> 1));
+    this.resize(size < 1024 ? Math.max(2, size * 2) : size + (size >> 1));
   }
 
   private resize(capacity: number): void {

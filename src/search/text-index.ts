@@ -55,6 +55,16 @@ interface Alternative {
   readonly name: boolean;
 }
 
+/** The parts of an index (compacted: every file present), to save it and load it again. */
+export interface IndexState {
+  readonly paths: readonly string[];
+  readonly lengths: Uint32Array;
+  readonly distinct: Uint32Array;
+  readonly tokens: number;
+  readonly text: ReadonlyMap<string, Postings>;
+  readonly names: ReadonlyMap<string, Postings>;
+}
+
 export class TextIndex {
   private readonly text = new Vocabulary();
   private readonly names = new Vocabulary();
@@ -125,6 +135,35 @@ export class TextIndex {
     this.deadPostings += this.distinct[id]!;
     if (this.deadPostings > 65_536 && this.deadPostings * 4 > this.postingCount) this.compact();
     return true;
+  }
+
+  /** The index's parts (it is compacted first), for index-file.ts. */
+  state(): IndexState {
+    if (this.deadPostings > 0) this.compact();
+    const n = this.paths.length;
+    return {
+      paths: this.paths as string[],
+      lengths: this.lengths.subarray(0, n),
+      distinct: this.distinct.subarray(0, n),
+      tokens: this.tokens,
+      text: this.text.lists,
+      names: this.names.lists,
+    };
+  }
+
+  /** An index made of saved parts. */
+  static of(state: IndexState): TextIndex {
+    const index = new TextIndex();
+    const n = state.paths.length;
+    index.paths = [...state.paths];
+    state.paths.forEach((path, id) => index.byPath.set(path, id));
+    index.lengths = grown(state.lengths, Math.max(n, 1023));
+    index.distinct = grown(state.distinct, Math.max(n, 1023));
+    index.tokens = state.tokens;
+    for (let id = 0; id < n; id++) index.postingCount += state.distinct[id]!;
+    index.text.load(state.text);
+    index.names.load(state.names);
+    return index;
   }
 
   /** Gives back the room the lists keep for growth, and sorts the terms (once a build is done). */

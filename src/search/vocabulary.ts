@@ -29,6 +29,12 @@ export class Vocabulary {
     this.stale = true;
   }
 
+  /** Takes the lists of a saved index (index-file.ts); sorted at the next lookup. */
+  load(lists: Iterable<[string, Postings]>): void {
+    for (const [term, list] of lists) this.lists.set(term, list);
+    this.stale = true;
+  }
+
   /** Sorts what was added now (after a build), so that the next prefix lookup does not. */
   prepare(): void {
     this.order();

@@ -1,10 +1,11 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectInMemory } from '../../transports/memory.js';
 import { modern } from '../../testing/messages.js';
 import { createServer } from '../../server/server.js';
+import { MemoryBus } from '../../server/change-bus.js';
 import { serveFolder } from './folder-server.js';
 import { FolderSearch } from './folder-search.js';
 import { createFilesystemProvider } from './filesystem-provider.js';
@@ -39,10 +40,10 @@ function holdingFs(holds: (name: string) => boolean = (name) => name.startsWith(
   return { fs, release: () => held.splice(0).forEach((go) => go()), held: () => held.length };
 }
 
-/** Asks again (a few ms apart, 2 s at most) until `done(answer)`. */
+/** Asks again (a few ms apart, 5 s at most) until `done(answer)`. */
 async function until<T>(ask: () => Promise<T>, done: (answer: T) => boolean): Promise<T> {
   let answer = await ask();
-  for (let i = 0; i < 200 && !done(answer); i++) {
+  for (let i = 0; i < 500 && !done(answer); i++) {
     await new Promise((r) => setTimeout(r, 10));
     answer = await ask();
   }
@@ -113,5 +114,73 @@ describe('FolderSearch', () => {
       message: expect.stringContaining('50 ms (timeoutMs)'),
     });
     await index.close();
+  });
+});
+
+describe('an unwatched instance fed by the bus', () => {
+  it('walks again on a change another instance announced, and its index finds the new file', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mcpkit-folder-search-bus-'));
+    try {
+      await writeFile(join(dir, 'a.md'), 'nothing here');
+      const bus = new MemoryBus();
+      const watched = createServer({ name: 'a', version: '1', bus });
+      const quiet = createServer({ name: 'b', version: '1', bus });
+      const a = serveFolder(watched, { root: dir, watch: true, watchDebounceMs: 20 });
+      // A listing this young is never walked again by age: only the bus's event can do it.
+      const b = serveFolder(quiet, { root: dir, watch: false, rescanMs: 3_600_000 });
+      await Promise.all([a.ready(), b.ready()]);
+      await until(async () => a.watching, Boolean);
+      const conn = connectInMemory(quiet);
+      const search = async () =>
+        (
+          (await conn.send(
+            modern('tools/call', { name: 'search', arguments: { query: 'zebra' } }),
+          )) as Res
+        ).result?.content ?? [];
+      expect((await search())[0]?.text).toMatch(/^No file name or text matches "zebra"/);
+      await writeFile(join(dir, 'new.md'), 'a zebra');
+      // No request to the unwatched instance: the event alone walks it again.
+      await until(
+        async () => b.listed('new.md'),
+        (file) => file !== undefined,
+      );
+      expect(b.listed('new.md')).toBeDefined();
+      const found = await until(search, (c) => c.some((x) => x.name === 'new.md'));
+      expect(found.map((x) => x.name)).toContain('new.md');
+      a.close();
+      b.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('indexDir', () => {
+  it('saves the index when the folder is closed, and the next run starts from it', async () => {
+    const keep = await mkdtemp(join(tmpdir(), 'mcpkit-index-dir-'));
+    try {
+      const run = async () => {
+        const provider = createFilesystemProvider({ root });
+        const index = new FolderSearch(provider, { indexDir: keep });
+        const answer = await index.search({ query: 'okapi', limit: 10 });
+        await index.close();
+        provider.close();
+        return answer;
+      };
+      expect((await run()).total).toBe(4);
+      const saved = (await readdir(keep)).filter((f) => f.endsWith('.bin'));
+      expect(saved).toHaveLength(1);
+      expect((await stat(join(keep, saved[0]!))).size).toBeGreaterThan(100);
+      const again = await run();
+      expect(again.total).toBe(4);
+      expect(again.hits.map((h) => h.path).sort()).toEqual([
+        'fast.txt',
+        'slow0.txt',
+        'slow1.txt',
+        'slow2.txt',
+      ]);
+    } finally {
+      await rm(keep, { recursive: true, force: true });
+    }
   });
 });

@@ -4,7 +4,9 @@
  * main thread only passes messages, so indexing a large folder or answering a search never
  * delays another request.
  */
+import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
+import * as path from 'node:path';
 import { McpKitError } from '../../errors/mcpkit-error.js';
 import type { FilesystemProvider, ListingCompanion } from './filesystem-provider.js';
 import type { IndexDiff, IndexedFile } from './file-index.js';
@@ -39,6 +41,8 @@ export interface SearchSettings {
   maxFileBytes: number;
   readTimeoutMs: number;
   maxPhraseChecks: number;
+  /** Where the index is saved (search-store.ts). */
+  indexFile?: string;
 }
 
 export interface IndexedSearchOptions {
@@ -55,6 +59,11 @@ export interface IndexedSearchOptions {
    * indexed and says so (ms, default 1,000): on a small folder the first search finds all.
    */
   firstBuildWaitMs?: number;
+  /**
+   * A folder to save the index in and start from on the next run (default none): files whose
+   * size and modification time did not change are not read again. Only with node's file system.
+   */
+  indexDir?: string | undefined;
   /** Sees the first build's progress (files indexed of files listed), `done` at its end. */
   onProgress?: ((progress: IndexProgressCount & { done: boolean }) => void) | undefined;
 }
@@ -65,7 +74,7 @@ export const INDEXED_SEARCH_DEFAULTS = {
   maxPhraseChecks: 2_000,
   listLimit: 1_000,
   firstBuildWaitMs: 1_000,
-} as const satisfies Required<Omit<IndexedSearchOptions, 'onProgress'>>;
+} as const satisfies Required<Omit<IndexedSearchOptions, 'onProgress' | 'indexDir'>>;
 
 /** How far the index got: files indexed of files listed. */
 export interface IndexProgressCount {
@@ -127,7 +136,8 @@ const asFile = (f: IndexedFile): SearchFile => ({
 });
 
 export class FolderSearch implements ListingCompanion {
-  readonly options: Required<Omit<IndexedSearchOptions, 'onProgress'>>;
+  readonly options: Required<Omit<IndexedSearchOptions, 'onProgress' | 'indexDir'>>;
+  private readonly indexDir: string | undefined;
   /** Files indexed of files listed, as last reported by the worker. */
   readonly progress: IndexProgressCount = { indexed: 0, listed: 0 };
   private worker: SearchPort | undefined;
@@ -160,7 +170,8 @@ export class FolderSearch implements ListingCompanion {
     private readonly eager = false,
     private readonly onWarning?: (message: string) => void,
   ) {
-    const { onProgress, ...limits } = options;
+    const { onProgress, indexDir, ...limits } = options;
+    this.indexDir = indexDir === undefined ? undefined : path.resolve(indexDir);
     this.options = { ...INDEXED_SEARCH_DEFAULTS, ...definedOnly(limits) };
     if (onProgress) {
       const stop = this.onProgress(({ indexed, listed }) => {
@@ -252,6 +263,13 @@ export class FolderSearch implements ListingCompanion {
   /** Stops the worker; pending searches reject. */
   async close(): Promise<void> {
     this.isClosed = true;
+    // A saved index gets what changed since it was last saved (bounded: a hung save is left).
+    if (this.worker && this.indexDir !== undefined) {
+      const id = this.nextId++;
+      const flushed = new Promise<void>((resolve) => this.marks.set(id, resolve));
+      this.worker.postMessage({ type: 'flush', id });
+      await Promise.race([flushed, new Promise((r) => setTimeout(r, 10_000).unref())]);
+    }
     const worker = this.worker;
     this.worker = undefined;
     for (const [, pending] of this.pending) {
@@ -273,6 +291,7 @@ export class FolderSearch implements ListingCompanion {
       maxFileBytes: this.options.maxFileBytes,
       readTimeoutMs: this.provider.readTimeoutMs,
       maxPhraseChecks: this.options.maxPhraseChecks,
+      ...(this.indexDir !== undefined ? { indexFile: indexFileOf(this.indexDir, rules.root) } : {}),
     };
     const worker = this.start(settings, this.provider.ownFs);
     worker.unref();
@@ -291,6 +310,7 @@ export class FolderSearch implements ListingCompanion {
       .ready()
       .then(async () => {
         await this.feedTail(await this.provider.files());
+        this.send([{ type: 'synced' }]);
         this.feeding = false;
         for (const diff of this.later.splice(0)) this.send(diffMessages(diff, this.find));
         await this.mark(worker);
@@ -355,6 +375,10 @@ export class FolderSearch implements ListingCompanion {
       for (const listener of this.progressListeners) listener(this.progress);
       return;
     }
+    if (message.type === 'warning') {
+      this.onWarning?.(message.message);
+      return;
+    }
     if (message.type === 'marked') {
       this.marks.get(message.id)?.();
       this.marks.delete(message.id);
@@ -401,6 +425,12 @@ function diffMessages(
   if (diff.removed.length > 0) out.push({ type: 'remove', paths: diff.removed });
   if (files.length > 0) out.push({ type: 'files', files });
   return out;
+}
+
+/** The file of a root's index in `dir`: one folder may keep the indexes of several roots. */
+function indexFileOf(dir: string, root: string): string {
+  const id = createHash('sha256').update(root).digest('hex').slice(0, 16);
+  return path.join(dir, `mcpkit-index-${id}.bin`);
 }
 
 function definedOnly<T extends object>(options: T): Partial<T> {

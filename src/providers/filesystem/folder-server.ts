@@ -34,6 +34,27 @@ function wireSize(value: unknown): number {
   return utf8Length(JSON.stringify(value));
 }
 
+/** How long an unwatched folder waits after a change event before it walks again (ms). */
+const BUS_WALK_DELAY_MS = 250;
+
+/**
+ * Unwatched (`--no-watch`, fed by the other instances through a shared bus), a change event
+ * walks the folder again soon, so that the index follows without a search waiting for the walk.
+ */
+function followForIndex(server: McpServer, provider: FilesystemProvider): void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const stop = server.onChange((event) => {
+    if (provider.watching || timer !== undefined) return;
+    if (event.type === 'list-changed' && event.list !== 'resources') return;
+    timer = setTimeout(() => {
+      timer = undefined;
+      provider.files().catch(() => undefined);
+    }, BUS_WALK_DELAY_MS);
+    timer.unref?.();
+  });
+  provider.attach({ closed: () => (stop(), clearTimeout(timer)) });
+}
+
 /** Registers the folder and, unless turned off, the tools and prompts around it. */
 export function serveFolder(server: McpServer, options: ServeFolderOptions): FilesystemProvider {
   const provider = new FilesystemProvider(options);
@@ -45,6 +66,7 @@ export function serveFolder(server: McpServer, options: ServeFolderOptions): Fil
   const eager = provider.ownFs === undefined;
   const index = new FolderSearch(provider, options.search, undefined, eager, options.onWarning);
   provider.attach(index);
+  followForIndex(server, provider);
   const search = indexedSearch(provider, index);
   if (tools) registerTools(server, provider, search);
   if (options.prompts !== false) registerPrompts(server, provider, search);

@@ -10,12 +10,17 @@ export type SearchToWorker =
   | { type: 'files'; files: SearchFile[] }
   | { type: 'remove'; paths: string[] }
   | { type: 'mark'; id: number }
+  /** The first walk was fed whole: files a saved index had that it did not name are gone. */
+  | { type: 'synced' }
+  /** Save what waits to be saved, then answer `marked` with this id. */
+  | { type: 'flush'; id: number }
   | { type: 'search'; id: number; request: SearchRequest };
 
 /** Index → main thread. */
 export type SearchFromWorker =
   | { type: 'progress'; indexed: number; listed: number }
   | { type: 'marked'; id: number }
+  | { type: 'warning'; message: string }
   | { type: 'answer'; id: number; answer: SearchAnswer }
   | { type: 'failed'; id: number; message: string };
 
@@ -30,6 +35,7 @@ const PROGRESS_MS = 250;
 export function serveSearch(
   core: SearchCore,
   post: (message: SearchFromWorker) => void,
+  flush: () => void = () => undefined,
 ): { onMessage: (message: SearchToWorker) => void; stop: () => void } {
   let reported = '';
   const report = (): void => {
@@ -46,6 +52,11 @@ export function serveSearch(
       for (const file of message.files) core.upsert(file);
     } else if (message.type === 'remove') {
       for (const path of message.paths) core.remove(path);
+    } else if (message.type === 'synced') {
+      core.pruneUnseen();
+    } else if (message.type === 'flush') {
+      flush();
+      post({ type: 'marked', id: message.id });
     } else if (message.type === 'mark') {
       const { id } = message;
       void core.drained().then(() => {

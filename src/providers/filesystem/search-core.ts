@@ -34,6 +34,10 @@ export interface SearchCoreOptions {
   readonly readTimeoutMs: number;
   /** Most phrase candidates read to check a phrase, per search. */
   readonly maxPhraseChecks: number;
+  /** A saved index to start from (search-store.ts): its files are read again only if changed. */
+  readonly restored?: { index: TextIndex; versions: Map<string, string> } | undefined;
+  /** Called when the index is idle after a change (to save it). */
+  readonly onIdle?: (() => void) | undefined;
 }
 
 export interface SearchRequest {
@@ -74,16 +78,40 @@ const READS_AT_ONCE = 4;
 const FIT_AFTER = 1_000;
 
 export class SearchCore {
-  readonly index = new TextIndex();
+  readonly index: TextIndex;
   /** Every listed file and the version indexed (undefined: waiting for its read). */
   private readonly listed = new Map<string, SearchFile>();
-  private readonly indexedVersion = new Map<string, string>();
+  private readonly indexedVersion: Map<string, string>;
+  /** Restored files the listing has not named since the start (pruned once it was fed whole). */
+  private unseen: Set<string> | undefined;
+  private changedSinceIdle = false;
   private readonly queue = new Set<string>();
   private reading = 0;
   private addedSinceFit = 0;
   private idle: (() => void)[] = [];
 
-  constructor(private readonly options: SearchCoreOptions) {}
+  constructor(private readonly options: SearchCoreOptions) {
+    this.index = options.restored?.index ?? new TextIndex();
+    this.indexedVersion = options.restored?.versions ?? new Map();
+    if (options.restored) this.unseen = new Set(this.indexedVersion.keys());
+  }
+
+  /** The index and the version of each file in it, to save them. */
+  snapshot(): { index: TextIndex; versions: ReadonlyMap<string, string> } {
+    return { index: this.index, versions: this.indexedVersion };
+  }
+
+  /** The listing was fed whole: restored files it did not name are gone. */
+  pruneUnseen(): void {
+    for (const path of this.unseen ?? []) {
+      if (this.listed.has(path)) continue;
+      this.indexedVersion.delete(path);
+      this.index.remove(path);
+      this.changedSinceIdle = true;
+    }
+    this.unseen = undefined;
+    if (this.queue.size === 0 && this.reading === 0) this.settle();
+  }
 
   /** Files indexed (a file waiting for its first read is not). */
   get indexed(): number {
@@ -107,6 +135,7 @@ export class SearchCore {
   /** A file added or changed; queued unless this version is already indexed. */
   upsert(file: SearchFile): void {
     this.listed.set(file.path, file);
+    this.unseen?.delete(file.path);
     if (this.indexedVersion.get(file.path) === versionOf(file)) return;
     this.queue.add(file.path);
     this.pump();
@@ -116,7 +145,7 @@ export class SearchCore {
     this.listed.delete(path);
     this.queue.delete(path);
     this.indexedVersion.delete(path);
-    this.index.remove(path);
+    if (this.index.remove(path)) this.changedSinceIdle = true;
   }
 
   /** Resolves once nothing is queued nor being read. */
@@ -135,16 +164,22 @@ export class SearchCore {
       void this.indexFile(file).finally(() => {
         this.reading--;
         this.pump();
-        if (this.queue.size === 0 && this.reading === 0) {
-          // A build (or a burst of changes) is done: the lists give back their growth room.
-          if (this.addedSinceFit >= FIT_AFTER) {
-            this.addedSinceFit = 0;
-            this.index.fit();
-          }
-          for (const resolve of this.idle.splice(0)) resolve();
-        }
+        if (this.queue.size === 0 && this.reading === 0) this.settle();
       });
     }
+  }
+
+  /** Nothing queued nor read: the lists give back their growth room, the index may be saved. */
+  private settle(): void {
+    if (this.addedSinceFit >= FIT_AFTER) {
+      this.addedSinceFit = 0;
+      this.index.fit();
+    }
+    if (this.changedSinceIdle) {
+      this.changedSinceIdle = false;
+      this.options.onIdle?.();
+    }
+    for (const resolve of this.idle.splice(0)) resolve();
   }
 
   private async indexFile(file: SearchFile): Promise<void> {
@@ -153,6 +188,7 @@ export class SearchCore {
     if (this.listed.get(file.path) !== file) return;
     this.index.add(file.path, text);
     this.addedSinceFit++;
+    this.changedSinceIdle = true;
     this.indexedVersion.set(file.path, versionOf(file));
   }
 

@@ -4,8 +4,9 @@
  */
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { nodeFs } from './fs-types.js';
-import { serveSearch, type SearchToWorker } from './search-channel.js';
+import { serveSearch, type SearchFromWorker, type SearchToWorker } from './search-channel.js';
 import { SearchCore, type SearchCoreOptions } from './search-core.js';
+import { IndexStore } from './search-store.js';
 
 if (isMainThread) throw new Error('search-worker.ts runs in a worker only');
 
@@ -13,13 +14,20 @@ const port = parentPort;
 const settings = workerData as Omit<SearchCoreOptions, 'fs' | 'visibility'> & {
   hidden: boolean;
   ignore: string[];
+  indexFile?: string;
 };
-const core = new SearchCore({
+const warn = (message: string): void => port?.postMessage({ type: 'warning', message });
+const { root, maxFileBytes, indexFile } = settings;
+const store = indexFile ? new IndexStore(indexFile, { root, maxFileBytes }, warn) : undefined;
+const core: SearchCore = new SearchCore({
   ...settings,
   fs: nodeFs,
   visibility: { hidden: settings.hidden, ignore: new Set(settings.ignore) },
+  restored: store?.load(),
+  onIdle: store ? () => store.saveSoon(() => core.snapshot()) : undefined,
 });
 if (port) {
-  const { onMessage } = serveSearch(core, (message) => port.postMessage(message));
+  const post = (message: SearchFromWorker): void => port.postMessage(message);
+  const { onMessage } = serveSearch(core, post, () => store?.flush());
   port.on('message', (message: SearchToWorker) => onMessage(message));
 }

@@ -1,0 +1,110 @@
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { nodeFs, type ProviderFs } from './fs-types.js';
+import { SearchCore, type SearchFile } from './search-core.js';
+import { IndexStore } from './search-store.js';
+
+let dir: string;
+let keep: string;
+
+beforeEach(() => {
+  dir = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'mcpkit-store-')));
+  keep = mkdtempSync(path.join(os.tmpdir(), 'mcpkit-store-keep-'));
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+  rmSync(keep, { recursive: true, force: true });
+});
+
+function put(rel: string, text: string, mtimeMs: number): SearchFile {
+  writeFileSync(path.join(dir, rel), text);
+  return { path: rel, size: Buffer.byteLength(text), mtimeMs, mimeType: 'text/plain' };
+}
+
+/** node's fs, counting the files opened. */
+function counting() {
+  const opened: string[] = [];
+  const fs: ProviderFs = {
+    ...nodeFs,
+    open: (p, f) => (opened.push(path.basename(p)), nodeFs.open(p, f)),
+  };
+  return { fs, opened };
+}
+
+function core(fs: ProviderFs, restored?: ReturnType<IndexStore['load']>) {
+  return new SearchCore({
+    fs,
+    root: dir,
+    visibility: { hidden: false, ignore: new Set() },
+    refuseHardLinks: false,
+    maxFileBytes: 1 << 20,
+    readTimeoutMs: 5_000,
+    maxPhraseChecks: 10,
+    restored,
+  });
+}
+
+const hits = async (c: SearchCore, query: string) =>
+  (await c.search({ query, limit: 10, listLimit: 0 })).hits.map((h) => h.path).sort();
+
+describe('a saved search index', () => {
+  it('starts the next run: unchanged files are not read again, changed ones are, gone ones are dropped', async () => {
+    const warnings: string[] = [];
+    const store = new IndexStore(
+      path.join(keep, 'index.bin'),
+      { root: dir, maxFileBytes: 1 << 20 },
+      (w) => warnings.push(w),
+    );
+    const first = core(nodeFs);
+    const files = [
+      put('a.txt', 'alpha okapi', 1),
+      put('b.txt', 'beta okapi', 1),
+      put('c.txt', 'gamma okapi', 1),
+    ];
+    for (const f of files) first.upsert(f);
+    await first.drained();
+    store.save(first.snapshot());
+
+    const { fs, opened } = counting();
+    const second = core(fs, store.load());
+    expect(await hits(second, 'okapi')).toEqual(['a.txt', 'b.txt', 'c.txt']);
+    second.upsert(files[0]!);
+    second.upsert(put('b.txt', 'beta zebra', 2));
+    second.pruneUnseen();
+    await second.drained();
+    expect(opened).toEqual(['b.txt']);
+    expect(await hits(second, 'okapi')).toEqual(['a.txt']);
+    expect(await hits(second, 'zebra')).toEqual(['b.txt']);
+    expect(second.indexed).toBe(2);
+    expect(warnings).toEqual([]);
+  });
+
+  it('is not used for another folder, nor when it is not an index', () => {
+    const warnings: string[] = [];
+    const file = path.join(keep, 'index.bin');
+    const saved = core(nodeFs);
+    new IndexStore(file, { root: dir, maxFileBytes: 100 }, () => undefined).save(saved.snapshot());
+    expect(
+      new IndexStore(file, { root: '/elsewhere', maxFileBytes: 100 }, (w) =>
+        warnings.push(w),
+      ).load(),
+    ).toBeUndefined();
+    expect(
+      new IndexStore(file, { root: dir, maxFileBytes: 200 }, (w) => warnings.push(w)).load(),
+    ).toBeUndefined();
+    writeFileSync(file, 'garbage');
+    expect(
+      new IndexStore(file, { root: dir, maxFileBytes: 100 }, (w) => warnings.push(w)).load(),
+    ).toBeUndefined();
+    expect(warnings).toHaveLength(3);
+    expect(
+      new IndexStore(
+        path.join(keep, 'none.bin'),
+        { root: dir, maxFileBytes: 100 },
+        () => undefined,
+      ).load(),
+    ).toBeUndefined();
+  });
+});
