@@ -1,49 +1,25 @@
 /**
- * The folder's search index, held by a worker thread (search-worker.ts): fed the listing once
- * the provider is ready, then what each walk finds changed; asked one search at a time. The
+ * The folder's search index, held by a worker thread (search-worker.ts, search-port.ts): fed
+ * the listing as the first walk finds it, then what each later walk finds changed. The
  * main thread only passes messages, so indexing a large folder or answering a search never
  * delays another request.
  */
 import { createHash } from 'node:crypto';
-import { EventEmitter } from 'node:events';
 import * as path from 'node:path';
 import { McpKitError } from '../../errors/mcpkit-error.js';
 import type { FilesystemProvider, ListingCompanion } from './filesystem-provider.js';
 import type { IndexDiff, IndexedFile } from './file-index.js';
-import type { ProviderFs } from './fs-types.js';
-import { serveSearch, type SearchFromWorker, type SearchToWorker } from './search-channel.js';
+import type { SearchFromWorker, SearchToWorker } from './search-channel.js';
+import type { SearchAnswer, SearchFile, SearchRequest } from './search-core.js';
 import {
-  SearchCore,
-  type SearchAnswer,
-  type SearchFile,
-  type SearchRequest,
-} from './search-core.js';
-import { startModuleWorker } from './worker-start.js';
+  startSearch,
+  type SearchPort,
+  type SearchSettings,
+  type StartSearch,
+} from './search-port.js';
 
 export type { SearchToWorker } from './search-channel.js';
-
-/** What the search talks to: the worker, or the index in process. */
-export interface SearchPort {
-  postMessage(message: SearchToWorker): void;
-  // The listener's argument depends on the event (as on a Worker).
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  on(event: 'message' | 'error' | 'exit', listener: (value: any) => void): unknown;
-  terminate(): Promise<number>;
-  unref(): void;
-}
-
-/** The settings the index starts with (the worker's `workerData`). */
-export interface SearchSettings {
-  root: string;
-  hidden: boolean;
-  ignore: string[];
-  refuseHardLinks: boolean;
-  maxFileBytes: number;
-  readTimeoutMs: number;
-  maxPhraseChecks: number;
-  /** Where the index is saved (search-store.ts). */
-  indexFile?: string;
-}
+export type { SearchPort, SearchSettings, StartSearch } from './search-port.js';
 
 export interface IndexedSearchOptions {
   /** Larger text files are found by name only (default 8 MiB). */
@@ -80,44 +56,6 @@ export const INDEXED_SEARCH_DEFAULTS = {
 export interface IndexProgressCount {
   indexed: number;
   listed: number;
-}
-
-export type StartSearch = (settings: SearchSettings, fs: ProviderFs | undefined) => SearchPort;
-
-/**
- * A worker with node's file system; in process with a file system of the provider's own
- * (its functions cannot reach a worker): then indexing shares the main thread.
- */
-const startSearch: StartSearch = (settings, fs) =>
-  fs === undefined
-    ? startModuleWorker(import.meta.url, 'search-worker', settings)
-    : new InProcessSearch(settings, fs);
-
-/** The index in this thread, behind the same messages as the worker. */
-class InProcessSearch extends EventEmitter implements SearchPort {
-  private readonly served: ReturnType<typeof serveSearch>;
-
-  constructor(settings: SearchSettings, fs: ProviderFs) {
-    super();
-    const core = new SearchCore({
-      ...settings,
-      fs,
-      visibility: { hidden: settings.hidden, ignore: new Set(settings.ignore) },
-    });
-    this.served = serveSearch(core, (message) => setImmediate(() => this.emit('message', message)));
-  }
-
-  postMessage(message: SearchToWorker): void {
-    setImmediate(() => this.served.onMessage(message));
-  }
-
-  unref(): void {}
-
-  terminate(): Promise<number> {
-    this.served.stop();
-    this.removeAllListeners();
-    return Promise.resolve(0);
-  }
 }
 
 /** Files sent in one message while the listing is fed (the main thread yields between). */
