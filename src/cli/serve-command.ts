@@ -4,11 +4,7 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { McpKitError } from '../errors/index.js';
 import { DEFAULT_BLOCK_BUDGET_BYTES, DEFAULT_RESULT_BUDGET_BYTES } from '../content/index.js';
-import {
-  serveFolder,
-  type FilesystemProvider,
-  type IndexProgress,
-} from '../providers/filesystem/index.js';
+import { serveFolder, type FilesystemProvider } from '../providers/filesystem/index.js';
 import {
   createServer,
   ENVELOPE_RESERVE_BYTES,
@@ -30,8 +26,8 @@ import { assemblyCapBytes } from '../transports/stdio/server/serve-stdio.js';
 import type { ServeArgs } from './args.js';
 import { banner, type BannerInput } from './banner.js';
 import { startIdleCompaction } from './idle-compaction.js';
-import { createProgressReporter, type ProgressReporter } from './progress.js';
-import type { IndexProgressCount } from '../providers/filesystem/index.js';
+import { createProgressReporter } from './progress.js';
+import { indexProgress, walkProgress } from './serve-progress.js';
 import { openShared, redisStdioArgs } from './serve-redis.js';
 import { UsageError } from './usage-error.js';
 
@@ -228,28 +224,6 @@ async function withListing(
   if (!provider.listingState.complete) return info;
   const files = await provider.files();
   return { ...info, files: files.length, bytes: files.reduce((sum, f) => sum + f.size, 0) };
-}
-
-/** Reports the folder's first walk (later walks are quick or announced by their changes). */
-function walkProgress(progress: ProgressReporter): (p: IndexProgress) => void {
-  const walked = progress.counter({ verb: 'walked' });
-  return (p) => {
-    if (!p.first) return;
-    const state = { count: p.files, bytes: p.bytes };
-    if (!p.done) walked.update(state);
-    else walked.finish(state, `in ${p.directories.toLocaleString('en-US')} folders`);
-  };
-}
-
-/** Reports the search index's first build. */
-function indexProgress(
-  progress: ProgressReporter,
-): (p: IndexProgressCount & { done: boolean }) => void {
-  const indexed = progress.counter({ verb: 'indexed' });
-  return ({ indexed: count, listed, done }) => {
-    if (done) indexed.finish({ count, total: listed }, 'for search');
-    else indexed.update({ count, total: listed });
-  };
 }
 
 /** The server and its transport; `close()` stops both, `end()` resolves `done` (HTTP). */
