@@ -49,6 +49,10 @@ export function pathTerms(relative: string): string[] {
   return termsOf(relative.replace(/[/.\-]/g, ' '));
 }
 
+/** Most words of a query that count (the rest are left out), and most terms of one word. */
+export const MAX_QUERY_WORDS = 32;
+export const MAX_WORD_TERMS = 8;
+
 /** One word of a query: its terms (several for `parseArgs` or `snake_case`). */
 export interface QueryWord {
   readonly text: string;
@@ -73,7 +77,8 @@ export function parseQuery(query: string): ParsedQuery {
   const seen = new Set<string>();
   const addWords = (text: string): void => {
     for (const [word] of text.matchAll(WORD)) {
-      const terms = termsOf(word);
+      if (words.length >= MAX_QUERY_WORDS) return;
+      const terms = termsOf(word).slice(0, MAX_WORD_TERMS);
       const key = terms.join(' ');
       if (terms.length === 0 || seen.has(key)) continue;
       seen.add(key);

@@ -37,6 +37,12 @@ describe('terms', () => {
     ]);
   });
 
+  it('keeps at most 32 words of a query and 8 terms of a word', () => {
+    const many = Array.from({ length: 40 }, (_, i) => `w${i}`).join(' ');
+    expect(parseQuery(many).words).toHaveLength(32);
+    expect(parseQuery('aB'.repeat(20)).words[0]?.terms).toHaveLength(8);
+  });
+
   it('parses phrases, words and identifiers', () => {
     const query = parseQuery('Alpha "beta  gamma" parseArgs "solo" alpha "open end');
     expect(query.words.map((w) => w.text)).toEqual([
@@ -88,6 +94,21 @@ describe('TextIndex', () => {
     expect(paths(index, 'parseArgs')).toEqual(['src/args.ts']);
     expect(paths(index, 'snake case')).toEqual(['src/snake.py']);
     expect(paths(index, 'snake_case_name')).toEqual(['src/snake.py']);
+  });
+
+  it('splits a word into indexed parts only when no text holds it as written', () => {
+    const index = indexOf({ 'a.txt': 'we went in, to sleep', 'b.txt': 'walk into it' });
+    expect(paths(index, 'into')).toEqual(['b.txt']);
+    expect(paths(indexOf({ 'a.txt': 'we went in, to sleep' }), 'into')).toEqual(['a.txt']);
+  });
+
+  it('answers across many compactions without its scratch growing (every match found)', () => {
+    const index = new TextIndex();
+    for (let round = 0; round < 30; round++) {
+      for (let i = 0; i < 300; i++)
+        index.add(`r/${i}.txt`, `word${i} round${round} ${'x '.repeat(300)}`);
+      expect(index.search(parseQuery(`round${round}`), { limit: 1 }).total).toBe(300);
+    }
   });
 
   it('finds a file by a word of its name or path only', () => {

@@ -272,7 +272,9 @@ export class TextIndex {
         if (name && name.length > 0) out.push(this.nameAlternative(name, PREFIX_WEIGHT));
       }
     }
-    if (split) {
+    // Split into parts only a word the texts do not hold (`parseargs` for `parseArgs`): a file
+    // with both halves anywhere is not a match for a word that exists as written.
+    if (split && (this.text.postings(term)?.length ?? 0) === 0) {
       const joined = this.splitAlternative(term);
       if (joined) out.push(joined);
     }
@@ -317,7 +319,11 @@ export class TextIndex {
 
   private scratch(): void {
     const size = this.paths.length;
-    if (this.stamp.length < size || this.generation >= 0xfffffff0) {
+    if (this.stamp.length >= size && this.generation >= 0xfffffff0) {
+      // Stamps wrapped (or a compaction numbered the files anew): clear them, keep the room.
+      this.stamp.fill(0);
+      this.generation = 0;
+    } else if (this.stamp.length < size) {
       const capacity = Math.max(size, Math.ceil(this.stamp.length * 1.5), 1024);
       this.stamp = new Uint32Array(capacity);
       this.level = new Uint8Array(capacity);

@@ -23,6 +23,8 @@ import {
 } from './folder-text.js';
 
 const SURVEY_LINKS = 20;
+/** Longest survey query (as the search tool's). */
+const MAX_SURVEY_QUERY = 500;
 
 function reviewInstructions(file: string, mimeType: string | undefined): string {
   if (mimeType !== undefined && isTextMimeType(mimeType)) {
@@ -202,6 +204,11 @@ export function registerPrompts(
         throw ProtocolError.invalidParams('survey: the "query" argument is empty', {
           argument: 'query',
         });
+      if (query.length > MAX_SURVEY_QUERY)
+        throw ProtocolError.invalidParams(
+          `survey: the "query" argument is longer than ${MAX_SURVEY_QUERY} characters`,
+          { argument: 'query' },
+        );
       const found = await search(query, SURVEY_LINKS, ctx.signal);
       const q = JSON.stringify(query);
       if (found.hits.length === 0) {

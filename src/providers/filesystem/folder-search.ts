@@ -249,11 +249,14 @@ export class FolderSearch implements ListingCompanion {
       .then(async () => {
         await this.feedTail(await this.provider.files());
         this.send([{ type: 'synced' }]);
+      })
+      // A first walk that failed: what was fed is searched, and later walks' changes follow.
+      .catch(() => undefined)
+      .then(async () => {
         this.feeding = false;
         for (const diff of this.later.splice(0)) this.send(diffMessages(diff, this.find));
-        await this.mark(worker);
+        if (this.worker === worker) await this.mark(worker);
       })
-      .catch(() => undefined)
       .then(() => {
         this.buildDone = true;
         for (const listener of this.progressListeners) listener(this.progress);

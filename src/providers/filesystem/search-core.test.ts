@@ -17,14 +17,16 @@ function put(rel: string, body: string | Buffer): SearchFile {
   return { path: rel, size, mtimeMs: Date.now(), mimeType: mimeFromName(rel) ?? 'text/plain' };
 }
 
-function core(options: Partial<{ maxFileBytes: number; maxPhraseChecks: number }> = {}) {
+function core(
+  options: Partial<{ maxFileBytes: number; maxPhraseChecks: number; readTimeoutMs: number }> = {},
+) {
   return new SearchCore({
     fs: nodeFs,
     root: realpathSync(dir),
     visibility: { hidden: false, ignore: new Set(['node_modules']) },
     refuseHardLinks: false,
     maxFileBytes: options.maxFileBytes ?? 1 << 20,
-    readTimeoutMs: 5_000,
+    readTimeoutMs: options.readTimeoutMs ?? 5_000,
     maxPhraseChecks: options.maxPhraseChecks ?? 100,
   });
 }
@@ -55,6 +57,13 @@ describe('SearchCore', () => {
     expect(args).toMatchObject({ where: 'name+content', line: 3 });
     expect(args?.snippet).toContain('parseArgs(argv)');
     expect((await ask(c, 'logo')).hits).toEqual([{ path: 'img/logo.png', where: 'name' }]);
+  });
+
+  it('reads with no time limit when readTimeoutMs is Infinity', async () => {
+    const c = core({ readTimeoutMs: Number.POSITIVE_INFINITY });
+    c.upsert(put('n.txt', 'a needle here'));
+    await c.drained();
+    expect((await ask(c, 'needle')).total).toBe(1);
   });
 
   it('checks quoted phrases in the text', async () => {

@@ -4,8 +4,8 @@
  * guards as a `resources/read` (resolveInRoot, then readFileContents), a few at a time, with a
  * time limit each: a hung file is indexed by name and left behind, never waited on.
  */
-import picomatch from 'picomatch';
 import { isTextMimeType } from '../../content/mime.js';
+import { compileGlob } from '../../search/glob.js';
 import { TextIndex, type MatchPlace } from '../../search/text-index.js';
 import { parseQuery } from '../../search/terms.js';
 import type { ProviderFs } from './fs-types.js';
@@ -13,6 +13,7 @@ import type { Visibility } from './paths.js';
 import { readFileContents } from './read-file.js';
 import { resolveInRoot } from './resolve.js';
 import { firstMatch, phraseAt } from './search-text.js';
+import { timerFor } from './read-timeout.js';
 
 /** A listed file as the index sees it. */
 export interface SearchFile {
@@ -184,16 +185,17 @@ export class SearchCore {
 
   private async indexFile(file: SearchFile): Promise<void> {
     const text = await this.textOf(file).catch(() => undefined);
-    // Listed again (changed) or dropped while it was read: that newer state wins.
-    if (this.listed.get(file.path) !== file) return;
+    // Listed again (changed) or dropped while it was read: that newer state wins. A read past
+    // its time limit indexes nothing: the file counts as not indexed (the answers say so).
+    if (this.listed.get(file.path) !== file || text === TIMED_OUT) return;
     this.index.add(file.path, text);
     this.addedSinceFit++;
     this.changedSinceIdle = true;
     this.indexedVersion.set(file.path, versionOf(file));
   }
 
-  /** The text a read would serve, or undefined (binary, too large, unreadable, too slow). */
-  private async textOf(file: SearchFile): Promise<string | undefined> {
+  /** The text a read would serve, or undefined (binary, too large, unreadable), or TIMED_OUT. */
+  private async textOf(file: SearchFile): Promise<string | undefined | typeof TIMED_OUT> {
     const { fs, root, visibility, refuseHardLinks, maxFileBytes } = this.options;
     if (!isTextMimeType(file.mimeType) || file.size > maxFileBytes || file.size === 0) {
       return undefined;
@@ -211,8 +213,7 @@ export class SearchCore {
   /** Answers a search from what is indexed now. */
   async search(request: SearchRequest): Promise<SearchAnswer> {
     const query = parseQuery(request.query);
-    const glob = request.path !== undefined ? picomatch(request.path, { dot: true }) : undefined;
-    const filter = glob ? (path: string) => glob(path) : undefined;
+    const filter = request.path !== undefined ? compileGlob(request.path) : undefined;
     const wanted = Math.max(request.limit, request.listLimit);
     const phrases = query.phrases.length > 0;
     const budget = this.options.maxPhraseChecks;
@@ -235,8 +236,9 @@ export class SearchCore {
         if (checks >= budget) break;
         checks++;
         const text = await this.liveText(match.path);
-        texts.set(match.path, text);
         if (text !== undefined && query.phrases.every((p) => phraseAt(text, p) >= 0)) {
+          // Only the hits' texts are kept (their snippets): a phrase search holds little.
+          if (kept.length < request.limit) texts.set(match.path, text);
           kept.push(match);
           if (kept.length >= wanted) break;
         }
@@ -262,7 +264,8 @@ export class SearchCore {
 
   private async liveText(path: string): Promise<string | undefined> {
     const file = this.listed.get(path);
-    return file ? this.textOf(file).catch(() => undefined) : undefined;
+    const text = file ? await this.textOf(file).catch(() => undefined) : undefined;
+    return text === TIMED_OUT ? undefined : text;
   }
 }
 
@@ -270,11 +273,15 @@ function versionOf(file: SearchFile): string {
   return `${file.size}:${file.mtimeMs}:${file.mimeType}`;
 }
 
-/** `work()`, or undefined once `ms` passed (the work is left to end alone). */
-function within<T>(ms: number, work: () => Promise<T | undefined>): Promise<T | undefined> {
+const TIMED_OUT = Symbol('timed out');
+
+/** `work()`, or TIMED_OUT once `ms` passed (the work is left to end alone). */
+function within<T>(
+  ms: number,
+  work: () => Promise<T | undefined>,
+): Promise<T | undefined | typeof TIMED_OUT> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => resolve(undefined), ms);
-    timer.unref?.();
+    const timer = timerFor(ms, () => resolve(TIMED_OUT));
     work().then(
       (value) => (clearTimeout(timer), resolve(value)),
       (error: unknown) => (clearTimeout(timer), reject(error)),

@@ -133,7 +133,7 @@ export function registerSearchTool(
       const q = JSON.stringify(query);
       const within = path !== undefined ? ` in ${JSON.stringify(path)}` : '';
       if (found.hits.length === 0) {
-        return `No file name or text${within} matches ${q} (${found.total} files searched). Try other or fewer words.${partialNote(found)}`;
+        return `No file name or text${within} matches ${q} (${found.indexed} files searched). Try other or fewer words.${partialNote(found)}`;
       }
       const { hits, matched } = found;
       const names = found.matches.filter((h) => h.where !== 'content').length;
