@@ -82,6 +82,14 @@ describe('TextIndex', () => {
     expect(paths(index, 'zebra')).toEqual(['b.txt', 'a.txt']);
   });
 
+  it('never ranks many longer words above the word itself', () => {
+    const index = indexOf({
+      'a.txt': 'zebra zebra zebra zebra zebra zebra zebra zebra filler',
+      'b.txt': 'zebras zebraish zebrafish zebrawood zebrano zebrine zebroid filler',
+    });
+    expect(paths(index, 'zebra')).toEqual(['a.txt', 'b.txt']);
+  });
+
   it('requires every word', () => {
     expect(paths(indexOf(files), 'zebra stripes')).toEqual(['docs/zebrafish.md']);
     expect(paths(indexOf(files), 'zebra parse')).toEqual([]);

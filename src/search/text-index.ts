@@ -81,6 +81,8 @@ export class TextIndex {
   private place = new Uint8Array(0);
   private scores = new Float64Array(0);
   private firstLine = new Uint32Array(0);
+  private bestText = new Float64Array(0);
+  private bestName = new Float64Array(0);
 
   /** Files indexed. */
   get size(): number {
@@ -197,7 +199,11 @@ export class TextIndex {
     const candidates: number[] = [];
     const { stamp, level, place, scores, firstLine, lengths } = this;
     const average = Math.max(1, this.tokens / Math.max(1, this.size));
+    const { bestText, bestName } = this;
     clauses.forEach((alternatives, k) => {
+      // A clause scores its best text alternative and its best name one (the exact word, or a
+      // longer word it starts): many prefix variants never outrank the word itself.
+      const touched: number[] = [];
       for (const { ids, length, weight, counts, lines, name } of alternatives) {
         const bit = name ? 1 : 2;
         for (let at = 0; at < length; at++) {
@@ -213,19 +219,27 @@ export class TextIndex {
           }
           const was = level[id]!;
           if (was !== k && was !== k + 1) continue;
-          level[id] = k + 1;
+          if (was === k) {
+            level[id] = k + 1;
+            bestText[id] = 0;
+            bestName[id] = 0;
+            touched.push(id);
+          }
           place[id] = place[id]! | bit;
-          if (counts === undefined) scores[id] = scores[id]! + weight;
+          if (name) bestName[id] = Math.max(bestName[id]!, weight);
+          else if (counts === undefined) bestText[id] = Math.max(bestText[id]!, weight);
           else {
             const tf = counts[at]!;
             const norm = 1 - B + (B * lengths[id]!) / average;
-            scores[id] = scores[id]! + (weight * tf * (K1 + 1)) / (tf + K1 * norm);
+            const score = (weight * tf * (K1 + 1)) / (tf + K1 * norm);
+            bestText[id] = Math.max(bestText[id]!, score);
             const line = lines![at]!;
             const known = firstLine[id]!;
             if (line > 0 && (known === 0 || line < known)) firstLine[id] = line;
           }
         }
       }
+      for (const id of touched) scores[id] = scores[id]! + bestText[id]! + bestName[id]!;
     });
     const found: number[] = [];
     for (const id of candidates) {
@@ -330,6 +344,8 @@ export class TextIndex {
       this.place = new Uint8Array(capacity);
       this.scores = new Float64Array(capacity);
       this.firstLine = new Uint32Array(capacity);
+      this.bestText = new Float64Array(capacity);
+      this.bestName = new Float64Array(capacity);
       this.generation = 0;
     }
   }

@@ -99,7 +99,7 @@ export function partialNote(found: SearchResult): string {
     note += ` The index is still being built: indexed ${n(found.indexed)} of ${n(found.total)} files; try again for the rest.`;
   }
   if (found.unchecked > 0) {
-    note += ` ${found.unchecked} more file${found.unchecked === 1 ? '' : 's'} hold every word of the quoted phrase but were not checked for it (maxPhraseChecks); use more words to narrow it.`;
+    note += ` ${found.unchecked} more file${found.unchecked === 1 ? '' : 's'} hold every word of the quoted phrase but were not checked for it (maxPhraseChecks): they may match too; use more words to narrow it.`;
   }
   return note;
 }

@@ -78,6 +78,17 @@ describe('SearchCore', () => {
     expect(answer.unchecked).toBe(0);
   });
 
+  it('counts every phrase match it checked, past the limit', async () => {
+    const c = core();
+    for (let i = 0; i < 8; i++) c.upsert(put(`p${i}.txt`, i < 6 ? 'alpha beta' : 'beta alpha'));
+    await c.drained();
+    const answer = await c.search({ query: '"alpha beta"', limit: 3, listLimit: 4 });
+    expect(answer.total).toBe(6);
+    expect(answer.hits).toHaveLength(3);
+    expect(answer.more).toHaveLength(1);
+    expect(answer.unchecked).toBe(0);
+  });
+
   it('says how many phrase candidates it could not check', async () => {
     const c = core({ maxPhraseChecks: 3 });
     for (let i = 0; i < 8; i++) c.upsert(put(`f${i}.txt`, 'alpha gamma beta, never together'));

@@ -240,12 +240,13 @@ export class SearchCore {
           // Only the hits' texts are kept (their snippets): a phrase search holds little.
           if (kept.length < request.limit) texts.set(match.path, text);
           kept.push(match);
-          if (kept.length >= wanted) break;
         }
       }
+      // Every candidate is checked while the budget lasts: `total` counts phrase matches only,
+      // and `unchecked` the candidates the budget left.
       unchecked = Math.max(0, found.total - checks);
-      total = kept.length + unchecked;
-      ranked = kept;
+      total = kept.length;
+      ranked = kept.slice(0, wanted);
     }
     const hits: FoundFile[] = [];
     for (const match of ranked.slice(0, request.limit)) {
