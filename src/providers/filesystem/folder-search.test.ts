@@ -101,6 +101,25 @@ describe('FolderSearch', () => {
     });
   });
 
+  it('counts the wait for an unwatched walk in its time limit', async () => {
+    let hang = false;
+    const fs: ProviderFs = {
+      ...nodeFs,
+      readdir: ((p: string, o: never) =>
+        hang ? new Promise(() => undefined) : nodeFs.readdir(p, o)) as ProviderFs['readdir'],
+    };
+    const provider = createFilesystemProvider({ root, fs, rescanMs: 0 });
+    const index = new FolderSearch(provider, { timeoutMs: 100 });
+    await index.settled();
+    expect((await index.search({ query: 'okapi', limit: 5 })).total).toBe(4);
+    // Every listing is stale (rescanMs 0): the next search walks again, and the walk hangs.
+    hang = true;
+    await expect(index.search({ query: 'okapi', limit: 5 })).rejects.toMatchObject({
+      code: 'SEARCH_TIMEOUT',
+    });
+    await index.close();
+  });
+
   it('ends a search at its time limit', async () => {
     let holding = false;
     const { fs } = holdingFs(() => holding);

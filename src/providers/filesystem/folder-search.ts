@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import { McpKitError } from '../../errors/mcpkit-error.js';
+import { timerFor } from './read-timeout.js';
 import type { FilesystemProvider, ListingCompanion } from './filesystem-provider.js';
 import type { IndexDiff, IndexedFile } from './file-index.js';
 import type { SearchFromWorker, SearchToWorker } from './search-channel.js';
@@ -138,46 +139,60 @@ export class FolderSearch implements ListingCompanion {
     signal?: AbortSignal,
   ): Promise<SearchAnswer> {
     if (this.isClosed) throw new McpKitError('PROVIDER_CLOSED', 'the folder is no longer served');
-    const worker = await this.begin();
-    const { timeoutMs, listLimit, firstBuildWaitMs } = this.options;
-    if (this.built) {
-      // The wait counts from when the worker runs (loading its module is not the build): only
-      // the searches of the first moments wait, never one during a long build.
-      await Promise.race([this.built, this.loaded]);
-      const left = this.loadedAt + firstBuildWaitMs - performance.now();
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, left)));
-      if (left > 0) await Promise.race([this.built, waited]);
-      clearTimeout(timer);
-    }
-    if (this.buildDone && !this.provider.watching) {
-      // Unwatched, the index follows the listing: a stale one is walked again first (rescanMs).
-      await this.provider.files();
-      await this.mark(worker);
-    }
     signal?.throwIfAborted();
-    const id = this.nextId++;
-    return new Promise<SearchAnswer>((resolve, reject) => {
-      const done = (): void => {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-        this.pending.delete(id);
-      };
-      const onAbort = (): void => (done(), reject(signal?.reason as Error));
-      const timer = setTimeout(() => {
-        done();
+    const { timeoutMs } = this.options;
+    // The limit counts from the call: the waits for the first build and (unwatched) for a walk
+    // are the search's too, and an abort ends any of them.
+    const ticket = { over: false, id: -1 };
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let onAbort = (): void => undefined;
+    const ended = new Promise<never>((_, reject) => {
+      timer = timerFor(timeoutMs, () =>
         reject(
           new McpKitError(
             'SEARCH_TIMEOUT',
             `the search took longer than its limit of ${timeoutMs} ms (timeoutMs)`,
           ),
-        );
-      }, timeoutMs);
+        ),
+      );
+      onAbort = () => reject(signal?.reason as Error);
       signal?.addEventListener('abort', onAbort, { once: true });
-      this.pending.set(id, {
-        resolve: (answer) => (done(), resolve(answer)),
-        reject: (error) => (done(), reject(error)),
-      });
+    });
+    try {
+      return await Promise.race([this.run(request, ticket), ended]);
+    } finally {
+      ticket.over = true;
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      this.pending.delete(ticket.id);
+    }
+  }
+
+  private async run(
+    request: Omit<SearchRequest, 'listLimit'>,
+    ticket: { over: boolean; id: number },
+  ): Promise<SearchAnswer> {
+    const worker = await this.begin();
+    const { listLimit, firstBuildWaitMs } = this.options;
+    if (this.built) {
+      // The wait counts from when the worker runs (loading its module is not the build): only
+      // the searches of the first moments wait, never one during a long build.
+      await Promise.race([this.built, this.loaded]);
+      const left = this.loadedAt + firstBuildWaitMs - performance.now();
+      let wait: ReturnType<typeof setTimeout> | undefined;
+      const waited = new Promise<void>((resolve) => (wait = setTimeout(resolve, left)));
+      if (left > 0) await Promise.race([this.built, waited]);
+      clearTimeout(wait);
+    }
+    if (this.buildDone && !this.provider.watching) {
+      // Unwatched, the index follows the listing: a stale one is walked again first (rescanMs).
+      await this.provider.files();
+      if (this.worker === worker) await this.mark(worker);
+    }
+    if (ticket.over) throw new McpKitError('SEARCH_TIMEOUT', 'the search ended before it ran');
+    const id = (ticket.id = this.nextId++);
+    return new Promise<SearchAnswer>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
       const message: SearchToWorker = { type: 'search', id, request: { ...request, listLimit } };
       worker.postMessage(message);
     });
