@@ -51,7 +51,7 @@ export async function run(ctx) {
   const files = { [PROBE_FILE]: PROBE_TEXT };
   for (let i = 0; i < total; i++) files[pathOf(i)] = textOf(i);
   await writeFiles(dir, files);
-  const server = await ctx.http(dir, { '--search-concurrency': 2, '--search-timeout': '2s' });
+  const server = await ctx.http(dir, { '--search-timeout': '2s' });
   const tally = ctx.tally();
   const probe = ctx.probe(server, tally);
   await probe.warm();
