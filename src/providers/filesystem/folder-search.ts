@@ -33,7 +33,7 @@ export interface IndexedSearchOptions {
   listLimit?: number;
   /**
    * Longest a search waits for the first build of the index before it answers from what is
-   * indexed and says so (ms, default 1,000): on a small folder the first search finds all.
+   * indexed and says so (ms, default 3,000): on a small folder the first search finds all.
    */
   firstBuildWaitMs?: number;
   /**
@@ -50,7 +50,7 @@ export const INDEXED_SEARCH_DEFAULTS = {
   timeoutMs: 5_000,
   maxPhraseChecks: 2_000,
   listLimit: 1_000,
-  firstBuildWaitMs: 1_000,
+  firstBuildWaitMs: 3_000,
 } as const satisfies Required<Omit<IndexedSearchOptions, 'onProgress' | 'indexDir'>>;
 
 /** How far the index got: files indexed of files listed. */
