@@ -7,6 +7,7 @@
  */
 import type { Postings } from './postings.js';
 import { forEachTerm, pathTerms, type ParsedQuery } from './terms.js';
+import { topBy } from './top.js';
 import { Vocabulary } from './vocabulary.js';
 
 /** Where a file matched every word. */
@@ -389,23 +390,4 @@ function grown(array: Uint32Array, index: number): Uint32Array<ArrayBuffer> {
   const next = new Uint32Array(Math.max(index + 1, array.length * 2));
   next.set(array);
   return next;
-}
-
-/**
- * The best `limit` of `items` by `scores` (higher first, then lower id), without sorting all of
- * them: past a few times `limit`, the scores alone are sorted (a typed array, natively) to find
- * the cut, and only the items at or above it are ordered.
- */
-function topBy(items: number[], limit: number, scores: Float64Array): number[] {
-  if (limit <= 0) return [];
-  const order = (a: number, b: number): number => scores[b]! - scores[a]! || a - b;
-  if (items.length <= limit * 4) return items.sort(order).slice(0, limit);
-  const values = new Float64Array(items.length);
-  for (let i = 0; i < items.length; i++) values[i] = scores[items[i]!]!;
-  values.sort();
-  const cut = values[values.length - limit]!;
-  return items
-    .filter((id) => scores[id]! >= cut)
-    .sort(order)
-    .slice(0, limit);
 }

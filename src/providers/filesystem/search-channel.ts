@@ -35,7 +35,7 @@ const PROGRESS_MS = 250;
 export function serveSearch(
   core: SearchCore,
   post: (message: SearchFromWorker) => void,
-  flush: () => void = () => undefined,
+  flush: () => Promise<void> | void = () => undefined,
 ): { onMessage: (message: SearchToWorker) => void; stop: () => void } {
   let reported = '';
   const report = (): void => {
@@ -55,8 +55,8 @@ export function serveSearch(
     } else if (message.type === 'synced') {
       core.pruneUnseen();
     } else if (message.type === 'flush') {
-      flush();
-      post({ type: 'marked', id: message.id });
+      const { id } = message;
+      void Promise.resolve(flush()).then(() => post({ type: 'marked', id }));
     } else if (message.type === 'mark') {
       const { id } = message;
       void core.drained().then(() => {

@@ -33,7 +33,7 @@ function counting() {
   return { fs, opened };
 }
 
-function core(fs: ProviderFs, restored?: ReturnType<IndexStore['load']>) {
+function core(fs: ProviderFs, restored?: Awaited<ReturnType<IndexStore['load']>>) {
   return new SearchCore({
     fs,
     root: dir,
@@ -65,10 +65,10 @@ describe('a saved search index', () => {
     ];
     for (const f of files) first.upsert(f);
     await first.drained();
-    store.save(first.snapshot());
+    await store.save(first.snapshot());
 
     const { fs, opened } = counting();
-    const second = core(fs, store.load());
+    const second = core(fs, await store.load());
     expect(await hits(second, 'okapi')).toEqual(['a.txt', 'b.txt', 'c.txt']);
     second.upsert(files[0]!);
     second.upsert(put('b.txt', 'beta zebra', 2));
@@ -81,26 +81,28 @@ describe('a saved search index', () => {
     expect(warnings).toEqual([]);
   });
 
-  it('is not used for another folder, nor when it is not an index', () => {
+  it('is not used for another folder, nor when it is not an index', async () => {
     const warnings: string[] = [];
     const file = path.join(keep, 'index.bin');
     const saved = core(nodeFs);
-    new IndexStore(file, { root: dir, maxFileBytes: 100 }, () => undefined).save(saved.snapshot());
+    await new IndexStore(file, { root: dir, maxFileBytes: 100 }, () => undefined).save(
+      saved.snapshot(),
+    );
     expect(
-      new IndexStore(file, { root: '/elsewhere', maxFileBytes: 100 }, (w) =>
+      await new IndexStore(file, { root: '/elsewhere', maxFileBytes: 100 }, (w) =>
         warnings.push(w),
       ).load(),
     ).toBeUndefined();
     expect(
-      new IndexStore(file, { root: dir, maxFileBytes: 200 }, (w) => warnings.push(w)).load(),
+      await new IndexStore(file, { root: dir, maxFileBytes: 200 }, (w) => warnings.push(w)).load(),
     ).toBeUndefined();
     writeFileSync(file, 'garbage');
     expect(
-      new IndexStore(file, { root: dir, maxFileBytes: 100 }, (w) => warnings.push(w)).load(),
+      await new IndexStore(file, { root: dir, maxFileBytes: 100 }, (w) => warnings.push(w)).load(),
     ).toBeUndefined();
     expect(warnings).toHaveLength(3);
     expect(
-      new IndexStore(
+      await new IndexStore(
         path.join(keep, 'none.bin'),
         { root: dir, maxFileBytes: 100 },
         () => undefined,

@@ -1,9 +1,9 @@
 /**
  * The search index saved in a folder of the user's (`indexDir`): loaded by the search worker at
  * start when it was made for the same root and limits, saved a little after each burst of
- * changes. Blocking file calls: the worker runs them, never the main thread.
+ * changes. It runs in the search worker; its file calls never block even that thread.
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { decodeIndex, encodeIndex } from '../../search/index-file.js';
 import type { TextIndex } from '../../search/text-index.js';
@@ -32,10 +32,10 @@ export class IndexStore {
   ) {}
 
   /** The saved index, when there is one made for the same root and limits. */
-  load(): { index: TextIndex; versions: Map<string, string> } | undefined {
+  async load(): Promise<{ index: TextIndex; versions: Map<string, string> } | undefined> {
     let bytes: Uint8Array;
     try {
-      bytes = readFileSync(this.file);
+      bytes = await readFile(this.file);
     } catch {
       return undefined;
     }
@@ -54,26 +54,26 @@ export class IndexStore {
   saveSoon(take: () => Snapshot): void {
     clearTimeout(this.timer);
     this.pending = take;
-    this.timer = setTimeout(() => this.flush(), SAVE_AFTER_MS);
+    this.timer = setTimeout(() => void this.flush(), SAVE_AFTER_MS);
     this.timer.unref?.();
   }
 
   /** Saves now what waits to be saved (the folder is no longer served). */
-  flush(): void {
+  async flush(): Promise<void> {
     clearTimeout(this.timer);
     const take = this.pending;
     this.pending = undefined;
-    if (take) this.save(take());
+    if (take) await this.save(take());
   }
 
   /** Writes the index whole (a new file, then renamed over the old one). */
-  save({ index, versions }: Snapshot): void {
+  async save({ index, versions }: Snapshot): Promise<void> {
     try {
       const bytes = encodeIndex(index, { ...this.made, versions: [...versions] });
-      mkdirSync(path.dirname(this.file), { recursive: true });
+      await mkdir(path.dirname(this.file), { recursive: true });
       const partial = `${this.file}.${process.pid}.tmp`;
-      writeFileSync(partial, bytes);
-      renameSync(partial, this.file);
+      await writeFile(partial, bytes);
+      await rename(partial, this.file);
     } catch (error) {
       this.onWarning(`the search index was not saved to ${this.file}: ${(error as Error).message}`);
     }

@@ -23,7 +23,7 @@ const core: SearchCore = new SearchCore({
   ...settings,
   fs: nodeFs,
   visibility: { hidden: settings.hidden, ignore: new Set(settings.ignore) },
-  restored: store?.load(),
+  restored: await store?.load(),
   onIdle: store ? () => store.saveSoon(() => core.snapshot()) : undefined,
 });
 if (port) {
