@@ -4,7 +4,6 @@
  */
 import * as path from 'node:path';
 import { mimeFromName } from '../../content/mime.js';
-import { matchSafely, parseTemplate, type UriTemplate } from '../../uri/index.js';
 import type { ListedResource, McpServer, ResourceStat } from '../../server/index.js';
 import type { CacheStats } from './content-cache.js';
 import type { FileIndex, IndexDiff } from './file-index.js';
@@ -19,8 +18,7 @@ import { FileParts } from './file-parts.js';
 import { ListingViews, type FileInfo } from './listing-views.js';
 import { registerFileResources } from './file-resources.js';
 import { followChanges } from './bus-freshness.js';
-import type { Fingerprint } from './content-baselines.js';
-import { fingerprintOf, FINGERPRINT_MAX_WIRE_BYTES } from './fingerprint.js';
+import { fingerprintOfOutcome, FINGERPRINT_MAX_WIRE_BYTES } from './fingerprint.js';
 import type { FolderChangeListener } from './folder-changes.js';
 import { DEFAULT_WATCH_DEBOUNCE_MS, FolderFreshness } from './folder-freshness.js';
 import { nodeFs, type ProviderFs } from './fs-types.js';
@@ -31,19 +29,12 @@ import { readersOf } from './read-pool.js';
 import { readTimeoutOf } from './read-timeout.js';
 import type { FileContents, ReadControl } from './read-file.js';
 import type { Containment } from './resolve.js';
-import {
-  checkedUriPrefix,
-  completePaths,
-  escapePath,
-  type PathCompletion,
-  type Visibility,
-} from './paths.js';
+import { completePaths, type PathCompletion, type Visibility } from './paths.js';
+import { FolderUris } from './folder-uris.js';
 import type { ReadStalls } from './read-stalls.js';
 
 export type { FilesystemProviderOptions } from './provider-options.js';
 export type { FileInfo, ListingCompanion, ListingState };
-/** Characters that `{+path}` expansion and {@link escapePath} both leave as they are. */
-const PLAIN_PATH = /^[A-Za-z0-9._~/-]*$/;
 
 /**
  * Serves a folder as resources. Reads resolve the path under the root, follow symlinks only to
@@ -69,14 +60,14 @@ const PLAIN_PATH = /^[A-Za-z0-9._~/-]*$/;
 export class FilesystemProvider {
   /** The served folder, absolute (as given, before symlinks are resolved). */
   readonly root: string;
+  /** `file:///{+path}` (the `uriPrefix` option, then `{+path}`). */
   readonly uriTemplate: string;
-  private readonly uriPrefix: string;
+  private readonly uris: FolderUris;
   /**
    * The template of the parts of a file, `${uriPrefix}{+path}{?offset,length,version}`: `offset`
    * (default 0) and `length` (default {@link partBytes}) in bytes, `version` from a part's `_meta`.
    */
   readonly partsTemplate: string;
-  private readonly template: UriTemplate;
   private readonly parts: FileParts;
   private readonly fs: ProviderFs;
   private readonly visibility: Visibility;
@@ -102,9 +93,9 @@ export class FilesystemProvider {
   constructor(options: FilesystemProviderOptions) {
     this.options = options;
     this.root = path.resolve(options.root);
-    const prefix = (this.uriPrefix = checkedUriPrefix(options.uriPrefix ?? 'file:///'));
-    this.uriTemplate = `${prefix}{+path}`;
-    this.template = parseTemplate(this.uriTemplate);
+    const uris = (this.uris = new FolderUris(options.uriPrefix));
+    const prefix = uris.prefix;
+    this.uriTemplate = uris.template;
     this.readTimeoutMs = readTimeoutOf(options.readTimeoutMs);
     const fs = options.fs ?? nodeFs;
     const { pool, stalls } = readersOf(options, fs === nodeFs, this.readTimeoutMs);
@@ -130,7 +121,11 @@ export class FilesystemProvider {
       servers: this.servers,
       uriOf: (relative) => this.uriOf(relative),
       pathOf: (uri) => this.pathOf(uri),
-      fingerprint: (relative) => this.fingerprint(relative),
+      fingerprint: async (relative) =>
+        fingerprintOfOutcome(
+          await this.contents(relative, FINGERPRINT_MAX_WIRE_BYTES),
+          this.digests,
+        ),
       dropCached: (relative) => this.dropCached(relative),
       fallbackRescanMs: options.rescanMs ?? 2000,
       folderName: this.root,
@@ -196,15 +191,9 @@ export class FilesystemProvider {
     this.listing.begin();
   }
 
-  /**
-   * The URI of a root-relative path, by template expansion: `%` and the gen-delims other than
-   * `/` (`:` `?` `#` `[` `]` `@`) are percent-encoded first, so `notes[1].md` is
-   * `file:///notes%5B1%5D.md`, a valid RFC 3986 URI that {@link pathOf} maps back.
-   */
+  /** The URI of a root-relative path ({@link FolderUris.uriOf}: `notes[1].md` is `file:///notes%5B1%5D.md`). */
   uriOf(relative: string): string {
-    // Expansion builds a string of many pieces (~1.5 KB a URI); this one shares the path's bytes.
-    if (PLAIN_PATH.test(relative)) return this.uriPrefix + relative;
-    return this.template.expand({ path: escapePath(relative) });
+    return this.uris.uriOf(relative);
   }
 
   /** The `length` of a part URI that gives none ({@link FilesystemProviderOptions.partBytes}). */
@@ -212,19 +201,12 @@ export class FilesystemProvider {
     return this.parts.partBytes;
   }
 
-  /**
-   * The URI of a part of a root-relative path, by expansion of the parts template:
-   * `partUri('big.log', { offset: 0, length: 1048576 })` is
-   * `file:///big.log?offset=0&length=1048576`.
-   */
+  /** The URI of a part: `partUri('big.log', { offset: 0, length: 1048576 })` is `file:///big.log?offset=0&length=1048576`. */
   partUri(relative: string, part: { offset: number; length: number; version?: string }): string {
     return this.parts.uri(relative, part);
   }
 
-  /**
-   * The URI of the first part of a file whose contents cannot fit `capBytes` (a request's
-   * `ctx.capBytes`), judged from its size and type; undefined when it may be read whole.
-   */
+  /** The first part's URI of a file that cannot fit `capBytes` (`ctx.capBytes`) whole, from its size and type. */
   firstPartFor(
     file: { path: string; size: number; mimeType?: string },
     capBytes: number,
@@ -234,9 +216,7 @@ export class FilesystemProvider {
 
   /** The root-relative path a URI names, decoded and checked; undefined if it is not ours or unsafe. */
   pathOf(uri: string): string | undefined {
-    const match = matchSafely(this.template, uri);
-    const value = match?.ok ? match.variables['path'] : undefined;
-    return typeof value === 'string' ? value : undefined;
+    return this.uris.pathOf(uri);
   }
 
   /** The served files, sorted by path (one frozen list per listing; stale: walked again). */
@@ -394,14 +374,6 @@ export class FilesystemProvider {
   /** The file system given as `fs`, if any (undefined: node's). */
   get ownFs(): ProviderFs | undefined {
     return this.options.fs === nodeFs ? undefined : this.options.fs;
-  }
-
-  /** A digest of what a read serves now, and its version; undefined when it serves nothing whole. */
-  private async fingerprint(relative: string): Promise<Fingerprint | undefined> {
-    const outcome = await this.contents(relative, FINGERPRINT_MAX_WIRE_BYTES);
-    if (outcome.kind !== 'ok') return undefined;
-    const { size, mtimeMs } = outcome.contents;
-    return { digest: fingerprintOf(outcome.contents, this.digests), size, mtimeMs };
   }
 
   /** The root (real path) and the rules of what is served below it, once open. */

@@ -1,5 +1,7 @@
 /** A short digest of a file's encoded contents: equal digests, same bytes served. */
 import { createHash } from 'node:crypto';
+import type { Fingerprint } from './content-baselines.js';
+import type { ContentsOutcome } from './file-reader.js';
 import type { FileContents } from './read-file.js';
 
 /** Files whose contents take more than this on the wire are compared by size and times only. */
@@ -22,4 +24,14 @@ export function fingerprintOf(
     digests?.set(contents, digest);
   }
   return digest;
+}
+
+/** The fingerprint of a read's outcome: undefined when it serves nothing whole. */
+export function fingerprintOfOutcome(
+  outcome: ContentsOutcome,
+  digests: WeakMap<FileContents, string>,
+): Fingerprint | undefined {
+  if (outcome.kind !== 'ok') return undefined;
+  const { size, mtimeMs } = outcome.contents;
+  return { digest: fingerprintOf(outcome.contents, digests), size, mtimeMs };
 }
