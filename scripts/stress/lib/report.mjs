@@ -145,7 +145,8 @@ listen frames checked.
 *after GC* and *held* are diagnostics, never targets: once the figure is taken, the run asks the
 server for a full GC through its inspector (servers start with \`--inspect=127.0.0.1:0\`; \`--no-inspect\`
 turns that off) and reads VmRSS again; *held* is what its JavaScript still holds after a full GC
-(V8 heap used plus external memory, before the load → after). A RSS that fails the target while
+(its main thread's V8 heap used plus external memory, before the load → after; worker threads,
+such as the read workers and the search index, are not in it). A RSS that fails the target while
 *after GC* and *held* are back near the start is garbage not yet collected or memory the allocator
 keeps, not a leak.
 
