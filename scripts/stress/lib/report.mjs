@@ -121,26 +121,31 @@ export function markdown(rows, info, seconds) {
   return `# Reliability: \`npm run stress\`
 
 Load and fault cases against a real \`mcpkit serve\` process (the built CLI), and client cases
-where the built client (\`McpClient\`, \`mcpkit inspect\`) faces a hostile server; on 127.0.0.1 only.
-Each server case starts its own server, a well-behaved client checks every answer it gets while the
-hostile clients run, and the server's memory is read from \`/proc/<pid>/status\` (VmRSS before
-the load and after the clients left, VmHWM for the peak). Regenerate with \`npm run stress\`
-(\`node scripts/stress/run.mjs --only NAME,...\` for some cases, \`--no-write\` to leave this file).
+where the built client (\`McpClient\`, \`mcpkit inspect\`, \`mcpkit audit\`) faces a hostile
+server; on 127.0.0.1 only. Each server case starts its own server, a well-behaved client checks
+every answer it gets while the hostile clients run, and the server's memory is read from
+\`/proc/<pid>/status\` (VmRSS before the load and after the clients left, VmHWM for the peak).
+Regenerate with \`npm run stress\` (\`node scripts/stress/run.mjs --only NAME,...\` for some
+cases, \`--no-write\` to leave this file).
 
 Targets per case: **0 wrong** (no wrong answer, no request left unanswered, the server alive),
 **RSS** (PASS when the row meets every part of its **RSS target**), **< 1 s** (no request of the
 well-behaved client slower than 1 s while the hostile one runs; n/a where the case has a single
-channel). An RSS target is one or more of: *after ≤ +N MiB in T s* (RSS back within N MiB of
-*RSS before* at most T s after the hostile clients left; *after* is the lowest VmRSS sampled
-every 250 ms until then; the default target, +50 MiB in 6 s), *peak < N MiB* (the measured
-process's VmHWM under N: the issue's bound for a client process under a hostile server, and for
-\`serve\` under the part flood), *peak ≤ +N MiB* (VmHWM minus *RSS before*: the issue's growth
-bound for listen streams that never read). In the client cases (10, 12) the measured process is
-the mcpkit client itself (a library client, or \`mcpkit inspect\` whose peak is its own
-\`getrusage\` at exit), and the hostile party is the server. *answers* are correct answers
-(including expected errors), *errors* clear errors that are not wrong answers (busy, timeouts
-answered by the server), *lost* requests that got no answer at all; *checked* counts requests and
-listen frames checked.
+channel). An RSS target is one or more of:
+
+- *after ≤ +N MiB in T s*: RSS back within N MiB of *RSS before* at most T s after the hostile
+  clients left (*after* is the lowest VmRSS sampled every 250 ms until it is within N MiB or T s
+  have passed). The default target: +50 MiB in 6 s.
+- *peak < N MiB*: the measured process's VmHWM under N MiB (the issue's bound for a client process
+  under a hostile server, and for \`serve\` under the part flood).
+- *peak ≤ +N MiB*: VmHWM minus *RSS before* at most N MiB (the issue's growth bound for listen
+  streams that never read).
+
+In the client cases (10, 12) the measured process is the mcpkit client itself (a library client,
+or \`mcpkit inspect\` and \`mcpkit audit\`, whose peak is their own \`getrusage\` at exit), and the
+hostile party is the server. *answers* are correct answers (including expected errors), *errors*
+clear errors that are not wrong answers (busy, timeouts answered by the server), *lost* requests
+that got no answer at all; *checked* counts requests and listen frames checked.
 
 *after GC* and *held* are diagnostics, never targets: once the figure is taken, the run asks the
 server for a full GC through its inspector (servers start with \`--inspect=127.0.0.1:0\`; \`--no-inspect\`
