@@ -20,6 +20,7 @@ import * as sameId from './cases/same-id.mjs';
 import * as disconnects from './cases/disconnects.mjs';
 import * as clientRequestFlood from './cases/client-request-flood.mjs';
 import * as partFlood from './cases/part-flood.mjs';
+import * as hugeLists from './cases/huge-lists.mjs';
 
 const CASES = [
   listeners,
@@ -33,6 +34,7 @@ const CASES = [
   disconnects,
   clientRequestFlood,
   partFlood,
+  hugeLists,
 ];
 const CASE_LIMIT_MS = 120_000;
 const DOC = new URL('../../docs/reliability.md', import.meta.url);

@@ -3,11 +3,10 @@
 // the client's calls wait. The target is the client process: its memory stays bounded and each
 // pending call ends at its timeout. The hostile servers are those of the e2e tests.
 import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { MiB } from '../lib/rss.mjs';
-import { inspectorUrl } from '../lib/inspector.mjs';
-import { inspect, stopServer, trackChild } from '../lib/server.mjs';
+import { lineReader, startClient } from '../lib/client-process.mjs';
+import { stopServer, trackChild } from '../lib/server.mjs';
 
 const CALLS = 5;
 const TIMEOUT_MS = 2000;
@@ -21,46 +20,6 @@ const HTTP_SERVER = hostile('request-flood-http-server.mjs');
 
 export const name = 'client-request-flood';
 export const scale = `${CALLS} calls in a row with requestTimeoutMs ${TIMEOUT_MS} that the server never answers, flooding ping requests instead (stdio: reading nothing; HTTP: every POST answered with more); a second client in the same process calls a healthy server every 50 ms`;
-
-function lineReader(stream) {
-  const lines = createInterface({ input: stream });
-  const queue = [];
-  const waiting = [];
-  lines.on('line', (line) => (waiting.length > 0 ? waiting.shift()(line) : queue.push(line)));
-  return (ms) =>
-    queue.length > 0
-      ? Promise.resolve(queue.shift())
-      : new Promise((resolve, reject) => {
-          const timer = setTimeout(() => reject(new Error(`no line within ${ms} ms`)), ms);
-          waiting.push((line) => {
-            clearTimeout(timer);
-            resolve(line);
-          });
-        });
-}
-
-/** The client process, as the figure's target (`server` in the figure's terms). */
-function startClient(spec) {
-  const node = inspect.enabled ? ['--inspect=127.0.0.1:0'] : [];
-  const child = spawn(process.execPath, [...node, CLIENT, JSON.stringify(spec)], {
-    stdio: ['pipe', 'pipe', 'pipe'],
-    env: { ...process.env, NODE_OPTIONS: '' },
-  });
-  child.stderrTail = '';
-  child.stderr.setEncoding('utf8');
-  child.stderr.on('data', (s) => {
-    child.stderrTail = (child.stderrTail + s).slice(-4096);
-    child.inspector ??= inspectorUrl(child.stderrTail);
-  });
-  child.stdin.on('error', () => {});
-  trackChild(child);
-  return {
-    child,
-    pid: child.pid,
-    flags: { used: [], missing: [] },
-    next: lineReader(child.stdout),
-  };
-}
 
 async function httpServer(ctx, era) {
   const child = trackChild(
@@ -76,7 +35,7 @@ async function httpServer(ctx, era) {
 }
 
 async function flood(ctx, label, spec, server) {
-  const client = startClient({ ...spec, timeoutMs: TIMEOUT_MS, calls: CALLS });
+  const client = startClient(CLIENT, { ...spec, timeoutMs: TIMEOUT_MS, calls: CALLS });
   ctx.defer(() => stopServer(client));
   const hello = JSON.parse(await client.next(15_000));
   const before = await ctx.baseline(client);
@@ -121,7 +80,7 @@ async function flood(ctx, label, spec, server) {
     before,
     slowestMs,
     notes,
-    peakLimit: 300 * MiB,
+    rss: { peakBelow: 300 * MiB },
   });
 }
 

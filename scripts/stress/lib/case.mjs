@@ -3,6 +3,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { PROBE_FILE, PROBE_TEXT, removeDir, tempDir } from './files.mjs';
 import { collectAndMeasure } from './inspector.mjs';
 import { Probe } from './probe.mjs';
+import { DEFAULT_RSS_TARGET } from './report.mjs';
 import { memOf, settledRss } from './rss.mjs';
 import { isRunning, startHttpServer, startStdioServer, stopServer } from './server.mjs';
 import { Tally } from './tally.mjs';
@@ -78,13 +79,18 @@ export function createContext() {
 /**
  * The figure of one case, taken once its hostile clients have left: the server's peak RSS
  * (VmHWM), its RSS before the load and after settling, and what the clients counted.
- * `slowestMs` is null where no well-behaved client can run beside the hostile one.
+ * `slowestMs` is null where no well-behaved client can run beside the hostile one; `rss` is the
+ * row's memory target (report.mjs), and its `settle` says how long RSS may take to come back.
  */
 async function figure(args) {
   const { label, scale, server, tally, before, slowestMs, lagMs, heapBefore, notes = [] } = args;
-  const { peakLimit = null } = args;
+  const { rss = DEFAULT_RSS_TARGET } = args;
   const peak = memOf(server.pid)?.hwm ?? null;
-  const after = await settledRss(server.pid, before);
+  const settle = rss.settle ?? DEFAULT_RSS_TARGET.settle;
+  const after = await settledRss(server.pid, before, {
+    withinBytes: settle.withinBytes,
+    maxMs: settle.ms,
+  });
   // Diagnostic only, after the figure: what a full GC gives back, and the heap still in use.
   const heapAfter = isRunning(server) ? await heapAfterGc(server) : null;
   const afterGc = heapAfter === null ? null : (memOf(server.pid)?.rss ?? null);
@@ -117,7 +123,7 @@ async function figure(args) {
     heapAfter,
     slowestMs,
     alive,
-    peakLimit,
+    rss,
     notes: all,
   };
 }

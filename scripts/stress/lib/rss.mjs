@@ -4,13 +4,14 @@ import { sleep } from './time.mjs';
 
 export const MiB = 1024 * 1024;
 
-/** { rss, hwm } in bytes, or null once the process is gone. */
+/** { rss, hwm } in bytes and its threads, or null once the process is gone. */
 export function memOf(pid) {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const kib = (name) =>
       Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]) * 1024;
-    return { rss: kib('VmRSS'), hwm: kib('VmHWM') };
+    const threads = Number(/^Threads:\s+(\d+)/m.exec(status)?.[1]);
+    return { rss: kib('VmRSS'), hwm: kib('VmHWM'), threads };
   } catch {
     return null;
   }

@@ -309,6 +309,22 @@ describe('ReadPool: growth', () => {
     expect(pool.size).toBe(BASE_READ_WORKERS);
   });
 
+  it('does not grow when only the main thread was busy: answers that arrived meanwhile count first', async () => {
+    const pool = poolOf(DEFAULT_READ_WORKERS);
+    // The base workers started and warm (one job each: no job waits while they boot).
+    await Promise.all(
+      Array.from({ length: BASE_READ_WORKERS }, () => pool.run(jobOf('notes/a.md'))),
+    );
+    expect(pool.size).toBe(BASE_READ_WORKERS);
+    // Quick jobs, more than the base workers are handed at once; then the main thread is blocked
+    // well past the hold time. The workers answered long before it is free again.
+    const jobs = Array.from({ length: 40 }, () => pool.run(jobOf('notes/a.md')));
+    const blocked = new Int32Array(new SharedArrayBuffer(4));
+    Atomics.wait(blocked, 0, 0, 600);
+    for (const result of await Promise.all(jobs)) expect(result.outcome?.kind).toBe('ok');
+    expect(pool.size).toBe(BASE_READ_WORKERS);
+  });
+
   it('never starts more than max workers, even below the base', async () => {
     const pool = poolOf(2);
     const jobs = Array.from({ length: 5 }, () =>

@@ -98,6 +98,8 @@ export class ReadPool {
   private readonly waiting: Task[] = [];
   private readonly claims = new Int32Array(new SharedArrayBuffer(CLAIMS * 4));
   private timer: ReturnType<typeof setTimeout> | undefined;
+  /** The watch's decision, due once this turn's I/O (the workers' answers) is handled. */
+  private deciding: ReturnType<typeof setImmediate> | undefined;
   private pruneTimer: ReturnType<typeof setTimeout> | undefined;
   private nextId = 0;
 
@@ -130,7 +132,8 @@ export class ReadPool {
   /** Stops every worker; a job in flight fails. The pool starts workers again when used. */
   close(): void {
     for (const timer of [this.timer, this.pruneTimer]) if (timer !== undefined) clearTimeout(timer);
-    this.timer = this.pruneTimer = undefined;
+    if (this.deciding !== undefined) clearImmediate(this.deciding);
+    this.timer = this.pruneTimer = this.deciding = undefined;
     for (const slot of this.slots.splice(0)) void slot.worker.terminate();
     this.waiting.length = 0;
     const closed = new McpKitError('PROVIDER_CLOSED', 'the read pool was closed');
@@ -222,25 +225,34 @@ export class ReadPool {
    */
   private watch(): void {
     this.timer = setTimeout(() => {
-      this.timer = undefined;
-      const now = performance.now();
-      for (const slot of this.slots) {
-        if (slot.ids.length === 0 || now - slot.since < SLOW_JOB_MS) continue;
-        slot.held = true;
-        for (const id of slot.ids.slice(1)) {
-          const task = this.pending.get(id);
-          if (task?.at !== slot) continue;
-          task.at = undefined;
-          this.waiting.unshift(task);
-        }
-      }
-      // Workers held this long do not count: the pool keeps the base number for other files.
-      const free = this.slots.filter((s) => !s.held || now - s.since < HELD_JOB_MS).length;
-      if (this.waiting.length > 0)
-        for (let n = free; n < this.base && this.slots.length < this.max; n++) this.spawn();
-      this.drain();
+      // Decided after this turn's I/O: answers that reached the pool while the main thread was
+      // busy are counted first, so that a late timer does not take a blocked event loop (many
+      // listen frames, say) for slow files and start workers that cannot help.
+      this.deciding = setImmediate(() => this.decide());
+      this.deciding.unref();
     }, SLOW_JOB_MS);
     this.timer.unref();
+  }
+
+  /** What the watch saw: workers held by slow jobs, and whether the pool grows. */
+  private decide(): void {
+    this.timer = this.deciding = undefined;
+    const now = performance.now();
+    for (const slot of this.slots) {
+      if (slot.ids.length === 0 || now - slot.since < SLOW_JOB_MS) continue;
+      slot.held = true;
+      for (const id of slot.ids.slice(1)) {
+        const task = this.pending.get(id);
+        if (task?.at !== slot) continue;
+        task.at = undefined;
+        this.waiting.unshift(task);
+      }
+    }
+    // Workers held this long do not count: the pool keeps the base number for other files.
+    const free = this.slots.filter((s) => !s.held || now - s.since < HELD_JOB_MS).length;
+    if (this.waiting.length > 0)
+      for (let n = free; n < this.base && this.slots.length < this.max; n++) this.spawn();
+    this.drain();
   }
 
   /** Stops workers beyond the base once they have been idle for IDLE_WORKER_MS. */

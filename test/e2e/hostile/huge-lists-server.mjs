@@ -6,14 +6,24 @@
 //   --page N             entries per page (default 1000)
 //   --prompts N --args A N prompts, each with A required arguments; completion/complete offers
 //                        three values for every argument, and prompts/get refuses all but the last
+//   --tools N            tools/list lists N tools, PAGE a page (default: the two of
+//                        --hostile-text, else none)
 //   --endless-tools      tools/list never ends: PAGE tools a page, a fresh cursor each time
-//   --cursor-bytes N     every cursor handed out is N bytes long (with --endless-tools)
+//   --cursor-bytes N     every cursor handed out is N bytes long (with --tools or --endless-tools)
 //   --description-bytes N  every tool has a description of N bytes
 //   --hostile-text       names and descriptions carry C1 controls (U+009B CSI, U+009D OSC), bidi
 //                        overrides and isolates (U+202E, U+2066), U+200B, a BOM and a soft hyphen
 import { createInterface } from 'node:readline';
 
-const opts = { resources: 0, page: 1000, prompts: 0, args: 0, cursorBytes: 0, descriptionBytes: 0 };
+const opts = {
+  tools: 0,
+  resources: 0,
+  page: 1000,
+  prompts: 0,
+  args: 0,
+  cursorBytes: 0,
+  descriptionBytes: 0,
+};
 const flags = new Set();
 for (let i = 2; i < process.argv.length; i++) {
   const arg = process.argv[i];
@@ -63,7 +73,7 @@ function handle(method, params) {
         },
       };
     case 'tools/list': {
-      if (!flags.has('endlessTools')) {
+      if (!flags.has('endlessTools') && opts.tools === 0) {
         // With --hostile-text: two tools of one name (name-reused quotes it).
         const tools = flags.has('hostileText')
           ? [0, 1].map(() => ({
@@ -74,12 +84,13 @@ function handle(method, params) {
           : [];
         return listed({ tools });
       }
-      const { items, nextCursor } = page(Infinity, 't', params.cursor, (i) => ({
+      const total = flags.has('endlessTools') ? Infinity : opts.tools;
+      const { items, nextCursor } = page(total, 't', params.cursor, (i) => ({
         name: `tool-${i}`,
         ...(description ? { description } : {}),
         inputSchema: { type: 'object' },
       }));
-      return listed({ tools: items, nextCursor });
+      return listed({ tools: items, ...(nextCursor ? { nextCursor } : {}) });
     }
     case 'resources/list': {
       const { items, nextCursor } = page(opts.resources, 'r', params.cursor, (i) => ({
