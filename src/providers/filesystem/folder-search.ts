@@ -71,6 +71,8 @@ const asFile = (f: IndexedFile): SearchFile => ({
   path: f.path,
   size: f.size,
   mtimeMs: f.mtimeMs,
+  ino: f.ino,
+  ctimeMs: f.ctimeMs,
   mimeType: f.mimeType,
 });
 
