@@ -1,4 +1,6 @@
+import { spawnSync } from 'node:child_process';
 import {
+  existsSync,
   mkdtempSync,
   readdirSync,
   realpathSync,
@@ -214,5 +216,19 @@ describe('when the index is saved', () => {
     await store.flush();
     expect(saves).toBe(3);
     expect(readdirSync(keep)).toEqual(['index.bin']);
+  });
+});
+
+describe('partial files of saves cut short', () => {
+  it('are removed at load, unless their process still runs', async () => {
+    const file = path.join(keep, 'index.bin');
+    const gone = spawnSync(process.execPath, ['-e', '']).pid;
+    const partial = (pid: number) => `${file}.${pid}.tmp`;
+    writeFileSync(partial(gone), 'cut short');
+    writeFileSync(partial(process.ppid), 'being written');
+    const store = new IndexStore(file, { root: dir, maxFileBytes: 1 << 20 }, () => undefined);
+    expect(await store.load()).toBeUndefined();
+    expect(existsSync(partial(gone))).toBe(false);
+    expect(existsSync(partial(process.ppid))).toBe(true);
   });
 });

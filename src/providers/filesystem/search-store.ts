@@ -4,7 +4,7 @@
  * once per interval (each save encodes the whole index), and on close. It runs in the search
  * worker; its file calls never block even that thread.
  */
-import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rename, unlink, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { decodeIndex, encodeIndex } from '../../search/index-file.js';
 import type { TextIndex } from '../../search/text-index.js';
@@ -60,6 +60,7 @@ export class IndexStore {
 
   /** The saved index, when there is one made for the same root and limits, in this format. */
   async load(): Promise<{ index: TextIndex; versions: Map<string, string> } | undefined> {
+    await this.sweep();
     let bytes: Uint8Array;
     try {
       bytes = await readFile(this.file);
@@ -77,6 +78,19 @@ export class IndexStore {
       return undefined;
     }
     return { index: saved.index, versions: new Map(extra.versions ?? []) };
+  }
+
+  /** Removes the partial files of saves cut short (a stop that did not wait, a crash). */
+  private async sweep(): Promise<void> {
+    const dir = path.dirname(this.file);
+    const prefix = `${path.basename(this.file)}.`;
+    const names = await readdir(dir).catch((): string[] => []);
+    for (const name of names) {
+      const pid = name.startsWith(prefix) ? /^(\d+)\.tmp$/.exec(name.slice(prefix.length)) : null;
+      // Another live process may be saving (two servers of one folder): its file is left.
+      if (pid && (Number(pid[1]) === process.pid || !isAlive(Number(pid[1]))))
+        await unlink(path.join(dir, name)).catch(() => undefined);
+    }
   }
 
   /**
@@ -121,5 +135,14 @@ export class IndexStore {
       await unlink(partial).catch(() => undefined);
       this.onWarning(`the search index was not saved to ${this.file}: ${(error as Error).message}`);
     }
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
