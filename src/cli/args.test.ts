@@ -112,6 +112,11 @@ describe('parseServeArgs', () => {
     [['-q'], { quiet: true }],
     [['--', '--odd-dir-name'], { dir: '--odd-dir-name' }],
     [['--block-budget', '1k', '--block-budget', '2k'], { blockBudgetBytes: 2048 }],
+    [
+      ['docs', '--stdio', '--index-dir', '/tmp/idx'],
+      { dir: 'docs', transport: { kind: 'stdio' }, indexDir: '/tmp/idx' },
+    ],
+    [['--index-dir=idx', 'docs'], { dir: 'docs', indexDir: 'idx' }],
   ])('%j', (argv, expected) => {
     expect(parseServeArgs(argv)).toEqual({
       kind: 'ok',

@@ -59,6 +59,7 @@ const VALUE_NAMES = [
   'redis',
   'redis-prefix',
   'redis-ca',
+  'index-dir',
   ...Object.keys(VALUE_OPTIONS).map((flag) => flag.slice(2)),
 ];
 

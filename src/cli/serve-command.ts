@@ -25,6 +25,7 @@ import { serveHttp } from '../transports/node.js';
 import { assemblyCapBytes } from '../transports/stdio/server/serve-stdio.js';
 import type { ServeArgs } from './args.js';
 import { banner, type BannerInput } from './banner.js';
+import { within } from './bounded-wait.js';
 import { startIdleCompaction } from './idle-compaction.js';
 import { createProgressReporter } from './progress.js';
 import { indexProgress, walkProgress } from './serve-progress.js';
@@ -207,6 +208,9 @@ export async function runServe(
   }
 }
 
+/** Longest a stop waits for the folder to close (its search index saved, --index-dir) (ms). */
+const CLOSE_WAIT_MS = 6_000;
+
 /** How long the banner waits for the folder's first walk, to give its size (ms). */
 const BANNER_WAIT_MS = 250;
 
@@ -262,15 +266,18 @@ async function start(
     onWarning: warn,
   });
   let stopCompaction = (): void => undefined;
-  const closeFolder = (): void => {
-    stopCompaction();
-    provider.close();
-  };
+  let folderClosed: Promise<void> | undefined;
+  // Once: the search index saved (--index-dir) before the command ends, bounded.
+  const closeFolder = (): Promise<void> =>
+    (folderClosed ??= (() => {
+      stopCompaction();
+      return within(CLOSE_WAIT_MS, provider.close());
+    })());
   try {
     // The root only: the folder is walked in the background while the server answers.
     await provider.open();
   } catch (error) {
-    closeFolder();
+    await closeFolder();
     throw error;
   }
   if (args.idleGc) stopCompaction = startIdleCompaction();
@@ -303,13 +310,13 @@ async function start(
       ...defined({ maxInFlight: args.maxInFlight, maxQueuedBytes: args.maxQueuedBytes }),
     });
     return {
-      done: connection.closed.then(() => {
-        closeFolder();
+      done: connection.closed.then(async () => {
+        await closeFolder();
         return 0;
       }),
       close: async () => {
         connection.close();
-        closeFolder();
+        await closeFolder();
       },
       end: () => undefined,
     };
@@ -346,7 +353,7 @@ async function start(
       ...(allowedHosts ? { allowedHosts } : {}),
     });
   } catch (error) {
-    closeFolder();
+    await closeFolder();
     const code = (error as { code?: string }).code;
     const why =
       code === 'EADDRINUSE'
@@ -378,8 +385,9 @@ async function start(
   return {
     done,
     close: async () => {
-      closeFolder();
+      const folder = closeFolder();
       await http.close();
+      await folder;
     },
     end: () => resolveDone(0),
   };

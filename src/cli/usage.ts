@@ -96,7 +96,9 @@ name matches first. While the index is being built, a search answers from what i
 and says how much that is.
   --search-max-file-bytes BYTES  larger text files are found by name only (default 8m)
   --index-dir DIR         save the index in DIR and start from it on the next run: only files
-                          whose size or modification time changed are read again (default none)
+                          whose size, mtime, inode or ctime changed are read again. Saved 5s
+                          after a change, at most every 30s, and at exit (waits up to 5s)
+                          (default none)
   --search-timeout TIME   time one search may take (default 5s)
 
 stdio only:

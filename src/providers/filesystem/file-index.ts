@@ -13,6 +13,12 @@ export interface IndexedFile {
   readonly path: string;
   readonly size: number;
   readonly mtimeMs: number;
+  /**
+   * The inode and the status-change time: with size and mtime, the file's version (a rewrite
+   * that keeps size and mtime, `cp -p` or a rename over it, still changes one of them).
+   */
+  readonly ino: number;
+  readonly ctimeMs: number;
   readonly mimeType: string;
 }
 
@@ -302,8 +308,16 @@ export class FileIndex {
       if (mimeType === undefined) return undefined;
       // The same object for the same version: what was built from it (its views) stays valid.
       const old = this.byKey.get(rel);
-      if (old?.size === size && old.mtimeMs === mtimeMs && old.mimeType === mimeType) return old;
-      return { path: rel, size, mtimeMs, mimeType };
+      const { ino, ctimeMs } = verdict;
+      if (
+        old?.size === size &&
+        old.mtimeMs === mtimeMs &&
+        old.ino === ino &&
+        old.ctimeMs === ctimeMs &&
+        old.mimeType === mimeType
+      )
+        return old;
+      return { path: rel, size, mtimeMs, ino, ctimeMs, mimeType };
     } catch (error) {
       const code = errorCode(error);
       if (isUnreachable(error) || code === 'ELOOP' || code === 'EPERM') return undefined;

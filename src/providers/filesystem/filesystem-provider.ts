@@ -355,11 +355,12 @@ export class FilesystemProvider {
   /**
    * Stops watching, forgets resolutions (nothing reports a change to them any more), empties the
    * contents cache and stops the read workers; the provider still serves, listing on demand.
+   * Resolves once what serves beside it is closed too (its search index saved, with `indexDir`).
    */
-  close(): void {
+  async close(): Promise<void> {
     this.freshness.close();
     this.source.clear();
-    for (const c of this.companions) c.closed?.();
+    await Promise.all([...this.companions].map(async (c) => c.closed?.()));
   }
 
   /** Serves the folder beside this provider ({@link ListingCompanion}); told once open. */

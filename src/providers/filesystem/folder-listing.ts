@@ -51,7 +51,8 @@ export interface ListingCompanion {
   grew?(files: readonly IndexedFile[]): void;
   /** A later walk found these changes; `find` looks a path up in the new listing. */
   changed?(diff: IndexDiff, find: (relative: string) => IndexedFile | undefined): void;
-  closed?(): void;
+  /** The provider closed; what it returns is awaited by the provider's `close()`. */
+  closed?(): void | Promise<void>;
 }
 
 /** The real path of a folder to serve; rejects with ROOT_NOT_FOUND when it is not a folder. */

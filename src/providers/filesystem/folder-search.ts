@@ -38,7 +38,8 @@ export interface IndexedSearchOptions {
   firstBuildWaitMs?: number;
   /**
    * A folder to save the index in and start from on the next run (default none): files whose
-   * size and modification time did not change are not read again. Only with node's file system.
+   * version (size, mtime, inode, ctime) did not change are not read again. Saved 5 s after a
+   * change, at most every 30 s, and on close. Only with node's file system.
    */
   indexDir?: string | undefined;
   /** Sees the first build's progress (files indexed of files listed), `done` at its end. */
@@ -59,6 +60,9 @@ export interface IndexProgressCount {
   listed: number;
 }
 
+/** Longest a close waits for the index to be saved (ms). */
+const FLUSH_WAIT_MS = 5_000;
+
 /** Files sent in one message while the listing is fed (the main thread yields between). */
 const FEED_CHUNK = 2_000;
 
@@ -71,6 +75,8 @@ const asFile = (f: IndexedFile): SearchFile => ({
   path: f.path,
   size: f.size,
   mtimeMs: f.mtimeMs,
+  ino: f.ino,
+  ctimeMs: f.ctimeMs,
   mimeType: f.mimeType,
 });
 
@@ -85,6 +91,7 @@ export class FolderSearch implements ListingCompanion {
   private readonly progressListeners = new Set<(progress: IndexProgressCount) => void>();
   private nextId = 0;
   private isClosed = false;
+  private closing: Promise<void> | undefined;
   /** Files of the first walk sent so far (undefined before the worker starts). */
   private fed: number | undefined;
   private tail: Promise<void> = Promise.resolve();
@@ -213,15 +220,25 @@ export class FolderSearch implements ListingCompanion {
     });
   }
 
-  /** Stops the worker; pending searches reject. */
-  async close(): Promise<void> {
+  /**
+   * Stops the worker; pending searches reject. With `indexDir`, first waits for the index to
+   * be saved (at most {@link FLUSH_WAIT_MS}: a save cut short leaves the last one whole).
+   */
+  close(): Promise<void> {
+    this.closing ??= this.shut();
+    return this.closing;
+  }
+
+  private async shut(): Promise<void> {
     this.isClosed = true;
-    // A saved index gets what changed since it was last saved (bounded: a hung save is left).
     if (this.worker && this.indexDir !== undefined) {
       const id = this.nextId++;
       const flushed = new Promise<void>((resolve) => this.marks.set(id, resolve));
       this.worker.postMessage({ type: 'flush', id });
-      await Promise.race([flushed, new Promise((r) => setTimeout(r, 10_000).unref())]);
+      // A timer that holds the process open: the worker does not (it is unref'd).
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([flushed, new Promise((r) => (timer = setTimeout(r, FLUSH_WAIT_MS)))]);
+      clearTimeout(timer);
     }
     const worker = this.worker;
     this.worker = undefined;
@@ -256,36 +273,39 @@ export class FolderSearch implements ListingCompanion {
     );
     this.worker = worker;
     // What is walked now, then what the walk adds (at the listing's end), then what later walks
-    // change: changes seen before the first walk is fed are applied after it, in order.
+    // change: changes seen before the listing is fed whole are applied after it, in order, so
+    // that none is overtaken by older listing data (a worker started again is fed anew too).
     this.fed = 0;
-    await this.feedTail(await this.provider.files());
+    this.feeding = true;
+    await this.feedTail(worker, await this.provider.files());
     this.built = this.provider
       .ready()
       .then(async () => {
-        await this.feedTail(await this.provider.files());
-        this.send([{ type: 'synced' }]);
+        await this.feedTail(worker, await this.provider.files());
+        if (this.worker === worker) worker.postMessage({ type: 'synced' });
       })
       // A first walk that failed: what was fed is searched, and later walks' changes follow.
       .catch(() => undefined)
       .then(async () => {
+        // A worker that stopped meanwhile: the one started after it is fed by its own start.
+        if (this.worker !== worker) return;
         this.feeding = false;
         for (const diff of this.later.splice(0)) this.send(diffMessages(diff, this.find));
-        if (this.worker === worker) await this.mark(worker);
-      })
-      .then(() => {
+        await this.mark(worker);
+        if (this.worker !== worker) return;
         this.buildDone = true;
         for (const listener of this.progressListeners) listener(this.progress);
       });
     return worker;
   }
 
-  /** Sends the files of the first walk's listing past those already sent. */
-  private feedTail(files: readonly IndexedFile[]): Promise<void> {
+  /** Sends `worker` the files of `files` past those already sent (the listing being fed). */
+  private feedTail(worker: SearchPort, files: readonly IndexedFile[]): Promise<void> {
     this.tail = this.tail.then(async () => {
-      for (let fed = this.fed ?? 0; this.worker && fed < files.length; fed = this.fed ?? 0) {
+      for (let fed = this.fed ?? 0; this.worker === worker && fed < files.length;) {
         const chunk = files.slice(fed, fed + FEED_CHUNK);
-        this.fed = fed + chunk.length;
-        this.send([{ type: 'files', files: chunk.map(asFile) }]);
+        this.fed = fed += chunk.length;
+        worker.postMessage({ type: 'files', files: chunk.map(asFile) } satisfies SearchToWorker);
         await new Promise((resolve) => setImmediate(resolve));
       }
     });
@@ -301,7 +321,7 @@ export class FolderSearch implements ListingCompanion {
   }
 
   grew(files: readonly IndexedFile[]): void {
-    if (this.fed !== undefined) void this.feedTail(files);
+    if (this.fed !== undefined && this.worker) void this.feedTail(this.worker, files);
   }
 
   changed(diff: IndexDiff, find: (path: string) => IndexedFile | undefined): void {
@@ -311,8 +331,8 @@ export class FolderSearch implements ListingCompanion {
     else this.send(diffMessages(diff, find));
   }
 
-  closed(): void {
-    void this.close();
+  closed(): Promise<void> {
+    return this.close();
   }
 
   private send(messages: SearchToWorker[]): void {
@@ -352,6 +372,8 @@ export class FolderSearch implements ListingCompanion {
     this.worker = undefined;
     this.starting = undefined;
     this.fed = undefined;
+    // The next start feeds the listing as it is then: changes waiting for this one are in it.
+    this.later.length = 0;
     for (const [, pending] of this.pending) {
       pending.reject(
         new McpKitError('SEARCH_FAILED', `the search index stopped: ${error.message}`),

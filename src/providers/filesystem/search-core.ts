@@ -20,6 +20,9 @@ export interface SearchFile {
   readonly path: string;
   readonly size: number;
   readonly mtimeMs: number;
+  /** With size and mtime, the version (file-index.ts); absent, only size and mtime count. */
+  readonly ino?: number;
+  readonly ctimeMs?: number;
   readonly mimeType: string;
 }
 
@@ -271,7 +274,7 @@ export class SearchCore {
 }
 
 function versionOf(file: SearchFile): string {
-  return `${file.size}:${file.mtimeMs}:${file.mimeType}`;
+  return `${file.size}:${file.mtimeMs}:${file.ino ?? ''}:${file.ctimeMs ?? ''}:${file.mimeType}`;
 }
 
 const TIMED_OUT = Symbol('timed out');

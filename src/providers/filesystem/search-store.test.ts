@@ -1,7 +1,19 @@
-import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { encodeIndex } from '../../search/index-file.js';
 import { nodeFs, type ProviderFs } from './fs-types.js';
 import { SearchCore, type SearchFile } from './search-core.js';
 import { IndexStore } from './search-store.js';
@@ -108,5 +120,115 @@ describe('a saved search index', () => {
         () => undefined,
       ).load(),
     ).toBeUndefined();
+  });
+});
+
+/** Writes `rel` through a new file renamed over it, mtime `at` (s): a new inode, the same times. */
+function replace(rel: string, text: string, at: number): SearchFile {
+  const partial = path.join(dir, `${rel}.new`);
+  writeFileSync(partial, text);
+  utimesSync(partial, at, at);
+  renameSync(partial, path.join(dir, rel));
+  return versionOf(rel);
+}
+
+/** The file's version as the listing records it (file-index.ts). */
+function versionOf(rel: string): SearchFile {
+  const { size, mtimeMs, ino, ctimeMs } = statSync(path.join(dir, rel));
+  return { path: rel, size, mtimeMs, ino, ctimeMs, mimeType: 'text/plain' };
+}
+
+describe('the version a saved index records', () => {
+  it('has the inode: a file replaced with the same size and mtime is read again', async () => {
+    const store = new IndexStore(
+      path.join(keep, 'index.bin'),
+      { root: dir, maxFileBytes: 1 << 20 },
+      () => undefined,
+    );
+    const first = core(nodeFs);
+    first.upsert(replace('a.txt', 'alpha okapi', 1_000));
+    first.upsert(replace('b.txt', 'beta okapi', 1_000));
+    await first.drained();
+    await store.save(first.snapshot());
+
+    const { fs, opened } = counting();
+    const second = core(fs, await store.load());
+    const before = versionOf('a.txt');
+    const now = replace('a.txt', 'alpha zebra', 1_000);
+    expect([now.size, now.mtimeMs, now.ino === before.ino]).toEqual([
+      before.size,
+      before.mtimeMs,
+      false,
+    ]);
+    second.upsert(now);
+    second.upsert(versionOf('b.txt'));
+    second.pruneUnseen();
+    await second.drained();
+    expect(opened).toEqual(['a.txt']);
+    expect(await hits(second, 'zebra')).toEqual(['a.txt']);
+    expect(await hits(second, 'okapi')).toEqual(['b.txt']);
+  });
+
+  it('is of the current format: an index saved without inodes is built anew', async () => {
+    const warnings: string[] = [];
+    const file = path.join(keep, 'index.bin');
+    const old = core(nodeFs);
+    old.upsert(replace('a.txt', 'alpha', 1_000));
+    await old.drained();
+    const versions = [['a.txt', '5:1000000:text/plain']];
+    writeFileSync(file, encodeIndex(old.index, { root: dir, maxFileBytes: 1 << 20, versions }));
+    const store = new IndexStore(file, { root: dir, maxFileBytes: 1 << 20 }, (w) =>
+      warnings.push(w),
+    );
+    expect(await store.load()).toBeUndefined();
+    expect(warnings).toEqual([expect.stringContaining('older format: built anew')]);
+  });
+});
+
+describe('when the index is saved', () => {
+  afterEach(() => void vi.useRealTimers());
+
+  it('a while after a change, at most once per interval, and at once on flush', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    const store = new IndexStore(
+      path.join(keep, 'index.bin'),
+      { root: dir, maxFileBytes: 1 << 20 },
+      () => undefined,
+      { quietMs: 100, minIntervalMs: 1_000 },
+    );
+    const c = core(nodeFs);
+    let saves = 0;
+    const take = () => (saves++, c.snapshot());
+    store.saveSoon(take);
+    await vi.advanceTimersByTimeAsync(60);
+    // A change meanwhile does not put the save off.
+    store.saveSoon(take);
+    await vi.advanceTimersByTimeAsync(60);
+    expect(saves).toBe(1);
+    await store.flush();
+    store.saveSoon(take);
+    await vi.advanceTimersByTimeAsync(500);
+    expect(saves).toBe(1);
+    await vi.advanceTimersByTimeAsync(500);
+    expect(saves).toBe(2);
+    // Closing saves what is left without waiting for the interval, once the save under way ended.
+    store.saveSoon(take);
+    await store.flush();
+    expect(saves).toBe(3);
+    expect(readdirSync(keep)).toEqual(['index.bin']);
+  });
+});
+
+describe('partial files of saves cut short', () => {
+  it('are removed at load, unless their process still runs', async () => {
+    const file = path.join(keep, 'index.bin');
+    const gone = spawnSync(process.execPath, ['-e', '']).pid;
+    const partial = (pid: number) => `${file}.${pid}.tmp`;
+    writeFileSync(partial(gone), 'cut short');
+    writeFileSync(partial(process.ppid), 'being written');
+    const store = new IndexStore(file, { root: dir, maxFileBytes: 1 << 20 }, () => undefined);
+    expect(await store.load()).toBeUndefined();
+    expect(existsSync(partial(gone))).toBe(false);
+    expect(existsSync(partial(process.ppid))).toBe(true);
   });
 });

@@ -1,20 +1,38 @@
 /**
  * The search index saved in a folder of the user's (`indexDir`): loaded by the search worker at
- * start when it was made for the same root and limits, saved a little after each burst of
- * changes. It runs in the search worker; its file calls never block even that thread.
+ * start when it was made for the same root and limits, saved a little after changes, at most
+ * once per interval (each save encodes the whole index), and on close. It runs in the search
+ * worker; its file calls never block even that thread.
  */
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rename, unlink, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { decodeIndex, encodeIndex } from '../../search/index-file.js';
 import type { TextIndex } from '../../search/text-index.js';
 
-/** How long the index stays unchanged before it is saved again (ms). */
-const SAVE_AFTER_MS = 5_000;
+/**
+ * The version of what is saved beside the index (`extra`): 2 records each file's inode and
+ * ctime with its size and mtime. A file of another version is not read but built anew.
+ */
+const STORE_FORMAT = 2;
+
+export const INDEX_STORE_DEFAULTS = {
+  /** How long after a change the index is saved (ms). */
+  quietMs: 5_000,
+  /** Least time between the starts of two saves (ms); the save on close does not wait. */
+  minIntervalMs: 30_000,
+} as const;
+
+export type IndexStoreTimes = { -readonly [K in keyof typeof INDEX_STORE_DEFAULTS]: number };
 
 /** What a saved index must have been made for. */
 interface Made {
   root: string;
   maxFileBytes: number;
+}
+
+interface Saved extends Made {
+  store?: number;
+  versions?: [string, string][];
 }
 
 interface Snapshot {
@@ -24,15 +42,25 @@ interface Snapshot {
 
 export class IndexStore {
   private timer: ReturnType<typeof setTimeout> | undefined;
+  private pending: (() => Snapshot) | undefined;
+  /** The save under way (or the last one, ended): a flush waits for it. */
+  private saving: Promise<void> = Promise.resolve();
+  /** When the last save started (`performance.now()`); none yet: -Infinity. */
+  private savedAt = -Infinity;
+  private readonly times: IndexStoreTimes;
 
   constructor(
     private readonly file: string,
     private readonly made: Made,
     private readonly onWarning: (message: string) => void,
-  ) {}
+    times: Partial<IndexStoreTimes> = {},
+  ) {
+    this.times = { ...INDEX_STORE_DEFAULTS, ...times };
+  }
 
-  /** The saved index, when there is one made for the same root and limits. */
+  /** The saved index, when there is one made for the same root and limits, in this format. */
   async load(): Promise<{ index: TextIndex; versions: Map<string, string> } | undefined> {
+    await this.sweep();
     let bytes: Uint8Array;
     try {
       bytes = await readFile(this.file);
@@ -40,42 +68,81 @@ export class IndexStore {
       return undefined;
     }
     const saved = decodeIndex(bytes);
-    const extra = saved?.extra as (Made & { versions?: [string, string][] }) | undefined;
+    const extra = saved?.extra as Saved | undefined;
     if (!saved || extra?.root !== this.made.root || extra.maxFileBytes !== this.made.maxFileBytes) {
       this.onWarning(`the saved search index ${this.file} is not for this folder: built anew`);
+      return undefined;
+    }
+    if (extra.store !== STORE_FORMAT) {
+      this.onWarning(`the saved search index ${this.file} is of an older format: built anew`);
       return undefined;
     }
     return { index: saved.index, versions: new Map(extra.versions ?? []) };
   }
 
-  private pending: (() => Snapshot) | undefined;
+  /** Removes the partial files of saves cut short (a stop that did not wait, a crash). */
+  private async sweep(): Promise<void> {
+    const dir = path.dirname(this.file);
+    const prefix = `${path.basename(this.file)}.`;
+    const names = await readdir(dir).catch((): string[] => []);
+    for (const name of names) {
+      const pid = name.startsWith(prefix) ? /^(\d+)\.tmp$/.exec(name.slice(prefix.length)) : null;
+      // Another live process may be saving (two servers of one folder): its file is left.
+      if (pid && (Number(pid[1]) === process.pid || !isAlive(Number(pid[1]))))
+        await unlink(path.join(dir, name)).catch(() => undefined);
+    }
+  }
 
-  /** Saves `take()` once nothing changed for a while. */
+  /**
+   * Saves `take()` a while after this call: `quietMs`, or later so that saves start at least
+   * `minIntervalMs` apart. Calls meanwhile do not postpone it (a folder that keeps changing
+   * is still saved); the snapshot is taken when the save starts.
+   */
   saveSoon(take: () => Snapshot): void {
-    clearTimeout(this.timer);
     this.pending = take;
-    this.timer = setTimeout(() => void this.flush(), SAVE_AFTER_MS);
+    if (this.timer !== undefined) return;
+    const { quietMs, minIntervalMs } = this.times;
+    const wait = Math.max(quietMs, this.savedAt + minIntervalMs - performance.now());
+    this.timer = setTimeout(() => void this.flush(), wait);
     this.timer.unref?.();
   }
 
-  /** Saves now what waits to be saved (the folder is no longer served). */
-  async flush(): Promise<void> {
+  /** Saves now what waits to be saved (the folder is no longer served), after a save under way. */
+  flush(): Promise<void> {
     clearTimeout(this.timer);
+    this.timer = undefined;
     const take = this.pending;
     this.pending = undefined;
-    if (take) await this.save(take());
+    if (take) {
+      this.saving = this.saving.then(() => {
+        this.savedAt = performance.now();
+        return this.save(take());
+      });
+    }
+    return this.saving;
   }
 
   /** Writes the index whole (a new file, then renamed over the old one). */
   async save({ index, versions }: Snapshot): Promise<void> {
+    const partial = `${this.file}.${process.pid}.tmp`;
     try {
-      const bytes = encodeIndex(index, { ...this.made, versions: [...versions] });
+      const extra: Saved = { ...this.made, store: STORE_FORMAT, versions: [...versions] };
+      const bytes = encodeIndex(index, extra);
       await mkdir(path.dirname(this.file), { recursive: true });
-      const partial = `${this.file}.${process.pid}.tmp`;
       await writeFile(partial, bytes);
       await rename(partial, this.file);
     } catch (error) {
+      await unlink(partial).catch(() => undefined);
       this.onWarning(`the search index was not saved to ${this.file}: ${(error as Error).message}`);
     }
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
