@@ -25,6 +25,12 @@ export interface ToolDefinition {
   annotations?: ToolAnnotations;
   icons?: Icon[];
   _meta?: MetaObject;
+  /**
+   * OAuth scopes a caller needs to see and call it (with an authorization layer, mcpkit/auth):
+   * a caller without them gets 403 `insufficient_scope` naming them over HTTP, and does not see
+   * the tool in `tools/list`. Listed in the Protected Resource Metadata `scopes_supported`.
+   */
+  scopes?: readonly string[];
 }
 
 /**

@@ -16,6 +16,8 @@ export interface ToolEntry {
   input: CompiledSchema;
   output: CompiledSchema | undefined;
   handler: ToolHandler<never>;
+  /** OAuth scopes needed to see and call it. */
+  scopes?: readonly string[] | undefined;
 }
 
 export interface ResourceEntry {

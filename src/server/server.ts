@@ -272,6 +272,24 @@ export class McpServer {
     return this.tools.get(name)?.tool.inputSchema;
   }
 
+  /** Every OAuth scope a registered tool asks for (for PRM `scopes_supported`). */
+  declaredScopes(): readonly string[] {
+    const scopes = new Set<string>();
+    for (const entry of this.tools.list()) for (const s of entry.scopes ?? []) scopes.add(s);
+    return [...scopes];
+  }
+
+  /**
+   * The OAuth scopes a JSON-RPC message needs (a `tools/call` its tool's), for transports that
+   * refuse it before it runs (HTTP's 403 `insufficient_scope`); undefined when it needs none.
+   */
+  scopesFor(message: unknown): readonly string[] | undefined {
+    if (typeof message !== 'object' || message === null) return undefined;
+    const m = message as { method?: unknown; params?: { name?: unknown } };
+    if (m.method !== 'tools/call' || typeof m.params?.name !== 'string') return undefined;
+    return this.tools.get(m.params.name)?.scopes;
+  }
+
   /** Tells listening clients that a list changed (also done on every registration change). */
   notifyListChanged(kind: ListKind): void {
     this.bus.publish({ type: 'list-changed', list: kind });
