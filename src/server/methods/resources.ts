@@ -1,4 +1,6 @@
 import { collectBlob, isStreamedBody } from '../../content/streamed-body.js';
+import { callerKey } from '../auth-info.js';
+import { artifactOwnedBy } from '../link-store.js';
 import type { Resource, ResourceContents } from '../../protocol/types.js';
 import { ERROR_CODES } from '../../protocol/error-codes.js';
 import { isMcpKitError } from '../../errors/mcpkit-error.js';
@@ -104,7 +106,11 @@ async function resolveRead(
         { cause: error },
       );
     });
-    if ('found' in found) {
+    const caller = ctx.auth && callerKey(ctx.auth);
+    if (
+      'found' in found &&
+      (await artifactOwnedBy(core.linkStore, target.base, found.found, caller))
+    ) {
       const a = found.found;
       const contents = target.part
         ? artifactPart(uri, { base: target.base, part: target.part }, a, ctx.capBytes)
@@ -164,7 +170,10 @@ function holdsStreamedBlob(result: Result): boolean {
 function encodedOnce(core: ServerCore, uri: string, ctx: RequestContext, read: ReadOutcome) {
   const { result, version } = read;
   if (version === undefined || holdsStreamedBlob(result)) return undefined;
-  const key = `${ctx.era}\n${uri}`;
+  // A private answer is one caller's: never handed to another (with auth, callers are known).
+  const scope = result['cacheScope'] ?? core.options.readCache?.cacheScope ?? 'private';
+  const caller = ctx.auth && scope === 'private' ? `\n${callerKey(ctx.auth)}` : '';
+  const key = `${ctx.era}\n${uri}${caller}`;
   return (
     core.encodedReads.get(version, key) ??
     core.encodedReads.keep(version, key, finalResult(core, ctx.era, 'read', result))
