@@ -24,6 +24,8 @@ export interface ResourceEntry {
   resource: Resource;
   cache: CacheHints;
   read: ReadHandler;
+  /** OAuth scopes needed to see and read it. */
+  scopes?: readonly string[] | undefined;
 }
 
 export interface TemplateEntry {
@@ -39,4 +41,6 @@ export interface PromptEntry {
   handler: PromptHandler;
   /** The arguments' schema (`input`), checked and parsed before the handler runs. */
   input?: CompiledSchema | undefined;
+  /** OAuth scopes needed to see and get it. */
+  scopes?: readonly string[] | undefined;
 }

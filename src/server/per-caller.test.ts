@@ -30,6 +30,17 @@ function setup() {
     ctx.result(ctx.attach({ name: 'r.txt', mimeType: 'text/plain', text: 'q'.repeat(20_000) })),
   );
   server.tool('admin', { scopes: ['admin'] }, () => 'done');
+  server.prompt('audit', { scopes: ['admin'] }, () => 'audit everything');
+  server.resource('mem://secret', { name: 'secret', scopes: ['admin'] }, () => 'the secret');
+  server.resource(
+    'mem://vault/{key}',
+    {
+      name: 'vault',
+      scopes: ['admin'],
+      list: () => [{ uri: 'mem://vault/a', name: 'a' }],
+    },
+    (_uri, { key }) => `vault ${key}`,
+  );
   const peer = server.connect({ transport: 'memory', send: () => undefined });
   const ask = async (message: unknown, auth?: AuthInfo) =>
     (await peer.handle(message, auth ? { authInfo: auth } : {})) as Answer;
@@ -75,5 +86,36 @@ describe('per-caller data', () => {
       who('root', ['admin']),
     );
     expect(ok.result?.content?.[0]?.['text']).toBe('done');
+  });
+
+  it('holds prompts, resources and templates to their scopes, in lists too', async () => {
+    const { ask } = setup();
+    const root = who('root', ['admin']);
+    for (const message of [
+      modern('prompts/get', { name: 'audit' }),
+      modern('resources/read', { uri: 'mem://secret' }),
+      modern('resources/read', { uri: 'mem://vault/a' }),
+    ]) {
+      expect((await ask(message, alice)).error?.message).toMatch(/needs the scope admin/);
+      expect((await ask(message, root)).result).toBeDefined();
+    }
+    const names = async (method: string, field: string, key: string, auth: AuthInfo) =>
+      ((await ask(modern(method), auth)).result?.[field] as Array<Record<string, string>>).map(
+        (e) => e[key],
+      );
+    expect(await names('prompts/list', 'prompts', 'name', alice)).toEqual([]);
+    expect(await names('prompts/list', 'prompts', 'name', root)).toEqual(['audit']);
+    expect(await names('resources/list', 'resources', 'uri', alice)).toEqual(['mem://me']);
+    expect(await names('resources/list', 'resources', 'uri', root)).toEqual([
+      'mem://me',
+      'mem://secret',
+      'mem://vault/a',
+    ]);
+    expect(
+      await names('resources/templates/list', 'resourceTemplates', 'uriTemplate', alice),
+    ).toEqual([]);
+    // Scopes never reach the wire.
+    const tools = (await ask(modern('tools/list'), root)).result?.['tools'] as object[];
+    expect(JSON.stringify(tools)).not.toContain('scopes');
   });
 });

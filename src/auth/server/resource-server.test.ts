@@ -33,6 +33,7 @@ beforeAll(async () => {
   const server = createServer({ name: 'protected', version: '1.0.0' });
   server.tool('whoami', {}, (_args, ctx) => ctx.auth?.subject ?? 'nobody');
   server.tool('read-files', { scopes: ['files:read'] }, () => 'secret files');
+  server.resource('mem://private', { name: 'private', scopes: ['files:read'] }, () => 'private');
   const auth = new ResourceServer({
     resource: () => url,
     issuer: AS,
@@ -84,6 +85,14 @@ describe('a protected endpoint (verify hook)', () => {
     expect(await res.text()).not.toContain('secret files');
     const ok = await post(modern('tools/call', { name: 'read-files', arguments: {} }), 'alice');
     expect(ok.status).toBe(200);
+    const read = modern('resources/read', { uri: 'mem://private' });
+    const refused = await fetch(url, {
+      method: 'POST',
+      headers: { ...modernHeaders('resources/read', 'mem://private'), authorization: 'Bearer bob' },
+      body: JSON.stringify(read),
+    });
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get('www-authenticate')).toContain('scope="mcp files:read"');
   });
 
   it('leaves tools out of the list for callers without their scopes', async () => {
