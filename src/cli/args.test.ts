@@ -9,6 +9,8 @@ const DEFAULTS: ServeArgs = {
   watch: true,
   refuseHardLinks: false,
   idleGc: true,
+  auth: {},
+  insecureNoAuth: false,
 };
 
 describe('parseSize', () => {

@@ -2,6 +2,7 @@
 import { argTokens, type ArgToken } from './arg-tokens.js';
 import { parseValue, VALUE_OPTIONS, type ValueKey } from './serve-options.js';
 import { looksLikeAddress, parseHostPort } from './values.js';
+import { AUTH_VALUE_FLAGS, authProblem, setAuthValue, type ServeAuthArgs } from './serve-auth.js';
 
 export { parseDuration, parseHostPort, parseSize } from './values.js';
 export { MIN_MESSAGE_CAP_BYTES } from './serve-options.js';
@@ -32,6 +33,10 @@ export interface ServeArgs extends Partial<Record<ValueKey, number>> {
   redisCa?: string;
   /** `--index-dir DIR`: where the search index is saved and started from on the next run. */
   indexDir?: string;
+  /** `--auth-*`: a protected endpoint (see serve-auth.ts). */
+  auth: ServeAuthArgs;
+  /** `--insecure-no-auth`: serve a non-loopback address without authorization. */
+  insecureNoAuth: boolean;
 }
 
 export type ParsedServeArgs =
@@ -52,6 +57,7 @@ const FLAGS = new Set([
   '--no-watch',
   '--no-hard-links',
   '--no-idle-gc',
+  '--insecure-no-auth',
 ]);
 /** Options whose value is the next argument (or after `=`), whatever it looks like. */
 const VALUE_NAMES = [
@@ -60,6 +66,7 @@ const VALUE_NAMES = [
   'redis-prefix',
   'redis-ca',
   'index-dir',
+  ...Object.keys(AUTH_VALUE_FLAGS).map((flag) => flag.slice(2)),
   ...Object.keys(VALUE_OPTIONS).map((flag) => flag.slice(2)),
 ];
 
@@ -113,6 +120,8 @@ export function parseServeArgs(argv: readonly string[]): ParsedServeArgs {
     watch: true,
     refuseHardLinks: false,
     idleGc: true,
+    auth: {},
+    insecureNoAuth: false,
   };
   const error = (message: string): ParsedServeArgs => ({ kind: 'error', message });
   const used = new Set<string>();
@@ -137,6 +146,10 @@ export function parseServeArgs(argv: readonly string[]): ParsedServeArgs {
         return { kind: 'help' };
       case '--stdio':
         stdio = true;
+        continue;
+      case '--insecure-no-auth':
+        args.insecureNoAuth = true;
+        used.add(name);
         continue;
       case '--no-legacy':
       case '--quiet':
@@ -204,6 +217,15 @@ export function parseServeArgs(argv: readonly string[]): ParsedServeArgs {
         continue;
       }
       default: {
+        if (Object.hasOwn(AUTH_VALUE_FLAGS, name)) {
+          const raw = token.value;
+          if (raw === undefined || raw === '' || (!inline && raw.startsWith('--')))
+            return error(`${name} expects a value`);
+          const problem = setAuthValue(args.auth, name, raw);
+          if (problem) return error(problem);
+          used.add(name);
+          continue;
+        }
         const option = Object.hasOwn(VALUE_OPTIONS, name) ? VALUE_OPTIONS[name] : undefined;
         if (!option) return error(`unknown option ${JSON.stringify(name)}`);
         const raw = token.value;
@@ -224,12 +246,19 @@ export function parseServeArgs(argv: readonly string[]): ParsedServeArgs {
       return error(`${name} applies with --redis only`);
   if (args.redisCa !== undefined && !/^rediss:/i.test(args.redis ?? ''))
     return error('--redis-ca applies to a rediss:// URL (TLS) only');
+  const authIssue = authProblem(args.auth, args.insecureNoAuth);
+  if (authIssue) return error(authIssue);
   if (stdio) args.transport = { kind: 'stdio' };
   const kind = args.transport.kind;
   for (const name of used) {
     const only =
       VALUE_OPTIONS[name]?.only ??
-      (name === '--allow-host' || name === '--no-legacy' ? 'http' : undefined);
+      (name === '--allow-host' ||
+      name === '--no-legacy' ||
+      name === '--insecure-no-auth' ||
+      Object.hasOwn(AUTH_VALUE_FLAGS, name)
+        ? 'http'
+        : undefined);
     if (only !== undefined && only !== kind) return error(`${name} applies to --${only} only`);
   }
   return { kind: 'ok', args };

@@ -29,6 +29,8 @@ export interface BannerInput {
   serverName: string;
   /** With `--redis`: what this instance shares, and through what. */
   shared?: SharedInfo;
+  /** HTTP: the line saying what protects the endpoint (`--auth-*`), or that nothing does. */
+  auth?: string;
 }
 
 /** What the banner says of the sharing: where (credentials masked) and where the secret came from. */
@@ -115,6 +117,7 @@ export function banner(input: BannerInput): string {
       `in: ${formatBytes(t.inboundBytes)} per ${t.kind === 'http' ? 'request body (--max-body-bytes)' : 'line (--max-line-bytes)'}`,
     `  parts      a file too large for one message reads in parts: file:///{+path}{?offset,length,version}`,
     ...(input.shared ? sharedLines(input.shared) : []),
+    ...(input.auth ? [`  ${input.auth}`] : []),
     '',
     'To use it from a stdio host, paste into its MCP configuration:',
     stdioConfig(input.serverName, input.stdioCommand.command, input.stdioCommand.args),

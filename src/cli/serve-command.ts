@@ -31,6 +31,7 @@ import { createProgressReporter } from './progress.js';
 import { indexProgress, walkProgress } from './serve-progress.js';
 import { openShared, redisStdioArgs } from './serve-redis.js';
 import { UsageError } from './usage-error.js';
+import { authBannerLine, resourceServerOf } from './serve-auth.js';
 
 /** What the command writes to, and how this process was started (for the printed configuration). */
 export interface ServeIo {
@@ -334,9 +335,19 @@ async function start(
             ...args.allowHosts,
           ]),
         ];
+  // The resource's URL is the endpoint's as bound (its port known once listening).
+  let boundUrl = '';
+  let auth;
+  try {
+    auth = resourceServerOf(args.auth, args.insecureNoAuth, host, () => boundUrl);
+  } catch (error) {
+    closeFolder();
+    throw error;
+  }
   let running;
   try {
     running = await serveHttp(server, {
+      ...(auth ? { auth } : {}),
       host,
       port,
       maxBodyBytes,
@@ -361,6 +372,7 @@ async function start(
         : (error as Error).message;
     throw new McpKitError('LISTEN_FAILED', `cannot listen on ${host}:${port}: ${why}`);
   }
+  boundUrl = running.url;
   // The URL comes first, alone on its line: scripts and tests read it from stdout.
   io.stdout.write(`${running.url}\n`);
   if (!args.quiet) {
@@ -376,6 +388,7 @@ async function start(
           capBytes: maxResponseBytes - ENVELOPE_RESERVE_BYTES,
           legacy: args.legacy,
         },
+        auth: authBannerLine(args.auth, auth),
       })}\n`,
     );
   }

@@ -125,6 +125,21 @@ HTTP only:
                           one is closed for a new one (default 10000)
   --session-idle TIME     an idle 2025-11-25 session is closed after this long (default 30m)
 
+Authorization (HTTP only; see "Protecting a server" in the README):
+  --auth-issuer URL       protect the endpoint with OAuth: every request needs a bearer token
+                          issued by this authorization server (JWT access tokens checked
+                          against its keys, found from its metadata, fetched on first use)
+  --auth-audience URL     the audience tokens must carry, and the resource URL served in
+                          /.well-known/oauth-protected-resource (default: the endpoint's URL
+                          as bound, http://HOST:PORT/mcp)
+  --auth-jwks URL         the issuer's JWKS URL, instead of its metadata's jwks_uri
+  --auth-introspect URL   opaque tokens: check them at this introspection endpoint (RFC 7662),
+                          with --auth-client-id ID and --auth-client-secret-env VAR (the name
+                          of the environment variable holding the secret)
+  --auth-scopes S1,S2     scopes every request needs
+  --insecure-no-auth      serve a non-loopback address without authorization (refused without
+                          it: anyone who can reach the address could use the server)
+
 Several instances (one Redis; see "Running several instances" in the README):
   --redis URL             share change events, links and the signing secret with every instance
                           on this Redis and prefix: redis://[user:password@]host[:port][/db], or

@@ -5,6 +5,8 @@ import { resolvesUri } from './methods/links.js';
 import { blobsInMemory, readResource } from './methods/resources.js';
 import { matchTemplates, statResource } from './methods/templates.js';
 import type { ContentEnv } from './result-assembly.js';
+import { callerKey } from './auth-info.js';
+import { artifactOwnedBy } from './link-store.js';
 
 /** Binds result assembly to a server and one request: reads go through the server's own read path. */
 export function createContentEnv(core: ServerCore, ctx: RequestContext): ContentEnv {
@@ -20,11 +22,13 @@ export function createContentEnv(core: ServerCore, ctx: RequestContext): Content
     refuses: (uri) => matchTemplates(core, uri).some((hit) => 'refused' in hit),
     stat: (uri) =>
       core.linkStore.owns(uri)
-        ? statArtifact(core, uri, ctx.capBytes)
+        ? statArtifact(core, uri, ctx)
         : statResource(core, uri, { capBytes: ctx.capBytes }),
     // Embedded or linked, an artifact is kept as long: a host may read an embedded resource's URI
     // again. Keeping an embedded one is best-effort: its bytes are in the result already.
-    artifactUri: async (content, linked) => {
+    artifactUri: async (made, linked) => {
+      // Made for this caller: only this caller can read it back (see artifactOwnedBy).
+      const content = ctx.auth ? { ...made, owner: callerKey(ctx.auth) } : made;
       if (linked) return core.linkStore.put(content, options.artifactTtlMs);
       if (options.clientCanReadResources === false) return core.linkStore.uriFor(content);
       return core.linkStore
@@ -35,7 +39,7 @@ export function createContentEnv(core: ServerCore, ctx: RequestContext): Content
 }
 
 /** Sizes an artifact (or a part of one) of the link store without reading it out. */
-async function statArtifact(core: ServerCore, uri: string, capBytes: number) {
+async function statArtifact(core: ServerCore, uri: string, ctx: RequestContext) {
   let target;
   try {
     target = artifactTarget(uri);
@@ -43,5 +47,8 @@ async function statArtifact(core: ServerCore, uri: string, capBytes: number) {
     return undefined;
   }
   const found = await core.linkStore.get(target.base).catch(() => undefined);
-  return found && 'found' in found ? artifactStat(target, found.found, capBytes) : undefined;
+  if (!found || !('found' in found)) return undefined;
+  const caller = ctx.auth && callerKey(ctx.auth);
+  if (!(await artifactOwnedBy(core.linkStore, target.base, found.found, caller))) return undefined;
+  return artifactStat(target, found.found, ctx.capBytes);
 }

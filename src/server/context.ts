@@ -27,6 +27,7 @@ import { AnswerBudget, type AnswerLease } from './answer-budget.js';
 import type { Cancellation } from './cancellation.js';
 import { InputRequiredSignal } from './input-required.js';
 import { levelRank } from './log-levels.js';
+import { isAuthInfo, type AuthInfo } from './auth-info.js';
 import { assembleForResult, attachUri, type ContentEnv } from './result-assembly.js';
 
 const CAPABILITY_OF: Record<InputRequest['method'], 'elicitation' | 'sampling' | 'roots'> = {
@@ -111,6 +112,11 @@ export class RequestContext {
   private contentEnv: ContentEnv | undefined;
   /** Whatever the transport authenticated (e.g. from an HTTP auth hook). */
   readonly authInfo: unknown;
+  /**
+   * The caller, as the authorization layer verified it (mcpkit/auth on HTTP): subject, client
+   * id, scopes and claims. Undefined without one (stdio, an unprotected endpoint).
+   */
+  readonly auth: AuthInfo | undefined;
   /** The raw `inputResponses` of this round (modern era). */
   readonly inputResponses: InputResponses | undefined;
   private readonly answers: Record<string, unknown>;
@@ -132,6 +138,7 @@ export class RequestContext {
     this.cancel = init.cancel;
     this.makeContent = init.content;
     this.authInfo = init.authInfo;
+    this.auth = isAuthInfo(init.authInfo) ? init.authInfo : undefined;
     this.inputResponses = init.inputResponses;
     this.answers = init.answers;
     this.userState = init.userState;

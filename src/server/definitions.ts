@@ -25,6 +25,12 @@ export interface ToolDefinition {
   annotations?: ToolAnnotations;
   icons?: Icon[];
   _meta?: MetaObject;
+  /**
+   * OAuth scopes a caller needs to see and call it (with an authorization layer, mcpkit/auth):
+   * a caller without them gets 403 `insufficient_scope` naming them over HTTP, and does not see
+   * the tool in `tools/list`. Listed in the Protected Resource Metadata `scopes_supported`.
+   */
+  scopes?: readonly string[];
 }
 
 /**
@@ -48,6 +54,11 @@ export type ToolHandler<A = Record<string, unknown>, O = unknown> = (
 export interface ResourceDefinition extends Omit<Resource, 'uri'>, CacheHints {
   /** Raw size in bytes (static resources only). */
   size?: number;
+  /**
+   * OAuth scopes a caller needs to see and read it (with an authorization layer): see
+   * `ToolDefinition.scopes`. On a template, every URI it serves needs them.
+   */
+  scopes?: readonly string[];
 }
 
 /** What a read handler may return. `uri` may be left out: the requested URI is used. */
@@ -133,6 +144,8 @@ export interface PromptDefinition {
   _meta?: MetaObject;
   /** Completion per argument. */
   complete?: Record<string, CompleteHandler>;
+  /** OAuth scopes a caller needs to see and get it (see `ToolDefinition.scopes`). */
+  scopes?: readonly string[];
 }
 
 export type PromptReturn = GetPromptResult | string;

@@ -16,12 +16,16 @@ export interface ToolEntry {
   input: CompiledSchema;
   output: CompiledSchema | undefined;
   handler: ToolHandler<never>;
+  /** OAuth scopes needed to see and call it. */
+  scopes?: readonly string[] | undefined;
 }
 
 export interface ResourceEntry {
   resource: Resource;
   cache: CacheHints;
   read: ReadHandler;
+  /** OAuth scopes needed to see and read it. */
+  scopes?: readonly string[] | undefined;
 }
 
 export interface TemplateEntry {
@@ -37,4 +41,6 @@ export interface PromptEntry {
   handler: PromptHandler;
   /** The arguments' schema (`input`), checked and parsed before the handler runs. */
   input?: CompiledSchema | undefined;
+  /** OAuth scopes needed to see and get it. */
+  scopes?: readonly string[] | undefined;
 }

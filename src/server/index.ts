@@ -6,6 +6,7 @@
 export { McpServer, createServer } from './server.js';
 export type { Registered } from './server.js';
 export { RequestContext } from './context.js';
+export type { AuthInfo } from './auth-info.js';
 export { DEFAULT_MAX_RESPONSE_TOTAL_BYTES, STREAM_WINDOW_BYTES } from './answer-budget.js';
 export type { AnswerBudget, AnswerLease } from './answer-budget.js';
 export { InputRequiredSignal, isInputRequired } from './input-required.js';

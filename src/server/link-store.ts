@@ -10,6 +10,12 @@ export interface StoredArtifact {
   /** Raw size in bytes. */
   size: number;
   expiresAt: number;
+  /**
+   * The caller it was made for (a caller key, with an authorization layer): part of its URI's
+   * MAC, so that the same content made for another caller has another URI, and a read by anyone
+   * else finds nothing (see `artifactOwnedBy`).
+   */
+  owner?: string | undefined;
 }
 
 export type ArtifactLookup = { found: StoredArtifact } | { expired: true } | { missing: true };
@@ -25,7 +31,30 @@ export interface LinkStore {
   /** Whether `uri` has the shape of this store's URIs (no I/O). */
   owns(uri: string): boolean;
   /** The URI `put` would give this content, without storing it. */
-  uriFor(content: { text?: string; blob?: string; mimeType: string }): Promise<string>;
+  uriFor(content: ArtifactNaming): Promise<string>;
+}
+
+/** What an artifact's URI is a MAC of. */
+export interface ArtifactNaming {
+  text?: string | undefined;
+  blob?: string | undefined;
+  mimeType: string;
+  owner?: string | undefined;
+}
+
+/**
+ * Whether the artifact found at `uri` may be given to `caller`: always without a caller (no
+ * authorization layer); with one, only when the URI is the MAC of the content for that caller.
+ */
+export async function artifactOwnedBy(
+  store: Pick<LinkStore, 'uriFor'>,
+  uri: string,
+  found: StoredArtifact,
+  caller: string | undefined,
+): Promise<boolean> {
+  if (caller === undefined) return true;
+  const { text, blob, mimeType } = found;
+  return (await store.uriFor({ text, blob, mimeType, owner: caller })) === uri;
 }
 
 export const ARTIFACT_URI_PREFIX = 'mcpkit://artifacts/';
@@ -35,12 +64,11 @@ export const ARTIFACT_URI_PREFIX = 'mcpkit://artifacts/';
  * secret, so that nobody can guess the URI of content they do not already know the link to.
  * The same secret on every instance gives the same URIs (a shared store, scaled out).
  */
-export async function artifactUri(
-  content: { text?: string; blob?: string; mimeType: string },
-  key: CryptoKeyLike,
-): Promise<string> {
+export async function artifactUri(content: ArtifactNaming, key: CryptoKeyLike): Promise<string> {
+  // An owner comes first, JSON-quoted: no owner, and no other owner, can spell the same input.
+  const owner = content.owner === undefined ? '' : `o:${JSON.stringify(content.owner)}\n`;
   const data = new TextEncoder().encode(
-    `${content.mimeType}\n${content.text !== undefined ? `t:${content.text}` : `b:${content.blob ?? ''}`}`,
+    `${owner}${content.mimeType}\n${content.text !== undefined ? `t:${content.text}` : `b:${content.blob ?? ''}`}`,
   );
   const mac = new Uint8Array(await crypto.subtle.sign('HMAC', await key, data));
   return `${ARTIFACT_URI_PREFIX}${bytesToHex(mac)}`;
@@ -91,7 +119,7 @@ export class MemoryLinkStore implements LinkStore {
     this.now = options.now ?? Date.now;
   }
 
-  uriFor(content: { text?: string; blob?: string; mimeType: string }): Promise<string> {
+  uriFor(content: ArtifactNaming): Promise<string> {
     return artifactUri(content, this.key);
   }
 

@@ -41,6 +41,7 @@ import type { PromptArgs, TemplateVariables, ToolArgs, ToolStructured } from './
 import { compilePromptInput } from './prompt-input.js';
 
 import { toolEntry, without } from './tool-entry.js';
+import { readScopes } from './methods/scopes.js';
 import { Emitter } from '../protocol/emitter.js';
 import { META } from '../protocol/meta-keys.js';
 import { AnswerBudget, DEFAULT_MAX_RESPONSE_TOTAL_BYTES } from './answer-budget.js';
@@ -187,7 +188,7 @@ export class McpServer {
       const parsed = parseTemplate(uriOrTemplate);
       const template = {
         uriTemplate: uriOrTemplate,
-        ...without(definition, 'list', 'complete', 'stat', 'ttlMs', 'cacheScope', 'size'),
+        ...without(definition, 'list', 'complete', 'stat', 'ttlMs', 'cacheScope', 'size', 'scopes'),
       };
       return this.templates.add(uriOrTemplate, { template, parsed, definition, read });
     }
@@ -201,13 +202,14 @@ export class McpServer {
     }
     const resource = {
       uri: uriOrTemplate,
-      ...without(definition, 'list', 'complete', 'stat', 'ttlMs', 'cacheScope'),
+      ...without(definition, 'list', 'complete', 'stat', 'ttlMs', 'cacheScope', 'scopes'),
     };
     const cache = {
       ...(definition.ttlMs !== undefined ? { ttlMs: definition.ttlMs } : {}),
       ...(definition.cacheScope !== undefined ? { cacheScope: definition.cacheScope } : {}),
     };
-    return this.resources.add(uriOrTemplate, { resource, cache, read });
+    const scopes = definition.scopes?.length ? [...definition.scopes] : undefined;
+    return this.resources.add(uriOrTemplate, { resource, cache, read, scopes });
   }
 
   /** Registers a prompt; returns a function that removes it. */
@@ -222,7 +224,7 @@ export class McpServer {
     const input = definition.input ? compilePromptInput(definition.input, name) : undefined;
     const prompt = {
       name,
-      ...without(definition, 'complete', 'input'),
+      ...without(definition, 'complete', 'input', 'scopes'),
       ...(input ? { arguments: input.arguments } : {}),
     };
     return this.prompts.add(name, {
@@ -230,6 +232,7 @@ export class McpServer {
       complete: definition.complete ?? {},
       handler,
       input: input?.schema,
+      scopes: definition.scopes?.length ? [...definition.scopes] : undefined,
     });
   }
 
@@ -270,6 +273,35 @@ export class McpServer {
    */
   toolInputSchema(name: string): Readonly<Tool['inputSchema']> | undefined {
     return this.tools.get(name)?.tool.inputSchema;
+  }
+
+  /** Every OAuth scope a tool, prompt, resource or template asks for (PRM `scopes_supported`). */
+  declaredScopes(): readonly string[] {
+    const scopes = new Set<string>();
+    const lists = [
+      this.tools.list(),
+      this.prompts.list(),
+      this.resources.list(),
+      this.templates.list().map((t) => t.definition),
+    ];
+    for (const list of lists)
+      for (const entry of list) for (const s of entry.scopes ?? []) scopes.add(s);
+    return [...scopes];
+  }
+
+  /**
+   * The OAuth scopes a JSON-RPC message needs (a `tools/call` its tool's), for transports that
+   * refuse it before it runs (HTTP's 403 `insufficient_scope`); undefined when it needs none.
+   */
+  scopesFor(message: unknown): readonly string[] | undefined {
+    if (typeof message !== 'object' || message === null) return undefined;
+    const m = message as { method?: unknown; params?: { name?: unknown; uri?: unknown } };
+    const { name, uri } = m.params ?? {};
+    if (m.method === 'tools/call' && typeof name === 'string') return this.tools.get(name)?.scopes;
+    if (m.method === 'prompts/get' && typeof name === 'string')
+      return this.prompts.get(name)?.scopes;
+    if (m.method === 'resources/read' && typeof uri === 'string') return readScopes(this.core, uri);
+    return undefined;
   }
 
   /** Tells listening clients that a list changed (also done on every registration change). */

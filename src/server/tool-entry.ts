@@ -30,9 +30,10 @@ export function toolEntry(
     : undefined;
   const tool = {
     name,
-    ...without(definition, 'input', 'output'),
+    ...without(definition, 'input', 'output', 'scopes'),
     inputSchema: definition.input ? input.json : { ...DEFAULT_INPUT_SCHEMA },
     ...(output ? { outputSchema: output.json } : {}),
   };
-  return { tool, input, output, handler };
+  const scopes = definition.scopes?.length ? [...definition.scopes] : undefined;
+  return { tool, input, output, handler, scopes };
 }

@@ -18,3 +18,4 @@ export type { HandleExtra, LegacySession, PeerOptions, TransportKind } from './p
 export type { ChannelFlow } from './channel-flow.js';
 export { STREAM_WINDOW_BYTES } from './answer-budget.js';
 export type { AnswerBudget, AnswerLease } from './answer-budget.js';
+export { callerKey, isAuthInfo, missingScopes, type AuthInfo } from './auth-info.js';

@@ -55,6 +55,7 @@ function whenClosed(res: ServerResponse, done: () => void): void {
 class NodeExchange implements HttpExchange, HttpResponder {
   readonly method: string;
   readonly path: string;
+  readonly query: string | undefined;
   /** A framework routed it here (Express, Connect: `originalUrl`): it is served at any path. */
   readonly mounted: boolean;
   private controller: AbortController | undefined;
@@ -71,6 +72,7 @@ class NodeExchange implements HttpExchange, HttpResponder {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     this.path = q >= 0 ? url.slice(0, q) : url;
+    this.query = q >= 0 ? url.slice(q + 1) : undefined;
     this.mounted = typeof (req as { originalUrl?: unknown }).originalUrl === 'string';
   }
 

@@ -11,12 +11,16 @@ export function pageSize(core: ServerCore): number {
 export function lister<T>(
   field: string,
   method: string,
-  items: (core: ServerCore, era: Era) => readonly T[] | Promise<readonly T[]>,
+  items: (
+    core: ServerCore,
+    era: Era,
+    ctx: MethodEnv['ctx'],
+  ) => readonly T[] | Promise<readonly T[]>,
   key: (item: T) => string,
 ) {
   return async (params: Params, { core, ctx }: MethodEnv): Promise<Result> => {
     const page = paginate(
-      await items(core, ctx.era),
+      await items(core, ctx.era, ctx),
       key,
       params['cursor'] as string | undefined,
       pageSize(core),

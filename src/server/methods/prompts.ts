@@ -4,6 +4,7 @@ import { authorMistake } from './author-mistakes.js';
 import { checkEmittedLinks } from './links.js';
 import { lister } from './lists.js';
 import { boundTarget } from './target.js';
+import { requireScopes, visibleTo } from './scopes.js';
 import type { MethodEnv, MethodSpec, Params, Result } from './types.js';
 
 async function getPrompt(params: Params, { core, ctx }: MethodEnv): Promise<Result> {
@@ -11,6 +12,7 @@ async function getPrompt(params: Params, { core, ctx }: MethodEnv): Promise<Resu
   const entry = core.prompts.get(name);
   if (!entry)
     throw ProtocolError.invalidParams(`Unknown prompt: ${JSON.stringify(name)}`, { name });
+  requireScopes(`prompt "${name}"`, entry.scopes, ctx.auth);
   let args = (params['arguments'] ?? {}) as Record<string, unknown>;
   if (entry.input) {
     let checked = entry.input.check(args);
@@ -52,7 +54,14 @@ export const promptMethods: Record<string, MethodSpec> = {
     run: lister(
       'prompts',
       'prompts/list',
-      (core) => core.prompts.wire(),
+      (core, _era, ctx) =>
+        visibleTo(
+          ctx.auth,
+          core.prompts.wire(),
+          core.prompts.list(),
+          (p) => p.name,
+          (e) => e.prompt.name,
+        ),
       (p) => p.name,
     ),
   },

@@ -1,4 +1,7 @@
 import { collectBlob, isStreamedBody } from '../../content/streamed-body.js';
+import { callerKey, missingScopes } from '../auth-info.js';
+import { requireScopes, visibleTo } from './scopes.js';
+import { artifactOwnedBy } from '../link-store.js';
 import type { Resource, ResourceContents } from '../../protocol/types.js';
 import { ERROR_CODES } from '../../protocol/error-codes.js';
 import { isMcpKitError } from '../../errors/mcpkit-error.js';
@@ -81,6 +84,7 @@ async function resolveRead(
 ): Promise<ReadOutcome> {
   const entry = core.resources.get(uri);
   if (entry) {
+    requireScopes(`resource ${uri}`, entry.scopes, ctx.auth);
     const value = await entry.read(uri, {}, ctx);
     if (value === undefined) throw resourceNotFound(uri, ctx.era);
     return outcomeOf(uri, value, entry.resource.mimeType, entry.cache);
@@ -88,6 +92,7 @@ async function resolveRead(
   const templates = core.templates.list();
   for (let i = 0, hit; (hit = templateHit(templates, uri, i)) !== undefined; i++) {
     if ('refused' in hit) throw resourceRefused(uri, hit.refused, hit.variable);
+    requireScopes(`resource ${uri}`, hit.entry.definition.scopes, ctx.auth);
     const value = await hit.entry.read(uri, { ...hit.variables }, ctx);
     if (value === undefined) continue;
     return outcomeOf(uri, value, hit.entry.template.mimeType, hit.entry.definition);
@@ -104,7 +109,11 @@ async function resolveRead(
         { cause: error },
       );
     });
-    if ('found' in found) {
+    const caller = ctx.auth && callerKey(ctx.auth);
+    if (
+      'found' in found &&
+      (await artifactOwnedBy(core.linkStore, target.base, found.found, caller))
+    ) {
       const a = found.found;
       const contents = target.part
         ? artifactPart(uri, { base: target.base, part: target.part }, a, ctx.capBytes)
@@ -164,19 +173,34 @@ function holdsStreamedBlob(result: Result): boolean {
 function encodedOnce(core: ServerCore, uri: string, ctx: RequestContext, read: ReadOutcome) {
   const { result, version } = read;
   if (version === undefined || holdsStreamedBlob(result)) return undefined;
-  const key = `${ctx.era}\n${uri}`;
+  // A private answer is one caller's: never handed to another (with auth, callers are known).
+  const scope = result['cacheScope'] ?? core.options.readCache?.cacheScope ?? 'private';
+  const caller = ctx.auth && scope === 'private' ? `\n${callerKey(ctx.auth)}` : '';
+  const key = `${ctx.era}\n${uri}${caller}`;
   return (
     core.encodedReads.get(version, key) ??
     core.encodedReads.keep(version, key, finalResult(core, ctx.era, 'read', result))
   );
 }
 
-/** Static resources, then what each template's `list` reports. */
-async function allResources(core: ServerCore): Promise<readonly Resource[]> {
+/** Static resources, then what each template's `list` reports; what the caller may read. */
+async function allResources(
+  core: ServerCore,
+  _era: unknown,
+  ctx: RequestContext,
+): Promise<readonly Resource[]> {
   const templates = core.templates.list();
-  if (!templates.some((t) => t.definition.list)) return core.resources.wire();
-  const all: Resource[] = [...core.resources.wire()];
+  const statics = visibleTo(
+    ctx.auth,
+    core.resources.wire(),
+    core.resources.list(),
+    (r) => r.uri,
+    (e) => e.resource.uri,
+  );
+  if (!templates.some((t) => t.definition.list)) return statics;
+  const all: Resource[] = [...statics];
   for (const t of templates) {
+    if (missingScopes(t.definition.scopes, ctx.auth).length > 0) continue;
     if (t.definition.list) all.push(...(await t.definition.list()));
   }
   return all;
@@ -190,7 +214,15 @@ export const resourceMethods: Record<string, MethodSpec> = {
     run: lister(
       'resourceTemplates',
       'resources/templates/list',
-      (core) => core.templates.wire(),
+      (core, _era, ctx) =>
+        visibleTo(
+          ctx.auth,
+          core.templates.wire(),
+          core.templates.list(),
+          (t) => t.uriTemplate,
+          (e) => e.template.uriTemplate,
+          (e) => e.definition.scopes,
+        ),
       (t) => t.uriTemplate,
     ),
   },

@@ -46,6 +46,9 @@ import {
 } from './sse.js';
 import { refuseListenWithoutSse } from './listen-accept.js';
 import { httpStatusFor } from './status.js';
+import { authorize, serveResourceMetadata } from './auth-gate.js';
+import type { ResourceServer } from '../../../auth/server/index.js';
+import { callerKey, missingScopes, type AuthInfo } from '../../../server/transport.js';
 
 type Body = Record<string, unknown>;
 
@@ -84,6 +87,12 @@ export class HttpEndpoint {
   private readonly maxDepth: number;
   /** Bytes of answers being produced or waiting to be written (the server's). */
   private readonly answers: AnswerBudget;
+  /** The authorization layer, when the endpoint is protected. */
+  private readonly auth: ResourceServer | undefined;
+  /** Every scope tools, prompts and resources ask for (PRM `scopes_supported`). */
+  private readonly scopes: () => readonly string[];
+  /** The scopes one message needs (a tool call's tool's, a read's resource's). */
+  private readonly scopesOf: (message: unknown) => readonly string[] | undefined;
   /** For `Mcp-Param-*` headers, checked against the tool's arguments here. */
   private readonly toolInputSchema: (name: string) => Readonly<Tool['inputSchema']> | undefined;
 
@@ -100,6 +109,9 @@ export class HttpEndpoint {
     this.maxResponseBytes = maxResponse;
     this.maxDepth = server.options.maxDepth ?? DEFAULT_MAX_DEPTH;
     this.toolInputSchema = (name) => server.toolInputSchema(name);
+    this.auth = options.auth;
+    this.scopes = () => server.declaredScopes();
+    this.scopesOf = (message) => server.scopesFor(message);
     this.answers = server.answerBudget;
     this.stateless = server.connect({
       transport: 'http',
@@ -118,24 +130,28 @@ export class HttpEndpoint {
   }
 
   async handle(ex: HttpExchange, res: HttpResponder): Promise<void> {
-    const admitted = this.admit(ex, res);
+    const auth = this.auth;
+    if (auth && serveResourceMetadata(auth, this.scopes, ex, res)) return;
+    if (!this.gate(ex, res)) return;
+    let caller: AuthInfo | undefined;
+    if (auth) {
+      caller = await authorize(auth, ex, res);
+      if (!caller) return;
+    }
+    const admitted = this.admit(ex, res, caller);
     if (!admitted) return;
     const raw = bodyText(await ex.body(this.bodyLimits), res, this.bodyLimits);
-    if (raw !== undefined) return this.post(ex, res, raw, admitted.acceptsSse);
+    if (raw !== undefined) return this.post(ex, res, raw, admitted.acceptsSse, caller);
   }
 
-  /**
-   * Answers what is answered before any body is read (wrong path, Host or Origin refused, GET,
-   * DELETE, another method, a POST's Content-Type or Accept refused); for a POST to go on with,
-   * what its Accept allows.
-   */
-  private admit(ex: HttpExchange, res: HttpResponder): { acceptsSse: boolean } | undefined {
+  /** Answers a request to another path, or whose Host or Origin is refused; true to go on. */
+  private gate(ex: HttpExchange, res: HttpResponder): boolean {
     // Mounted by a framework (app.use('/mcp', h) strips the path), its route decided already.
     const path =
       this.options.path === undefined ? (ex.mounted === true ? null : '/mcp') : this.options.path;
     if (path !== null && ex.path !== path) {
       jsonError(res, 404, ERROR_CODES.INVALID_REQUEST, `Not found: the MCP endpoint is ${path}`);
-      return undefined;
+      return false;
     }
     if (this.guard) {
       const host = ex.header('host');
@@ -143,22 +159,34 @@ export class HttpEndpoint {
       if (host === undefined) {
         const why = 'the request has no Host header, which the Host check needs (allowedHosts)';
         jsonError(res, 400, ERROR_CODES.INVALID_REQUEST, `Bad Request: ${why}`);
-        return undefined;
+        return false;
       }
       const refused = this.guard(host, ex.header('origin'));
       if (refused) {
         jsonError(res, 403, ERROR_CODES.INVALID_REQUEST, `Forbidden: ${refused}`);
-        return undefined;
+        return false;
       }
     }
+    return true;
+  }
+
+  /**
+   * Answers what is answered before any body is read (GET, DELETE, another method, a POST's
+   * Content-Type or Accept refused); for a POST to go on with, what its Accept allows.
+   */
+  private admit(
+    ex: HttpExchange,
+    res: HttpResponder,
+    caller: AuthInfo | undefined,
+  ): { acceptsSse: boolean } | undefined {
     switch (ex.method) {
       case 'POST':
         return acceptsContentType(ex, res) ? acceptedAnswers(ex, res) : undefined;
       case 'GET':
-        this.get(ex, res);
+        this.get(ex, res, caller);
         return undefined;
       case 'DELETE':
-        this.delete(ex, res);
+        this.delete(ex, res, caller);
         return undefined;
       default:
         jsonError(res, 405, ERROR_CODES.INVALID_REQUEST, `Method ${ex.method} not allowed`, null, {
@@ -185,6 +213,7 @@ export class HttpEndpoint {
     res: HttpResponder,
     raw: string,
     acceptsSse: boolean,
+    caller: AuthInfo | undefined,
   ): Promise<void> {
     let body: unknown;
     try {
@@ -197,24 +226,49 @@ export class HttpEndpoint {
         `Parse error: ${(error as Error).message}`,
       );
     }
-    const route = this.route(ex, body);
+    if (caller && this.auth) {
+      const needed = this.neededScopes(body, caller);
+      if (needed) {
+        const refusal = this.auth.insufficientScope(needed);
+        return jsonError(
+          res,
+          refusal.status,
+          ERROR_CODES.INVALID_REQUEST,
+          refusal.message,
+          idOf(body),
+          refusal.headers,
+        );
+      }
+    }
+    const route = this.route(ex, body, caller);
     if ('status' in route)
       return jsonError(res, route.status, route.code, route.message, idOf(body), {}, route.data);
     const { session, isNew, era } = route;
-    if (!session) return this.exchange(ex, res, body, route.peer, era, undefined, acceptsSse);
+    if (!session)
+      return this.exchange(ex, res, body, route.peer, era, undefined, acceptsSse, caller);
     if (!isNew)
       return this.sessions.busyWhile(session, () =>
-        this.exchange(ex, res, body, session.peer, era, session, acceptsSse),
+        this.exchange(ex, res, body, session.peer, era, session, acceptsSse, caller),
       );
     // A new session is committed only when its initialize succeeds, and closed on every other path.
     let committed = false;
     try {
-      await this.exchange(ex, res, body, session.peer, era, session, acceptsSse, (response) => {
-        if (response && 'result' in response) {
-          this.sessions.commit(session);
-          committed = true;
-        }
-      });
+      await this.exchange(
+        ex,
+        res,
+        body,
+        session.peer,
+        era,
+        session,
+        acceptsSse,
+        caller,
+        (response) => {
+          if (response && 'result' in response) {
+            this.sessions.commit(session);
+            committed = true;
+          }
+        },
+      );
     } finally {
       if (!committed) this.sessions.discard(session);
     }
@@ -232,11 +286,12 @@ export class HttpEndpoint {
     era: Era,
     session: LegacyHttpSession | undefined,
     acceptsSse: boolean,
+    caller: AuthInfo | undefined,
     settled?: (response: JSONRPCResponse | undefined) => void,
   ): Promise<void> {
     const isRequest = typeof body === 'object' && body !== null && 'method' in body && 'id' in body;
     if (!isRequest) {
-      const response = await peer.handle(body, { era });
+      const response = await peer.handle(body, caller ? { era, authInfo: caller } : { era });
       settled?.(response);
       if (response) return this.reply(res, body, response, era, undefined, {}, () => ex.signal);
       return res.send(202, {});
@@ -296,6 +351,7 @@ export class HttpEndpoint {
           : {}),
         signal: () => ex.signal,
         era,
+        ...(caller ? { authInfo: caller } : {}),
       });
     } catch (error) {
       answer.release();
@@ -363,15 +419,26 @@ export class HttpEndpoint {
   }
 
   /** Picks the peer for a POST: stateless (2026-07-28), an existing legacy session, or a new one. */
-  private route(ex: HttpExchange, body: unknown): Route {
-    return routePost(ex, body, this.stateless, this.sessions, this.options.legacy !== false);
+  private route(ex: HttpExchange, body: unknown, caller: AuthInfo | undefined): Route {
+    const legacy = this.options.legacy !== false;
+    const key = caller && callerKey(caller);
+    return routePost(ex, body, this.stateless, this.sessions, legacy, key);
   }
 
-  private get(ex: HttpExchange, res: HttpResponder): void {
-    openSessionStream(this.sessions, this.options, ex, res);
+  /** The scopes a request (each of a batch) needs that `caller` lacks the whole of, if any. */
+  private neededScopes(body: unknown, caller: AuthInfo): readonly string[] | undefined {
+    for (const message of Array.isArray(body) ? body : [body]) {
+      const needed = this.scopesOf(message);
+      if (needed && missingScopes(needed, caller).length > 0) return needed;
+    }
+    return undefined;
   }
 
-  private delete(ex: HttpExchange, res: HttpResponder): void {
-    deleteSession(this.sessions, this.options, ex, res);
+  private get(ex: HttpExchange, res: HttpResponder, caller: AuthInfo | undefined): void {
+    openSessionStream(this.sessions, this.options, ex, res, caller && callerKey(caller));
+  }
+
+  private delete(ex: HttpExchange, res: HttpResponder, caller: AuthInfo | undefined): void {
+    deleteSession(this.sessions, this.options, ex, res, caller && callerKey(caller));
   }
 }

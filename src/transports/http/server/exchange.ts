@@ -6,6 +6,8 @@ export interface HttpExchange {
   readonly method: string;
   /** The request path without the query string. */
   readonly path: string;
+  /** The query string without its `?` (absent when there is none). */
+  readonly query?: string | undefined;
   /**
    * A framework routed the request to this handler (it is mounted): without a `path` option it
    * is then served wherever it arrived.

@@ -26,6 +26,7 @@ export function openSessionStream(
   options: HttpOptions,
   ex: HttpExchange,
   res: HttpResponder,
+  caller?: string,
 ): void {
   const id = sessionIdOr405(
     options,
@@ -34,7 +35,7 @@ export function openSessionStream(
     '2026-07-28 uses POST only (GET streams belong to 2025-11-25 sessions)',
   );
   if (id === undefined) return;
-  const session = sessions.get(id);
+  const session = sessions.get(id, caller);
   if (!session)
     return jsonError(res, 404, ERROR_CODES.INVALID_REQUEST, 'Session not found: initialize again');
   if (session.stream)
@@ -75,10 +76,11 @@ export function deleteSession(
   options: HttpOptions,
   ex: HttpExchange,
   res: HttpResponder,
+  caller?: string,
 ): void {
   const id = sessionIdOr405(options, ex, res, '2026-07-28 has no sessions to delete');
   if (id === undefined) return;
-  if (!sessions.delete(id))
+  if (!sessions.delete(id, caller))
     return jsonError(res, 404, ERROR_CODES.INVALID_REQUEST, 'Session not found');
   res.send(200, {});
 }

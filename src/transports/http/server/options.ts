@@ -1,5 +1,6 @@
 import { MIN_RESPONSE_BYTES } from '../../oversize.js';
 import type { OriginGuardOptions } from './origin-guard.js';
+import type { ResourceServer } from '../../../auth/server/index.js';
 
 /** Options of the Streamable HTTP endpoint, shared by the web and node adapters. */
 export interface HttpOptions extends OriginGuardOptions {
@@ -20,6 +21,12 @@ export interface HttpOptions extends OriginGuardOptions {
    * never). Checked every half of it: a stalled body is dropped within 1.5 times this.
    */
   bodyTimeoutMs?: number;
+  /**
+   * Protects the endpoint (mcpkit/auth): a bearer token on every request, Protected Resource
+   * Metadata served at `/.well-known/oauth-protected-resource` (and its form suffixed with the
+   * endpoint's path), the caller handed to handlers as `ctx.auth`.
+   */
+  auth?: ResourceServer;
   /** Host/Origin checks against DNS rebinding (default true). */
   dnsRebindingProtection?: boolean;
   /**

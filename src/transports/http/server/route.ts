@@ -25,6 +25,8 @@ export function routePost(
   stateless: Peer,
   sessions: SessionTable,
   legacy: boolean,
+  /** The authenticated caller's key: sessions are theirs alone. */
+  caller?: string,
 ): Route {
   const b = (typeof body === 'object' && body !== null ? body : {}) as Body;
   const sessionId = ex.header('mcp-session-id');
@@ -49,7 +51,7 @@ export function routePost(
       return { status: 400, code: error.code, message: error.message, data: error.data };
     }
     // Reserves its place at once: sessions still initializing count against maxSessions.
-    const session = sessions.create();
+    const session = sessions.create(caller);
     if (!session)
       return {
         status: 503,
@@ -61,7 +63,7 @@ export function routePost(
     return { peer: session.peer, era, session, isNew: true };
   }
   if (sessionId !== undefined) {
-    const session = sessions.get(sessionId);
+    const session = sessions.get(sessionId, caller);
     if (!session)
       return {
         status: 404,

@@ -15,6 +15,8 @@ export interface LegacyHttpSession {
   lastSeen: number;
   /** Its POSTs being answered now. */
   busy: number;
+  /** Who opened it (auth's caller key): nobody else may use it. */
+  caller?: string | undefined;
 }
 
 /** Idle: nothing of the client's is open on it, so dropping it interrupts nothing. */
@@ -72,7 +74,7 @@ export class SessionTable {
    * one when maxSessions are open or opening; undefined when none can go (all busy, streaming or
    * initializing). Then exactly one of `commit` (once `initialize` succeeded) or `discard`.
    */
-  create(): LegacyHttpSession | undefined {
+  create(caller?: string): LegacyHttpSession | undefined {
     if (this.full && !this.evictOne()) return undefined;
     const session: LegacyHttpSession = {
       id: crypto.randomUUID(),
@@ -80,6 +82,7 @@ export class SessionTable {
       stream: undefined,
       lastSeen: Date.now(),
       busy: 0,
+      caller,
     };
     session.peer = this.server.connect({
       transport: 'http',
@@ -116,9 +119,11 @@ export class SessionTable {
     session.peer.close();
   }
 
-  get(id: string): LegacyHttpSession | undefined {
+  /** The session `id` of `caller` (another caller's session is not found). */
+  get(id: string, caller?: string): LegacyHttpSession | undefined {
     const session = this.sessions.get(id);
-    if (session) this.touch(session);
+    if (!session || session.caller !== caller) return undefined;
+    this.touch(session);
     return session;
   }
 
@@ -141,9 +146,9 @@ export class SessionTable {
     }
   }
 
-  delete(id: string): boolean {
+  delete(id: string, caller?: string): boolean {
     const session = this.sessions.get(id);
-    if (!session) return false;
+    if (!session || session.caller !== caller) return false;
     this.sessions.delete(id);
     session.stream?.end();
     session.peer.close();

@@ -187,6 +187,7 @@ export function createHttpHandler(server: McpServer, options: HttpOptions = {}):
       const ex: HttpExchange = {
         method: request.method,
         path: url.pathname,
+        ...(url.search !== '' ? { query: url.search.slice(1) } : {}),
         // A Request built by hand may lack Host: its URL's host is what the runtime took from it.
         header: (name) => request.headers.get(name) ?? (name === 'host' ? url.host : undefined),
         body: (limits) => readWebBody(request, limits),

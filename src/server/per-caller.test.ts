@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import { modern } from '../testing/messages.js';
+import type { AuthInfo } from './auth-info.js';
+import { createServer } from './server.js';
+import { versionedRead } from './versioned-read.js';
+
+const who = (subject: string, scopes: string[] = []): AuthInfo => ({
+  subject,
+  clientId: 'c',
+  issuer: 'https://as.example',
+  scopes,
+  claims: { sub: subject },
+});
+const alice = who('alice');
+const bob = who('bob');
+
+type Answer = {
+  result?: Record<string, unknown> & { content?: Array<Record<string, unknown>> };
+  error?: { code: number; message: string };
+};
+
+function setup() {
+  const server = createServer({ name: 's', version: '1', content: { capBytes: 8_000 } });
+  // One version object for every caller: only the cache key can keep their answers apart.
+  const version = {};
+  server.resource('mem://me', { name: 'me' }, (_uri, _v, ctx) =>
+    versionedRead(`you are ${ctx.auth?.subject ?? 'nobody'}`, version),
+  );
+  server.tool('report', {}, (_a, ctx) =>
+    ctx.result(ctx.attach({ name: 'r.txt', mimeType: 'text/plain', text: 'q'.repeat(20_000) })),
+  );
+  server.tool('admin', { scopes: ['admin'] }, () => 'done');
+  server.prompt('audit', { scopes: ['admin'] }, () => 'audit everything');
+  server.resource('mem://secret', { name: 'secret', scopes: ['admin'] }, () => 'the secret');
+  server.resource(
+    'mem://vault/{key}',
+    {
+      name: 'vault',
+      scopes: ['admin'],
+      list: () => [{ uri: 'mem://vault/a', name: 'a' }],
+    },
+    (_uri, { key }) => `vault ${key}`,
+  );
+  const peer = server.connect({ transport: 'memory', send: () => undefined });
+  const ask = async (message: unknown, auth?: AuthInfo) =>
+    (await peer.handle(message, auth ? { authInfo: auth } : {})) as Answer;
+  return { ask };
+}
+
+const textOf = (a: Answer) =>
+  (a.result?.['contents'] as Array<{ text?: string }> | undefined)?.[0]?.text;
+
+describe('per-caller data', () => {
+  it('never answers a private read encoded for another caller', async () => {
+    const { ask } = setup();
+    expect(textOf(await ask(modern('resources/read', { uri: 'mem://me' }), alice))).toBe(
+      'you are alice',
+    );
+    expect(textOf(await ask(modern('resources/read', { uri: 'mem://me' }), bob))).toBe(
+      'you are bob',
+    );
+  });
+
+  it('gives an artifact made for one caller to that caller only', async () => {
+    const { ask } = setup();
+    const made = await ask(modern('tools/call', { name: 'report', arguments: {} }), alice);
+    const link = made.result?.content?.find((c) => c['type'] === 'resource_link');
+    const uri = String(link?.['uri']);
+    expect(uri).toMatch(/^mcpkit:\/\/artifacts\//);
+    const mine = await ask(modern('resources/read', { uri }), alice);
+    expect(textOf(mine)).toMatch(/^q+$/);
+    const theirs = await ask(modern('resources/read', { uri }), bob);
+    expect(theirs.error?.code).toBe(-32602);
+    // The same content made for bob has a URI of its own.
+    const again = await ask(modern('tools/call', { name: 'report', arguments: {} }), bob);
+    const other = again.result?.content?.find((c) => c['type'] === 'resource_link')?.['uri'];
+    expect(other).not.toBe(uri);
+  });
+
+  it('refuses a tool to a caller without its scope, and runs it for one with it', async () => {
+    const { ask } = setup();
+    const refused = await ask(modern('tools/call', { name: 'admin', arguments: {} }), alice);
+    expect(refused.error?.message).toMatch(/needs the scope admin/);
+    const ok = await ask(
+      modern('tools/call', { name: 'admin', arguments: {} }),
+      who('root', ['admin']),
+    );
+    expect(ok.result?.content?.[0]?.['text']).toBe('done');
+  });
+
+  it('holds prompts, resources and templates to their scopes, in lists too', async () => {
+    const { ask } = setup();
+    const root = who('root', ['admin']);
+    for (const message of [
+      modern('prompts/get', { name: 'audit' }),
+      modern('resources/read', { uri: 'mem://secret' }),
+      modern('resources/read', { uri: 'mem://vault/a' }),
+    ]) {
+      expect((await ask(message, alice)).error?.message).toMatch(/needs the scope admin/);
+      expect((await ask(message, root)).result).toBeDefined();
+    }
+    const names = async (method: string, field: string, key: string, auth: AuthInfo) =>
+      ((await ask(modern(method), auth)).result?.[field] as Array<Record<string, string>>).map(
+        (e) => e[key],
+      );
+    expect(await names('prompts/list', 'prompts', 'name', alice)).toEqual([]);
+    expect(await names('prompts/list', 'prompts', 'name', root)).toEqual(['audit']);
+    expect(await names('resources/list', 'resources', 'uri', alice)).toEqual(['mem://me']);
+    expect(await names('resources/list', 'resources', 'uri', root)).toEqual([
+      'mem://me',
+      'mem://secret',
+      'mem://vault/a',
+    ]);
+    expect(
+      await names('resources/templates/list', 'resourceTemplates', 'uriTemplate', alice),
+    ).toEqual([]);
+    // Scopes never reach the wire.
+    const tools = (await ask(modern('tools/list'), root)).result?.['tools'] as object[];
+    expect(JSON.stringify(tools)).not.toContain('scopes');
+  });
+});
