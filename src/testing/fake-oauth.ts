@@ -27,6 +27,8 @@ export interface FakeOAuthConfig {
   /** Key that verifies private_key_jwt client assertions. */
   assertionKey?: CryptoKey;
   authMethods?: string[];
+  /** Serves authorized /mcp requests (e.g. `toNodeHandler(server)`); default: an empty result. */
+  mcp?: (req: IncomingMessage, res: ServerResponse, body: unknown) => void;
 }
 
 export interface FakeOAuthSeen {
@@ -187,6 +189,7 @@ export async function startFakeOAuth(config: FakeOAuthConfig = {}): Promise<Fake
             },
           );
         }
+        if (config.mcp) return config.mcp(req, res, body === '' ? undefined : JSON.parse(body));
         const request = JSON.parse(body || '{}') as { id?: unknown };
         return json(res, 200, { jsonrpc: '2.0', id: request.id ?? null, result: {} });
       }

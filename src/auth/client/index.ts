@@ -38,3 +38,9 @@ export type {
   AuthChallenge,
   HttpClientAuth,
 } from '../../transports/http/client/client-auth-hook.js';
+export {
+  LoopbackRedirectProvider,
+  DEFAULT_SIGN_IN_TIMEOUT_MS,
+  type LoopbackProviderOptions,
+} from './loopback-provider.js';
+export { FileOAuthStore, defaultAuthFile } from './file-store.js';

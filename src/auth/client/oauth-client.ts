@@ -108,6 +108,25 @@ export class OAuthClient implements HttpClientAuth {
     return this.headerNow() !== undefined;
   }
 
+  /**
+   * Signs in now, before any request (a CLI does it so the browser step is not bounded by a
+   * request timeout): unless a token is kept for `url`, finds the PRM at its well-known URLs
+   * and runs the flow. Resolves false when the server publishes no PRM there (a 401 then
+   * signs in as usual).
+   */
+  async signIn(url: string | URL): Promise<boolean> {
+    const target = new URL(url);
+    if ((await this.current(target))?.tokens !== undefined) return true;
+    try {
+      await discoverResource(this.http(target), target);
+    } catch (error) {
+      if (error instanceof McpKitError && error.code === 'AUTH_FAILED') return false;
+      throw error;
+    }
+    await this.exclusive(() => this.refreshOrAuthorize(target, undefined));
+    return true;
+  }
+
   /** Forgets the tokens and registration kept for `url`. */
   async signOut(url: string | URL): Promise<void> {
     this.state = undefined;
@@ -183,7 +202,7 @@ export class OAuthClient implements HttpClientAuth {
     const prior = state?.tokens?.scope;
     const scope =
       this.options.scope ?? selectScope(bearer?.scope, prm.scopes_supported, metadata, prior);
-    await this.signIn(url, http, prm.resource, issuer, metadata, state, scope);
+    await this.runGrant(url, http, prm.resource, issuer, metadata, state, scope);
   }
 
   /** 403 insufficient_scope: the union of what is held and what is asked, once per set. */
@@ -204,10 +223,10 @@ export class OAuthClient implements HttpClientAuth {
     let state = await this.current(url);
     if (state !== undefined && state.issuer !== issuer) state = undefined;
     const scope = selectScope(wanted, undefined, metadata, undefined);
-    await this.signIn(url, http, prm.resource, issuer, metadata, state, scope);
+    await this.runGrant(url, http, prm.resource, issuer, metadata, state, scope);
   }
 
-  private async signIn(
+  private async runGrant(
     url: URL,
     http: Http,
     resource: string,
