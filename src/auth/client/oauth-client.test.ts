@@ -62,6 +62,28 @@ describe('OAuthClient', () => {
     expect(token.get('client_id')).toBe('client-1');
   });
 
+  it('signs in once for concurrent 401s: a stale token is just replaced by the current one', async () => {
+    fake = await startFakeOAuth();
+    const auth = new OAuthClient({ provider: new AutoApproveProvider() });
+    const results = await Promise.all([
+      auth.challenge(unauthorized(fake)),
+      auth.challenge(unauthorized(fake)),
+    ]);
+    expect(results).toEqual([true, true]);
+    expect(await auth.challenge(unauthorized(fake, 'Bearer stale'))).toBe(true);
+    expect(fake.seen.authorizations).toHaveLength(1);
+  });
+
+  it('refuses a client metadata URL that is not https with a path', () => {
+    const provider = new AutoApproveProvider();
+    expect(
+      () => new OAuthClient({ provider, clientMetadataUrl: 'http://x.example/c.json' }),
+    ).toThrow(/clientMetadataUrl must be an https URL/);
+    expect(() => new OAuthClient({ provider, clientMetadataUrl: 'https://x.example/' })).toThrow(
+      TypeError,
+    );
+  });
+
   it('refuses authorization server metadata that names another issuer', async () => {
     fake = await startFakeOAuth({ metadataIssuer: 'https://attacker.example' });
     const auth = new OAuthClient({ provider: new AutoApproveProvider() });

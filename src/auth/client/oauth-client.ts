@@ -76,6 +76,14 @@ export class OAuthClient implements HttpClientAuth {
     if (options.grant === 'client_credentials' && options.clientId === undefined) {
       throw new TypeError('OAuthClient: the client_credentials grant needs clientId');
     }
+    if (
+      options.clientMetadataUrl !== undefined &&
+      !isMetadataDocumentUrl(options.clientMetadataUrl)
+    ) {
+      throw new TypeError(
+        `OAuthClient: clientMetadataUrl must be an https URL with a path, got ${JSON.stringify(options.clientMetadataUrl)}`,
+      );
+    }
   }
 
   async authorization(url: URL): Promise<string | undefined> {
@@ -96,6 +104,9 @@ export class OAuthClient implements HttpClientAuth {
   async challenge(challenge: AuthChallenge): Promise<boolean> {
     const bearer = parseBearerChallenge(challenge.wwwAuthenticate) ?? {};
     if (challenge.status === 403 && bearer.error !== 'insufficient_scope') return false;
+    // Another request already got a newer token: send this one again with it.
+    const now = this.headerNow();
+    if (challenge.status === 401 && now !== undefined && now !== challenge.sent) return true;
     if (this.running !== undefined) {
       await this.running.catch(() => undefined);
       if (this.headerNow() !== challenge.sent) return this.headerNow() !== undefined;
@@ -237,8 +248,12 @@ export class OAuthClient implements HttpClientAuth {
   ): Promise<void> {
     const options = this.options;
     const grant = options.grant ?? 'authorization_code';
+    const kept = state?.client;
+    const expired =
+      (kept?.client_secret_expires_at ?? 0) > 0 &&
+      (kept?.client_secret_expires_at ?? 0) * 1000 < Date.now();
     const client =
-      state?.client ??
+      (expired ? undefined : kept) ??
       (await obtainClient(http, metadata, {
         ...(options.clientId === undefined ? {} : { clientId: options.clientId }),
         ...(options.clientSecret === undefined ? {} : { clientSecret: options.clientSecret }),
@@ -288,4 +303,14 @@ function firstIssuer(servers: string[] | undefined, url: URL): string {
     );
   }
   return first;
+}
+
+/** A CIMD client id: https, a path other than `/`, no fragment (the CIMD draft, §3). */
+function isMetadataDocumentUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' && url.pathname !== '/' && url.hash === '';
+  } catch {
+    return false;
+  }
 }
