@@ -27,6 +27,8 @@ export interface FakeOAuthConfig {
   /** Key that verifies private_key_jwt client assertions. */
   assertionKey?: CryptoKey;
   authMethods?: string[];
+  /** The token endpoint answers invalid_client to this client id. */
+  forgetClient?: string;
   /** Serves authorized /mcp requests (e.g. `toNodeHandler(server)`); default: an empty result. */
   mcp?: (req: IncomingMessage, res: ServerResponse, body: unknown) => void;
 }
@@ -141,6 +143,9 @@ export async function startFakeOAuth(config: FakeOAuthConfig = {}): Promise<Fake
           res.on('drain', pump);
           res.on('error', () => undefined);
           return pump();
+        }
+        if (config.forgetClient !== undefined && form.get('client_id') === config.forgetClient) {
+          return json(res, 401, { error: 'invalid_client' });
         }
         const grant = form.get('grant_type');
         if (grant === 'authorization_code') {

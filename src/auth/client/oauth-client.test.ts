@@ -6,6 +6,7 @@ import { fetchMcp } from '../../transports/http/client/client-fetch.js';
 import { resolveClientOptions } from '../../transports/http/client/client-options.js';
 import { Abort } from '../../transports/http/client/client-abort.js';
 import { OAuthClient } from './oauth-client.js';
+import { MemoryOAuthStore } from './provider.js';
 
 let fake: FakeOAuth | undefined;
 afterEach(async () => {
@@ -72,6 +73,30 @@ describe('OAuthClient', () => {
     expect(results).toEqual([true, true]);
     expect(await auth.challenge(unauthorized(fake, 'Bearer stale'))).toBe(true);
     expect(fake.seen.authorizations).toHaveLength(1);
+  });
+
+  it('registers again when the server forgot a kept DCR client, or its redirect URI changed', async () => {
+    fake = await startFakeOAuth({ forgetClient: 'gone' });
+    const store = new MemoryOAuthStore();
+    const provider = new AutoApproveProvider();
+    store.save(fake.url, {
+      issuer: fake.origin,
+      client: { client_id: 'gone', token_endpoint_auth_method: 'none' },
+    });
+    const auth = new OAuthClient({ provider, store });
+    expect(await auth.challenge(unauthorized(fake))).toBe(true);
+    expect(fake.seen.tokenRequests.map((r) => r.form.get('client_id'))).toEqual([
+      'gone',
+      'client-1',
+    ]);
+    const moved = new MemoryOAuthStore();
+    moved.save(fake.url, {
+      issuer: fake.origin,
+      client: { client_id: 'old', redirect_uris: ['http://127.0.0.1:9/callback'] },
+    });
+    await new OAuthClient({ provider, store: moved }).challenge(unauthorized(fake));
+    expect(fake.seen.registrations).toHaveLength(2);
+    expect(fake.seen.authorizations[2]?.get('client_id')).toBe('client-2');
   });
 
   it('refuses a client metadata URL that is not https with a path', () => {

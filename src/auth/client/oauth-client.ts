@@ -19,8 +19,8 @@ import { discoverAuthorizationServer, discoverResource, type Http } from './disc
 import { MemoryOAuthStore, type OAuthProvider, type OAuthStore } from './provider.js';
 import { obtainClient } from './registration.js';
 import { selectScope, unionScopes, coversScopes } from './scopes.js';
-import { requestToken } from './token-request.js';
-import type { StoredAuth } from './types.js';
+import { requestToken, tokenErrorCode } from './token-request.js';
+import type { AuthorizationServerMetadata, ClientInformation, StoredAuth } from './types.js';
 import { parseBearerChallenge, type BearerChallenge } from './www-authenticate.js';
 
 export interface OAuthClientOptions {
@@ -242,37 +242,87 @@ export class OAuthClient implements HttpClientAuth {
     http: Http,
     resource: string,
     issuer: string,
-    metadata: Awaited<ReturnType<typeof discoverAuthorizationServer>>,
+    metadata: AuthorizationServerMetadata,
     state: StoredAuth | undefined,
     scope: string | undefined,
   ): Promise<void> {
+    const kept = this.reusable(state?.client);
+    const client = kept ?? (await this.register(http, metadata, scope));
+    try {
+      await this.grant(url, http, resource, issuer, metadata, client, scope);
+    } catch (error) {
+      // A registration the server no longer knows: register again, once.
+      if (
+        kept === undefined ||
+        !this.registeredHere(kept) ||
+        tokenErrorCode(error) !== 'invalid_client'
+      ) {
+        throw error;
+      }
+      const fresh = await this.register(http, metadata, scope);
+      await this.grant(url, http, resource, issuer, metadata, fresh, scope);
+    }
+  }
+
+  /** True for a client id this client got by DCR (not pre-registered, not a CIMD URL). */
+  private registeredHere(client: ClientInformation): boolean {
+    return (
+      this.options.clientId === undefined && client.client_id !== this.options.clientMetadataUrl
+    );
+  }
+
+  /** A kept registration still good for these options, or undefined. */
+  private reusable(client: ClientInformation | undefined): ClientInformation | undefined {
+    if (client === undefined) return undefined;
+    const { clientId, provider } = this.options;
+    if (clientId !== undefined) return client.client_id === clientId ? client : undefined;
+    const expiry = client.client_secret_expires_at ?? 0;
+    if (expiry > 0 && expiry * 1000 < Date.now()) return undefined;
+    // A DCR client is bound to its redirect URIs (a loopback listener's port changes per run).
+    const uris = client.redirect_uris;
+    if (provider !== undefined && uris !== undefined && !uris.includes(provider.redirectUrl)) {
+      return undefined;
+    }
+    return client;
+  }
+
+  private register(
+    http: Http,
+    metadata: AuthorizationServerMetadata,
+    scope: string | undefined,
+  ): Promise<ClientInformation> {
     const options = this.options;
-    const grant = options.grant ?? 'authorization_code';
-    const kept = state?.client;
-    const expired =
-      (kept?.client_secret_expires_at ?? 0) > 0 &&
-      (kept?.client_secret_expires_at ?? 0) * 1000 < Date.now();
-    const client =
-      (expired ? undefined : kept) ??
-      (await obtainClient(http, metadata, {
-        ...(options.clientId === undefined ? {} : { clientId: options.clientId }),
-        ...(options.clientSecret === undefined ? {} : { clientSecret: options.clientSecret }),
-        ...(options.clientMetadataUrl === undefined
-          ? {}
-          : { clientMetadataUrl: options.clientMetadataUrl }),
-        ...(options.privateKey === undefined ? {} : { key: options.privateKey }),
-        clientName: options.clientName ?? 'mcpkit',
-        ...(options.provider === undefined ? {} : { redirectUrl: options.provider.redirectUrl }),
-        grantTypes:
-          grant === 'client_credentials'
-            ? ['client_credentials']
-            : ['authorization_code', 'refresh_token'],
-        ...(scope === undefined ? {} : { scope }),
-      }));
+    return obtainClient(http, metadata, {
+      ...(options.clientId === undefined ? {} : { clientId: options.clientId }),
+      ...(options.clientSecret === undefined ? {} : { clientSecret: options.clientSecret }),
+      ...(options.clientMetadataUrl === undefined
+        ? {}
+        : { clientMetadataUrl: options.clientMetadataUrl }),
+      ...(options.privateKey === undefined ? {} : { key: options.privateKey }),
+      clientName: options.clientName ?? 'mcpkit',
+      ...(options.provider === undefined ? {} : { redirectUrl: options.provider.redirectUrl }),
+      grantTypes:
+        options.grant === 'client_credentials'
+          ? ['client_credentials']
+          : ['authorization_code', 'refresh_token'],
+      ...(scope === undefined ? {} : { scope }),
+    });
+  }
+
+  private async grant(
+    url: URL,
+    http: Http,
+    resource: string,
+    issuer: string,
+    metadata: AuthorizationServerMetadata,
+    client: ClientInformation,
+    scope: string | undefined,
+  ): Promise<void> {
+    const options = this.options;
     // Kept before the flow: a failed flow does not register again next time.
     await this.keep(url, { issuer, client });
     const tokens =
-      grant === 'client_credentials'
+      options.grant === 'client_credentials'
         ? await requestToken({
             http,
             metadata,

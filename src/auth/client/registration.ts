@@ -107,6 +107,7 @@ async function register(
   const registered = body['token_endpoint_auth_method'];
   // RFC 7591 §3.2.1: a method not echoed is the one asked for.
   client.token_endpoint_auth_method = typeof registered === 'string' ? registered : method;
+  if (options.redirectUrl !== undefined) client.redirect_uris = [options.redirectUrl];
   if (typeof body['client_secret_expires_at'] === 'number') {
     client.client_secret_expires_at = body['client_secret_expires_at'];
   }

@@ -33,6 +33,13 @@ function oauthError(text: string): string {
   return 'no OAuth error in the answer';
 }
 
+/** The OAuth `error` code of a failed token request (`invalid_client`, …), if any. */
+export function tokenErrorCode(error: unknown): string | undefined {
+  if (!(error instanceof McpKitError)) return undefined;
+  const cause = error.cause as { oauthError?: unknown } | undefined;
+  return typeof cause?.oauthError === 'string' ? cause.oauthError : undefined;
+}
+
 /** Posts a token request; resolves with the tokens or rejects with AUTH_FAILED. */
 export async function requestToken(call: TokenCall): Promise<TokenSet> {
   const endpoint = call.metadata.token_endpoint;
@@ -56,9 +63,11 @@ export async function requestToken(call: TokenCall): Promise<TokenSet> {
     body: form.toString(),
   });
   if (answer.status < 200 || answer.status > 299) {
+    const why = oauthError(answer.text);
     throw new McpKitError(
       'AUTH_FAILED',
-      `token request (${grant}) to ${endpoint} answered ${answer.status}: ${oauthError(answer.text)}`,
+      `token request (${grant}) to ${endpoint} answered ${answer.status}: ${why}`,
+      { cause: { oauthError: why.split(':', 1)[0] } },
     );
   }
   const body = jsonObject(answer, 'token response');

@@ -37,6 +37,8 @@ export interface ClientInformation {
   token_endpoint_auth_method?: string;
   /** Seconds since the epoch; 0 or absent: never expires. */
   client_secret_expires_at?: number;
+  /** The redirect URIs it was registered with (DCR). */
+  redirect_uris?: string[];
 }
 
 /** Tokens as the client keeps them. */
