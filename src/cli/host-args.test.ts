@@ -34,7 +34,23 @@ describe('parseHostArgs', () => {
       maxCursorBytes: 64 * 1024,
       maxRequests: 20_000,
       maxRequestsPerKind: 5_000,
+      auth: false,
+      open: false,
     });
+  });
+
+  it('takes one way to sign in: --auth [--open], --token-env VAR or --token-file FILE', () => {
+    expect(ok('inspect', [URL_, '--auth', '--open'])).toMatchObject({ auth: true, open: true });
+    expect(ok('audit', [URL_, '--token-env', 'MCP_TOKEN']).tokenEnv).toBe('MCP_TOKEN');
+    expect(ok('audit', [URL_, '--token-file=./t']).tokenFile).toBe('./t');
+    expect(error('inspect', [URL_, '--auth', '--token-env', 'T'])).toBe(
+      '--auth and --token-env do not go together: give one way to sign in',
+    );
+    expect(error('inspect', [URL_, '--open'])).toBe('--open applies with --auth only');
+    expect(error('inspect', [URL_, '--token-env', 'not a name'])).toMatch(/^--token-env expects/);
+    expect(error('audit', ['--auth', '--', 'node', 's.js'])).toBe(
+      '--auth applies to an http(s) URL, not to a stdio server',
+    );
   });
 
   it('takes the list and request limits; the request ones are audit only', () => {

@@ -44,6 +44,14 @@ export interface HostArgs {
   maxRequests: number;
   /** `--max-requests-per-kind N` (audit only, default 5,000): requests of one kind (see audit-requests.ts). */
   maxRequestsPerKind: number;
+  /** `--auth`: sign in interactively (OAuth) when the server asks; tokens kept 0600. */
+  auth: boolean;
+  /** `--open` (with `--auth`): open the authorization URL in the browser too. */
+  open: boolean;
+  /** `--token-env VAR`: a ready bearer token from this environment variable. */
+  tokenEnv?: string;
+  /** `--token-file FILE`: a ready bearer token from this file (its first line). */
+  tokenFile?: string;
 }
 
 export type HostCommand = 'inspect' | 'audit';
@@ -90,6 +98,10 @@ const OPTIONS: Record<string, { value: boolean; only?: HostCommand }> = {
   '--max-requests': { value: true, only: 'audit' },
   '--max-requests-per-kind': { value: true, only: 'audit' },
   '--resolve': { value: true, only: 'inspect' },
+  '--auth': { value: false },
+  '--open': { value: false },
+  '--token-env': { value: true },
+  '--token-file': { value: true },
 };
 
 /** The options that take a value, as parseArgs names them. */
@@ -180,6 +192,8 @@ export function parseHostArgs(command: HostCommand, argv: readonly string[]): Pa
     maxCursorBytes: DEFAULT_MAX_CURSOR_BYTES,
     maxRequests: DEFAULT_AUDIT_MAX_REQUESTS,
     maxRequestsPerKind: DEFAULT_AUDIT_MAX_REQUESTS_PER_KIND,
+    auth: false,
+    open: false,
   };
   const error = (message: string): ParsedHostArgs => ({ kind: 'error', message });
   const positional: string[] = [];
@@ -204,6 +218,8 @@ export function parseHostArgs(command: HostCommand, argv: readonly string[]): Pa
       if (inline) return error(`${name} takes no value`);
       if (name === '--help' || name === '-h') return { kind: 'help' };
       if (name === '--json') args.json = true;
+      else if (name === '--auth') args.auth = true;
+      else if (name === '--open') args.open = true;
       else args.fetchUrls = true;
       continue;
     }
@@ -235,9 +251,25 @@ export function parseHostArgs(command: HostCommand, argv: readonly string[]): Pa
     args.target = { kind: 'http', url };
     args.verb = rest;
   }
+  const problem = authProblem(args);
+  if (problem) return error(problem);
   if (command === 'audit' && args.verb.length > 0)
     return error(`unexpected argument ${JSON.stringify(args.verb[0])}: audit takes no verb`);
   return { kind: 'ok', args };
+}
+
+/** Why the sign-in options do not go together, or undefined. */
+function authProblem(args: HostArgs): string | undefined {
+  const given = [
+    args.auth ? '--auth' : undefined,
+    args.tokenEnv === undefined ? undefined : '--token-env',
+    args.tokenFile === undefined ? undefined : '--token-file',
+  ].filter((x) => x !== undefined);
+  if (given.length > 1) return `${given.join(' and ')} do not go together: give one way to sign in`;
+  if (args.open && !args.auth) return '--open applies with --auth only';
+  if (given.length > 0 && args.target.kind !== 'http')
+    return `${given[0]} applies to an http(s) URL, not to a stdio server`;
+  return undefined;
 }
 
 /** Sets one value option; returns the problem, if any. */
@@ -253,6 +285,14 @@ function setValue(args: HostArgs, name: string, raw: string): string | undefined
     return undefined;
   }
   switch (name) {
+    case '--token-env':
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(raw))
+        return `--token-env expects the name of an environment variable, got ${JSON.stringify(raw)}`;
+      args.tokenEnv = raw;
+      return undefined;
+    case '--token-file':
+      args.tokenFile = raw;
+      return undefined;
     case '--era':
       if (!(ERAS as readonly string[]).includes(raw))
         return `--era expects one of ${ERAS.join(', ')}, got ${JSON.stringify(raw)}`;

@@ -8,6 +8,7 @@ import { McpKitError, ProtocolError } from '../errors/index.js';
 import { HttpClientTransport } from '../transports/http/client/index.js';
 import { StdioClientTransport } from '../transports/stdio/client/index.js';
 import type { HostArgs, HostTarget } from './host-args.js';
+import { targetAuth } from './host-auth.js';
 import { packageVersion } from './serve-command.js';
 import { shownText } from './terminal-text.js';
 
@@ -45,9 +46,13 @@ export function describeTarget(target: HostTarget): string {
  */
 export async function connectTarget(args: HostArgs, hooks: ConnectHooks = {}): Promise<McpClient> {
   const { target } = args;
+  const signIn =
+    target.kind === 'http'
+      ? await targetAuth(args, target.url, (line) => void process.stderr.write(`${line}\n`))
+      : undefined;
   const transport =
     target.kind === 'http'
-      ? new HttpClientTransport({ url: target.url })
+      ? new HttpClientTransport({ url: target.url, ...(signIn ? { auth: signIn.auth } : {}) })
       : new StdioClientTransport({
           command: target.command,
           args: target.args,
@@ -67,6 +72,7 @@ export async function connectTarget(args: HostArgs, hooks: ConnectHooks = {}): P
   if (hooks.onWarning) options.onWarning = (w) => hooks.onWarning?.(w);
   if (hooks.onNotification) options.onNotification = (n) => hooks.onNotification?.(n);
   const client = new McpClient(options);
+  // With --auth the redirect listener stays up (unref'd) for a sign-in later in the run.
   try {
     return await client.connect();
   } catch (error) {

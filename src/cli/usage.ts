@@ -196,6 +196,14 @@ Options:
   --allow-address HOST|IP|CIDR
                           exempt from the guard when the URL's host as written or the address it
                           resolves to matches; repeat for several
+  --auth                  sign in (OAuth) when the server asks: a redirect listener on
+                          127.0.0.1, the authorization URL printed on stderr; tokens kept in
+                          mcpkit/auth.json under the user's config directory (mode 0600)
+  --open                  with --auth: open the authorization URL in the browser too
+  --token-env VAR         send the bearer token in this environment variable
+  --token-file FILE       send the bearer token in this file (its first line)
+                          (without one of these, a server that requires authorization ends the
+                          run at once, exit 1; tokens are never printed)
   --max-list-items N      entries of one list over all its pages (default 50000)
   --max-list-bytes BYTES  bytes of those entries together, as JSON (default 64MiB)
   --max-cursor-bytes BYTES

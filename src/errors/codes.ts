@@ -106,6 +106,13 @@ export const MCPKIT_ERROR_CODES = {
   FETCH_FAILED: 'FETCH_FAILED',
   /** Redis could not be reached (at start-up), or did not answer a command (the message masks credentials). */
   REDIS_UNAVAILABLE: 'REDIS_UNAVAILABLE',
+  /**
+   * Signing in to a protected server failed: discovery, registration, the authorization
+   * response (state, `iss`) or the token endpoint (the message names the step, never a secret).
+   */
+  AUTH_FAILED: 'AUTH_FAILED',
+  /** The server requires authorization and the client has no way to sign in (no `auth` given). */
+  AUTH_REQUIRED: 'AUTH_REQUIRED',
 } as const;
 
 export type McpKitErrorCode = (typeof MCPKIT_ERROR_CODES)[keyof typeof MCPKIT_ERROR_CODES];

@@ -7,9 +7,11 @@
  * Scenario code only picks which public calls to make; headers, `_meta`, retries, MRTR rounds,
  * x-mcp-header mirroring, SSE resumption and defaults are the library's.
  */
+import { OAuthClient, type OAuthClientOptions } from '../../src/auth/client/index.js';
 import { McpClient } from '../../src/client/index.js';
 import type { Tool } from '../../src/protocol/index.js';
 import { HttpClientTransport } from '../../src/transports/http/client/index.js';
+import { HeadlessProvider } from './headless-provider.js';
 
 type Obj = Record<string, unknown>;
 
@@ -18,7 +20,39 @@ const scenario = process.env['MCP_CONFORMANCE_SCENARIO'] ?? '';
 const version = process.env['MCP_CONFORMANCE_PROTOCOL_VERSION'] ?? '2025-11-25';
 const context = JSON.parse(process.env['MCP_CONFORMANCE_CONTEXT'] ?? '{}') as {
   toolCalls?: { name: string; arguments: Obj }[];
+  client_id?: string;
+  client_secret?: string;
+  private_key_pem?: string;
+  signing_algorithm?: string;
 };
+
+/** The suite's fixed Client ID Metadata Document URL (its AS accepts it without fetching). */
+const CIMD_URL = 'https://conformance-test.local/client-metadata.json';
+
+/** auth/* scenarios: what the suite hands the client (pre-registered or machine credentials). */
+function oauthOptions(): OAuthClientOptions {
+  const credentials = {
+    ...(context.client_id === undefined ? {} : { clientId: context.client_id }),
+    ...(context.client_secret === undefined ? {} : { clientSecret: context.client_secret }),
+    ...(context.private_key_pem === undefined
+      ? {}
+      : {
+          privateKey: {
+            key: context.private_key_pem,
+            algorithm: context.signing_algorithm ?? 'ES256',
+          },
+        }),
+  };
+  if (scenario.startsWith('auth/client-credentials-')) {
+    return { grant: 'client_credentials', ...credentials };
+  }
+  return {
+    provider: new HeadlessProvider('http://localhost:3000/callback'),
+    clientName: 'mcpkit-conformance-client',
+    clientMetadataUrl: CIMD_URL,
+    ...credentials,
+  };
+}
 
 /** Work a scenario does while an input request is being answered (a request in mid-MRTR). */
 let duringInput: (() => Promise<void>) | undefined;
@@ -27,7 +61,10 @@ const client = new McpClient({
   // The default requester (node:http on Node), keep-alive: the suite runs ~40 clients and their
   // mocks at once, and a client that reads an answer late may reuse a socket the mock has already
   // timed out; the requester sends such a request again on a new connection.
-  transport: new HttpClientTransport({ url }),
+  transport: new HttpClientTransport({
+    url,
+    ...(scenario.startsWith('auth/') ? { auth: new OAuthClient(oauthOptions()) } : {}),
+  }),
   clientInfo: { name: 'mcpkit-conformance-client', version: '0.1.0' },
   era: version === '2026-07-28' ? 'modern' : 'legacy',
   // Accept with nothing filled in: the client's SEP-1034 defaults complete the answer.
@@ -111,9 +148,15 @@ const scenarios: Record<string, () => Promise<void>> = {
   },
 };
 
-const run = scenarios[scenario];
+/** Every auth/* scenario: sign in on the first 401, list the tools, call one (step-up on 403). */
+async function signedIn(): Promise<void> {
+  const [tool] = await client.listTools();
+  if (tool) await client.callTool(tool.name, {});
+}
+
+const run = scenarios[scenario] ?? (scenario.startsWith('auth/') ? signedIn : undefined);
 if (!run) {
-  console.error(`[client] no scenario ${JSON.stringify(scenario)} (OAuth is not implemented yet)`);
+  console.error(`[client] no scenario ${JSON.stringify(scenario)}`);
   process.exit(2);
 }
 let code = 0;

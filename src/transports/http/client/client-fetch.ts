@@ -2,6 +2,7 @@ import { discardBody } from './client-body.js';
 import { networkError, shownUrl, statusError, statusLine } from './client-failures.js';
 import { MAX_REDIRECTS, type ResolvedClientOptions } from './client-options.js';
 import type { Abort } from './client-abort.js';
+import { MAX_AUTH_RETRIES } from '../../../auth/client-hook.js';
 import type { HttpAnswer, HttpMethod } from './client-requester.js';
 
 /** Redirects that keep the method and body when `allowRedirects` follows them. */
@@ -25,6 +26,35 @@ export async function fetchMcp(
   options: ResolvedClientOptions,
   call: HttpCall,
 ): Promise<HttpAnswer> {
+  const auth = options.auth;
+  if (auth === undefined) return fetchHops(options, call);
+  for (let retry = 0; ; retry++) {
+    const headers = { ...call.headers };
+    const sent = await auth.authorization(options.url);
+    if (sent === undefined) delete headers['authorization'];
+    else headers['authorization'] = sent;
+    const response = await fetchHops(options, { ...call, headers });
+    if ((response.status !== 401 && response.status !== 403) || retry >= MAX_AUTH_RETRIES) {
+      return response;
+    }
+    let again: boolean;
+    try {
+      again = await auth.challenge({
+        status: response.status,
+        url: options.url,
+        wwwAuthenticate: response.header('www-authenticate'),
+        sent,
+      });
+    } catch (error) {
+      await discardBody(response);
+      throw error;
+    }
+    if (!again) return response;
+    await discardBody(response);
+  }
+}
+
+async function fetchHops(options: ResolvedClientOptions, call: HttpCall): Promise<HttpAnswer> {
   const requester = options.requester;
   let target = options.url;
   for (let hop = 0; ; hop++) {

@@ -1,4 +1,5 @@
 import { DEFAULT_MAX_DEPTH } from '../../../protocol/depth.js';
+import type { HttpClientAuth } from '../../../auth/client-hook.js';
 import { FetchRequester, type HttpRequester } from './client-requester.js';
 import { NodeRequester, nodeModules } from './node-requester.js';
 
@@ -30,6 +31,12 @@ export interface HttpClientOptions {
   requester?: HttpRequesterChoice;
   /** Headers sent on every request, e.g. `authorization`; never sent to another origin. */
   headers?: Record<string, string>;
+  /**
+   * Signs requests and answers 401/403 challenges: an `OAuthClient` from `mcpkit/auth/client`
+   * (discovery, registration, PKCE sign-in, refresh, step-up), or your own. Its header replaces
+   * an `authorization` in `headers`.
+   */
+  auth?: HttpClientAuth;
   /**
    * Follow redirects (default false: a 3xx fails with HTTP_REDIRECT). When true, only
    * same-origin 301/302/307/308 hops are followed, re-sending the same method and body.
@@ -83,6 +90,7 @@ export interface ResolvedClientOptions {
   requester: HttpRequester;
   /** The extra headers, names in lowercase. */
   headers: Record<string, string>;
+  auth: HttpClientAuth | undefined;
   allowRedirects: boolean;
   maxResponseBytes: number;
   maxReconnects: number;
@@ -108,6 +116,7 @@ export function resolveClientOptions(options: HttpClientOptions): ResolvedClient
     url,
     requester: requesterFor(options, maxSockets),
     headers,
+    auth: options.auth,
     allowRedirects: options.allowRedirects ?? false,
     maxResponseBytes: positive(
       'maxResponseBytes',

@@ -10,3 +10,4 @@ export {
 } from './client-options.js';
 export type { HttpClientOptions, HttpRequesterChoice } from './client-options.js';
 export type { HttpStatusError } from './client-failures.js';
+export type { AuthChallenge, HttpClientAuth } from '../../../auth/client-hook.js';

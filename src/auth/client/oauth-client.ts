@@ -1,0 +1,366 @@
+/**
+ * `OAuthClient`: signs an MCP client in to a protected server, as MCP authorization specifies.
+ * Give it to the HTTP transport (`auth` option); on a 401 it discovers the authorization server
+ * (PRM, then RFC 8414 / OIDC metadata), obtains a client id (pre-registered, CIMD or DCR),
+ * runs the authorization code flow with PKCE through the `OAuthProvider` (or the client
+ * credentials grant), and sends the request again with the token. A 403 `insufficient_scope`
+ * asks for the union of the scopes held and challenged, once per scope set.
+ */
+import { McpKitError } from '../../errors/index.js';
+import type { GuardLookup } from '../../guard/options.js';
+import type {
+  AuthChallenge,
+  HttpClientAuth,
+} from '../client-hook.js';
+import { guardOptionsFor, isLoopbackHost, type AuthHttpPolicy } from './auth-http.js';
+import { authorizationCodeFlow } from './authorization-code.js';
+import type { ClientAssertionKey } from './client-auth.js';
+import { discoverAuthorizationServer, discoverResource, type Http } from './discovery.js';
+import { MemoryOAuthStore, type OAuthProvider, type OAuthStore } from './provider.js';
+import { obtainClient } from './registration.js';
+import { selectScope, unionScopes, coversScopes } from './scopes.js';
+import { requestToken, tokenErrorCode } from './token-request.js';
+import type { AuthorizationServerMetadata, ClientInformation, StoredAuth } from './types.js';
+import { parseBearerChallenge, type BearerChallenge } from './www-authenticate.js';
+
+export interface OAuthClientOptions {
+  /** The interactive part (browser, redirect listener). Needed for `authorization_code`. */
+  provider?: OAuthProvider;
+  /** `authorization_code` (default) or `client_credentials` (a machine client, no user). */
+  grant?: 'authorization_code' | 'client_credentials';
+  /** A pre-registered client id; with `clientSecret` or `privateKey` for a confidential client. */
+  clientId?: string;
+  clientSecret?: string;
+  /** The key for `private_key_jwt` client authentication. */
+  privateKey?: ClientAssertionKey;
+  /**
+   * The https URL of this client's Client ID Metadata Document: used as the client id where the
+   * server supports CIMD. Without it, servers that do not know the client get DCR.
+   */
+  clientMetadataUrl?: string;
+  /** `client_name` at registration (default `mcpkit`). */
+  clientName?: string;
+  /** The scope to ask for, instead of the challenge's or the PRM's `scopes_supported`. */
+  scope?: string;
+  /** Where tokens are kept (default: the provider's store, else memory). */
+  store?: OAuthStore;
+  /**
+   * Allow loopback authorization servers and plain http to them (default: only when the MCP
+   * server itself is on loopback, for development).
+   */
+  allowLoopback?: boolean;
+  /** SSRF guard allow-list entries for authorization servers on private networks. */
+  allow?: readonly string[];
+  /** Name resolution for the guard (tests). */
+  lookup?: GuardLookup;
+  /** Time allowed for one OAuth exchange (default 10 s). */
+  timeoutMs?: number;
+}
+
+/** Seconds before expiry at which a token counts as expired (clock skew, time in flight). */
+const EXPIRY_MARGIN_MS = 30_000;
+
+export class OAuthClient implements HttpClientAuth {
+  private readonly store: OAuthStore;
+  private state: StoredAuth | undefined;
+  private loaded = false;
+  private running: Promise<void> | undefined;
+  /** Scope sets already asked for after a 403: the same challenge again means give up. */
+  private readonly stepUps = new Set<string>();
+
+  constructor(private readonly options: OAuthClientOptions = {}) {
+    this.store = options.store ?? options.provider?.store ?? new MemoryOAuthStore();
+    if ((options.grant ?? 'authorization_code') === 'authorization_code' && !options.provider) {
+      throw new TypeError('OAuthClient: the authorization_code grant needs a provider');
+    }
+    if (options.grant === 'client_credentials' && options.clientId === undefined) {
+      throw new TypeError('OAuthClient: the client_credentials grant needs clientId');
+    }
+    if (
+      options.clientMetadataUrl !== undefined &&
+      !isMetadataDocumentUrl(options.clientMetadataUrl)
+    ) {
+      throw new TypeError(
+        `OAuthClient: clientMetadataUrl must be an https URL with a path, got ${JSON.stringify(options.clientMetadataUrl)}`,
+      );
+    }
+  }
+
+  async authorization(url: URL): Promise<string | undefined> {
+    await this.running?.catch(() => undefined);
+    const state = await this.current(url);
+    const tokens = state?.tokens;
+    if (tokens === undefined) return undefined;
+    if (tokens.expires_at !== undefined && tokens.expires_at - EXPIRY_MARGIN_MS < Date.now()) {
+      if (tokens.refresh_token !== undefined) {
+        await this.exclusive(() => this.refreshOrAuthorize(url, undefined));
+        const fresh = this.state?.tokens;
+        return fresh === undefined ? undefined : `Bearer ${fresh.access_token}`;
+      }
+    }
+    return `Bearer ${tokens.access_token}`;
+  }
+
+  async challenge(challenge: AuthChallenge): Promise<boolean> {
+    const bearer = parseBearerChallenge(challenge.wwwAuthenticate) ?? {};
+    if (challenge.status === 403 && bearer.error !== 'insufficient_scope') return false;
+    // Another request already got a newer token: send this one again with it.
+    const now = this.headerNow();
+    if (challenge.status === 401 && now !== undefined && now !== challenge.sent) return true;
+    if (this.running !== undefined) {
+      await this.running.catch(() => undefined);
+      if (this.headerNow() !== challenge.sent) return this.headerNow() !== undefined;
+    }
+    await this.exclusive(() =>
+      challenge.status === 403
+        ? this.stepUp(challenge.url, bearer)
+        : this.refreshOrAuthorize(challenge.url, bearer),
+    );
+    return this.headerNow() !== undefined;
+  }
+
+  /**
+   * Signs in now, before any request (a CLI does it so the browser step is not bounded by a
+   * request timeout): unless a token is kept for `url`, finds the PRM at its well-known URLs
+   * and runs the flow. Resolves false when the server publishes no PRM there (a 401 then
+   * signs in as usual).
+   */
+  async signIn(url: string | URL): Promise<boolean> {
+    const target = new URL(url);
+    if ((await this.current(target))?.tokens !== undefined) return true;
+    try {
+      await discoverResource(this.http(target), target);
+    } catch (error) {
+      if (error instanceof McpKitError && error.code === 'AUTH_FAILED') return false;
+      throw error;
+    }
+    await this.exclusive(() => this.refreshOrAuthorize(target, undefined));
+    return true;
+  }
+
+  /** Forgets the tokens and registration kept for `url`. */
+  async signOut(url: string | URL): Promise<void> {
+    this.state = undefined;
+    await this.store.save(String(url), undefined);
+  }
+
+  private headerNow(): string | undefined {
+    const tokens = this.state?.tokens;
+    return tokens === undefined ? undefined : `Bearer ${tokens.access_token}`;
+  }
+
+  private async exclusive(work: () => Promise<void>): Promise<void> {
+    const run = work();
+    this.running = run;
+    try {
+      await run;
+    } finally {
+      if (this.running === run) this.running = undefined;
+    }
+  }
+
+  private async current(url: URL): Promise<StoredAuth | undefined> {
+    if (!this.loaded) {
+      this.state = (await this.store.load(url.href)) ?? undefined;
+      this.loaded = true;
+    }
+    return this.state;
+  }
+
+  private async keep(url: URL, state: StoredAuth): Promise<void> {
+    this.state = state;
+    await this.store.save(url.href, state);
+  }
+
+  private http(url: URL): Http {
+    const policy: AuthHttpPolicy = {
+      allowLoopback: this.options.allowLoopback ?? isLoopbackHost(url.hostname),
+      ...(this.options.allow === undefined ? {} : { allow: this.options.allow }),
+      ...(this.options.lookup === undefined ? {} : { lookup: this.options.lookup }),
+      ...(this.options.timeoutMs === undefined ? {} : { timeoutMs: this.options.timeoutMs }),
+    };
+    return { policy, guard: guardOptionsFor(policy) };
+  }
+
+  /** 401: a refresh when the AS is unchanged and a refresh token is held, else a new sign-in. */
+  private async refreshOrAuthorize(url: URL, bearer: BearerChallenge | undefined): Promise<void> {
+    const http = this.http(url);
+    const prm = await discoverResource(http, url, bearer?.resourceMetadata);
+    const issuer = firstIssuer(prm.authorization_servers, url);
+    const metadata = await discoverAuthorizationServer(http, issuer);
+    let state = await this.current(url);
+    // A changed authorization server: nothing obtained from the old one is used with the new.
+    if (state !== undefined && state.issuer !== issuer) state = undefined;
+    const refresh = state?.tokens?.refresh_token;
+    if (state?.client !== undefined && refresh !== undefined) {
+      try {
+        const tokens = await requestToken({
+          http,
+          metadata,
+          client: state.client,
+          key: this.options.privateKey,
+          params: { grant_type: 'refresh_token', refresh_token: refresh, resource: prm.resource },
+        });
+        if (tokens.refresh_token === undefined) tokens.refresh_token = refresh;
+        if (tokens.scope === undefined && state.tokens?.scope !== undefined)
+          tokens.scope = state.tokens.scope;
+        await this.keep(url, { ...state, tokens });
+        return;
+      } catch {
+        // An expired or revoked refresh token: sign in again.
+      }
+    }
+    const prior = state?.tokens?.scope;
+    const scope =
+      this.options.scope ?? selectScope(bearer?.scope, prm.scopes_supported, metadata, prior);
+    await this.runGrant(url, http, prm.resource, issuer, metadata, state, scope);
+  }
+
+  /** 403 insufficient_scope: the union of what is held and what is asked, once per set. */
+  private async stepUp(url: URL, bearer: BearerChallenge): Promise<void> {
+    const held = this.state?.tokens?.scope;
+    const wanted = unionScopes(held, bearer.scope);
+    if (wanted === undefined || coversScopes(held, bearer.scope) || this.stepUps.has(wanted)) {
+      throw new McpKitError(
+        'AUTH_FAILED',
+        `${url.href} answered 403 insufficient_scope${bearer.scope === undefined ? '' : ` (scope "${bearer.scope}")`} again after authorization: giving up`,
+      );
+    }
+    this.stepUps.add(wanted);
+    const http = this.http(url);
+    const prm = await discoverResource(http, url, bearer.resourceMetadata);
+    const issuer = firstIssuer(prm.authorization_servers, url);
+    const metadata = await discoverAuthorizationServer(http, issuer);
+    let state = await this.current(url);
+    if (state !== undefined && state.issuer !== issuer) state = undefined;
+    const scope = selectScope(wanted, undefined, metadata, undefined);
+    await this.runGrant(url, http, prm.resource, issuer, metadata, state, scope);
+  }
+
+  private async runGrant(
+    url: URL,
+    http: Http,
+    resource: string,
+    issuer: string,
+    metadata: AuthorizationServerMetadata,
+    state: StoredAuth | undefined,
+    scope: string | undefined,
+  ): Promise<void> {
+    const kept = this.reusable(state?.client);
+    const client = kept ?? (await this.register(http, metadata, scope));
+    try {
+      await this.grant(url, http, resource, issuer, metadata, client, scope);
+    } catch (error) {
+      // A registration the server no longer knows: register again, once.
+      if (
+        kept === undefined ||
+        !this.registeredHere(kept) ||
+        tokenErrorCode(error) !== 'invalid_client'
+      ) {
+        throw error;
+      }
+      const fresh = await this.register(http, metadata, scope);
+      await this.grant(url, http, resource, issuer, metadata, fresh, scope);
+    }
+  }
+
+  /** True for a client id this client got by DCR (not pre-registered, not a CIMD URL). */
+  private registeredHere(client: ClientInformation): boolean {
+    return (
+      this.options.clientId === undefined && client.client_id !== this.options.clientMetadataUrl
+    );
+  }
+
+  /** A kept registration still good for these options, or undefined. */
+  private reusable(client: ClientInformation | undefined): ClientInformation | undefined {
+    if (client === undefined) return undefined;
+    const { clientId, provider } = this.options;
+    if (clientId !== undefined) return client.client_id === clientId ? client : undefined;
+    const expiry = client.client_secret_expires_at ?? 0;
+    if (expiry > 0 && expiry * 1000 < Date.now()) return undefined;
+    // A DCR client is bound to its redirect URIs (a loopback listener's port changes per run).
+    const uris = client.redirect_uris;
+    if (provider !== undefined && uris !== undefined && !uris.includes(provider.redirectUrl)) {
+      return undefined;
+    }
+    return client;
+  }
+
+  private register(
+    http: Http,
+    metadata: AuthorizationServerMetadata,
+    scope: string | undefined,
+  ): Promise<ClientInformation> {
+    const options = this.options;
+    return obtainClient(http, metadata, {
+      ...(options.clientId === undefined ? {} : { clientId: options.clientId }),
+      ...(options.clientSecret === undefined ? {} : { clientSecret: options.clientSecret }),
+      ...(options.clientMetadataUrl === undefined
+        ? {}
+        : { clientMetadataUrl: options.clientMetadataUrl }),
+      ...(options.privateKey === undefined ? {} : { key: options.privateKey }),
+      clientName: options.clientName ?? 'mcpkit',
+      ...(options.provider === undefined ? {} : { redirectUrl: options.provider.redirectUrl }),
+      grantTypes:
+        options.grant === 'client_credentials'
+          ? ['client_credentials']
+          : ['authorization_code', 'refresh_token'],
+      ...(scope === undefined ? {} : { scope }),
+    });
+  }
+
+  private async grant(
+    url: URL,
+    http: Http,
+    resource: string,
+    issuer: string,
+    metadata: AuthorizationServerMetadata,
+    client: ClientInformation,
+    scope: string | undefined,
+  ): Promise<void> {
+    const options = this.options;
+    // Kept before the flow: a failed flow does not register again next time.
+    await this.keep(url, { issuer, client });
+    const tokens =
+      options.grant === 'client_credentials'
+        ? await requestToken({
+            http,
+            metadata,
+            client,
+            key: options.privateKey,
+            params: { grant_type: 'client_credentials', scope, resource },
+          })
+        : await authorizationCodeFlow({
+            http,
+            provider: options.provider as OAuthProvider,
+            metadata,
+            client,
+            key: options.privateKey,
+            resource,
+            scope,
+          });
+    await this.keep(url, { issuer, client, tokens });
+  }
+}
+
+/** The authorization server to use: the PRM's first (MCP lets the client choose). */
+function firstIssuer(servers: string[] | undefined, url: URL): string {
+  const first = servers?.[0];
+  if (first === undefined) {
+    throw new McpKitError(
+      'AUTH_FAILED',
+      `the protected resource metadata of ${url.href} names no authorization server`,
+    );
+  }
+  return first;
+}
+
+/** A CIMD client id: https, a path other than `/`, no fragment (the CIMD draft, §3). */
+function isMetadataDocumentUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' && url.pathname !== '/' && url.hash === '';
+  } catch {
+    return false;
+  }
+}
