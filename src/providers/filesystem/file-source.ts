@@ -16,6 +16,7 @@ import {
 import type { ProviderFs } from './fs-types.js';
 import { PathRecord, PathRecords, type WatchCoverage } from './path-records.js';
 import type { FileContents, ReadControl } from './read-file.js';
+import { ReadFlights } from './read-flights.js';
 import type { ReadPool } from './read-pool.js';
 import { canRead, type Containment, type Resolved } from './resolve.js';
 import { readOrStream, type WholeReadOutcome } from './streamed-file.js';
@@ -52,6 +53,8 @@ export class FileSource {
   private readonly records: PathRecords;
   private readonly cache: ByteLruCache<FileContents>;
   private readonly store: ContentStore;
+  /** Jobs that read a remembered path for the cache, by its cache key. */
+  private readonly jobs = new ReadFlights<void>();
 
   constructor(private readonly options: FileSourceOptions) {
     const { fs, within, watch, ttlMs, maxEntries } = options;
@@ -168,8 +171,12 @@ export class FileSource {
       return job.resolved;
     });
     if (!ran && resolved instanceof PathRecord && this.cache.peek(resolved.key) === undefined) {
-      const again = await via(() => !resolved.current);
-      if (again.contents) keepContents(this.cache, resolved.key, resolved.real, again.contents);
+      // Concurrent reads of it share one job (many arrive while its first read runs).
+      const job = async (): Promise<void> => {
+        const again = await via(() => !resolved.current);
+        if (again.contents) keepContents(this.cache, resolved.key, resolved.real, again.contents);
+      };
+      await this.jobs.join(resolved.key, limitBytes, Number.POSITIVE_INFINITY, job).outcome;
     }
     return { resolved, read };
   }
