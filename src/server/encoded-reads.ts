@@ -1,7 +1,9 @@
 /**
  * Answers to `resources/read` encoded once per (version, URI, era): a read handler that says
  * which version of its content it served (`versionedRead`) gets its whole answer, envelope
- * included, serialised once and then written with only the id spliced in. One table per server,
+ * included, serialised once and then written with only the id spliced in, from the second
+ * answer of that version on: the first is encoded by the transport straight into its write, so
+ * that reads which never repeat cost no copy and hold no memory here. One table per server,
  * bounded in bytes (`maxEncodedReadBytes`), least recently used out first. Versions are held
  * weakly (the table never keeps a provider's cache entry alive); an answer whose version is gone
  * can never be asked for again, and gives its room to the next ones.
@@ -52,14 +54,26 @@ export class EncodedReads {
     this.maxAnswerBytes = Math.floor(limit / 2);
   }
 
-  /** The answer kept for `version` under `key` (URI and era), if any. */
-  get(version: object, key: string): Result | undefined {
+  /** Versions answered once, not kept: answered again, they are. */
+  private readonly seen = new WeakSet<object>();
+
+  /**
+   * The answer of `version` under `key` (URI and era): the one kept; else, for a version
+   * answered before, `result()` encoded and kept (see {@link keep}); else undefined, and the
+   * version is remembered (weakly).
+   */
+  answer(version: object, key: string, result: () => Result): Result | undefined {
+    if (this.limit === 0) return undefined;
     const kept = this.byVersion.get(version)?.find((k) => k.key === key);
-    if (kept?.encoded === undefined) return undefined;
-    // Most recently used: last out.
-    this.held.delete(kept);
-    this.held.add(kept);
-    return kept.encoded;
+    if (kept?.encoded !== undefined) {
+      // Most recently used: last out.
+      this.held.delete(kept);
+      this.held.add(kept);
+      return kept.encoded;
+    }
+    if (this.seen.has(version)) return this.keep(version, key, result());
+    this.seen.add(version);
+    return undefined;
   }
 
   /**
@@ -67,7 +81,7 @@ export class EncodedReads {
    * parts (its big strings written as they are, never joined into one). Kept when it fits (an
    * answer over half the table is not); `result` as it is when it cannot be encoded ahead.
    */
-  keep(version: object, key: string, result: Result): Result {
+  private keep(version: object, key: string, result: Result): Result {
     let encoded: Result;
     if (holdsAtLeast(result, LARGE_PART_BYTES)) {
       const parts = resultParts(result);

@@ -7,7 +7,6 @@ import type { Stats } from 'node:fs';
 import * as path from 'node:path';
 import { ByteLruCache, type CacheStats } from './content-cache.js';
 import {
-  cacheKey,
   ContentStore,
   keepContents,
   readContents,
@@ -17,6 +16,7 @@ import {
 import type { ProviderFs } from './fs-types.js';
 import { PathRecord, PathRecords, type WatchCoverage } from './path-records.js';
 import type { FileContents, ReadControl } from './read-file.js';
+import { ReadFlights } from './read-flights.js';
 import type { ReadPool } from './read-pool.js';
 import { canRead, type Containment, type Resolved } from './resolve.js';
 import { readOrStream, type WholeReadOutcome } from './streamed-file.js';
@@ -43,10 +43,18 @@ export interface FileSourceOptions {
 /** Bytes of encoded contents cached by default. */
 export const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
 
+/** The contents a job read of the file `resolved` (within the caller's limit): served. */
+function served(resolved: Resolved | PathRecord, contents: FileContents): ContentsOutcome {
+  if (resolved instanceof PathRecord) resolved.readable = true;
+  return { kind: 'ok', contents };
+}
+
 export class FileSource {
   private readonly records: PathRecords;
   private readonly cache: ByteLruCache<FileContents>;
   private readonly store: ContentStore;
+  /** Jobs that read a remembered path for the cache, by its cache key. */
+  private readonly jobs = new ReadFlights<void>();
 
   constructor(private readonly options: FileSourceOptions) {
     const { fs, within, watch, ttlMs, maxEntries } = options;
@@ -72,8 +80,10 @@ export class FileSource {
     limitBytes: number,
     control: ReadControl,
   ): Promise<ContentsOutcome> {
-    const resolved = await this.resolveFor(relative, limitBytes, !control.checkpoint);
+    const { resolved, read } = await this.resolveFor(relative, limitBytes, !control.checkpoint);
     if (resolved.kind !== 'file') return resolved;
+    if (read && read.size <= (control.maxSize ?? Number.POSITIVE_INFINITY))
+      return served(resolved, read);
     const { fs, within } = this.options;
     const outcome = await readContents(
       fs,
@@ -121,8 +131,9 @@ export class FileSource {
     streams: boolean,
   ): Promise<WholeReadOutcome> {
     if (!streams) return this.contents(relative, limitBytes, {});
-    const resolved = await this.resolveFor(relative, limitBytes, true);
+    const { resolved, read } = await this.resolveFor(relative, limitBytes, true);
     if (resolved.kind !== 'file') return resolved;
+    if (read) return served(resolved, read);
     const { fs, within } = this.options;
     const known = this.knownOf(relative);
     const outcome = await readOrStream(
@@ -140,34 +151,46 @@ export class FileSource {
 
   /**
    * What `relative` resolves to. With a pool (and `pooled`), a path not remembered is resolved
-   * and read in one job; a remembered one whose contents left the cache is read by a job too:
-   * what it read is cached under the record's key when it is the same version.
+   * and read in one job, whose contents are served (`read`) and not cached: a file read once
+   * never churns the cache (nor the heap). A remembered one whose contents are not cached is read
+   * by a job too, and what it read is cached under the record's key when it is the same version.
    */
   private async resolveFor(
     relative: string,
     limitBytes: number,
     pooled: boolean,
-  ): Promise<Resolved | PathRecord> {
+  ): Promise<{ resolved: Resolved | PathRecord; read?: FileContents | undefined }> {
     const via = pooled ? this.pooled(relative, limitBytes) : undefined;
-    if (!via) return this.records.resolve(relative);
+    if (!via) return { resolved: await this.records.resolve(relative) };
     let ran = false;
-    const resolved = await this.records.resolve(relative, (spoiled) => {
+    let read: FileContents | undefined;
+    const resolved = await this.records.resolve(relative, async (spoiled) => {
       ran = true;
-      return via(spoiled);
+      const job = await via(spoiled);
+      read = job.contents;
+      return job.resolved;
     });
-    if (!ran && resolved instanceof PathRecord && this.cache.peek(resolved.key) === undefined)
-      await via(() => !resolved.current);
-    return resolved;
+    if (!ran && resolved instanceof PathRecord && this.cache.peek(resolved.key) === undefined) {
+      // Concurrent reads of it share one job (many arrive while its first read runs).
+      const job = async (): Promise<void> => {
+        const again = await via(() => !resolved.current);
+        if (again.contents) keepContents(this.cache, resolved.key, resolved.real, again.contents);
+      };
+      await this.jobs.join(resolved.key, limitBytes, Number.POSITIVE_INFINITY, job).outcome;
+    }
+    return { resolved, read };
   }
 
   /**
-   * With a pool, a resolution that reads the file in the same job and caches what it read: the
-   * read that follows then finds it in the cache. Undefined without a pool.
+   * With a pool, a job that resolves the path and reads the file: `contents` when it read the
+   * version it resolved and no change was reported meanwhile. Undefined without a pool.
    */
   private pooled(
     relative: string,
     limitBytes: number,
-  ): ((spoiled: () => boolean) => Promise<Resolved>) | undefined {
+  ):
+    | ((spoiled: () => boolean) => Promise<{ resolved: Resolved; contents?: FileContents }>)
+    | undefined {
     const { pool } = this.options;
     // Without a contents cache a job would only resolve: not worth a worker.
     if (!pool || this.cache.maxBytes === 0) return undefined;
@@ -184,17 +207,13 @@ export class FileSource {
         known: this.knownOf(relative).known,
         settleMs: this.options.fs.settleMs,
       });
-      if (
+      const same =
         resolved.kind === 'file' &&
         outcome?.kind === 'ok' &&
         outcome.version !== undefined &&
         sameFile(outcome.version, resolved.stats) &&
-        !spoiled()
-      ) {
-        const key = cacheKey(resolved.real, resolved.stats, path.extname(relative));
-        keepContents(cache, key, resolved.real, outcome.contents);
-      }
-      return resolved;
+        !spoiled();
+      return same ? { resolved, contents: outcome.contents } : { resolved };
     };
   }
 

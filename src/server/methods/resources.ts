@@ -167,7 +167,8 @@ function holdsStreamedBlob(result: Result): boolean {
 }
 
 /**
- * A versioned read's final answer, encoded once per version, URI and era by this server (see
+ * A versioned read's final answer, encoded once per version, URI and era by this server from its
+ * second answer on (see
  * encoded-reads.ts). One with a streamed blob is not: it is read as the client takes it.
  */
 function encodedOnce(core: ServerCore, uri: string, ctx: RequestContext, read: ReadOutcome) {
@@ -177,10 +178,7 @@ function encodedOnce(core: ServerCore, uri: string, ctx: RequestContext, read: R
   const scope = result['cacheScope'] ?? core.options.readCache?.cacheScope ?? 'private';
   const caller = ctx.auth && scope === 'private' ? `\n${callerKey(ctx.auth)}` : '';
   const key = `${ctx.era}\n${uri}${caller}`;
-  return (
-    core.encodedReads.get(version, key) ??
-    core.encodedReads.keep(version, key, finalResult(core, ctx.era, 'read', result))
-  );
+  return core.encodedReads.answer(version, key, () => finalResult(core, ctx.era, 'read', result));
 }
 
 /** Static resources, then what each template's `list` reports; what the caller may read. */

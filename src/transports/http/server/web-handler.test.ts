@@ -562,9 +562,10 @@ describe('createHttpHandler: sessions, errors and closing', () => {
         }),
       );
       const bytes = new Uint8Array(await res.arrayBuffer());
-      expect(Number(res.headers.get('content-length'))).toBe(bytes.byteLength);
+      if (id > 0) expect(Number(res.headers.get('content-length'))).toBe(bytes.byteLength);
       return bytes;
     };
+    await read(0); // a version's first answer is a text, not kept: the next ones are bytes
     const first = await read(1);
     first.fill(0); // the client's copy, spoilt
     const second = new TextDecoder().decode(await read(2));
