@@ -11,9 +11,10 @@ export class Postings {
   length = 0;
 
   constructor(capacity = 2) {
-    this.ids = new Uint32Array(capacity);
-    this.counts = new Uint8Array(capacity);
-    this.lines = new Uint16Array(capacity);
+    const buffer = new ArrayBuffer(capacity * 7);
+    this.ids = new Uint32Array(buffer, 0, capacity);
+    this.lines = new Uint16Array(buffer, capacity * 4, capacity);
+    this.counts = new Uint8Array(buffer, capacity * 6, capacity);
   }
 
   /** A list made of saved arrays (index-file.ts), as long as they are. */
@@ -33,6 +34,12 @@ export class Postings {
     this.counts[this.length] = count > 255 ? 255 : count;
     this.lines[this.length] = line > 65_535 ? 0 : line;
     this.length++;
+  }
+
+  /** Counts one more occurrence in the last document added (the count stops at 255). */
+  bump(): void {
+    const at = this.length - 1;
+    if (this.counts[at]! < 255) this.counts[at]!++;
   }
 
   /** Keeps the documents `alive` says yes to; returns how many remain. */
@@ -80,13 +87,15 @@ export class Postings {
     this.resize(size < 1024 ? Math.max(2, size * 2) : size + (size >> 1));
   }
 
+  /** One buffer for the three arrays: one allocation a resize (a build makes millions). */
   private resize(capacity: number): void {
-    const ids = new Uint32Array(capacity);
+    const buffer = new ArrayBuffer(capacity * 7);
+    const ids = new Uint32Array(buffer, 0, capacity);
     ids.set(this.ids.subarray(0, this.length));
-    const counts = new Uint8Array(capacity);
-    counts.set(this.counts.subarray(0, this.length));
-    const lines = new Uint16Array(capacity);
+    const lines = new Uint16Array(buffer, capacity * 4, capacity);
     lines.set(this.lines.subarray(0, this.length));
+    const counts = new Uint8Array(buffer, capacity * 6, capacity);
+    counts.set(this.counts.subarray(0, this.length));
     this.ids = ids;
     this.counts = counts;
     this.lines = lines;

@@ -42,6 +42,8 @@ const SPLIT_WEIGHT = 0.8;
 /** Shortest word that also matches as a prefix, and most terms one prefix expands to. */
 const PREFIX_MIN = 3;
 const PREFIX_CAP = 64;
+/** A list this many times longer than the files left is probed for them, not read through. */
+const PROBE_RATIO = 8;
 
 /**
  * One way a query word matches: documents, and how each scores: BM25 of its count (text, with
@@ -104,28 +106,29 @@ export class TextIndex {
       this.lengths = grown(this.lengths, id);
       this.distinct = grown(this.distinct, id);
     }
-    const counts = new Map<string, number>();
-    const lines = new Map<string, number>();
+    // Each term's list is reached once a word, without a map of the file's own: the first
+    // occurrence adds the file to it, later ones count in its last posting.
     let length = 0;
+    let distinct = 0;
     if (text !== undefined) {
+      const { text: vocabulary } = this;
       forEachTerm(text, (term, line) => {
-        const count = counts.get(term);
-        if (count === undefined) {
-          counts.set(term, 1);
-          lines.set(term, line);
-        } else counts.set(term, count + 1);
+        const list = vocabulary.postings(term, true);
+        const last = list.length - 1;
+        if (last >= 0 && list.ids[last] === id) list.bump();
+        else {
+          list.push(id, 1, line);
+          distinct++;
+        }
         length++;
       });
-    }
-    for (const [term, count] of counts) {
-      this.text.postings(term, true).push(id, count, lines.get(term));
     }
     const nameTerms = new Set(pathTerms(path));
     for (const term of nameTerms) this.names.postings(term, true).push(id, 1);
     this.lengths[id] = length;
-    this.distinct[id] = counts.size + nameTerms.size;
+    this.distinct[id] = distinct + nameTerms.size;
     this.tokens += length;
-    this.postingCount += counts.size + nameTerms.size;
+    this.postingCount += distinct + nameTerms.size;
   }
 
   /** Drops `path`; whether it was indexed. */
@@ -201,25 +204,19 @@ export class TextIndex {
     const { stamp, level, place, scores, firstLine, lengths } = this;
     const average = Math.max(1, this.tokens / Math.max(1, this.size));
     const { bestText, bestName } = this;
+    // Files still in (every clause so far): a later clause is checked against them alone.
+    let alive: number[] = [];
     clauses.forEach((alternatives, k) => {
       // A clause scores its best text alternative and its best name one (the exact word, or a
       // longer word it starts): many prefix variants never outrank the word itself.
       const touched: number[] = [];
-      for (const { ids, length, weight, counts, lines, name } of alternatives) {
+      if (k > 0 && alive.length > 1) alive.sort((a, b) => a - b);
+      for (const alternative of alternatives) {
+        const { ids, length, weight, counts, lines, name } = alternative;
         const bit = name ? 1 : 2;
-        for (let at = 0; at < length; at++) {
-          const id = ids[at]!;
-          if (stamp[id] !== generation) {
-            if (k !== 0 || this.paths[id] === undefined) continue;
-            stamp[id] = generation;
-            level[id] = 0;
-            place[id] = 0;
-            scores[id] = 0;
-            firstLine[id] = 0;
-            candidates.push(id);
-          }
+        const visit = (at: number, id: number): void => {
           const was = level[id]!;
-          if (was !== k && was !== k + 1) continue;
+          if (was !== k && was !== k + 1) return;
           if (was === k) {
             level[id] = k + 1;
             bestText[id] = 0;
@@ -238,9 +235,34 @@ export class TextIndex {
             const known = firstLine[id]!;
             if (line > 0 && (known === 0 || line < known)) firstLine[id] = line;
           }
+        };
+        if (k > 0 && alive.length * PROBE_RATIO < length) {
+          // Few files left and a long list (two common words): look each file up in the list
+          // (galloping from the last one found) instead of reading the whole list.
+          let at = 0;
+          for (const id of alive) {
+            at = seek(ids, length, at, id);
+            if (at >= length) break;
+            if (ids[at] === id && stamp[id] === generation) visit(at, id);
+          }
+          continue;
+        }
+        for (let at = 0; at < length; at++) {
+          const id = ids[at]!;
+          if (stamp[id] !== generation) {
+            if (k !== 0 || this.paths[id] === undefined) continue;
+            stamp[id] = generation;
+            level[id] = 0;
+            place[id] = 0;
+            scores[id] = 0;
+            firstLine[id] = 0;
+            candidates.push(id);
+          }
+          visit(at, id);
         }
       }
       for (const id of touched) scores[id] = scores[id]! + bestText[id]! + bestName[id]!;
+      alive = touched;
     });
     const found: number[] = [];
     for (const id of candidates) {
@@ -384,6 +406,27 @@ function sizeOf(alternatives: Alternative[]): number {
   let size = 0;
   for (const a of alternatives) size += a.length;
   return size;
+}
+
+/** The first position at or after `from` whose id is `id` or more (galloping, then binary). */
+function seek(ids: ArrayLike<number>, length: number, from: number, id: number): number {
+  if (from >= length || ids[from]! >= id) return from;
+  let step = 1;
+  let lo = from;
+  let hi = from + 1;
+  while (hi < length && ids[hi]! < id) {
+    lo = hi;
+    step *= 2;
+    hi = from + step;
+  }
+  if (hi > length) hi = length;
+  // ids[lo] < id; the answer is in (lo, hi].
+  while (lo + 1 < hi) {
+    const mid = (lo + hi) >> 1;
+    if (ids[mid]! < id) lo = mid;
+    else hi = mid;
+  }
+  return hi;
 }
 
 function grown(array: Uint32Array, index: number): Uint32Array<ArrayBuffer> {
