@@ -14,7 +14,9 @@ function byPattern(text: string, max: number): [string, number][] {
 
 function byScan(text: string, max: number): [string, number][] {
   const out: [string, number][] = [];
-  forEachAsciiPart(text, max, (term, line) => out.push([term, line]));
+  forEachAsciiPart(text, max, (start, end, line) =>
+    out.push([text.slice(start, end).toLowerCase(), line]),
+  );
   return out;
 }
 

@@ -18,13 +18,13 @@ const kindAt = (text: string, i: number): number =>
   i < text.length ? KINDS[text.charCodeAt(i) & 127]! : Kind.Other;
 
 /**
- * Calls `each` with every part of `text` (ASCII only), lowercased and cut to `max` characters,
- * and its 1-based line.
+ * Calls `each` with where every part of `text` (ASCII only) starts and ends (cut to `max`
+ * characters; it is not lowercased) and its 1-based line. No string is made.
  */
 export function forEachAsciiPart(
   text: string,
   max: number,
-  each: (term: string, line: number) => void,
+  each: (start: number, end: number, line: number) => void,
 ): void {
   const n = text.length;
   let line = 1;
@@ -38,9 +38,7 @@ export function forEachAsciiPart(
       continue;
     }
     const start = i;
-    let upper = false;
     if (kind === Kind.Upper) {
-      upper = true;
       let end = i + 1;
       while (kindAt(text, end) === Kind.Upper) end++;
       if (kindAt(text, end) === Kind.Lower) {
@@ -58,7 +56,6 @@ export function forEachAsciiPart(
       i++;
       while (kindAt(text, i) >= Kind.Lower) i++;
     }
-    const part = text.slice(start, i - start > max ? start + max : i);
-    each(upper ? part.toLowerCase() : part, line);
+    each(start, i - start > max ? start + max : i, line);
   }
 }

@@ -21,7 +21,24 @@ export const MAX_TERM_LENGTH = 64;
 
 /** Calls `each` with every term of `text` and its 1-based line, in order (repeats included). */
 export function forEachTerm(text: string, each: (term: string, line: number) => void): void {
-  if (!NOT_ASCII.test(text)) return forEachAsciiPart(text, MAX_TERM_LENGTH, each);
+  forEachTermIn(text, (source, start, end, line) =>
+    each(source.slice(start, end).toLowerCase(), line),
+  );
+}
+
+/**
+ * Calls `each` with every term of `text` and its 1-based line, in order (repeats included), as a
+ * range of `source`, whose ASCII letters are to be read lowercased: ASCII text is its own source
+ * (no string is made for a term), other text gives each term as a string of its own.
+ */
+export function forEachTermIn(
+  text: string,
+  each: (source: string, start: number, end: number, line: number) => void,
+): void {
+  if (!NOT_ASCII.test(text)) {
+    forEachAsciiPart(text, MAX_TERM_LENGTH, (start, end, line) => each(text, start, end, line));
+    return;
+  }
   const parts = PART;
   parts.lastIndex = 0;
   let line = 1;
@@ -32,10 +49,10 @@ export function forEachTerm(text: string, each: (term: string, line: number) => 
       nextNewline = text.indexOf('\n', nextNewline + 1);
     }
     const part = found[0];
-    each(
-      (part.length > MAX_TERM_LENGTH ? part.slice(0, MAX_TERM_LENGTH) : part).toLowerCase(),
-      line,
-    );
+    const term = (
+      part.length > MAX_TERM_LENGTH ? part.slice(0, MAX_TERM_LENGTH) : part
+    ).toLowerCase();
+    each(term, 0, term.length, line);
   }
 }
 

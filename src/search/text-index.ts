@@ -6,7 +6,8 @@
  * boosted. Phrases are not checked here (the index keeps no text): see {@link ParsedQuery}.
  */
 import type { Postings } from './postings.js';
-import { forEachTerm, pathTerms, type ParsedQuery } from './terms.js';
+import { TermTable } from './term-table.js';
+import { forEachTermIn, pathTerms, type ParsedQuery } from './terms.js';
 import { topBy } from './top.js';
 import { Vocabulary } from './vocabulary.js';
 
@@ -71,6 +72,13 @@ export interface IndexState {
 export class TextIndex {
   private readonly text = new Vocabulary();
   private readonly names = new Vocabulary();
+  private readonly table = new TermTable((term) => this.text.postings(term, true));
+  /** By term number, for the file being added: its count and first line, and whether seen. */
+  private seen = new Uint32Array(0);
+  private seenCount = new Uint32Array(0);
+  private seenLine = new Uint32Array(0);
+  private fileStamp = 0;
+  private readonly touched: number[] = [];
   private paths: (string | undefined)[] = [];
   private lengths = new Uint32Array(1024);
   private distinct = new Uint32Array(1024);
@@ -106,22 +114,28 @@ export class TextIndex {
       this.lengths = grown(this.lengths, id);
       this.distinct = grown(this.distinct, id);
     }
-    // Each term's list is reached once a word, without a map of the file's own: the first
-    // occurrence adds the file to it, later ones count in its last posting.
+    // A file's terms are counted by their number (term-table.ts) in arrays of this index, small
+    // and hot, then added to their lists once each: a text's words touch no list.
     let length = 0;
     let distinct = 0;
     if (text !== undefined) {
-      const { text: vocabulary } = this;
-      forEachTerm(text, (term, line) => {
-        const list = vocabulary.postings(term, true);
-        const last = list.length - 1;
-        if (last >= 0 && list.ids[last] === id) list.bump();
+      const { table, touched } = this;
+      const stamp = ++this.fileStamp;
+      forEachTermIn(text, (source, start, end, line) => {
+        const k = table.entry(source, start, end);
+        if (k >= this.seen.length) this.growSeen(table.size);
+        if (this.seen[k] === stamp) this.seenCount[k]!++;
         else {
-          list.push(id, 1, line);
-          distinct++;
+          this.seen[k] = stamp;
+          this.seenCount[k] = 1;
+          this.seenLine[k] = line;
+          touched.push(k);
         }
         length++;
       });
+      distinct = touched.length;
+      for (const k of touched) table.list(k).push(id, this.seenCount[k]!, this.seenLine[k]);
+      touched.length = 0;
     }
     const nameTerms = new Set(pathTerms(path));
     for (const term of nameTerms) this.names.postings(term, true).push(id, 1);
@@ -129,6 +143,18 @@ export class TextIndex {
     this.distinct[id] = distinct + nameTerms.size;
     this.tokens += length;
     this.postingCount += distinct + nameTerms.size;
+  }
+
+  private growSeen(size: number): void {
+    const capacity = Math.max(1024, size * 2);
+    const grow = (from: Uint32Array): Uint32Array<ArrayBuffer> => {
+      const to = new Uint32Array(capacity);
+      to.set(from);
+      return to;
+    };
+    this.seen = grow(this.seen);
+    this.seenCount = grow(this.seenCount);
+    this.seenLine = grow(this.seenLine);
   }
 
   /** Drops `path`; whether it was indexed. */
@@ -393,6 +419,8 @@ export class TextIndex {
       }
       vocabulary.dropEmpty();
     }
+    this.table.clear();
+    this.seen.fill(0);
     this.paths = paths;
     this.postingCount -= this.deadPostings;
     this.deadPostings = 0;
