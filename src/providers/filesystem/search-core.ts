@@ -86,6 +86,8 @@ export interface SearchAnswer {
 /** Reads in flight: through read workers, enough to keep each busy with the next job queued. */
 const READS_AT_ONCE = 4;
 const POOLED_READS_AT_ONCE = 16;
+/** Files read at once for the snippets of one answer. */
+const SNIPPET_READS = 8;
 /** Read workers of the search worker's builds: each costs an isolate (~25 MiB) while it runs. */
 export const SEARCH_READ_WORKERS = 2;
 /** Files queued from which the read workers (when given) read them. */
@@ -277,12 +279,22 @@ export class SearchCore {
       total = kept.length;
       ranked = kept.slice(0, wanted);
     }
-    const hits: FoundFile[] = [];
-    for (const match of ranked.slice(0, request.limit)) {
-      const text = texts.has(match.path) ? texts.get(match.path) : await this.liveText(match.path);
-      const at = text === undefined ? undefined : firstMatch(text, query);
-      hits.push({ path: match.path, where: match.where, ...(at ?? {}) });
-    }
+    // The hits' snippets: a few files read at once (each read is several hops), in rank order,
+    // each text dropped once its snippet is cut.
+    const best = ranked.slice(0, request.limit);
+    const hits: FoundFile[] = new Array<FoundFile>(best.length);
+    let next = 0;
+    const lane = async (): Promise<void> => {
+      for (let i = next++; i < best.length; i = next++) {
+        const match = best[i]!;
+        const text = texts.has(match.path)
+          ? texts.get(match.path)
+          : await this.liveText(match.path);
+        const at = text === undefined ? undefined : firstMatch(text, query);
+        hits[i] = { path: match.path, where: match.where, ...(at ?? {}) };
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(SNIPPET_READS, best.length) }, lane));
     // Past the hits, the line the index keeps (where a word first occurs): no file is read.
     const more = ranked.slice(request.limit, wanted).map((m): FoundFile => ({
       path: m.path,
