@@ -7,12 +7,13 @@
  * (`parseargs`) by splitting it into terms the index has.
  */
 
+import { forEachAsciiPart } from './ascii-parts.js';
+
 const WORD = /[\p{L}\p{N}_]+/gu;
 const ONE_WORD = /^[\p{L}\p{N}_]+$/u;
-// Identifier parts, found in the text directly (anything else separates them); the ASCII form is
-// several times faster and gives the same parts on ASCII text.
+// Identifier parts, found in the text directly (anything else separates them); ASCII text is
+// scanned by character code (ascii-parts.ts), several times faster, for the same parts.
 const PART = /\p{Lu}+(?!\p{Ll})\p{N}*|\p{Lu}?[\p{Ll}\p{N}]+|[\p{L}\p{N}]+/gu;
-const ASCII_PART = /[A-Z]+(?![a-z])[0-9]*|[A-Z]?[a-z0-9]+/g;
 const NOT_ASCII = /[^\x00-\x7f]/;
 
 /** Terms longer than this are cut (a minified line or a base64 run is not a word). */
@@ -20,7 +21,25 @@ export const MAX_TERM_LENGTH = 64;
 
 /** Calls `each` with every term of `text` and its 1-based line, in order (repeats included). */
 export function forEachTerm(text: string, each: (term: string, line: number) => void): void {
-  const parts = NOT_ASCII.test(text) ? PART : ASCII_PART;
+  forEachTermIn(text, (source, start, end, line) =>
+    each(source.slice(start, end).toLowerCase(), line),
+  );
+}
+
+/**
+ * Calls `each` with every term of `text` and its 1-based line, in order (repeats included), as a
+ * range of `source`, whose ASCII letters are to be read lowercased: ASCII text is its own source
+ * (no string is made for a term), other text gives each term as a string of its own.
+ */
+export function forEachTermIn(
+  text: string,
+  each: (source: string, start: number, end: number, line: number) => void,
+): void {
+  if (!NOT_ASCII.test(text)) {
+    forEachAsciiPart(text, MAX_TERM_LENGTH, (start, end, line) => each(text, start, end, line));
+    return;
+  }
+  const parts = PART;
   parts.lastIndex = 0;
   let line = 1;
   let nextNewline = text.indexOf('\n');
@@ -30,10 +49,10 @@ export function forEachTerm(text: string, each: (term: string, line: number) => 
       nextNewline = text.indexOf('\n', nextNewline + 1);
     }
     const part = found[0];
-    each(
-      (part.length > MAX_TERM_LENGTH ? part.slice(0, MAX_TERM_LENGTH) : part).toLowerCase(),
-      line,
-    );
+    const term = (
+      part.length > MAX_TERM_LENGTH ? part.slice(0, MAX_TERM_LENGTH) : part
+    ).toLowerCase();
+    each(term, 0, term.length, line);
   }
 }
 

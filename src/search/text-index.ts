@@ -6,7 +6,8 @@
  * boosted. Phrases are not checked here (the index keeps no text): see {@link ParsedQuery}.
  */
 import type { Postings } from './postings.js';
-import { forEachTerm, pathTerms, type ParsedQuery } from './terms.js';
+import { TermTable } from './term-table.js';
+import { forEachTermIn, pathTerms, type ParsedQuery } from './terms.js';
 import { topBy } from './top.js';
 import { Vocabulary } from './vocabulary.js';
 
@@ -42,6 +43,8 @@ const SPLIT_WEIGHT = 0.8;
 /** Shortest word that also matches as a prefix, and most terms one prefix expands to. */
 const PREFIX_MIN = 3;
 const PREFIX_CAP = 64;
+/** A list this many times longer than the files left is probed for them, not read through. */
+const PROBE_RATIO = 8;
 
 /**
  * One way a query word matches: documents, and how each scores: BM25 of its count (text, with
@@ -69,6 +72,13 @@ export interface IndexState {
 export class TextIndex {
   private readonly text = new Vocabulary();
   private readonly names = new Vocabulary();
+  private readonly table = new TermTable((term) => this.text.postings(term, true));
+  /** By term number, for the file being added: its count and first line, and whether seen. */
+  private seen = new Uint32Array(0);
+  private seenCount = new Uint32Array(0);
+  private seenLine = new Uint32Array(0);
+  private fileStamp = 0;
+  private readonly touched: number[] = [];
   private paths: (string | undefined)[] = [];
   private lengths = new Uint32Array(1024);
   private distinct = new Uint32Array(1024);
@@ -104,28 +114,47 @@ export class TextIndex {
       this.lengths = grown(this.lengths, id);
       this.distinct = grown(this.distinct, id);
     }
-    const counts = new Map<string, number>();
-    const lines = new Map<string, number>();
+    // A file's terms are counted by their number (term-table.ts) in arrays of this index, small
+    // and hot, then added to their lists once each: a text's words touch no list.
     let length = 0;
+    let distinct = 0;
     if (text !== undefined) {
-      forEachTerm(text, (term, line) => {
-        const count = counts.get(term);
-        if (count === undefined) {
-          counts.set(term, 1);
-          lines.set(term, line);
-        } else counts.set(term, count + 1);
+      const { table, touched } = this;
+      const stamp = ++this.fileStamp;
+      forEachTermIn(text, (source, start, end, line) => {
+        const k = table.entry(source, start, end);
+        if (k >= this.seen.length) this.growSeen(table.size);
+        if (this.seen[k] === stamp) this.seenCount[k]!++;
+        else {
+          this.seen[k] = stamp;
+          this.seenCount[k] = 1;
+          this.seenLine[k] = line;
+          touched.push(k);
+        }
         length++;
       });
-    }
-    for (const [term, count] of counts) {
-      this.text.postings(term, true).push(id, count, lines.get(term));
+      distinct = touched.length;
+      for (const k of touched) table.list(k).push(id, this.seenCount[k]!, this.seenLine[k]);
+      touched.length = 0;
     }
     const nameTerms = new Set(pathTerms(path));
     for (const term of nameTerms) this.names.postings(term, true).push(id, 1);
     this.lengths[id] = length;
-    this.distinct[id] = counts.size + nameTerms.size;
+    this.distinct[id] = distinct + nameTerms.size;
     this.tokens += length;
-    this.postingCount += counts.size + nameTerms.size;
+    this.postingCount += distinct + nameTerms.size;
+  }
+
+  private growSeen(size: number): void {
+    const capacity = Math.max(1024, size * 2);
+    const grow = (from: Uint32Array): Uint32Array<ArrayBuffer> => {
+      const to = new Uint32Array(capacity);
+      to.set(from);
+      return to;
+    };
+    this.seen = grow(this.seen);
+    this.seenCount = grow(this.seenCount);
+    this.seenLine = grow(this.seenLine);
   }
 
   /** Drops `path`; whether it was indexed. */
@@ -201,25 +230,19 @@ export class TextIndex {
     const { stamp, level, place, scores, firstLine, lengths } = this;
     const average = Math.max(1, this.tokens / Math.max(1, this.size));
     const { bestText, bestName } = this;
+    // Files still in (every clause so far): a later clause is checked against them alone.
+    let alive: number[] = [];
     clauses.forEach((alternatives, k) => {
       // A clause scores its best text alternative and its best name one (the exact word, or a
       // longer word it starts): many prefix variants never outrank the word itself.
       const touched: number[] = [];
-      for (const { ids, length, weight, counts, lines, name } of alternatives) {
+      if (k > 0 && alive.length > 1) alive.sort((a, b) => a - b);
+      for (const alternative of alternatives) {
+        const { ids, length, weight, counts, lines, name } = alternative;
         const bit = name ? 1 : 2;
-        for (let at = 0; at < length; at++) {
-          const id = ids[at]!;
-          if (stamp[id] !== generation) {
-            if (k !== 0 || this.paths[id] === undefined) continue;
-            stamp[id] = generation;
-            level[id] = 0;
-            place[id] = 0;
-            scores[id] = 0;
-            firstLine[id] = 0;
-            candidates.push(id);
-          }
+        const visit = (at: number, id: number): void => {
           const was = level[id]!;
-          if (was !== k && was !== k + 1) continue;
+          if (was !== k && was !== k + 1) return;
           if (was === k) {
             level[id] = k + 1;
             bestText[id] = 0;
@@ -238,9 +261,34 @@ export class TextIndex {
             const known = firstLine[id]!;
             if (line > 0 && (known === 0 || line < known)) firstLine[id] = line;
           }
+        };
+        if (k > 0 && alive.length * PROBE_RATIO < length) {
+          // Few files left and a long list (two common words): look each file up in the list
+          // (galloping from the last one found) instead of reading the whole list.
+          let at = 0;
+          for (const id of alive) {
+            at = seek(ids, length, at, id);
+            if (at >= length) break;
+            if (ids[at] === id && stamp[id] === generation) visit(at, id);
+          }
+          continue;
+        }
+        for (let at = 0; at < length; at++) {
+          const id = ids[at]!;
+          if (stamp[id] !== generation) {
+            if (k !== 0 || this.paths[id] === undefined) continue;
+            stamp[id] = generation;
+            level[id] = 0;
+            place[id] = 0;
+            scores[id] = 0;
+            firstLine[id] = 0;
+            candidates.push(id);
+          }
+          visit(at, id);
         }
       }
       for (const id of touched) scores[id] = scores[id]! + bestText[id]! + bestName[id]!;
+      alive = touched;
     });
     const found: number[] = [];
     for (const id of candidates) {
@@ -371,6 +419,8 @@ export class TextIndex {
       }
       vocabulary.dropEmpty();
     }
+    this.table.clear();
+    this.seen.fill(0);
     this.paths = paths;
     this.postingCount -= this.deadPostings;
     this.deadPostings = 0;
@@ -384,6 +434,27 @@ function sizeOf(alternatives: Alternative[]): number {
   let size = 0;
   for (const a of alternatives) size += a.length;
   return size;
+}
+
+/** The first position at or after `from` whose id is `id` or more (galloping, then binary). */
+function seek(ids: ArrayLike<number>, length: number, from: number, id: number): number {
+  if (from >= length || ids[from]! >= id) return from;
+  let step = 1;
+  let lo = from;
+  let hi = from + 1;
+  while (hi < length && ids[hi]! < id) {
+    lo = hi;
+    step *= 2;
+    hi = from + step;
+  }
+  if (hi > length) hi = length;
+  // ids[lo] < id; the answer is in (lo, hi].
+  while (lo + 1 < hi) {
+    const mid = (lo + hi) >> 1;
+    if (ids[mid]! < id) lo = mid;
+    else hi = mid;
+  }
+  return hi;
 }
 
 function grown(array: Uint32Array, index: number): Uint32Array<ArrayBuffer> {

@@ -11,6 +11,7 @@ import { parseQuery } from '../../search/terms.js';
 import type { ProviderFs } from './fs-types.js';
 import type { Visibility } from './paths.js';
 import { readFileContents } from './read-file.js';
+import type { ReadPool } from './read-pool.js';
 import { resolveInRoot } from './resolve.js';
 import { firstMatch, phraseAt } from './search-text.js';
 import { timerFor } from './read-timeout.js';
@@ -40,6 +41,14 @@ export interface SearchCoreOptions {
   readonly maxPhraseChecks: number;
   /** A saved index to start from (search-store.ts): its files are read again only if changed. */
   readonly restored?: { index: TextIndex; versions: Map<string, string> } | undefined;
+  /**
+   * Read workers for a large batch (a build): each runs a file's whole guarded read with
+   * blocking calls (read-job.ts, the same guards), one message each way instead of eight libuv
+   * hops, which took a third of the indexing thread's time (docs/search-index.md). Only over
+   * node's own file system. Closed (their threads ended) whenever the queue is drained; a few
+   * changed files are read directly.
+   */
+  readonly readers?: ReadPool | undefined;
   /** Called when the index is idle after a change (to save it). */
   readonly onIdle?: (() => void) | undefined;
 }
@@ -77,7 +86,15 @@ export interface SearchAnswer {
   readonly unchecked: number;
 }
 
+/** Reads in flight: through read workers, enough to keep each busy with the next job queued. */
 const READS_AT_ONCE = 4;
+const POOLED_READS_AT_ONCE = 16;
+/** Files read at once for the snippets of one answer. */
+const SNIPPET_READS = 8;
+/** Read workers of the search worker's builds: each costs an isolate (~25 MiB) while it runs. */
+export const SEARCH_READ_WORKERS = 2;
+/** Files queued from which the read workers (when given) read them. */
+const POOLED_FROM = 256;
 /** Files indexed before the lists are fitted again, once idle. */
 const FIT_AFTER = 1_000;
 
@@ -159,13 +176,15 @@ export class SearchCore {
   }
 
   private pump(): void {
-    while (this.reading < READS_AT_ONCE && this.queue.size > 0) {
+    const pooled = this.options.readers !== undefined && this.queue.size >= POOLED_FROM;
+    const most = pooled ? POOLED_READS_AT_ONCE : READS_AT_ONCE;
+    while (this.reading < most && this.queue.size > 0) {
       const path = this.queue.values().next().value as string;
       this.queue.delete(path);
       const file = this.listed.get(path);
       if (!file) continue;
       this.reading++;
-      void this.indexFile(file).finally(() => {
+      void this.indexFile(file, pooled).finally(() => {
         this.reading--;
         this.pump();
         if (this.queue.size === 0 && this.reading === 0) this.settle();
@@ -175,6 +194,7 @@ export class SearchCore {
 
   /** Nothing queued nor read: the lists give back their growth room, the index may be saved. */
   private settle(): void {
+    this.options.readers?.close();
     if (this.addedSinceFit >= FIT_AFTER) {
       this.addedSinceFit = 0;
       this.index.fit();
@@ -186,8 +206,8 @@ export class SearchCore {
     for (const resolve of this.idle.splice(0)) resolve();
   }
 
-  private async indexFile(file: SearchFile): Promise<void> {
-    const text = await this.textOf(file).catch(() => undefined);
+  private async indexFile(file: SearchFile, pooled: boolean): Promise<void> {
+    const text = await this.textOf(file, pooled).catch(() => undefined);
     // Listed again (changed) or dropped while it was read: that newer state wins. A read past
     // its time limit indexes nothing: the file counts as not indexed (the answers say so).
     if (this.listed.get(file.path) !== file || text === TIMED_OUT) return;
@@ -198,16 +218,27 @@ export class SearchCore {
   }
 
   /** The text a read would serve, or undefined (binary, too large, unreadable), or TIMED_OUT. */
-  private async textOf(file: SearchFile): Promise<string | undefined | typeof TIMED_OUT> {
+  private async textOf(
+    file: SearchFile,
+    pooled = false,
+  ): Promise<string | undefined | typeof TIMED_OUT> {
     const { fs, root, visibility, refuseHardLinks, maxFileBytes } = this.options;
     if (!isTextMimeType(file.mimeType) || file.size > maxFileBytes || file.size === 0) {
       return undefined;
+    }
+    const limit = 2 * maxFileBytes + 2;
+    const { readers } = this.options;
+    if (readers && pooled) {
+      return within(this.options.readTimeoutMs, async () => {
+        const job = { root, relative: file.path, visibility, refuseHardLinks };
+        const { outcome } = await readers.run({ ...job, limitBytes: limit, keepsWireBytes: limit });
+        return outcome?.kind === 'ok' ? outcome.contents.text : undefined;
+      });
     }
     return within(this.options.readTimeoutMs, async () => {
       const rules = { root, visibility, refuseHardLinks };
       const resolved = await resolveInRoot(fs, root, file.path, visibility, rules);
       if (resolved.kind !== 'file') return undefined;
-      const limit = 2 * maxFileBytes + 2;
       const outcome = await readFileContents(fs, resolved.real, file.path, limit, rules);
       return outcome.kind === 'ok' ? outcome.contents.text : undefined;
     });
@@ -251,12 +282,22 @@ export class SearchCore {
       total = kept.length;
       ranked = kept.slice(0, wanted);
     }
-    const hits: FoundFile[] = [];
-    for (const match of ranked.slice(0, request.limit)) {
-      const text = texts.has(match.path) ? texts.get(match.path) : await this.liveText(match.path);
-      const at = text === undefined ? undefined : firstMatch(text, query);
-      hits.push({ path: match.path, where: match.where, ...(at ?? {}) });
-    }
+    // The hits' snippets: a few files read at once (each read is several hops), in rank order,
+    // each text dropped once its snippet is cut.
+    const best = ranked.slice(0, request.limit);
+    const hits: FoundFile[] = new Array<FoundFile>(best.length);
+    let next = 0;
+    const lane = async (): Promise<void> => {
+      for (let i = next++; i < best.length; i = next++) {
+        const match = best[i]!;
+        const text = texts.has(match.path)
+          ? texts.get(match.path)
+          : await this.liveText(match.path);
+        const at = text === undefined ? undefined : firstMatch(text, query);
+        hits[i] = { path: match.path, where: match.where, ...(at ?? {}) };
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(SNIPPET_READS, best.length) }, lane));
     // Past the hits, the line the index keeps (where a word first occurs): no file is read.
     const more = ranked.slice(request.limit, wanted).map((m): FoundFile => ({
       path: m.path,

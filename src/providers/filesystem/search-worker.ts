@@ -5,7 +5,8 @@
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { nodeFs } from './fs-types.js';
 import { serveSearch, type SearchFromWorker, type SearchToWorker } from './search-channel.js';
-import { SearchCore, type SearchCoreOptions } from './search-core.js';
+import { ReadPool } from './read-pool.js';
+import { SEARCH_READ_WORKERS, SearchCore, type SearchCoreOptions } from './search-core.js';
 import { IndexStore } from './search-store.js';
 
 if (isMainThread) throw new Error('search-worker.ts runs in a worker only');
@@ -24,6 +25,7 @@ const core: SearchCore = new SearchCore({
   fs: nodeFs,
   visibility: { hidden: settings.hidden, ignore: new Set(settings.ignore) },
   restored: await store?.load(),
+  readers: new ReadPool(SEARCH_READ_WORKERS),
   onIdle: store ? () => store.saveSoon(() => core.snapshot()) : undefined,
 });
 if (port) {
