@@ -67,7 +67,8 @@ function linkOf(f, size, where) {
 }
 
 async function search(query, limit) {
-  const q = query.toLowerCase();
+  // A quoted phrase is matched as it is (the scan has no other query syntax).
+  const q = query.replace(/^"(.*)"$/, '$1').toLowerCase();
   const links = [];
   let matched = 0;
   for (const f of files) {
