@@ -30,7 +30,15 @@ function setup() {
     ctx.result(ctx.attach({ name: 'r.txt', mimeType: 'text/plain', text: 'q'.repeat(20_000) })),
   );
   server.tool('admin', { scopes: ['admin'] }, () => 'done');
-  server.prompt('audit', { scopes: ['admin'] }, () => 'audit everything');
+  server.prompt(
+    'audit',
+    {
+      scopes: ['admin'],
+      arguments: [{ name: 'who' }],
+      complete: { who: () => ['alice-secret'] },
+    },
+    () => 'audit everything',
+  );
   server.resource('mem://secret', { name: 'secret', scopes: ['admin'] }, () => 'the secret');
   server.resource(
     'mem://vault/{key}',
@@ -38,13 +46,14 @@ function setup() {
       name: 'vault',
       scopes: ['admin'],
       list: () => [{ uri: 'mem://vault/a', name: 'a' }],
+      complete: { key: () => ['hidden-key'] },
     },
     (_uri, { key }) => `vault ${key}`,
   );
   const peer = server.connect({ transport: 'memory', send: () => undefined });
   const ask = async (message: unknown, auth?: AuthInfo) =>
     (await peer.handle(message, auth ? { authInfo: auth } : {})) as Answer;
-  return { ask };
+  return { ask, server };
 }
 
 const textOf = (a: Answer) =>
@@ -117,5 +126,24 @@ describe('per-caller data', () => {
     // Scopes never reach the wire.
     const tools = (await ask(modern('tools/list'), root)).result?.['tools'] as object[];
     expect(JSON.stringify(tools)).not.toContain('scopes');
+  });
+
+  it('holds completion to the scopes of its prompt or template (engine and HTTP gate)', async () => {
+    const { ask, server } = setup();
+    const root = who('root', ['admin']);
+    const refs = [
+      { ref: { type: 'ref/prompt', name: 'audit' }, argument: { name: 'who', value: '' } },
+      { ref: { type: 'ref/resource', uri: 'mem://vault/{key}' }, argument: { name: 'key', value: '' } },
+      { ref: { type: 'ref/resource', uri: 'mem://vault/a' }, argument: { name: 'key', value: '' } },
+    ];
+    for (const params of refs) {
+      const message = modern('completion/complete', params);
+      const refused = await ask(message, alice);
+      expect(refused.error?.message).toMatch(/needs the scope admin/);
+      expect(JSON.stringify(refused)).not.toMatch(/secret|hidden-key/);
+      const ok = await ask(message, root);
+      expect((ok.result?.['completion'] as { values: string[] }).values.length).toBe(1);
+      expect(server.scopesFor(message)).toEqual(['admin']);
+    }
   });
 });
