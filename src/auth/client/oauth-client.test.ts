@@ -63,6 +63,23 @@ describe('OAuthClient', () => {
     expect(token.get('client_id')).toBe('client-1');
   });
 
+  it('keeps tokens per server: signing in to one never hands its token to another', async () => {
+    fake = await startFakeOAuth();
+    const other = await startFakeOAuth();
+    try {
+      const auth = new OAuthClient({ provider: new AutoApproveProvider() });
+      expect(await auth.signIn(fake.url)).toBe(true);
+      expect(await auth.authorization(new URL(fake.url))).toMatch(/^Bearer /);
+      // Nothing held for the other server: no header, and signing in there runs its own flow.
+      expect(await auth.authorization(new URL(other.url))).toBeUndefined();
+      expect(await auth.signIn(other.url)).toBe(true);
+      expect(other.seen.authorizations).toHaveLength(1);
+      expect(fake.seen.authorizations).toHaveLength(1);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('signs in once for concurrent 401s: a stale token is just replaced by the current one', async () => {
     fake = await startFakeOAuth();
     const auth = new OAuthClient({ provider: new AutoApproveProvider() });

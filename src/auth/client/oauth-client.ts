@@ -62,8 +62,11 @@ const EXPIRY_MARGIN_MS = 30_000;
 
 export class OAuthClient implements HttpClientAuth {
   private readonly store: OAuthStore;
-  private state: StoredAuth | undefined;
-  private loaded = false;
+  /**
+   * What is held per protected resource (keyed by its URL without fragment; null: loaded,
+   * nothing held): one server's token is never sent to another.
+   */
+  private readonly states = new Map<string, StoredAuth | null>();
   private running: Promise<void> | undefined;
   /** Scope sets already asked for after a 403: the same challenge again means give up. */
   private readonly stepUps = new Set<string>();
@@ -94,7 +97,7 @@ export class OAuthClient implements HttpClientAuth {
     if (tokens.expires_at !== undefined && tokens.expires_at - EXPIRY_MARGIN_MS < Date.now()) {
       if (tokens.refresh_token !== undefined) {
         await this.exclusive(() => this.refreshOrAuthorize(url, undefined));
-        const fresh = this.state?.tokens;
+        const fresh = this.held(url)?.tokens;
         return fresh === undefined ? undefined : `Bearer ${fresh.access_token}`;
       }
     }
@@ -105,18 +108,19 @@ export class OAuthClient implements HttpClientAuth {
     const bearer = parseBearerChallenge(challenge.wwwAuthenticate) ?? {};
     if (challenge.status === 403 && bearer.error !== 'insufficient_scope') return false;
     // Another request already got a newer token: send this one again with it.
-    const now = this.headerNow();
+    const now = this.headerNow(challenge.url);
     if (challenge.status === 401 && now !== undefined && now !== challenge.sent) return true;
     if (this.running !== undefined) {
       await this.running.catch(() => undefined);
-      if (this.headerNow() !== challenge.sent) return this.headerNow() !== undefined;
+      const after = this.headerNow(challenge.url);
+      if (after !== challenge.sent) return after !== undefined;
     }
     await this.exclusive(() =>
       challenge.status === 403
         ? this.stepUp(challenge.url, bearer)
         : this.refreshOrAuthorize(challenge.url, bearer),
     );
-    return this.headerNow() !== undefined;
+    return this.headerNow(challenge.url) !== undefined;
   }
 
   /**
@@ -140,12 +144,17 @@ export class OAuthClient implements HttpClientAuth {
 
   /** Forgets the tokens and registration kept for `url`. */
   async signOut(url: string | URL): Promise<void> {
-    this.state = undefined;
-    await this.store.save(String(url), undefined);
+    const target = new URL(url);
+    this.states.set(resourceKey(target), null);
+    await this.store.save(resourceKey(target), undefined);
   }
 
-  private headerNow(): string | undefined {
-    const tokens = this.state?.tokens;
+  private held(url: URL): StoredAuth | undefined {
+    return this.states.get(resourceKey(url)) ?? undefined;
+  }
+
+  private headerNow(url: URL): string | undefined {
+    const tokens = this.held(url)?.tokens;
     return tokens === undefined ? undefined : `Bearer ${tokens.access_token}`;
   }
 
@@ -160,16 +169,15 @@ export class OAuthClient implements HttpClientAuth {
   }
 
   private async current(url: URL): Promise<StoredAuth | undefined> {
-    if (!this.loaded) {
-      this.state = (await this.store.load(url.href)) ?? undefined;
-      this.loaded = true;
-    }
-    return this.state;
+    const key = resourceKey(url);
+    if (!this.states.has(key)) this.states.set(key, (await this.store.load(key)) ?? null);
+    return this.states.get(key) ?? undefined;
   }
 
   private async keep(url: URL, state: StoredAuth): Promise<void> {
-    this.state = state;
-    await this.store.save(url.href, state);
+    const key = resourceKey(url);
+    this.states.set(key, state);
+    await this.store.save(key, state);
   }
 
   private http(url: URL): Http {
@@ -218,15 +226,16 @@ export class OAuthClient implements HttpClientAuth {
 
   /** 403 insufficient_scope: the union of what is held and what is asked, once per set. */
   private async stepUp(url: URL, bearer: BearerChallenge): Promise<void> {
-    const held = this.state?.tokens?.scope;
+    const held = this.held(url)?.tokens?.scope;
     const wanted = unionScopes(held, bearer.scope);
-    if (wanted === undefined || coversScopes(held, bearer.scope) || this.stepUps.has(wanted)) {
+    const asked = wanted === undefined ? undefined : JSON.stringify([resourceKey(url), wanted]);
+    if (asked === undefined || coversScopes(held, bearer.scope) || this.stepUps.has(asked)) {
       throw new McpKitError(
         'AUTH_FAILED',
         `${url.href} answered 403 insufficient_scope${bearer.scope === undefined ? '' : ` (scope "${bearer.scope}")`} again after authorization: giving up`,
       );
     }
-    this.stepUps.add(wanted);
+    this.stepUps.add(asked);
     const http = this.http(url);
     const prm = await discoverResource(http, url, bearer.resourceMetadata);
     const issuer = firstIssuer(prm.authorization_servers, url);
@@ -341,6 +350,13 @@ export class OAuthClient implements HttpClientAuth {
           });
     await this.keep(url, { issuer, client, tokens });
   }
+}
+
+/** What tokens are kept under: the protected resource's URL, without fragment. */
+function resourceKey(url: URL): string {
+  const bare = new URL(url.href);
+  bare.hash = '';
+  return bare.href;
 }
 
 /** The authorization server to use: the PRM's first (MCP lets the client choose). */
