@@ -47,6 +47,25 @@ beforeAll(async () => {
 afterAll(() => running.close());
 
 describe('a protected endpoint (verify hook)', () => {
+  it('keys a token naming neither subject nor client on a hash of the token', async () => {
+    const anonymous = new ResourceServer({
+      resource: 'http://h/mcp',
+      verify: () => ({ scopes: [], claims: {} }),
+    });
+    const one = await anonymous.authenticate({ authorization: 'Bearer t1' });
+    const two = await anonymous.authenticate({ authorization: 'Bearer t2' });
+    const keyOf = (o: unknown) => (o as { auth?: AuthInfo }).auth?.tokenKey;
+    expect(keyOf(one)).toMatch(/^[\w-]{43}$/);
+    expect(keyOf(two)).toMatch(/^[\w-]{43}$/);
+    expect(keyOf(one)).not.toBe(keyOf(two));
+    // Named callers keep their identity (a refreshed token is the same caller).
+    const named = await new ResourceServer({
+      resource: 'http://h/mcp',
+      verify: () => ({ subject: 's', scopes: [], claims: {} }),
+    }).authenticate({ authorization: 'Bearer t3' });
+    expect(keyOf(named)).toBeUndefined();
+  });
+
   it('lists every scope in use in its metadata', async () => {
     const prm = await (
       await fetch(new URL('/.well-known/oauth-protected-resource/mcp', url))
