@@ -146,4 +146,13 @@ describe('per-caller data', () => {
       expect(server.scopesFor(message)).toEqual(['admin']);
     }
   });
+
+  it('marks lists private for a caller when entries have scopes (they differ per caller)', async () => {
+    const { ask } = setup();
+    for (const method of ['tools/list', 'prompts/list', 'resources/list', 'resources/templates/list']) {
+      expect((await ask(modern(method), alice)).result?.['cacheScope']).toBe('private');
+      // No caller (stdio): nothing is filtered, the list is the same for everyone.
+      expect((await ask(modern(method))).result?.['cacheScope']).toBe('public');
+    }
+  });
 });
