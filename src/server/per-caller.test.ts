@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { modern } from '../testing/messages.js';
+import { initializeRequest, legacy, modern } from '../testing/messages.js';
 import type { AuthInfo } from './auth-info.js';
 import { createServer } from './server.js';
 import { versionedRead } from './versioned-read.js';
@@ -50,10 +50,11 @@ function setup() {
     },
     (_uri, { key }) => `vault ${key}`,
   );
-  const peer = server.connect({ transport: 'memory', send: () => undefined });
+  const sent: Array<{ method?: string; params?: Record<string, unknown> }> = [];
+  const peer = server.connect({ transport: 'memory', send: (m) => void sent.push(m as never) });
   const ask = async (message: unknown, auth?: AuthInfo) =>
     (await peer.handle(message, auth ? { authInfo: auth } : {})) as Answer;
-  return { ask, server };
+  return { ask, server, sent };
 }
 
 const textOf = (a: Answer) =>
@@ -154,5 +155,33 @@ describe('per-caller data', () => {
       // No caller (stdio): nothing is filtered, the list is the same for everyone.
       expect((await ask(modern(method))).result?.['cacheScope']).toBe('public');
     }
+  });
+
+  it('leaves URIs the caller may not read out of a listen, and refuses their legacy subscribe', async () => {
+    const { ask, server, sent } = setup();
+    const listening = ask(
+      modern('subscriptions/listen', {
+        notifications: { resourceSubscriptions: ['mem://me', 'mem://secret', 'mem://vault/a'] },
+      }),
+      alice,
+    );
+    const acknowledged = () =>
+      sent.find((m) => m.method === 'notifications/subscriptions/acknowledged');
+    for (let i = 0; i < 50 && !acknowledged(); i++) await new Promise((r) => setImmediate(r));
+    expect(acknowledged()?.params?.['notifications']).toEqual({
+      resourceSubscriptions: ['mem://me'],
+    });
+    server.close();
+    await listening.catch(() => undefined);
+
+    const other = setup();
+    expect((await other.ask(initializeRequest(), alice)).result).toBeDefined();
+    const refused = await other.ask(legacy('resources/subscribe', { uri: 'mem://secret' }), alice);
+    expect(refused.error?.message).toMatch(/needs the scope admin/);
+    const root = who('root', ['admin']);
+    expect((await other.ask(legacy('resources/subscribe', { uri: 'mem://vault/a' }), root)).result).toEqual({});
+    expect(other.server.scopesFor(legacy('resources/subscribe', { uri: 'mem://secret' }))).toEqual([
+      'admin',
+    ]);
   });
 });
