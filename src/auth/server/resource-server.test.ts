@@ -5,7 +5,9 @@ import { createServer } from '../../server/index.js';
 import type { AuthInfo } from '../../server/transport.js';
 import { serveHttp, type RunningHttpServer } from '../../transports/node.js';
 import { initializeRequest, modern, modernHeaders } from '../../testing/messages.js';
+import { Introspector } from './introspection.js';
 import { ResourceServer } from './resource-server.js';
+import { TokenRejected, TokenUnverifiable } from './token-errors.js';
 
 const AS = 'https://auth.example.com';
 const callers: Record<string, AuthInfo> = {
@@ -185,7 +187,9 @@ describe('introspection (RFC 7662)', () => {
                   aud: 'http://h/mcp',
                   exp: Math.floor(Date.now() / 1000) + 60,
                 }
-              : token === 'elsewhere'
+              : token === 'refresh'
+                ? { active: true, sub: 'carol', client_id: 'c', token_type: 'refresh_token' }
+                : token === 'elsewhere'
                 ? { active: true, sub: 'carol', scope: 'mcp', aud: 'http://other/mcp' }
                 : { active: false },
           ),
@@ -229,5 +233,41 @@ describe('introspection (RFC 7662)', () => {
     });
     const out = await server.authenticate({ authorization: 'Bearer good' });
     expect(out).toMatchObject({ refused: { status: 503 } });
+  });
+
+  const introspector = (extra: Record<string, number> = {}) =>
+    new Introspector(
+      { url: asUrl, clientId: 'rs', clientSecret: 's3cret', ...extra },
+      AS,
+      () => 'http://h/mcp',
+    );
+
+  it('asks once for the same token checked at once', async () => {
+    const check = introspector();
+    const before = calls;
+    const all = await Promise.all([1, 2, 3, 4, 5].map(() => check.verify('good')));
+    expect(all.map((a) => a.subject)).toEqual(['carol', 'carol', 'carol', 'carol', 'carol']);
+    expect(calls - before).toBe(1);
+  });
+
+  it('caps the calls under way: past the cap, 503 rather than one more call', async () => {
+    const check = introspector({ maxConcurrent: 1 });
+    const [first, second] = await Promise.allSettled([check.verify('good'), check.verify('x1')]);
+    expect(first.status).toBe('fulfilled');
+    expect((second as PromiseRejectedResult).reason).toBeInstanceOf(TokenUnverifiable);
+  });
+
+  it('keeps inactive answers apart: bad tokens never push a valid one out', async () => {
+    const check = introspector({ maxCached: 2, maxCachedInactive: 1 });
+    await check.verify('good');
+    const before = calls;
+    for (const bad of ['b1', 'b2', 'b3', 'b4'])
+      await expect(check.verify(bad)).rejects.toBeInstanceOf(TokenRejected);
+    await check.verify('good');
+    expect(calls - before).toBe(4);
+  });
+
+  it('refuses an active answer for a refresh token', async () => {
+    await expect(introspector().verify('refresh')).rejects.toBeInstanceOf(TokenRejected);
   });
 });
