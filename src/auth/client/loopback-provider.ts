@@ -82,13 +82,22 @@ export class LoopbackRedirectProvider implements OAuthProvider {
         const seconds = Math.round(timeoutMs / 1000);
         reject(new McpKitError('AUTH_FAILED', `no sign-in answer within ${seconds} s`));
       }, timeoutMs);
+      const signal = request.signal;
+      const onAbort = () => {
+        clearTimeout(timer);
+        if (this.waiting.current?.state === request.state) delete this.waiting.current;
+        reject(new McpKitError('REQUEST_CANCELLED', 'sign-in cancelled'));
+      };
       this.waiting.current = {
         state: request.state,
         done: (url) => {
           clearTimeout(timer);
+          signal?.removeEventListener('abort', onAbort);
           resolve(url);
         },
       };
+      if (signal?.aborted) onAbort();
+      else signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
 

@@ -80,6 +80,29 @@ describe('OAuthClient', () => {
     }
   });
 
+  it('fails once, and from then on at once, when the server refuses a token just obtained', async () => {
+    fake = await startFakeOAuth({ refuseTokens: true });
+    const auth = new OAuthClient({ provider: new AutoApproveProvider() });
+    const options = resolveClientOptions({ url: fake.url, auth });
+    const send = () =>
+      fetchMcp(options, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+        signal: new Abort(),
+      });
+    const first = await failure(send());
+    expect(isMcpKitError(first) && first.code).toBe('AUTH_FAILED');
+    expect(first.message).toMatch(/refused the token just obtained/);
+    expect(fake.seen.authorizations).toHaveLength(1);
+    const requests = fake.seen.mcpAuthorizations.length;
+    const second = await failure(send());
+    expect(second).toBe(first);
+    // No sign-in again, no request sent.
+    expect(fake.seen.authorizations).toHaveLength(1);
+    expect(fake.seen.mcpAuthorizations).toHaveLength(requests);
+  });
+
   it('signs in once for concurrent 401s: a stale token is just replaced by the current one', async () => {
     fake = await startFakeOAuth();
     const auth = new OAuthClient({ provider: new AutoApproveProvider() });
