@@ -103,6 +103,18 @@ describe('OAuthClient', () => {
     expect(fake.seen.mcpAuthorizations).toHaveLength(requests);
   });
 
+  it('signs in again when a token used before is refused (revoked, the AS changed)', async () => {
+    fake = await startFakeOAuth();
+    const auth = new OAuthClient({ provider: new AutoApproveProvider() });
+    const url = new URL(fake.url);
+    expect(await auth.signIn(fake.url)).toBe(true);
+    await auth.authorization(url);
+    const sent = await auth.authorization(url);
+    expect(await auth.challenge(unauthorized(fake, sent))).toBe(true);
+    expect(fake.seen.authorizations).toHaveLength(2);
+    expect(await auth.authorization(url)).not.toBe(sent);
+  });
+
   it('signs in once for concurrent 401s: a stale token is just replaced by the current one', async () => {
     fake = await startFakeOAuth();
     const auth = new OAuthClient({ provider: new AutoApproveProvider() });

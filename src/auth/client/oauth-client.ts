@@ -73,8 +73,8 @@ export class OAuthClient implements HttpClientAuth {
   private running: Promise<void> | undefined;
   /** Scope sets already asked for after a 403: the same challenge again means give up. */
   private readonly stepUps = new Set<string>();
-  /** The header of the token a grant just obtained, per resource, and when. */
-  private readonly obtained = new Map<string, { header: string; at: number }>();
+  /** The header of the token a grant just obtained, per resource: when, and how often handed out. */
+  private readonly obtained = new Map<string, { header: string; at: number; uses: number }>();
   /** Per resource: the server refused a fresh token; every request fails with this at once. */
   private readonly refused = new Map<string, McpKitError>();
 
@@ -100,17 +100,19 @@ export class OAuthClient implements HttpClientAuth {
     const refused = this.refused.get(resourceKey(url));
     if (refused) throw refused;
     await this.running?.catch(() => undefined);
-    const state = await this.current(url);
-    const tokens = state?.tokens;
-    if (tokens === undefined) return undefined;
-    if (tokens.expires_at !== undefined && tokens.expires_at - EXPIRY_MARGIN_MS < Date.now()) {
+    const tokens = (await this.current(url))?.tokens;
+    let current = tokens;
+    if (tokens?.expires_at !== undefined && tokens.expires_at - EXPIRY_MARGIN_MS < Date.now()) {
       if (tokens.refresh_token !== undefined) {
         await this.exclusive(() => this.refreshOrAuthorize(url, undefined, signal));
-        const fresh = this.held(url)?.tokens;
-        return fresh === undefined ? undefined : `Bearer ${fresh.access_token}`;
+        current = this.held(url)?.tokens;
       }
     }
-    return `Bearer ${tokens.access_token}`;
+    if (current === undefined) return undefined;
+    const header = `Bearer ${current.access_token}`;
+    const got = this.obtained.get(resourceKey(url));
+    if (got?.header === header) got.uses++;
+    return header;
   }
 
   async challenge(challenge: AuthChallenge): Promise<boolean> {
@@ -135,14 +137,16 @@ export class OAuthClient implements HttpClientAuth {
   }
 
   /**
-   * A token just obtained and refused at once (an audience or issuer the server does not take):
-   * signing in again would only loop, so the resource fails with AUTH_FAILED from now on.
+   * A token just obtained and refused on its first use (an audience or issuer the server does
+   * not take): signing in again would only loop, so the resource fails with AUTH_FAILED from
+   * now on. A token that was used before and is then refused (revoked, the AS changed) signs in
+   * again as usual.
    */
   private refuseIfFresh(url: URL, sent: string | undefined, bearer: BearerChallenge): void {
     const key = resourceKey(url);
     const got = this.obtained.get(key);
-    if (sent === undefined || got?.header !== sent || Date.now() - got.at > FRESH_TOKEN_MS)
-      return;
+    if (sent === undefined || got?.header !== sent || got.uses > 1) return;
+    if (Date.now() - got.at > FRESH_TOKEN_MS) return;
     const why = bearer.error === undefined ? '' : ` (${bearer.error.slice(0, 50)})`;
     const error = new McpKitError(
       'AUTH_FAILED',
@@ -382,7 +386,8 @@ export class OAuthClient implements HttpClientAuth {
             ...(signal === undefined ? {} : { signal }),
           });
     await this.keep(url, { issuer, client, tokens });
-    this.obtained.set(resourceKey(url), { header: `Bearer ${tokens.access_token}`, at: Date.now() });
+    const header = `Bearer ${tokens.access_token}`;
+    this.obtained.set(resourceKey(url), { header, at: Date.now(), uses: 0 });
   }
 }
 
