@@ -36,6 +36,11 @@ beforeAll(async () => {
   server.tool('whoami', {}, (_args, ctx) => ctx.auth?.subject ?? 'nobody');
   server.tool('read-files', { scopes: ['files:read'] }, () => 'secret files');
   server.resource('mem://private', { name: 'private', scopes: ['files:read'] }, () => 'private');
+  server.prompt(
+    'file-prompt',
+    { scopes: ['files:read'], arguments: [{ name: 'path' }], complete: { path: () => ['/etc/a'] } },
+    () => 'p',
+  );
   const auth = new ResourceServer({
     resource: () => url,
     issuer: AS,
@@ -96,6 +101,20 @@ describe('a protected endpoint (verify hook)', () => {
     const none = await post(modern('tools/list'));
     expect(none.status).toBe(401);
     expect(none.headers.get('www-authenticate')).not.toContain('error=');
+  });
+
+  it('answers 403 insufficient_scope to a completion of a scoped prompt', async () => {
+    const complete = modern('completion/complete', {
+      ref: { type: 'ref/prompt', name: 'file-prompt' },
+      argument: { name: 'path', value: '' },
+    });
+    const res = await post(complete, 'bob');
+    expect(res.status).toBe(403);
+    expect(res.headers.get('www-authenticate')).toContain('error="insufficient_scope"');
+    expect(await res.text()).not.toContain('/etc/a');
+    const ok = await post(complete, 'alice');
+    expect(ok.status).toBe(200);
+    expect(await ok.text()).toContain('/etc/a');
   });
 
   it('answers 403 insufficient_scope naming the tool scope before the handler runs', async () => {
