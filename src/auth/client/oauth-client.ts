@@ -145,7 +145,7 @@ export class OAuthClient implements HttpClientAuth {
   private refuseIfFresh(url: URL, sent: string | undefined, bearer: BearerChallenge): void {
     const key = resourceKey(url);
     const got = this.obtained.get(key);
-    if (sent === undefined || got?.header !== sent || got.uses > 1) return;
+    if (got === undefined || got.header !== sent || got.uses > 1) return;
     if (Date.now() - got.at > FRESH_TOKEN_MS) return;
     const why = bearer.error === undefined ? '' : ` (${bearer.error.slice(0, 50)})`;
     const error = new McpKitError(
