@@ -5,7 +5,11 @@ describe('rejectionReporter', () => {
   it('writes the reason, at most one line per interval, counting the rest', () => {
     const lines: string[] = [];
     let t = 0;
-    const report = rejectionReporter((l) => lines.push(l), 1000, () => t);
+    const report = rejectionReporter(
+      (l) => lines.push(l),
+      1000,
+      () => t,
+    );
     report('ERR_JWT_EXPIRED');
     report('ERR_JWT_EXPIRED');
     report('ERR_JWS_SIGNATURE_VERIFICATION_FAILED');

@@ -134,7 +134,10 @@ describe('per-caller data', () => {
     const root = who('root', ['admin']);
     const refs = [
       { ref: { type: 'ref/prompt', name: 'audit' }, argument: { name: 'who', value: '' } },
-      { ref: { type: 'ref/resource', uri: 'mem://vault/{key}' }, argument: { name: 'key', value: '' } },
+      {
+        ref: { type: 'ref/resource', uri: 'mem://vault/{key}' },
+        argument: { name: 'key', value: '' },
+      },
       { ref: { type: 'ref/resource', uri: 'mem://vault/a' }, argument: { name: 'key', value: '' } },
     ];
     for (const params of refs) {
@@ -150,7 +153,12 @@ describe('per-caller data', () => {
 
   it('marks lists private for a caller when entries have scopes (they differ per caller)', async () => {
     const { ask } = setup();
-    for (const method of ['tools/list', 'prompts/list', 'resources/list', 'resources/templates/list']) {
+    for (const method of [
+      'tools/list',
+      'prompts/list',
+      'resources/list',
+      'resources/templates/list',
+    ]) {
       expect((await ask(modern(method), alice)).result?.['cacheScope']).toBe('private');
       // No caller (stdio): nothing is filtered, the list is the same for everyone.
       expect((await ask(modern(method))).result?.['cacheScope']).toBe('public');
@@ -179,7 +187,9 @@ describe('per-caller data', () => {
     const refused = await other.ask(legacy('resources/subscribe', { uri: 'mem://secret' }), alice);
     expect(refused.error?.message).toMatch(/needs the scope admin/);
     const root = who('root', ['admin']);
-    expect((await other.ask(legacy('resources/subscribe', { uri: 'mem://vault/a' }), root)).result).toEqual({});
+    expect(
+      (await other.ask(legacy('resources/subscribe', { uri: 'mem://vault/a' }), root)).result,
+    ).toEqual({});
     expect(other.server.scopesFor(legacy('resources/subscribe', { uri: 'mem://secret' }))).toEqual([
       'admin',
     ]);

@@ -300,7 +300,10 @@ export class McpServer {
     if (m.method === 'tools/call' && typeof name === 'string') return this.tools.get(name)?.scopes;
     if (m.method === 'prompts/get' && typeof name === 'string')
       return this.prompts.get(name)?.scopes;
-    if ((m.method === 'resources/read' || m.method === 'resources/subscribe') && typeof uri === 'string')
+    if (
+      (m.method === 'resources/read' || m.method === 'resources/subscribe') &&
+      typeof uri === 'string'
+    )
       return readScopes(this.core, uri);
     if (m.method === 'completion/complete') return this.completionScopes(m.params);
     return undefined;

@@ -6,9 +6,9 @@ const http = (policy: AuthHttpPolicy) => ({ policy, guard: guardOptionsFor(polic
 
 describe('authorizationUrl', () => {
   it('takes an https authorization endpoint', () => {
-    expect(authorizationUrl('https://as.example/authorize', http({ allowLoopback: false })).href).toBe(
-      'https://as.example/authorize',
-    );
+    expect(
+      authorizationUrl('https://as.example/authorize', http({ allowLoopback: false })).href,
+    ).toBe('https://as.example/authorize');
   });
 
   it('refuses any scheme but https, and plain http but to loopback when allowed', () => {

@@ -8,10 +8,7 @@
  */
 import { McpKitError } from '../../errors/index.js';
 import type { GuardLookup } from '../../guard/options.js';
-import type {
-  AuthChallenge,
-  HttpClientAuth,
-} from '../client-hook.js';
+import type { AuthChallenge, HttpClientAuth } from '../client-hook.js';
 import { guardOptionsFor, isLoopbackHost, type AuthHttpPolicy } from './auth-http.js';
 import { authorizationCodeFlow } from './authorization-code.js';
 import type { ClientAssertionKey } from './client-auth.js';

@@ -148,7 +148,6 @@ export class Introspector {
     const audience = this.audience();
     return Array.isArray(aud) ? aud.includes(audience) : aud === audience;
   }
-
 }
 
 /** The entry of `key` while it holds; an outlived one is dropped. */

@@ -209,8 +209,8 @@ describe('introspection (RFC 7662)', () => {
               : token === 'refresh'
                 ? { active: true, sub: 'carol', client_id: 'c', token_type: 'refresh_token' }
                 : token === 'elsewhere'
-                ? { active: true, sub: 'carol', scope: 'mcp', aud: 'http://other/mcp' }
-                : { active: false },
+                  ? { active: true, sub: 'carol', scope: 'mcp', aud: 'http://other/mcp' }
+                  : { active: false },
           ),
         );
       });
