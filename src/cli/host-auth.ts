@@ -32,13 +32,28 @@ function staticAuth(
   };
 }
 
-async function readToken(args: HostArgs): Promise<{ token: string; from: string }> {
+/** A token as a header carries it: visible ASCII only (no CR/LF to split the request). */
+function headerSafe(token: string, from: string): { token: string; from: string } {
+  if (/[^\x21-\x7e]/.test(token)) {
+    throw new McpKitError(
+      'BAD_ARGUMENTS',
+      `${from}: the token has characters a header cannot carry`,
+    );
+  }
+  return { token, from };
+}
+
+/** The ready token of `--token-env` or `--token-file`, checked before any request. */
+export async function readToken(
+  args: HostArgs,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ token: string; from: string }> {
   if (args.tokenEnv !== undefined) {
     const from = `--token-env ${args.tokenEnv}`;
-    const token = process.env[args.tokenEnv]?.trim() ?? '';
+    const token = env[args.tokenEnv]?.trim() ?? '';
     if (token === '')
       throw new McpKitError('BAD_ARGUMENTS', `${from}: the variable is not set or empty`);
-    return { token, from };
+    return headerSafe(token, from);
   }
   const file = args.tokenFile as string;
   const from = `--token-file ${shownText(file)}`;
@@ -52,13 +67,7 @@ async function readToken(args: HostArgs): Promise<{ token: string; from: string 
   const token = text.split(/\r?\n/, 1)[0]?.trim() ?? '';
   if (token === '')
     throw new McpKitError('BAD_ARGUMENTS', `${from}: the file's first line is empty`);
-  if (/[^\x21-\x7e]/.test(token)) {
-    throw new McpKitError(
-      'BAD_ARGUMENTS',
-      `${from}: the token has characters a header cannot carry`,
-    );
-  }
-  return { token, from };
+  return headerSafe(token, from);
 }
 
 /** The auth hook for an http(s) target; with `--auth`, signs in before the first request. */

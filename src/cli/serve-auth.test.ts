@@ -112,4 +112,29 @@ describe('resourceServerOf', () => {
     });
     expect(authBannerLine(auth, rs)).not.toContain('hunter2');
   });
+
+  it('requires --auth-audience on a wildcard host (its bound URL is no URL a client uses)', () => {
+    for (const host of ['0.0.0.0', '::', '[::]'])
+      expect(() => resourceServerOf({ issuer: AS }, false, host, () => '')).toThrow(
+        /^--auth-audience URL is required with --http/,
+      );
+    const audience = 'https://mcp.example.com/mcp';
+    const rs = resourceServerOf({ issuer: AS, audience }, false, '0.0.0.0', () => '');
+    expect(rs?.resource).toBe(audience);
+  });
+
+  it('hands refusals to onRejected', async () => {
+    const reasons: string[] = [];
+    const rs = resourceServerOf(
+      { issuer: AS, introspect: 'http://127.0.0.1:9/i', clientId: 'rs', clientSecretEnv: 'S' },
+      false,
+      '127.0.0.1',
+      () => 'http://127.0.0.1:1/mcp',
+      { S: 'x' },
+      (reason) => reasons.push(reason),
+    );
+    await rs?.authenticate({ authorization: 'Bearer abc' });
+    expect(reasons).toHaveLength(1);
+    expect(reasons[0]).not.toContain('abc');
+  });
 });

@@ -81,6 +81,12 @@ export function isLoopbackHost(host: string): boolean {
   return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
 }
 
+/** Whether `host` (as given to --http) is a wildcard address: every interface. */
+export function isWildcardHost(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === '0.0.0.0' || h === '::' || h === '0:0:0:0:0:0:0:0' || h === '';
+}
+
 /**
  * The resource server of `auth` for an endpoint listening on `host` (its URL known once it
  * listens); undefined without `--auth-issuer`. Refuses a non-loopback host without auth unless
@@ -92,6 +98,7 @@ export function resourceServerOf(
   host: string,
   url: () => string,
   env: NodeJS.ProcessEnv = process.env,
+  onRejected?: (reason: string) => void,
 ): ResourceServer | undefined {
   if (auth.issuer === undefined) {
     if (!insecureNoAuth && !isLoopbackHost(host))
@@ -101,6 +108,12 @@ export function resourceServerOf(
       );
     return undefined;
   }
+  // The bound URL of a wildcard host (http://0.0.0.0:PORT/mcp) is no URL a client uses: the
+  // resource (and audience) must be said.
+  if (auth.audience === undefined && isWildcardHost(host))
+    throw new UsageError(
+      `--auth-audience URL is required with --http ${host}: the resource URL would be http://${host.includes(':') ? `[${host.replace(/^\[|\]$/g, '')}]` : host}:PORT/mcp, which no client can reach; give the URL clients use, e.g. --auth-audience https://mcp.example.com/mcp`,
+    );
   let introspection;
   if (auth.introspect !== undefined) {
     const name = auth.clientSecretEnv as string;
@@ -124,6 +137,7 @@ export function resourceServerOf(
     ...(introspection ? { introspection } : {}),
     ...(auth.scopes ? { requiredScopes: auth.scopes } : {}),
     allowLoopback: isLoopbackHost(host),
+    ...(onRejected ? { onRejected } : {}),
   });
 }
 

@@ -32,6 +32,7 @@ import { indexProgress, walkProgress } from './serve-progress.js';
 import { openShared, redisStdioArgs } from './serve-redis.js';
 import { UsageError } from './usage-error.js';
 import { authBannerLine, resourceServerOf } from './serve-auth.js';
+import { rejectionReporter } from './auth-rejections.js';
 
 /** What the command writes to, and how this process was started (for the printed configuration). */
 export interface ServeIo {
@@ -339,7 +340,16 @@ async function start(
   let boundUrl = '';
   let auth;
   try {
-    auth = resourceServerOf(args.auth, args.insecureNoAuth, host, () => boundUrl);
+    // Why tokens are refused, on stderr (rate-limited, never the token); silent with -q.
+    const onRejected = args.quiet ? undefined : rejectionReporter(warn);
+    auth = resourceServerOf(
+      args.auth,
+      args.insecureNoAuth,
+      host,
+      () => boundUrl,
+      process.env,
+      onRejected,
+    );
   } catch (error) {
     closeFolder();
     throw error;

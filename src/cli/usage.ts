@@ -131,7 +131,7 @@ Authorization (HTTP only; see "Protecting a server" in the README):
                           against its keys, found from its metadata, fetched on first use)
   --auth-audience URL     the audience tokens must carry, and the resource URL served in
                           /.well-known/oauth-protected-resource (default: the endpoint's URL
-                          as bound, http://HOST:PORT/mcp)
+                          as bound, http://HOST:PORT/mcp; required on 0.0.0.0 and ::)
   --auth-jwks URL         the issuer's JWKS URL, instead of its metadata's jwks_uri
   --auth-introspect URL   opaque tokens: check them at this introspection endpoint (RFC 7662),
                           with --auth-client-id ID and --auth-client-secret-env VAR (the name

@@ -165,6 +165,10 @@ async function nextHop(
     const message = `${quoted(location)} is not a URL${context}`;
     throw new GuardError('GUARD_BAD_URL', message, { url: location }, { cause: error });
   }
+  if (options.noDowngrade && target.url.protocol === 'https:' && next.protocol === 'http:') {
+    const message = `${quoted(next.href)}: a redirect from https to plain http is refused${context}`;
+    throw new GuardError('GUARD_BLOCKED', message, { url: next.href });
+  }
   return checkTarget(next, options, signal, context);
 }
 

@@ -36,6 +36,8 @@ export interface GuardOptions {
   signal?: AbortSignal;
   /** Request headers sent on every hop (`authorization` and `cookie` dropped when a redirect leaves the origin). */
   headers?: Record<string, string>;
+  /** Refuse a redirect from https to plain http (`GUARD_BLOCKED`), default false. */
+  noDowngrade?: boolean;
 }
 
 export const DEFAULT_MAX_REDIRECTS = 5;
@@ -59,6 +61,7 @@ export interface ResolvedOptions {
   timeoutMs: number | undefined;
   signal: AbortSignal | undefined;
   headers: Record<string, string>;
+  noDowngrade: boolean;
 }
 
 function nonNegativeInteger(name: string, value: number | undefined, fallback: number): number {
@@ -103,5 +106,6 @@ export function resolveOptions(options: GuardOptions = {}): ResolvedOptions {
     timeoutMs: timeout(options.timeoutMs),
     signal: options.signal,
     headers: requestHeaders(options.headers),
+    noDowngrade: options.noDowngrade === true,
   };
 }

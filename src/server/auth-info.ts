@@ -14,6 +14,11 @@ export interface AuthInfo {
   scopes: readonly string[];
   /** When the token expires, in seconds since the epoch (`exp`). */
   expiresAt?: number;
+  /**
+   * A SHA-256 of the token (base64url), set by the authorization layer only when the token names
+   * neither subject nor client: then it is what tells this caller from others.
+   */
+  tokenKey?: string;
   /** Every claim of the token (JWT payload, or introspection answer). The token itself is not kept. */
   claims: Readonly<Record<string, unknown>>;
 }
@@ -33,9 +38,15 @@ export function isAuthInfo(value: unknown): value is AuthInfo {
 /**
  * The caller's identity for binding per-caller state (requestState, private answers): issuer,
  * subject and client. Two tokens of the same caller share it (a refreshed token keeps working);
- * two callers never do.
+ * two callers never do. With neither subject nor client, the token itself (its hash) is the
+ * caller, else every claim: such callers never collapse into one shared key.
  */
 export function callerKey(auth: AuthInfo): string {
+  if (auth.subject === undefined && auth.clientId === undefined) {
+    return auth.tokenKey !== undefined
+      ? JSON.stringify(['token', auth.tokenKey])
+      : JSON.stringify(['claims', auth.issuer ?? null, auth.claims]);
+  }
   return JSON.stringify([auth.issuer ?? null, auth.subject ?? null, auth.clientId ?? null]);
 }
 

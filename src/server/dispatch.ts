@@ -15,6 +15,7 @@ import type { ClientCapabilities, Implementation } from '../protocol/types.js';
 import { validateParams } from '../protocol/validate.js';
 import { isModernVersion, MODERN_VERSIONS, type Era } from '../protocol/versions.js';
 import { ProtocolError } from '../errors/protocol-error.js';
+import { isAuthInfo } from './auth-info.js';
 import { tooDeep, unsupportedVersion } from '../errors/wire-errors.js';
 import { Cancellation } from './cancellation.js';
 import { createContentEnv } from './content-env.js';
@@ -169,7 +170,8 @@ async function onRequest(
           ProtocolError.invalidParams(`${method}: ${issue.message}`, { field: issue.field }),
         );
       try {
-        return resultResponse(id, legacy(params, session));
+        const auth = isAuthInfo(extra.authInfo) ? extra.authInfo : undefined;
+        return resultResponse(id, legacy(params, session, { core, auth }));
       } catch (error) {
         return fail(
           id,

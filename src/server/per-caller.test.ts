@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { modern } from '../testing/messages.js';
+import { initializeRequest, legacy, modern } from '../testing/messages.js';
 import type { AuthInfo } from './auth-info.js';
 import { createServer } from './server.js';
 import { versionedRead } from './versioned-read.js';
@@ -30,7 +30,15 @@ function setup() {
     ctx.result(ctx.attach({ name: 'r.txt', mimeType: 'text/plain', text: 'q'.repeat(20_000) })),
   );
   server.tool('admin', { scopes: ['admin'] }, () => 'done');
-  server.prompt('audit', { scopes: ['admin'] }, () => 'audit everything');
+  server.prompt(
+    'audit',
+    {
+      scopes: ['admin'],
+      arguments: [{ name: 'who' }],
+      complete: { who: () => ['alice-secret'] },
+    },
+    () => 'audit everything',
+  );
   server.resource('mem://secret', { name: 'secret', scopes: ['admin'] }, () => 'the secret');
   server.resource(
     'mem://vault/{key}',
@@ -38,13 +46,15 @@ function setup() {
       name: 'vault',
       scopes: ['admin'],
       list: () => [{ uri: 'mem://vault/a', name: 'a' }],
+      complete: { key: () => ['hidden-key'] },
     },
     (_uri, { key }) => `vault ${key}`,
   );
-  const peer = server.connect({ transport: 'memory', send: () => undefined });
+  const sent: Array<{ method?: string; params?: Record<string, unknown> }> = [];
+  const peer = server.connect({ transport: 'memory', send: (m) => void sent.push(m as never) });
   const ask = async (message: unknown, auth?: AuthInfo) =>
     (await peer.handle(message, auth ? { authInfo: auth } : {})) as Answer;
-  return { ask };
+  return { ask, server, sent };
 }
 
 const textOf = (a: Answer) =>
@@ -117,5 +127,71 @@ describe('per-caller data', () => {
     // Scopes never reach the wire.
     const tools = (await ask(modern('tools/list'), root)).result?.['tools'] as object[];
     expect(JSON.stringify(tools)).not.toContain('scopes');
+  });
+
+  it('holds completion to the scopes of its prompt or template (engine and HTTP gate)', async () => {
+    const { ask, server } = setup();
+    const root = who('root', ['admin']);
+    const refs = [
+      { ref: { type: 'ref/prompt', name: 'audit' }, argument: { name: 'who', value: '' } },
+      {
+        ref: { type: 'ref/resource', uri: 'mem://vault/{key}' },
+        argument: { name: 'key', value: '' },
+      },
+      { ref: { type: 'ref/resource', uri: 'mem://vault/a' }, argument: { name: 'key', value: '' } },
+    ];
+    for (const params of refs) {
+      const message = modern('completion/complete', params);
+      const refused = await ask(message, alice);
+      expect(refused.error?.message).toMatch(/needs the scope admin/);
+      expect(JSON.stringify(refused)).not.toMatch(/secret|hidden-key/);
+      const ok = await ask(message, root);
+      expect((ok.result?.['completion'] as { values: string[] }).values.length).toBe(1);
+      expect(server.scopesFor(message)).toEqual(['admin']);
+    }
+  });
+
+  it('marks lists private for a caller when entries have scopes (they differ per caller)', async () => {
+    const { ask } = setup();
+    for (const method of [
+      'tools/list',
+      'prompts/list',
+      'resources/list',
+      'resources/templates/list',
+    ]) {
+      expect((await ask(modern(method), alice)).result?.['cacheScope']).toBe('private');
+      // No caller (stdio): nothing is filtered, the list is the same for everyone.
+      expect((await ask(modern(method))).result?.['cacheScope']).toBe('public');
+    }
+  });
+
+  it('leaves URIs the caller may not read out of a listen, and refuses their legacy subscribe', async () => {
+    const { ask, server, sent } = setup();
+    const listening = ask(
+      modern('subscriptions/listen', {
+        notifications: { resourceSubscriptions: ['mem://me', 'mem://secret', 'mem://vault/a'] },
+      }),
+      alice,
+    );
+    const acknowledged = () =>
+      sent.find((m) => m.method === 'notifications/subscriptions/acknowledged');
+    for (let i = 0; i < 50 && !acknowledged(); i++) await new Promise((r) => setImmediate(r));
+    expect(acknowledged()?.params?.['notifications']).toEqual({
+      resourceSubscriptions: ['mem://me'],
+    });
+    server.close();
+    await listening.catch(() => undefined);
+
+    const other = setup();
+    expect((await other.ask(initializeRequest(), alice)).result).toBeDefined();
+    const refused = await other.ask(legacy('resources/subscribe', { uri: 'mem://secret' }), alice);
+    expect(refused.error?.message).toMatch(/needs the scope admin/);
+    const root = who('root', ['admin']);
+    expect(
+      (await other.ask(legacy('resources/subscribe', { uri: 'mem://vault/a' }), root)).result,
+    ).toEqual({});
+    expect(other.server.scopesFor(legacy('resources/subscribe', { uri: 'mem://secret' }))).toEqual([
+      'admin',
+    ]);
   });
 });

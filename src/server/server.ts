@@ -300,8 +300,25 @@ export class McpServer {
     if (m.method === 'tools/call' && typeof name === 'string') return this.tools.get(name)?.scopes;
     if (m.method === 'prompts/get' && typeof name === 'string')
       return this.prompts.get(name)?.scopes;
-    if (m.method === 'resources/read' && typeof uri === 'string') return readScopes(this.core, uri);
+    if (
+      (m.method === 'resources/read' || m.method === 'resources/subscribe') &&
+      typeof uri === 'string'
+    )
+      return readScopes(this.core, uri);
+    if (m.method === 'completion/complete') return this.completionScopes(m.params);
     return undefined;
+  }
+
+  /** What completing `params.ref` needs: its prompt's scopes, else its template's or resource's. */
+  private completionScopes(params: unknown): readonly string[] | undefined {
+    const ref = (params as { ref?: { type?: unknown; name?: unknown; uri?: unknown } } | undefined)
+      ?.ref;
+    if (typeof ref !== 'object' || ref === null) return undefined;
+    if (ref.type === 'ref/prompt' && typeof ref.name === 'string')
+      return this.prompts.get(ref.name)?.scopes;
+    if (ref.type !== 'ref/resource' || typeof ref.uri !== 'string') return undefined;
+    const template = this.core.templates.get(ref.uri);
+    return template ? template.definition.scopes : readScopes(this.core, ref.uri);
   }
 
   /** Tells listening clients that a list changed (also done on every registration change). */

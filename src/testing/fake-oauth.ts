@@ -29,6 +29,8 @@ export interface FakeOAuthConfig {
   authMethods?: string[];
   /** The token endpoint answers invalid_client to this client id. */
   forgetClient?: string;
+  /** /mcp refuses every token (401 invalid_token), as a server with the wrong audience would. */
+  refuseTokens?: boolean;
   /** Serves authorized /mcp requests (e.g. `toNodeHandler(server)`); default: an empty result. */
   mcp?: (req: IncomingMessage, res: ServerResponse, body: unknown) => void;
 }
@@ -181,6 +183,14 @@ export async function startFakeOAuth(config: FakeOAuthConfig = {}): Promise<Fake
             401,
             { error: 'invalid_token' },
             { 'www-authenticate': `Bearer ${meta}` },
+          );
+        }
+        if (config.refuseTokens) {
+          return json(
+            res,
+            401,
+            { error: 'invalid_token' },
+            { 'www-authenticate': `Bearer error="invalid_token", ${meta}` },
           );
         }
         const need = config.requiredScope;

@@ -70,8 +70,8 @@ function fail(message: string, cause?: unknown): McpKitError {
   return new McpKitError('AUTH_FAILED', message, cause === undefined ? undefined : { cause });
 }
 
-/** Refuses plain http to anything but loopback. */
-function requireSecure(url: URL, policy: AuthHttpPolicy): void {
+/** Refuses plain http to anything but loopback, and any other scheme. */
+export function requireSecure(url: URL, policy: AuthHttpPolicy): void {
   if (url.protocol === 'https:') return;
   if (url.protocol === 'http:' && policy.allowLoopback && isLoopbackHost(url.hostname)) return;
   throw fail(

@@ -4,6 +4,7 @@
  * error, RFC 9207 `iss`), then the code exchanged for tokens.
  */
 import { McpKitError } from '../../errors/index.js';
+import { requireSecure } from './auth-http.js';
 import type { ClientAssertionKey } from './client-auth.js';
 import type { Http } from './discovery.js';
 import { createPkce, createState } from './pkce.js';
@@ -57,6 +58,27 @@ export function checkIssuer(params: URLSearchParams, metadata: AuthorizationServ
   }
 }
 
+/**
+ * The authorization endpoint as a URL the user may be sent to: https (plain http only to
+ * loopback when loopback is allowed), nothing else (it is shown, and opened in a browser).
+ */
+export function authorizationUrl(endpoint: unknown, http: Http): URL {
+  let url: URL;
+  try {
+    url = new URL(String(endpoint));
+  } catch {
+    throw fail('the authorization server metadata has an authorization_endpoint that is not a URL');
+  }
+  try {
+    requireSecure(url, http.policy);
+  } catch {
+    throw fail(
+      `authorization_endpoint ${JSON.stringify(url.protocol)} URL refused: it must use https (plain http only to loopback when the MCP server is on loopback)`,
+    );
+  }
+  return url;
+}
+
 /** Runs the flow through the provider; resolves with the tokens. */
 export async function authorizationCodeFlow(flow: CodeFlow): Promise<TokenSet> {
   const { metadata, client, provider } = flow;
@@ -67,7 +89,7 @@ export async function authorizationCodeFlow(flow: CodeFlow): Promise<TokenSet> {
   const pkce = createPkce();
   const state = createState();
   const redirectUrl = provider.redirectUrl;
-  const url = new URL(endpoint);
+  const url = authorizationUrl(endpoint, flow.http);
   url.searchParams.set('response_type', 'code');
   url.searchParams.set('client_id', client.client_id);
   url.searchParams.set('redirect_uri', redirectUrl);

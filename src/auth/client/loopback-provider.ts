@@ -3,10 +3,10 @@
  * 127.0.0.1 (an ephemeral port), the authorization URL printed for the user (and opened in the
  * browser when asked), the answer taken from the one request to `/callback` with the right state.
  */
-import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { McpKitError } from '../../errors/index.js';
+import { openBrowser } from './browser-opener.js';
 import type { AuthorizationRequest, OAuthProvider, OAuthStore } from './provider.js';
 
 export interface LoopbackProviderOptions {
@@ -22,23 +22,6 @@ export interface LoopbackProviderOptions {
 }
 
 export const DEFAULT_SIGN_IN_TIMEOUT_MS = 5 * 60_000;
-
-/** Opens `url` with the platform's opener; failures are ignored (the URL was printed). */
-function openBrowser(url: string): void {
-  const [command, args] =
-    process.platform === 'darwin'
-      ? ['open', [url]]
-      : process.platform === 'win32'
-        ? ['cmd', ['/c', 'start', '', url]]
-        : ['xdg-open', [url]];
-  try {
-    const child = spawn(command, args as string[], { stdio: 'ignore', detached: true });
-    child.on('error', () => undefined);
-    child.unref();
-  } catch {
-    // printed anyway
-  }
-}
 
 /** The authorization under way: the state it waits for, and what completes it. */
 interface Waiting {
@@ -99,13 +82,22 @@ export class LoopbackRedirectProvider implements OAuthProvider {
         const seconds = Math.round(timeoutMs / 1000);
         reject(new McpKitError('AUTH_FAILED', `no sign-in answer within ${seconds} s`));
       }, timeoutMs);
+      const signal = request.signal;
+      const onAbort = () => {
+        clearTimeout(timer);
+        if (this.waiting.current?.state === request.state) delete this.waiting.current;
+        reject(new McpKitError('REQUEST_CANCELLED', 'sign-in cancelled'));
+      };
       this.waiting.current = {
         state: request.state,
         done: (url) => {
           clearTimeout(timer);
+          signal?.removeEventListener('abort', onAbort);
           resolve(url);
         },
       };
+      if (signal?.aborted) onAbort();
+      else signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
 

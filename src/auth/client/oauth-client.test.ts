@@ -63,6 +63,59 @@ describe('OAuthClient', () => {
     expect(token.get('client_id')).toBe('client-1');
   });
 
+  it('keeps tokens per server: signing in to one never hands its token to another', async () => {
+    fake = await startFakeOAuth();
+    const other = await startFakeOAuth();
+    try {
+      const auth = new OAuthClient({ provider: new AutoApproveProvider() });
+      expect(await auth.signIn(fake.url)).toBe(true);
+      expect(await auth.authorization(new URL(fake.url))).toMatch(/^Bearer /);
+      // Nothing held for the other server: no header, and signing in there runs its own flow.
+      expect(await auth.authorization(new URL(other.url))).toBeUndefined();
+      expect(await auth.signIn(other.url)).toBe(true);
+      expect(other.seen.authorizations).toHaveLength(1);
+      expect(fake.seen.authorizations).toHaveLength(1);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('fails once, and from then on at once, when the server refuses a token just obtained', async () => {
+    fake = await startFakeOAuth({ refuseTokens: true });
+    const auth = new OAuthClient({ provider: new AutoApproveProvider() });
+    const options = resolveClientOptions({ url: fake.url, auth });
+    const send = () =>
+      fetchMcp(options, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+        signal: new Abort(),
+      });
+    const first = await failure(send());
+    expect(isMcpKitError(first) && first.code).toBe('AUTH_FAILED');
+    expect(first.message).toMatch(/refused the token just obtained/);
+    expect(fake.seen.authorizations).toHaveLength(1);
+    const requests = fake.seen.mcpAuthorizations.length;
+    const second = await failure(send());
+    expect(second).toBe(first);
+    // No sign-in again, no request sent.
+    expect(fake.seen.authorizations).toHaveLength(1);
+    expect(fake.seen.mcpAuthorizations).toHaveLength(requests);
+  });
+
+  it('gets a new token when one used before is refused (revoked, the AS changed)', async () => {
+    fake = await startFakeOAuth();
+    const auth = new OAuthClient({ provider: new AutoApproveProvider() });
+    const url = new URL(fake.url);
+    expect(await auth.signIn(fake.url)).toBe(true);
+    await auth.authorization(url);
+    const sent = await auth.authorization(url);
+    expect(await auth.challenge(unauthorized(fake, sent))).toBe(true);
+    // A new token (by the refresh token held), not a failure.
+    expect(fake.seen.tokenRequests.at(-1)?.form.get('grant_type')).toBe('refresh_token');
+    expect(await auth.authorization(url)).not.toBe(sent);
+  });
+
   it('signs in once for concurrent 401s: a stale token is just replaced by the current one', async () => {
     fake = await startFakeOAuth();
     const auth = new OAuthClient({ provider: new AutoApproveProvider() });

@@ -8,10 +8,7 @@
  */
 import { McpKitError } from '../../errors/index.js';
 import type { GuardLookup } from '../../guard/options.js';
-import type {
-  AuthChallenge,
-  HttpClientAuth,
-} from '../client-hook.js';
+import type { AuthChallenge, HttpClientAuth } from '../client-hook.js';
 import { guardOptionsFor, isLoopbackHost, type AuthHttpPolicy } from './auth-http.js';
 import { authorizationCodeFlow } from './authorization-code.js';
 import type { ClientAssertionKey } from './client-auth.js';
@@ -22,6 +19,7 @@ import { selectScope, unionScopes, coversScopes } from './scopes.js';
 import { requestToken, tokenErrorCode } from './token-request.js';
 import type { AuthorizationServerMetadata, ClientInformation, StoredAuth } from './types.js';
 import { parseBearerChallenge, type BearerChallenge } from './www-authenticate.js';
+import { firstIssuer, isMetadataDocumentUrl, resourceKey } from './client-urls.js';
 
 export interface OAuthClientOptions {
   /** The interactive part (browser, redirect listener). Needed for `authorization_code`. */
@@ -59,14 +57,23 @@ export interface OAuthClientOptions {
 
 /** Seconds before expiry at which a token counts as expired (clock skew, time in flight). */
 const EXPIRY_MARGIN_MS = 30_000;
+/** A 401 for a token obtained this recently is the server refusing what its AS issues. */
+const FRESH_TOKEN_MS = 60_000;
 
 export class OAuthClient implements HttpClientAuth {
   private readonly store: OAuthStore;
-  private state: StoredAuth | undefined;
-  private loaded = false;
+  /**
+   * What is held per protected resource (keyed by its URL without fragment; null: loaded,
+   * nothing held): one server's token is never sent to another.
+   */
+  private readonly states = new Map<string, StoredAuth | null>();
   private running: Promise<void> | undefined;
   /** Scope sets already asked for after a 403: the same challenge again means give up. */
   private readonly stepUps = new Set<string>();
+  /** The header of the token a grant just obtained, per resource: when, and how often handed out. */
+  private readonly obtained = new Map<string, { header: string; at: number; uses: number }>();
+  /** Per resource: the server refused a fresh token; every request fails with this at once. */
+  private readonly refused = new Map<string, McpKitError>();
 
   constructor(private readonly options: OAuthClientOptions = {}) {
     this.store = options.store ?? options.provider?.store ?? new MemoryOAuthStore();
@@ -86,37 +93,64 @@ export class OAuthClient implements HttpClientAuth {
     }
   }
 
-  async authorization(url: URL): Promise<string | undefined> {
+  async authorization(url: URL, signal?: AbortSignal): Promise<string | undefined> {
+    const refused = this.refused.get(resourceKey(url));
+    if (refused) throw refused;
     await this.running?.catch(() => undefined);
-    const state = await this.current(url);
-    const tokens = state?.tokens;
-    if (tokens === undefined) return undefined;
-    if (tokens.expires_at !== undefined && tokens.expires_at - EXPIRY_MARGIN_MS < Date.now()) {
+    const tokens = (await this.current(url))?.tokens;
+    let current = tokens;
+    if (tokens?.expires_at !== undefined && tokens.expires_at - EXPIRY_MARGIN_MS < Date.now()) {
       if (tokens.refresh_token !== undefined) {
-        await this.exclusive(() => this.refreshOrAuthorize(url, undefined));
-        const fresh = this.state?.tokens;
-        return fresh === undefined ? undefined : `Bearer ${fresh.access_token}`;
+        await this.exclusive(() => this.refreshOrAuthorize(url, undefined, signal));
+        current = this.held(url)?.tokens;
       }
     }
-    return `Bearer ${tokens.access_token}`;
+    if (current === undefined) return undefined;
+    const header = `Bearer ${current.access_token}`;
+    const got = this.obtained.get(resourceKey(url));
+    if (got?.header === header) got.uses++;
+    return header;
   }
 
   async challenge(challenge: AuthChallenge): Promise<boolean> {
     const bearer = parseBearerChallenge(challenge.wwwAuthenticate) ?? {};
     if (challenge.status === 403 && bearer.error !== 'insufficient_scope') return false;
     // Another request already got a newer token: send this one again with it.
-    const now = this.headerNow();
+    const now = this.headerNow(challenge.url);
     if (challenge.status === 401 && now !== undefined && now !== challenge.sent) return true;
+    if (challenge.status === 401) this.refuseIfFresh(challenge.url, challenge.sent, bearer);
     if (this.running !== undefined) {
       await this.running.catch(() => undefined);
-      if (this.headerNow() !== challenge.sent) return this.headerNow() !== undefined;
+      const after = this.headerNow(challenge.url);
+      if (after !== challenge.sent) return after !== undefined;
     }
+    const { signal } = challenge;
     await this.exclusive(() =>
       challenge.status === 403
-        ? this.stepUp(challenge.url, bearer)
-        : this.refreshOrAuthorize(challenge.url, bearer),
+        ? this.stepUp(challenge.url, bearer, signal)
+        : this.refreshOrAuthorize(challenge.url, bearer, signal),
     );
-    return this.headerNow() !== undefined;
+    return this.headerNow(challenge.url) !== undefined;
+  }
+
+  /**
+   * A token just obtained and refused on its first use (an audience or issuer the server does
+   * not take): signing in again would only loop, so the resource fails with AUTH_FAILED from
+   * now on. A token that was used before and is then refused (revoked, the AS changed) signs in
+   * again as usual.
+   */
+  private refuseIfFresh(url: URL, sent: string | undefined, bearer: BearerChallenge): void {
+    const key = resourceKey(url);
+    const got = this.obtained.get(key);
+    if (got === undefined || got.header !== sent || got.uses > 1) return;
+    if (Date.now() - got.at > FRESH_TOKEN_MS) return;
+    const why = bearer.error === undefined ? '' : ` (${bearer.error.slice(0, 50)})`;
+    const error = new McpKitError(
+      'AUTH_FAILED',
+      `${url.href} refused the token just obtained from its authorization server${why}: the server does not accept what its authorization server issues (audience or issuer), so signing in again would not help`,
+    );
+    this.refused.set(key, error);
+    throw error;
   }
 
   /**
@@ -127,6 +161,8 @@ export class OAuthClient implements HttpClientAuth {
    */
   async signIn(url: string | URL): Promise<boolean> {
     const target = new URL(url);
+    const refused = this.refused.get(resourceKey(target));
+    if (refused) throw refused;
     if ((await this.current(target))?.tokens !== undefined) return true;
     try {
       await discoverResource(this.http(target), target);
@@ -140,12 +176,19 @@ export class OAuthClient implements HttpClientAuth {
 
   /** Forgets the tokens and registration kept for `url`. */
   async signOut(url: string | URL): Promise<void> {
-    this.state = undefined;
-    await this.store.save(String(url), undefined);
+    const target = new URL(url);
+    this.states.set(resourceKey(target), null);
+    this.refused.delete(resourceKey(target));
+    this.obtained.delete(resourceKey(target));
+    await this.store.save(resourceKey(target), undefined);
   }
 
-  private headerNow(): string | undefined {
-    const tokens = this.state?.tokens;
+  private held(url: URL): StoredAuth | undefined {
+    return this.states.get(resourceKey(url)) ?? undefined;
+  }
+
+  private headerNow(url: URL): string | undefined {
+    const tokens = this.held(url)?.tokens;
     return tokens === undefined ? undefined : `Bearer ${tokens.access_token}`;
   }
 
@@ -160,16 +203,15 @@ export class OAuthClient implements HttpClientAuth {
   }
 
   private async current(url: URL): Promise<StoredAuth | undefined> {
-    if (!this.loaded) {
-      this.state = (await this.store.load(url.href)) ?? undefined;
-      this.loaded = true;
-    }
-    return this.state;
+    const key = resourceKey(url);
+    if (!this.states.has(key)) this.states.set(key, (await this.store.load(key)) ?? null);
+    return this.states.get(key) ?? undefined;
   }
 
   private async keep(url: URL, state: StoredAuth): Promise<void> {
-    this.state = state;
-    await this.store.save(url.href, state);
+    const key = resourceKey(url);
+    this.states.set(key, state);
+    await this.store.save(key, state);
   }
 
   private http(url: URL): Http {
@@ -183,7 +225,11 @@ export class OAuthClient implements HttpClientAuth {
   }
 
   /** 401: a refresh when the AS is unchanged and a refresh token is held, else a new sign-in. */
-  private async refreshOrAuthorize(url: URL, bearer: BearerChallenge | undefined): Promise<void> {
+  private async refreshOrAuthorize(
+    url: URL,
+    bearer: BearerChallenge | undefined,
+    signal?: AbortSignal,
+  ): Promise<void> {
     const http = this.http(url);
     const prm = await discoverResource(http, url, bearer?.resourceMetadata);
     const issuer = firstIssuer(prm.authorization_servers, url);
@@ -213,20 +259,21 @@ export class OAuthClient implements HttpClientAuth {
     const prior = state?.tokens?.scope;
     const scope =
       this.options.scope ?? selectScope(bearer?.scope, prm.scopes_supported, metadata, prior);
-    await this.runGrant(url, http, prm.resource, issuer, metadata, state, scope);
+    await this.runGrant(url, http, prm.resource, issuer, metadata, state, scope, signal);
   }
 
   /** 403 insufficient_scope: the union of what is held and what is asked, once per set. */
-  private async stepUp(url: URL, bearer: BearerChallenge): Promise<void> {
-    const held = this.state?.tokens?.scope;
+  private async stepUp(url: URL, bearer: BearerChallenge, signal?: AbortSignal): Promise<void> {
+    const held = this.held(url)?.tokens?.scope;
     const wanted = unionScopes(held, bearer.scope);
-    if (wanted === undefined || coversScopes(held, bearer.scope) || this.stepUps.has(wanted)) {
+    const asked = wanted === undefined ? undefined : JSON.stringify([resourceKey(url), wanted]);
+    if (asked === undefined || coversScopes(held, bearer.scope) || this.stepUps.has(asked)) {
       throw new McpKitError(
         'AUTH_FAILED',
         `${url.href} answered 403 insufficient_scope${bearer.scope === undefined ? '' : ` (scope "${bearer.scope}")`} again after authorization: giving up`,
       );
     }
-    this.stepUps.add(wanted);
+    this.stepUps.add(asked);
     const http = this.http(url);
     const prm = await discoverResource(http, url, bearer.resourceMetadata);
     const issuer = firstIssuer(prm.authorization_servers, url);
@@ -234,7 +281,7 @@ export class OAuthClient implements HttpClientAuth {
     let state = await this.current(url);
     if (state !== undefined && state.issuer !== issuer) state = undefined;
     const scope = selectScope(wanted, undefined, metadata, undefined);
-    await this.runGrant(url, http, prm.resource, issuer, metadata, state, scope);
+    await this.runGrant(url, http, prm.resource, issuer, metadata, state, scope, signal);
   }
 
   private async runGrant(
@@ -245,11 +292,14 @@ export class OAuthClient implements HttpClientAuth {
     metadata: AuthorizationServerMetadata,
     state: StoredAuth | undefined,
     scope: string | undefined,
+    signal?: AbortSignal,
   ): Promise<void> {
     const kept = this.reusable(state?.client);
     const client = kept ?? (await this.register(http, metadata, scope));
+    const grant = (chosen: ClientInformation) =>
+      this.grant(url, http, { resource, issuer, metadata, client: chosen, scope, signal });
     try {
-      await this.grant(url, http, resource, issuer, metadata, client, scope);
+      await grant(client);
     } catch (error) {
       // A registration the server no longer knows: register again, once.
       if (
@@ -259,8 +309,7 @@ export class OAuthClient implements HttpClientAuth {
       ) {
         throw error;
       }
-      const fresh = await this.register(http, metadata, scope);
-      await this.grant(url, http, resource, issuer, metadata, fresh, scope);
+      await grant(await this.register(http, metadata, scope));
     }
   }
 
@@ -309,15 +358,8 @@ export class OAuthClient implements HttpClientAuth {
     });
   }
 
-  private async grant(
-    url: URL,
-    http: Http,
-    resource: string,
-    issuer: string,
-    metadata: AuthorizationServerMetadata,
-    client: ClientInformation,
-    scope: string | undefined,
-  ): Promise<void> {
+  private async grant(url: URL, http: Http, how: GrantPlan): Promise<void> {
+    const { resource, issuer, metadata, client, scope, signal } = how;
     const options = this.options;
     // Kept before the flow: a failed flow does not register again next time.
     await this.keep(url, { issuer, client });
@@ -338,29 +380,20 @@ export class OAuthClient implements HttpClientAuth {
             key: options.privateKey,
             resource,
             scope,
+            ...(signal === undefined ? {} : { signal }),
           });
     await this.keep(url, { issuer, client, tokens });
+    const header = `Bearer ${tokens.access_token}`;
+    this.obtained.set(resourceKey(url), { header, at: Date.now(), uses: 0 });
   }
 }
 
-/** The authorization server to use: the PRM's first (MCP lets the client choose). */
-function firstIssuer(servers: string[] | undefined, url: URL): string {
-  const first = servers?.[0];
-  if (first === undefined) {
-    throw new McpKitError(
-      'AUTH_FAILED',
-      `the protected resource metadata of ${url.href} names no authorization server`,
-    );
-  }
-  return first;
-}
-
-/** A CIMD client id: https, a path other than `/`, no fragment (the CIMD draft, §3). */
-function isMetadataDocumentUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'https:' && url.pathname !== '/' && url.hash === '';
-  } catch {
-    return false;
-  }
+/** What one grant runs with. */
+interface GrantPlan {
+  resource: string;
+  issuer: string;
+  metadata: AuthorizationServerMetadata;
+  client: ClientInformation;
+  scope: string | undefined;
+  signal: AbortSignal | undefined;
 }

@@ -17,6 +17,13 @@ export interface IntrospectionOptions {
   cacheMs?: number;
   /** Most answers kept (default 1000). */
   maxCached?: number;
+  /**
+   * Most negative answers (inactive tokens) kept, apart from the active ones so that a flood of
+   * bad tokens cannot push valid ones out (default 100).
+   */
+  maxCachedInactive?: number;
+  /** Most introspection calls under way at once; past it a request is answered 503 (default 16). */
+  maxConcurrent?: number;
   /** The time an introspection may take (default 5 s). */
   timeoutMs?: number;
 }
@@ -53,8 +60,13 @@ async function readCapped(response: Response, max: number): Promise<string> {
 
 export class Introspector {
   private readonly cache = new Map<string, Cached>();
+  private readonly inactive = new Map<string, Cached>();
+  /** Calls under way by token hash: the same token checked at once is asked once. */
+  private readonly inFlight = new Map<string, Promise<AuthInfo | undefined>>();
   private readonly cacheMs: number;
   private readonly maxCached: number;
+  private readonly maxInactive: number;
+  private readonly maxConcurrent: number;
 
   constructor(
     private readonly options: IntrospectionOptions,
@@ -64,21 +76,32 @@ export class Introspector {
   ) {
     this.cacheMs = options.cacheMs ?? 30_000;
     this.maxCached = options.maxCached ?? 1000;
+    this.maxInactive = options.maxCachedInactive ?? 100;
+    this.maxConcurrent = options.maxConcurrent ?? 16;
   }
 
   async verify(token: string): Promise<AuthInfo> {
     const key = createHash('sha256').update(token).digest('base64url');
     const now = this.now();
-    let hit = this.cache.get(key);
-    if (hit && hit.until <= now) {
-      this.cache.delete(key);
-      hit = undefined;
-    }
-    const auth = hit ? hit.auth : await this.introspect(token, key, now);
+    const hit = fresh(this.cache, key, now) ?? fresh(this.inactive, key, now);
+    const auth = hit ? hit.auth : await this.shared(token, key, now);
     if (!auth) throw new TokenRejected('inactive');
     if (auth.expiresAt !== undefined && auth.expiresAt + MAX_CLOCK_SKEW_S < now / 1000)
       throw new TokenRejected('expired');
     return auth;
+  }
+
+  /** One call per token at a time, and at most maxConcurrent calls in all. */
+  private shared(token: string, key: string, now: number): Promise<AuthInfo | undefined> {
+    const running = this.inFlight.get(key);
+    if (running) return running;
+    if (this.inFlight.size >= this.maxConcurrent)
+      return Promise.reject(
+        new TokenUnverifiable(`${this.maxConcurrent} introspection calls are already under way`),
+      );
+    const call = this.introspect(token, key, now).finally(() => this.inFlight.delete(key));
+    this.inFlight.set(key, call);
+    return call;
   }
 
   private async introspect(token: string, key: string, now: number): Promise<AuthInfo | undefined> {
@@ -107,13 +130,17 @@ export class Introspector {
     }
     const auth = this.accepted(claims) ? authInfoOfClaims(claims) : undefined;
     const expires = typeof claims['exp'] === 'number' ? claims['exp'] * 1000 : Infinity;
-    this.remember(key, { auth, until: Math.min(now + this.cacheMs, expires) });
+    const entry = { auth, until: Math.min(now + this.cacheMs, expires) };
+    if (auth) remember(this.cache, this.maxCached, key, entry);
+    else remember(this.inactive, this.maxInactive, key, entry);
     return auth;
   }
 
   /** Active, from our issuer (when it says), for this resource (when it names an audience). */
   private accepted(claims: Record<string, unknown>): boolean {
     if (claims['active'] !== true) return false;
+    // A refresh token is never an access token, whatever the server says of its activity.
+    if (claims['token_type'] === 'refresh_token') return false;
     if (this.issuer !== undefined && claims['iss'] !== undefined && claims['iss'] !== this.issuer)
       return false;
     const aud = claims['aud'];
@@ -121,13 +148,19 @@ export class Introspector {
     const audience = this.audience();
     return Array.isArray(aud) ? aud.includes(audience) : aud === audience;
   }
+}
 
-  private remember(key: string, entry: Cached): void {
-    // Oldest first out: a Map iterates in insertion order.
-    while (this.cache.size >= this.maxCached) {
-      const oldest = this.cache.keys().next().value as string;
-      this.cache.delete(oldest);
-    }
-    this.cache.set(key, entry);
-  }
+/** The entry of `key` while it holds; an outlived one is dropped. */
+function fresh(cache: Map<string, Cached>, key: string, now: number): Cached | undefined {
+  const hit = cache.get(key);
+  if (hit === undefined || hit.until > now) return hit;
+  cache.delete(key);
+  return undefined;
+}
+
+function remember(cache: Map<string, Cached>, max: number, key: string, entry: Cached): void {
+  if (max <= 0) return;
+  // Oldest first out: a Map iterates in insertion order.
+  while (cache.size >= max) cache.delete(cache.keys().next().value as string);
+  cache.set(key, entry);
 }

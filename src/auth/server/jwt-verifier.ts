@@ -73,7 +73,8 @@ export class JwtVerifier {
           audience: this.audience(),
           algorithms: [...JWT_ALGORITHMS],
           clockTolerance: this.clockSkewS,
-          requiredClaims: ['exp'],
+          // RFC 9068 §2.2: `sub` is required; without it callers could not be told apart.
+          requiredClaims: ['exp', 'sub'],
         }),
         KEY_WAIT_MS,
       );

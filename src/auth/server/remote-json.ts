@@ -4,7 +4,9 @@
  * is exempt, loopback included); a URL learned from the network (a `jwks_uri` in metadata, a
  * redirect) is checked, loopback allowed only when this server itself listens on loopback.
  */
+import { classifyAddress } from '../../guard/address.js';
 import { createGuard, type Guard } from '../../guard/index.js';
+import { isIP } from 'node:net';
 
 /** The most bytes of an authorization server document read (1 MiB). */
 export const MAX_DOCUMENT_BYTES = 1024 * 1024;
@@ -33,6 +35,7 @@ export class RemoteJson {
       timeoutMs: this.timeoutMs,
       maxRedirects: 3,
       headers: { accept: 'application/json' },
+      noDowngrade: true,
     });
   }
 
@@ -48,9 +51,32 @@ export class RemoteJson {
     return guard;
   }
 
+  /**
+   * A URL learned from the network must be https; plain http only to loopback, and only when
+   * this server listens on loopback (development).
+   */
+  private requireSecure(url: string): void {
+    const parsed = new URL(url);
+    if (parsed.protocol === 'https:') return;
+    const host = parsed.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+    const loopback =
+      host === 'localhost' || (isIP(host) !== 0 && classifyAddress(host) === 'loopback');
+    if (parsed.protocol === 'http:' && loopback && this.loopbackAllowed) return;
+    throw new TypeError(
+      `${parsed.origin}: a URL learned from the authorization server must use https`,
+    );
+  }
+
   /** The JSON object at `url`; throws on anything else (status, size, time, shape). */
   async get(url: string, signal?: AbortSignal): Promise<Record<string, unknown>> {
+    const trusted = this.trustedUrls.includes(url);
+    if (!trusted) this.requireSecure(url);
     const answer = await this.guardFor(url).fetch(url, signal ? { signal } : {});
+    // Redirect targets are learned too (the guard already refused https to http): an answer
+    // that came over plain http from elsewhere than the operator's own origin is not used.
+    const origin = new URL(url).origin;
+    for (const hop of answer.redirects)
+      if (!(trusted && new URL(hop).origin === origin)) this.requireSecure(hop);
     const value: unknown = JSON.parse(new TextDecoder().decode(answer.bytes));
     if (typeof value !== 'object' || value === null || Array.isArray(value))
       throw new TypeError(`${url} did not answer a JSON object`);

@@ -5,7 +5,9 @@ import { createServer } from '../../server/index.js';
 import type { AuthInfo } from '../../server/transport.js';
 import { serveHttp, type RunningHttpServer } from '../../transports/node.js';
 import { initializeRequest, modern, modernHeaders } from '../../testing/messages.js';
+import { Introspector } from './introspection.js';
 import { ResourceServer } from './resource-server.js';
+import { TokenRejected, TokenUnverifiable } from './token-errors.js';
 
 const AS = 'https://auth.example.com';
 const callers: Record<string, AuthInfo> = {
@@ -34,6 +36,11 @@ beforeAll(async () => {
   server.tool('whoami', {}, (_args, ctx) => ctx.auth?.subject ?? 'nobody');
   server.tool('read-files', { scopes: ['files:read'] }, () => 'secret files');
   server.resource('mem://private', { name: 'private', scopes: ['files:read'] }, () => 'private');
+  server.prompt(
+    'file-prompt',
+    { scopes: ['files:read'], arguments: [{ name: 'path' }], complete: { path: () => ['/etc/a'] } },
+    () => 'p',
+  );
   const auth = new ResourceServer({
     resource: () => url,
     issuer: AS,
@@ -47,6 +54,25 @@ beforeAll(async () => {
 afterAll(() => running.close());
 
 describe('a protected endpoint (verify hook)', () => {
+  it('keys a token naming neither subject nor client on a hash of the token', async () => {
+    const anonymous = new ResourceServer({
+      resource: 'http://h/mcp',
+      verify: () => ({ scopes: [], claims: {} }),
+    });
+    const one = await anonymous.authenticate({ authorization: 'Bearer t1' });
+    const two = await anonymous.authenticate({ authorization: 'Bearer t2' });
+    const keyOf = (o: unknown) => (o as { auth?: AuthInfo }).auth?.tokenKey;
+    expect(keyOf(one)).toMatch(/^[\w-]{43}$/);
+    expect(keyOf(two)).toMatch(/^[\w-]{43}$/);
+    expect(keyOf(one)).not.toBe(keyOf(two));
+    // Named callers keep their identity (a refreshed token is the same caller).
+    const named = await new ResourceServer({
+      resource: 'http://h/mcp',
+      verify: () => ({ subject: 's', scopes: [], claims: {} }),
+    }).authenticate({ authorization: 'Bearer t3' });
+    expect(keyOf(named)).toBeUndefined();
+  });
+
   it('lists every scope in use in its metadata', async () => {
     const prm = await (
       await fetch(new URL('/.well-known/oauth-protected-resource/mcp', url))
@@ -75,6 +101,20 @@ describe('a protected endpoint (verify hook)', () => {
     const none = await post(modern('tools/list'));
     expect(none.status).toBe(401);
     expect(none.headers.get('www-authenticate')).not.toContain('error=');
+  });
+
+  it('answers 403 insufficient_scope to a completion of a scoped prompt', async () => {
+    const complete = modern('completion/complete', {
+      ref: { type: 'ref/prompt', name: 'file-prompt' },
+      argument: { name: 'path', value: '' },
+    });
+    const res = await post(complete, 'bob');
+    expect(res.status).toBe(403);
+    expect(res.headers.get('www-authenticate')).toContain('error="insufficient_scope"');
+    expect(await res.text()).not.toContain('/etc/a');
+    const ok = await post(complete, 'alice');
+    expect(ok.status).toBe(200);
+    expect(await ok.text()).toContain('/etc/a');
   });
 
   it('answers 403 insufficient_scope naming the tool scope before the handler runs', async () => {
@@ -166,9 +206,11 @@ describe('introspection (RFC 7662)', () => {
                   aud: 'http://h/mcp',
                   exp: Math.floor(Date.now() / 1000) + 60,
                 }
-              : token === 'elsewhere'
-                ? { active: true, sub: 'carol', scope: 'mcp', aud: 'http://other/mcp' }
-                : { active: false },
+              : token === 'refresh'
+                ? { active: true, sub: 'carol', client_id: 'c', token_type: 'refresh_token' }
+                : token === 'elsewhere'
+                  ? { active: true, sub: 'carol', scope: 'mcp', aud: 'http://other/mcp' }
+                  : { active: false },
           ),
         );
       });
@@ -210,5 +252,41 @@ describe('introspection (RFC 7662)', () => {
     });
     const out = await server.authenticate({ authorization: 'Bearer good' });
     expect(out).toMatchObject({ refused: { status: 503 } });
+  });
+
+  const introspector = (extra: Record<string, number> = {}) =>
+    new Introspector(
+      { url: asUrl, clientId: 'rs', clientSecret: 's3cret', ...extra },
+      AS,
+      () => 'http://h/mcp',
+    );
+
+  it('asks once for the same token checked at once', async () => {
+    const check = introspector();
+    const before = calls;
+    const all = await Promise.all([1, 2, 3, 4, 5].map(() => check.verify('good')));
+    expect(all.map((a) => a.subject)).toEqual(['carol', 'carol', 'carol', 'carol', 'carol']);
+    expect(calls - before).toBe(1);
+  });
+
+  it('caps the calls under way: past the cap, 503 rather than one more call', async () => {
+    const check = introspector({ maxConcurrent: 1 });
+    const [first, second] = await Promise.allSettled([check.verify('good'), check.verify('x1')]);
+    expect(first.status).toBe('fulfilled');
+    expect((second as PromiseRejectedResult).reason).toBeInstanceOf(TokenUnverifiable);
+  });
+
+  it('keeps inactive answers apart: bad tokens never push a valid one out', async () => {
+    const check = introspector({ maxCached: 2, maxCachedInactive: 1 });
+    await check.verify('good');
+    const before = calls;
+    for (const bad of ['b1', 'b2', 'b3', 'b4'])
+      await expect(check.verify(bad)).rejects.toBeInstanceOf(TokenRejected);
+    await check.verify('good');
+    expect(calls - before).toBe(4);
+  });
+
+  it('refuses an active answer for a refresh token', async () => {
+    await expect(introspector().verify('refresh')).rejects.toBeInstanceOf(TokenRejected);
   });
 });

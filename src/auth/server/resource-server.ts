@@ -3,6 +3,7 @@
  * it serves Protected Resource Metadata (RFC 9728) and turns a request's `Authorization` header
  * into an AuthInfo or into the 401/403/503 answer with its `WWW-Authenticate` challenge.
  */
+import { createHash } from 'node:crypto';
 import type { AuthInfo } from '../../server/transport.js';
 import { missingScopes } from '../../server/transport.js';
 import {
@@ -179,6 +180,9 @@ export class ResourceServer {
       return {
         refused: this.refusal(401, 'invalid_token', 'Unauthorized: the bearer token is invalid'),
       };
+    // A token naming no subject nor client (a verify hook's, introspection's): keyed on itself.
+    if (auth.subject === undefined && auth.clientId === undefined)
+      auth = { ...auth, tokenKey: createHash('sha256').update(token).digest('base64url') };
     const missing = missingScopes(this.required, auth);
     if (missing.length > 0) return { refused: this.insufficientScope(this.required) };
     return { auth };

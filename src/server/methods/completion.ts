@@ -1,13 +1,14 @@
 import { ProtocolError } from '../../errors/protocol-error.js';
 import { resourceRefused } from '../../errors/wire-errors.js';
 import type { CompleteHandler } from '../definitions.js';
+import { requireScopes } from './scopes.js';
 import { matchTemplates } from './templates.js';
 import { own, type MethodEnv, type MethodSpec, type Params, type Result } from './types.js';
 
 /** At most this many values per answer (the spec's limit); `total`/`hasMore` tell the rest. */
 const MAX_VALUES = 100;
 
-async function complete(params: Params, { core }: MethodEnv): Promise<Result> {
+async function complete(params: Params, { core, ctx }: MethodEnv): Promise<Result> {
   const ref = params['ref'] as { type: string; name?: string; uri?: string };
   // Echo only what identifies the ref: never the client's whole object.
   const refData = {
@@ -29,6 +30,8 @@ async function complete(params: Params, { core }: MethodEnv): Promise<Result> {
     const entry = core.prompts.get(String(ref.name));
     if (!entry)
       throw ProtocolError.invalidParams(`Unknown prompt: ${JSON.stringify(ref.name)}`, refData);
+    // Completing reveals what the prompt accepts: held to the prompt's scopes, as prompts/get is.
+    requireScopes(`prompt "${String(ref.name)}"`, entry.scopes, ctx.auth);
     handler = own(entry.complete, argument.name);
   } else if (ref.type === 'ref/resource') {
     const uri = String(ref.uri);
@@ -42,12 +45,15 @@ async function complete(params: Params, { core }: MethodEnv): Promise<Result> {
         break;
       }
     }
-    if (!entry && !core.resources.get(uri)) {
+    const resource = entry ? undefined : core.resources.get(uri);
+    if (!entry && !resource) {
       throw ProtocolError.invalidParams(
         `No resource or template matches ${JSON.stringify(uri)}`,
         refData,
       );
     }
+    // Held to the scopes a read of it needs: completion must not reveal values or existence.
+    requireScopes(`resource ${uri}`, (entry?.definition ?? resource)?.scopes, ctx.auth);
     handler = entry?.definition.complete
       ? own(entry.definition.complete, argument.name)
       : undefined;

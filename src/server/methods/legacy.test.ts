@@ -5,6 +5,8 @@ import { ProtocolError } from '../../errors/protocol-error.js';
 import { testServer, testSession } from '../../testing/server-core.js';
 import { LEGACY_METHODS, initialize } from './legacy.js';
 
+const env = () => ({ core: testServer().core, auth: undefined });
+
 const CLIENT = { name: 'legacy-client', version: '2.0.0' };
 
 function initRequest(params: Record<string, unknown>): JSONRPCRequest {
@@ -28,12 +30,12 @@ describe('LEGACY_METHODS', () => {
   });
 
   it('answers ping with an empty result', () => {
-    expect(LEGACY_METHODS['ping']!({}, testSession())).toEqual({});
+    expect(LEGACY_METHODS['ping']!({}, testSession(), env())).toEqual({});
   });
 
   it('sets a known logging level on the session', () => {
     const session = testSession();
-    expect(LEGACY_METHODS['logging/setLevel']!({ level: 'warning' }, session)).toEqual({});
+    expect(LEGACY_METHODS['logging/setLevel']!({ level: 'warning' }, session, env())).toEqual({});
     expect(session.logLevel).toBe('warning');
   });
 
@@ -44,7 +46,7 @@ describe('LEGACY_METHODS', () => {
       session.logLevel = 'info';
       let thrown: unknown;
       try {
-        LEGACY_METHODS['logging/setLevel']!({ level }, session);
+        LEGACY_METHODS['logging/setLevel']!({ level }, session, env());
       } catch (error) {
         thrown = error;
       }
@@ -61,12 +63,12 @@ describe('LEGACY_METHODS', () => {
     const session = testSession();
     const subscribe = LEGACY_METHODS['resources/subscribe']!;
     const unsubscribe = LEGACY_METHODS['resources/unsubscribe']!;
-    subscribe({ uri: 'docs://a' }, session);
-    subscribe({ uri: 'docs://b' }, session);
-    subscribe({ uri: 'docs://a' }, session);
+    subscribe({ uri: 'docs://a' }, session, env());
+    subscribe({ uri: 'docs://b' }, session, env());
+    subscribe({ uri: 'docs://a' }, session, env());
     expect([...session.subscriptions]).toEqual(['docs://a', 'docs://b']);
-    expect(unsubscribe({ uri: 'docs://a' }, session)).toEqual({});
-    unsubscribe({ uri: 'docs://never' }, session);
+    expect(unsubscribe({ uri: 'docs://a' }, session, env())).toEqual({});
+    unsubscribe({ uri: 'docs://never' }, session, env());
     expect([...session.subscriptions]).toEqual(['docs://b']);
   });
 });

@@ -12,10 +12,22 @@ import type { ServerCore } from '../core.js';
 import { SessionSubscriptions } from '../listen-legacy.js';
 import { levelRank } from '../log-levels.js';
 import type { LegacySession, Peer } from '../peer.js';
+import type { AuthInfo } from '../auth-info.js';
+import { readScopes, requireScopes } from './scopes.js';
 import type { Params } from './types.js';
 
+/** What a legacy method may look at besides its session: the core and the verified caller. */
+export interface LegacyEnv {
+  core: ServerCore;
+  auth: AuthInfo | undefined;
+}
+
 /** A 2025-11-25 method with no 2026-07-28 counterpart: it only touches the session. */
-export type LegacyMethod = (params: Params, session: LegacySession) => Record<string, unknown>;
+export type LegacyMethod = (
+  params: Params,
+  session: LegacySession,
+  env: LegacyEnv,
+) => Record<string, unknown>;
 
 export const LEGACY_METHODS: Record<string, LegacyMethod> = {
   ping: () => ({}),
@@ -28,8 +40,11 @@ export const LEGACY_METHODS: Record<string, LegacyMethod> = {
   },
   // A session's subscriptions attach their URIs and are bounded (listen-legacy.ts): add throws
   // the -32602 of one URI past maxListenUris.
-  'resources/subscribe': (params, session) => {
-    session.subscriptions.add(params['uri'] as string);
+  'resources/subscribe': (params, session, { core, auth }) => {
+    const uri = params['uri'] as string;
+    // Updates of a resource tell what a read would: held to the read's scopes.
+    requireScopes(`resource ${uri}`, readScopes(core, uri), auth);
+    session.subscriptions.add(uri);
     return {};
   },
   'resources/unsubscribe': (params, session) => {

@@ -3,6 +3,8 @@ import type { SubscriptionFilter } from '../../protocol/types.js';
 import type { ProtocolError } from '../../errors/protocol-error.js';
 import { tooManyListenUris, tooManyListens } from '../listen-errors.js';
 import { frame } from '../listen-hub.js';
+import { missingScopes } from '../auth-info.js';
+import { readScopes } from './scopes.js';
 import type { MethodEnv, MethodSpec, Params, Result } from './types.js';
 
 /**
@@ -23,6 +25,14 @@ async function listen(params: Params, { core, ctx, notify, flow }: MethodEnv): P
   }
   if (hub.size >= maxListens) throw tooManyListens(maxListens);
   const filter = hub.honoured(requested, { resourceSubscriptions: true });
+  // Updates of a resource tell what a read would: URIs the caller may not read are left out of
+  // the honoured filter (the acknowledgement shows which).
+  if (ctx.auth !== undefined && filter.resourceSubscriptions !== undefined) {
+    const auth = ctx.auth;
+    filter.resourceSubscriptions = filter.resourceSubscriptions.filter(
+      (uri) => missingScopes(readScopes(core, String(uri)), auth).length === 0,
+    );
+  }
   // The acknowledgement is the stream's first frame: the listener (and what its URIs attach)
   // comes after it, so that an attach hook reporting a change at once cannot overtake it.
   notify(frame('notifications/subscriptions/acknowledged', id, { notifications: filter }));

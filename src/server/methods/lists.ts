@@ -1,6 +1,7 @@
 import type { Era } from '../../protocol/versions.js';
 import type { ServerCore } from '../core.js';
 import { paginate } from '../pagination.js';
+import { hasScopedEntries } from './scopes.js';
 import type { MethodEnv, Params, Result } from './types.js';
 
 export function pageSize(core: ServerCore): number {
@@ -26,8 +27,12 @@ export function lister<T>(
       pageSize(core),
       method,
     );
-    return page.nextCursor
+    const result: Result = page.nextCursor
       ? { [field]: page.items, nextCursor: page.nextCursor }
       : { [field]: page.items };
+    // Filtered by the caller's scopes: an answer for this caller only, never a shared one.
+    if (ctx.era === 'modern' && ctx.auth !== undefined && hasScopedEntries(core))
+      result['cacheScope'] = 'private';
+    return result;
   };
 }

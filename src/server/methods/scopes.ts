@@ -54,3 +54,14 @@ export function requireScopes(
 ): void {
   if (missingScopes(scopes, auth).length > 0) throw insufficientScope(what, scopes ?? []);
 }
+
+/** Whether any tool, prompt, resource or template asks for scopes (lists then differ per caller). */
+export function hasScopedEntries(core: ServerCore): boolean {
+  const scoped = (e: { scopes?: readonly string[] | undefined }) => (e.scopes?.length ?? 0) > 0;
+  return (
+    core.tools.list().some(scoped) ||
+    core.prompts.list().some(scoped) ||
+    core.resources.list().some(scoped) ||
+    core.templates.list().some((t) => scoped(t.definition))
+  );
+}
