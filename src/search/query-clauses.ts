@@ -111,4 +111,3 @@ export function sizeOf(alternatives: Alternative[]): number {
   for (const a of alternatives) size += a.length;
   return size;
 }
-

@@ -315,11 +315,14 @@ export class FolderSearch implements ListingCompanion {
     const worker = this.unsynced;
     if (!worker || this.worker !== worker || !this.provider.listingState.complete) return;
     this.unsynced = undefined;
-    void this.provider.files().then(async (files) => {
-      this.fed = 0;
-      await this.feedTail(worker, files);
-      if (this.worker === worker) worker.postMessage({ type: 'synced' } satisfies SearchToWorker);
-    }, () => void (this.unsynced = worker));
+    void this.provider.files().then(
+      async (files) => {
+        this.fed = 0;
+        await this.feedTail(worker, files);
+        if (this.worker === worker) worker.postMessage({ type: 'synced' } satisfies SearchToWorker);
+      },
+      () => void (this.unsynced = worker),
+    );
   }
 
   closed(): Promise<void> {

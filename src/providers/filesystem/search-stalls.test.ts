@@ -70,7 +70,12 @@ function standIns(jobMs = 0) {
   return { ran, start };
 }
 
-function core(options: { fs?: ProviderFs; readers?: ReadPool; readTimeoutMs: number; retryMs?: number }) {
+function core(options: {
+  fs?: ProviderFs;
+  readers?: ReadPool;
+  readTimeoutMs: number;
+  retryMs?: number;
+}) {
   return new SearchCore({
     fs: options.fs ?? nodeFs,
     root: dir,
@@ -92,7 +97,9 @@ describe('a build on a mount where files hang', () => {
     try {
       // The first 4 files are read directly (a small queue); the read workers take the next
       // ones once 256 wait: the hung files first, so that they hold the first two workers.
-      const files = Array.from({ length: 300 }, (_, i) => put(`f${i}.txt`, `file ${i} zqword${i}\n`));
+      const files = Array.from({ length: 300 }, (_, i) =>
+        put(`f${i}.txt`, `file ${i} zqword${i}\n`),
+      );
       files.splice(4, 0, put('hang1.txt', 'zqhung one'), put('hang2.txt', 'zqhung two'));
       for (const file of files) c.upsert(file);
       await c.drained();

@@ -243,7 +243,10 @@ describe('partial files of saves cut short', () => {
     c.upsert(put('a.txt', 'alpha words', 1));
     await c.drained();
     const warnings: string[] = [];
-    const stores = Array.from({ length: 8 }, () => new IndexStore(file, made, (w) => warnings.push(w)));
+    const stores = Array.from(
+      { length: 8 },
+      () => new IndexStore(file, made, (w) => warnings.push(w)),
+    );
     await Promise.all(stores.map((store) => store.save(c.snapshot())));
     expect(warnings).toEqual([]);
     expect(readdirSync(keep)).toEqual(['index.bin']);
@@ -271,7 +274,11 @@ describe('a close', () => {
     await store.flush(c.unsaved ? () => c.snapshot() : undefined);
     expect(c.unsaved).toBe(false);
     const restored = await new IndexStore(file, made, () => undefined).load();
-    expect([...(restored?.versions.keys() ?? [])].sort()).toEqual(['early0.txt', 'early1.txt', 'early2.txt']);
+    expect([...(restored?.versions.keys() ?? [])].sort()).toEqual([
+      'early0.txt',
+      'early1.txt',
+      'early2.txt',
+    ]);
     const { fs, opened } = counting();
     const again = core(fs, restored);
     for (const f of files) again.upsert(f);
