@@ -6,6 +6,7 @@
  * boosted. Phrases are not checked here (the index keeps no text): see {@link ParsedQuery}.
  */
 import type { Postings } from './postings.js';
+import { QueryClauses, sizeOf } from './query-clauses.js';
 import { TermTable } from './term-table.js';
 import { forEachTermIn, pathTerms, type ParsedQuery } from './terms.js';
 import { topBy } from './top.js';
@@ -37,27 +38,8 @@ export interface IndexAnswer {
 
 const K1 = 1.2;
 const B = 0.75;
-const NAME_BOOST = 3;
-const PREFIX_WEIGHT = 0.5;
-const SPLIT_WEIGHT = 0.8;
-/** Shortest word that also matches as a prefix, and most terms one prefix expands to. */
-const PREFIX_MIN = 3;
-const PREFIX_CAP = 64;
 /** A list this many times longer than the files left is probed for them, not read through. */
 const PROBE_RATIO = 8;
-
-/**
- * One way a query word matches: documents, and how each scores: BM25 of its count (text, with
- * `counts`) times `weight` (the term's idf and the kind of match), else `weight` alone.
- */
-interface Alternative {
-  readonly ids: ArrayLike<number>;
-  readonly length: number;
-  readonly weight: number;
-  readonly counts?: Uint8Array;
-  readonly lines?: Uint16Array;
-  readonly name: boolean;
-}
 
 /** The parts of an index (compacted: every file present), to save it and load it again. */
 export interface IndexState {
@@ -73,6 +55,7 @@ export class TextIndex {
   private readonly text = new Vocabulary();
   private readonly names = new Vocabulary();
   private readonly table = new TermTable((term) => this.text.postings(term, true));
+  private readonly clauses = new QueryClauses(this.text, this.names, () => this.size);
   /** By term number, for the file being added: its count and first line, and whether seen. */
   private seen = new Uint32Array(0);
   private seenCount = new Uint32Array(0);
@@ -218,7 +201,7 @@ export class TextIndex {
 
   /** Files holding every word of `query` (in name or text), best first. */
   search(query: ParsedQuery, options: IndexSearchOptions): IndexAnswer {
-    const clauses = query.words.flatMap((word) => this.clausesOf(word.terms));
+    const clauses = query.words.flatMap((word) => this.clauses.of(word.terms));
     if (clauses.length === 0 || clauses.some((c) => c.length === 0)) {
       return { matches: [], total: 0 };
     }
@@ -311,75 +294,6 @@ export class TextIndex {
     };
   }
 
-  /** The clauses of one query word: each its alternatives, all clauses required. */
-  private clausesOf(terms: readonly string[]): Alternative[][] {
-    if (terms.length > 1) {
-      return terms.map((term, i) => this.alternatives(term, i === terms.length - 1, false));
-    }
-    return [this.alternatives(terms[0]!, true, true)];
-  }
-
-  private alternatives(term: string, prefix: boolean, split: boolean): Alternative[] {
-    const out: Alternative[] = [];
-    const add = (word: string, weight: number): void => {
-      const text = this.text.postings(word);
-      if (text && text.length > 0) out.push(this.textAlternative(text, weight));
-      const name = this.names.postings(word);
-      if (name && name.length > 0) out.push(this.nameAlternative(name, weight));
-    };
-    add(term, 1);
-    if (prefix && term.length >= PREFIX_MIN) {
-      for (const longer of this.text.withPrefix(term, PREFIX_CAP)) add(longer, PREFIX_WEIGHT);
-      for (const longer of this.names.withPrefix(term, PREFIX_CAP)) {
-        const name = this.names.postings(longer);
-        if (name && name.length > 0) out.push(this.nameAlternative(name, PREFIX_WEIGHT));
-      }
-    }
-    // Split into parts only a word the texts do not hold (`parseargs` for `parseArgs`): a file
-    // with both halves anywhere is not a match for a word that exists as written.
-    if (split && (this.text.postings(term)?.length ?? 0) === 0) {
-      const joined = this.splitAlternative(term);
-      if (joined) out.push(joined);
-    }
-    return out;
-  }
-
-  private idf(df: number): number {
-    const n = this.size;
-    return Math.log(1 + (n - df + 0.5) / (df + 0.5));
-  }
-
-  private textAlternative(list: Postings, weight: number): Alternative {
-    const { ids, counts, lines, length } = list;
-    return { ids, counts, lines, length, weight: this.idf(length) * weight, name: false };
-  }
-
-  private nameAlternative(list: Postings, weight: number): Alternative {
-    const value = this.idf(list.length) * weight * NAME_BOOST;
-    return { ids: list.ids, length: list.length, weight: value, name: true };
-  }
-
-  /**
-   * A word the index may hold as parts of identifiers (`parseargs` for `parseArgs`): files
-   * holding both halves of its best two-way split into known terms.
-   */
-  private splitAlternative(word: string): Alternative | undefined {
-    for (let cut = word.length - 2; cut >= 2; cut--) {
-      const head = this.text.postings(word.slice(0, cut));
-      const tail = this.text.postings(word.slice(cut));
-      if (!head || !tail || head.length === 0 || tail.length === 0) continue;
-      const [small, large] = head.length <= tail.length ? [head, tail] : [tail, head];
-      const ids: number[] = [];
-      for (let i = 0; i < small.length; i++) {
-        const id = small.ids[i]!;
-        if (large.has(id)) ids.push(id);
-      }
-      const value = (this.idf(head.length) + this.idf(tail.length)) * SPLIT_WEIGHT;
-      return { ids, length: ids.length, weight: value, name: false };
-    }
-    return undefined;
-  }
-
   private scratch(): void {
     const size = this.paths.length;
     if (this.stamp.length >= size && this.generation >= 0xfffffff0) {
@@ -429,12 +343,6 @@ export class TextIndex {
 }
 
 const PLACES: readonly (MatchPlace | undefined)[] = [undefined, 'name', 'content', 'name+content'];
-
-function sizeOf(alternatives: Alternative[]): number {
-  let size = 0;
-  for (const a of alternatives) size += a.length;
-  return size;
-}
 
 /** The first position at or after `from` whose id is `id` or more (galloping, then binary). */
 function seek(ids: ArrayLike<number>, length: number, from: number, id: number): number {

@@ -49,6 +49,15 @@ function served(resolved: Resolved | PathRecord, contents: FileContents): Conten
   return { kind: 'ok', contents };
 }
 
+/** Whether a job's resolution is the record's: the same real path, the same version. */
+export function sameResolution(record: PathRecord, resolved: Resolved): boolean {
+  return (
+    resolved.kind === 'file' &&
+    resolved.real === record.real &&
+    sameFile(resolved.stats, record.stats)
+  );
+}
+
 export class FileSource {
   private readonly records: PathRecords;
   private readonly cache: ByteLruCache<FileContents>;
@@ -174,7 +183,10 @@ export class FileSource {
       // Concurrent reads of it share one job (many arrive while its first read runs).
       const job = async (): Promise<void> => {
         const again = await via(() => !resolved.current);
-        if (again.contents) keepContents(this.cache, resolved.key, resolved.real, again.contents);
+        // Kept only when the job found the record's file: a path retargeted since (a symlink)
+        // read another file, whose bytes must never be cached under this record's key.
+        if (again.contents && sameResolution(resolved, again.resolved))
+          keepContents(this.cache, resolved.key, resolved.real, again.contents);
       };
       await this.jobs.join(resolved.key, limitBytes, Number.POSITIVE_INFINITY, job).outcome;
     }

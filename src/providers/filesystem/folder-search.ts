@@ -4,64 +4,39 @@
  * main thread only passes messages, so indexing a large folder or answering a search never
  * delays another request.
  */
-import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import { McpKitError } from '../../errors/mcpkit-error.js';
 import { timerFor } from './read-timeout.js';
 import type { FilesystemProvider, ListingCompanion } from './filesystem-provider.js';
 import type { IndexDiff, IndexedFile } from './file-index.js';
 import type { SearchFromWorker, SearchToWorker } from './search-channel.js';
-import type { SearchAnswer, SearchFile, SearchRequest } from './search-core.js';
+import type { SearchAnswer, SearchRequest } from './search-core.js';
 import {
   startSearch,
   type SearchPort,
   type SearchSettings,
   type StartSearch,
 } from './search-port.js';
+import {
+  asFile,
+  definedOnly,
+  diffMessages,
+  indexFileOf,
+  INDEXED_SEARCH_DEFAULTS,
+  type IndexedSearchOptions,
+  type IndexProgressCount,
+} from './folder-search-options.js';
 
 export type { SearchToWorker } from './search-channel.js';
+export { INDEXED_SEARCH_DEFAULTS } from './folder-search-options.js';
+export type { IndexedSearchOptions, IndexProgressCount } from './folder-search-options.js';
 export type { SearchPort, SearchSettings, StartSearch } from './search-port.js';
-
-export interface IndexedSearchOptions {
-  /** Larger text files are found by name only (default 8 MiB). */
-  maxFileBytes?: number;
-  /** Longest a search may take, its wait for the index included (ms, default 5,000). */
-  timeoutMs?: number;
-  /** Most files read to check a quoted phrase, per search (default 2,000). */
-  maxPhraseChecks?: number;
-  /** Most matches listed in a search's artifact (default 1,000). */
-  listLimit?: number;
-  /**
-   * Longest a search waits for the first build of the index before it answers from what is
-   * indexed and says so (ms, default 3,000): on a small folder the first search finds all.
-   */
-  firstBuildWaitMs?: number;
-  /**
-   * A folder to save the index in and start from on the next run (default none): files whose
-   * version (size, mtime, inode, ctime) did not change are not read again. Saved 5 s after a
-   * change, at most every 30 s, and on close. Only with node's file system.
-   */
-  indexDir?: string | undefined;
-  /** Sees the first build's progress (files indexed of files listed), `done` at its end. */
-  onProgress?: ((progress: IndexProgressCount & { done: boolean }) => void) | undefined;
-}
-
-export const INDEXED_SEARCH_DEFAULTS = {
-  maxFileBytes: 8 * 1024 * 1024,
-  timeoutMs: 5_000,
-  maxPhraseChecks: 2_000,
-  listLimit: 1_000,
-  firstBuildWaitMs: 3_000,
-} as const satisfies Required<Omit<IndexedSearchOptions, 'onProgress' | 'indexDir'>>;
-
-/** How far the index got: files indexed of files listed. */
-export interface IndexProgressCount {
-  indexed: number;
-  listed: number;
-}
 
 /** Longest a close waits for the index to be saved (ms). */
 const FLUSH_WAIT_MS = 5_000;
+
+/** Longest a close waits for the worker to stop (a thread stuck in a hung file call may not). */
+const TERMINATE_WAIT_MS = 1_000;
 
 /** Files sent in one message while the listing is fed (the main thread yields between). */
 const FEED_CHUNK = 2_000;
@@ -70,15 +45,6 @@ interface Pending {
   resolve: (answer: SearchAnswer) => void;
   reject: (error: Error) => void;
 }
-
-const asFile = (f: IndexedFile): SearchFile => ({
-  path: f.path,
-  size: f.size,
-  mtimeMs: f.mtimeMs,
-  ino: f.ino,
-  ctimeMs: f.ctimeMs,
-  mimeType: f.mimeType,
-});
 
 export class FolderSearch implements ListingCompanion {
   readonly options: Required<Omit<IndexedSearchOptions, 'onProgress' | 'indexDir'>>;
@@ -107,6 +73,8 @@ export class FolderSearch implements ListingCompanion {
   private loaded: Promise<void> = Promise.resolve();
   private onLoaded: (() => void) | undefined;
   private loadedAt = 0;
+  /** A worker whose first walk failed: told `synced` once a later walk lists the folder whole. */
+  private unsynced: SearchPort | undefined;
 
   constructor(
     private readonly provider: FilesystemProvider,
@@ -180,6 +148,7 @@ export class FolderSearch implements ListingCompanion {
     ticket: { over: boolean; id: number },
   ): Promise<SearchAnswer> {
     const worker = await this.begin();
+    this.syncIfWalked();
     const { listLimit, firstBuildWaitMs } = this.options;
     if (this.built) {
       // The wait counts from when the worker runs (loading its module is not the build): only
@@ -247,7 +216,11 @@ export class FolderSearch implements ListingCompanion {
     }
     this.pending.clear();
     this.releaseMarks();
-    await worker?.terminate();
+    if (!worker) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, TERMINATE_WAIT_MS)));
+    await Promise.race([worker.terminate().catch(() => undefined), waited]);
+    clearTimeout(timer);
   }
 
   private async boot(): Promise<SearchPort> {
@@ -284,8 +257,9 @@ export class FolderSearch implements ListingCompanion {
         await this.feedTail(worker, await this.provider.files());
         if (this.worker === worker) worker.postMessage({ type: 'synced' });
       })
-      // A first walk that failed: what was fed is searched, and later walks' changes follow.
-      .catch(() => undefined)
+      // A first walk that failed: what was fed is searched, and later walks' changes follow;
+      // once one lists the folder whole, it is fed whole and `synced` (see syncIfWalked).
+      .catch(() => void (this.unsynced = worker))
       .then(async () => {
         // A worker that stopped meanwhile: the one started after it is fed by its own start.
         if (this.worker !== worker) return;
@@ -329,6 +303,26 @@ export class FolderSearch implements ListingCompanion {
     if (this.fed === undefined) return;
     if (this.feeding) this.later.push(diff);
     else this.send(diffMessages(diff, find));
+    this.syncIfWalked();
+  }
+
+  /**
+   * After a failed first walk, once a later one listed the folder whole: the worker is fed the
+   * whole listing again (what was fed before may not be its start) and told `synced`, so that
+   * files of a saved index that are gone are dropped (pruneUnseen).
+   */
+  private syncIfWalked(): void {
+    const worker = this.unsynced;
+    if (!worker || this.worker !== worker || !this.provider.listingState.complete) return;
+    this.unsynced = undefined;
+    void this.provider.files().then(
+      async (files) => {
+        this.fed = 0;
+        await this.feedTail(worker, files);
+        if (this.worker === worker) worker.postMessage({ type: 'synced' } satisfies SearchToWorker);
+      },
+      () => void (this.unsynced = worker),
+    );
   }
 
   closed(): Promise<void> {
@@ -388,31 +382,4 @@ export class FolderSearch implements ListingCompanion {
     for (const resolve of this.marks.values()) resolve();
     this.marks.clear();
   }
-}
-
-function diffMessages(
-  diff: IndexDiff,
-  lookup: (path: string) => IndexedFile | undefined,
-): SearchToWorker[] {
-  const files: SearchFile[] = [];
-  for (const path of [...diff.added, ...diff.changed]) {
-    const file = lookup(path);
-    if (file) files.push(asFile(file));
-  }
-  const out: SearchToWorker[] = [];
-  if (diff.removed.length > 0) out.push({ type: 'remove', paths: diff.removed });
-  if (files.length > 0) out.push({ type: 'files', files });
-  return out;
-}
-
-/** The file of a root's index in `dir`: one folder may keep the indexes of several roots. */
-function indexFileOf(dir: string, root: string): string {
-  const id = createHash('sha256').update(root).digest('hex').slice(0, 16);
-  return path.join(dir, `mcpkit-index-${id}.bin`);
-}
-
-function definedOnly<T extends object>(options: T): Partial<T> {
-  return Object.fromEntries(
-    Object.entries(options).filter(([, value]) => value !== undefined),
-  ) as Partial<T>;
 }

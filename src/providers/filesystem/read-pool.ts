@@ -40,6 +40,8 @@ interface Task {
   at: Slot | undefined;
   /** Its claim was written (on its first hand-over). */
   posted: boolean;
+  /** Called once, when a worker is about to run it (first in a worker's queue). */
+  onStart: (() => void) | undefined;
 }
 
 /** What the pool uses of a worker thread (a test may start a stand-in). */
@@ -103,10 +105,11 @@ export class ReadPool {
   private pruneTimer: ReturnType<typeof setTimeout> | undefined;
   private nextId = 0;
 
-  /** `max`: workers at most, counting those held by slow files. */
+  /** `max`: workers at most, counting those held by slow files; `baseWorkers`: kept free of them. */
   constructor(
     readonly max: number,
     private readonly start: StartReadWorker = startWorker,
+    private readonly baseWorkers = BASE_READ_WORKERS,
   ) {}
 
   /** Workers now. */
@@ -115,14 +118,18 @@ export class ReadPool {
   }
 
   private get base(): number {
-    return Math.min(BASE_READ_WORKERS, this.max);
+    return Math.min(this.baseWorkers, this.max);
   }
 
-  run(job: ReadJob): Promise<ReadJobResult> {
+  /**
+   * Runs `job`; `onStart` is called when a worker is about to run it (time spent waiting
+   * behind other jobs does not count against a caller's time limit).
+   */
+  run(job: ReadJob, onStart?: () => void): Promise<ReadJobResult> {
     return new Promise((resolve, reject) => {
       const id = this.nextId;
       this.nextId = (id + 1) % ID_SPAN;
-      const task: Task = { id, job, resolve, reject, at: undefined, posted: false };
+      const task: Task = { id, job, resolve, reject, at: undefined, posted: false, onStart };
       this.pending.set(id, task);
       this.waiting.push(task);
       this.drain();
@@ -172,6 +179,8 @@ export class ReadPool {
     if (at === 0) {
       slot.since = performance.now();
       slot.held = false;
+      const next = slot.ids[0];
+      if (next !== undefined) began(this.pending.get(next));
     }
     if (slot.ids.length === 0) slot.idleSince = performance.now();
     if (!answer.skipped) {
@@ -208,6 +217,7 @@ export class ReadPool {
       task.at = best;
       if (best.ids.length === 0) best.since = performance.now();
       best.ids.push(task.id);
+      if (best.ids.length === 1) began(task);
       best.worker.postMessage({ id: task.id, job: task.job });
     }
     if (
@@ -296,6 +306,13 @@ export function readPoolOf(readWorkers: number | undefined): ReadPool | undefine
       `readWorkers must be a whole number, 0 or more (got ${String(readWorkers)})`,
     );
   return max === 0 ? undefined : new ReadPool(max);
+}
+
+function began(task: Task | undefined): void {
+  const onStart = task?.onStart;
+  if (!task || !onStart) return;
+  task.onStart = undefined;
+  onStart();
 }
 
 function reviveResult(result: ReadJobResult): ReadJobResult {

@@ -25,6 +25,7 @@ export function maxStalledReadsOf(value: number | undefined, heldWorkers = 0): n
 }
 
 export class ReadStalls {
+  /** Readers given up on, by path; `count`: paths with any (one stall per path). */
   private readonly byPath = new Map<string, number>();
   private count = 0;
 
@@ -45,15 +46,20 @@ export class ReadStalls {
     return this.byPath.has(relative) || this.count >= this.max;
   }
 
-  /** `work`, given up on at its time limit for `relative`: counted until it settles. */
+  /**
+   * `work`, given up on at its time limit for `relative`: counted until it settles. Readers of
+   * one path share its read (one job, one flight): however many give up on it, it holds one
+   * thread, and counts once towards `max`.
+   */
   abandon(relative: string, work: Promise<unknown>): void {
-    this.count++;
-    this.byPath.set(relative, (this.byPath.get(relative) ?? 0) + 1);
+    const readers = this.byPath.get(relative) ?? 0;
+    if (readers === 0) this.count++;
+    this.byPath.set(relative, readers + 1);
     const settled = (): void => {
-      this.count--;
       const left = (this.byPath.get(relative) ?? 1) - 1;
-      if (left > 0) this.byPath.set(relative, left);
-      else this.byPath.delete(relative);
+      if (left > 0) return void this.byPath.set(relative, left);
+      this.byPath.delete(relative);
+      this.count--;
     };
     work.then(settled, settled);
   }

@@ -7,7 +7,7 @@ import { modern } from '../../testing/messages.js';
 import { createServer } from '../../server/server.js';
 import { serveFolder } from './folder-server.js';
 import { nodeFs, type ProviderFileHandle, type ProviderFs } from './fs-types.js';
-import { defaultMaxStalledReads, maxStalledReadsOf } from './read-stalls.js';
+import { defaultMaxStalledReads, maxStalledReadsOf, ReadStalls } from './read-stalls.js';
 import { MAX_TIMER_MS, readTimeoutOf, timerFor, withinTime } from './read-timeout.js';
 
 type Res = {
@@ -148,6 +148,36 @@ describe('maxStalledReads: reads past their limit that still hold a pool thread'
     await until(() => state.closed === 1);
     const after = await send(conn, 'resources/read', { uri: 'file:///slow0.txt' });
     expect(after.result?.contents?.[0]?.text).toBe('slow 0');
+  });
+
+  it('many readers of one hung file count as one stall: other files still read', async () => {
+    const { fs, state, release } = hangingFs();
+    const conn = serve(fs, 50, 2);
+    const uri = 'file:///slow3.txt';
+    const readers = await Promise.all(
+      Array.from({ length: 16 }, () => send(conn, 'resources/read', { uri })),
+    );
+    for (const reader of readers) expect(reader.error?.data).toMatchObject({ reason: 'timeout' });
+    // One read holds one thread, however many gave up on it: the folder is not "stalled".
+    expect(state.pending()).toBe(1);
+    const quick = await send(conn, 'resources/read', { uri: 'file:///a.txt' });
+    expect(quick.result?.contents?.[0]?.text).toBe('a quick file');
+    const again = await send(conn, 'resources/read', { uri });
+    expect(again.error?.data).toMatchObject({ reason: 'stalled' });
+    expect(again.error?.data).not.toHaveProperty('maxStalledReads');
+    release();
+    await until(() => state.closed === 1);
+  });
+
+  it('counts one stall per path in ReadStalls itself', () => {
+    const stalls = new ReadStalls(2, 50);
+    const hung = new Promise<never>(() => undefined);
+    for (let i = 0; i < 16; i++) stalls.abandon('one.txt', hung);
+    expect(stalls.blocks('one.txt')).toBe(true);
+    expect(stalls.blocks('other.txt')).toBe(false);
+    expect(stalls.refusal('file:///other.txt', 'other.txt')).toBeUndefined();
+    stalls.abandon('two.txt', hung);
+    expect(stalls.blocks('other.txt')).toBe(true);
   });
 
   it('past the bound, no read touches the disk until a stalled one returns', async () => {

@@ -2,7 +2,7 @@
  * The folder's search index as its worker runs it (search-worker.ts): which version of each file
  * is indexed, a queue of files to (re)read, and the answers. Files are read through the same
  * guards as a `resources/read` (resolveInRoot, then readFileContents), a few at a time, with a
- * time limit each: a hung file is indexed by name and left behind, never waited on.
+ * time limit each: a hung file is left behind and read again later (search-stalls.ts).
  */
 import { isTextMimeType } from '../../content/mime.js';
 import { compileGlob } from '../../search/glob.js';
@@ -14,7 +14,14 @@ import { readFileContents } from './read-file.js';
 import type { ReadPool } from './read-pool.js';
 import { resolveInRoot } from './resolve.js';
 import { firstMatch, phraseAt } from './search-text.js';
-import { timerFor } from './read-timeout.js';
+import {
+  FAILED,
+  RETRY_MS,
+  SEARCH_READ_WORKERS,
+  SearchStalls,
+  TIMED_OUT,
+  within,
+} from './search-stalls.js';
 
 /** A listed file as the index sees it. */
 export interface SearchFile {
@@ -49,6 +56,8 @@ export interface SearchCoreOptions {
    * changed files are read directly.
    */
   readonly readers?: ReadPool | undefined;
+  /** The first wait before a file whose read timed out or failed is read again (ms). */
+  readonly retryMs?: number | undefined;
   /** Called when the index is idle after a change (to save it). */
   readonly onIdle?: (() => void) | undefined;
 }
@@ -91,12 +100,12 @@ const READS_AT_ONCE = 4;
 const POOLED_READS_AT_ONCE = 16;
 /** Files read at once for the snippets of one answer. */
 const SNIPPET_READS = 8;
-/** Read workers of the search worker's builds: each costs an isolate (~25 MiB) while it runs. */
-export const SEARCH_READ_WORKERS = 2;
 /** Files queued from which the read workers (when given) read them. */
 const POOLED_FROM = 256;
 /** Files indexed before the lists are fitted again, once idle. */
 const FIT_AFTER = 1_000;
+
+export { SEARCH_HELD_WORKERS, SEARCH_READ_WORKERS, searchReadPool } from './search-stalls.js';
 
 export class SearchCore {
   readonly index: TextIndex;
@@ -110,8 +119,15 @@ export class SearchCore {
   private reading = 0;
   private addedSinceFit = 0;
   private idle: (() => void)[] = [];
+  private readonly stalls: SearchStalls;
+  /** Snippet and phrase reads in flight, by path: one at a time per path. */
+  private readonly live = new Map<string, Promise<string | undefined>>();
+  /** Something was indexed or removed since the last snapshot (see {@link unsaved}). */
+  private changedSinceSnapshot = false;
 
   constructor(private readonly options: SearchCoreOptions) {
+    const room = options.readers ? Math.max(1, options.readers.max - SEARCH_READ_WORKERS) : 0;
+    this.stalls = new SearchStalls((path) => this.requeue(path), options.retryMs ?? RETRY_MS, room);
     this.index = options.restored?.index ?? new TextIndex();
     this.indexedVersion = options.restored?.versions ?? new Map();
     if (options.restored) this.unseen = new Set(this.indexedVersion.keys());
@@ -119,7 +135,13 @@ export class SearchCore {
 
   /** The index and the version of each file in it, to save them. */
   snapshot(): { index: TextIndex; versions: ReadonlyMap<string, string> } {
+    this.changedSinceSnapshot = false;
     return { index: this.index, versions: this.indexedVersion };
+  }
+
+  /** Whether something was indexed or removed since the last snapshot (a close saves it). */
+  get unsaved(): boolean {
+    return this.changedSinceSnapshot;
   }
 
   /** The listing was fed whole: restored files it did not name are gone. */
@@ -128,7 +150,7 @@ export class SearchCore {
       if (this.listed.has(path)) continue;
       this.indexedVersion.delete(path);
       this.index.remove(path);
-      this.changedSinceIdle = true;
+      this.changedSinceIdle = this.changedSinceSnapshot = true;
     }
     this.unseen = undefined;
     if (this.queue.size === 0 && this.reading === 0) this.settle();
@@ -158,6 +180,7 @@ export class SearchCore {
     this.listed.set(file.path, file);
     this.unseen?.delete(file.path);
     if (this.indexedVersion.get(file.path) === versionOf(file)) return;
+    this.stalls.reset(file.path);
     this.queue.add(file.path);
     this.pump();
   }
@@ -166,7 +189,15 @@ export class SearchCore {
     this.listed.delete(path);
     this.queue.delete(path);
     this.indexedVersion.delete(path);
-    if (this.index.remove(path)) this.changedSinceIdle = true;
+    this.stalls.reset(path);
+    if (this.index.remove(path)) this.changedSinceIdle = this.changedSinceSnapshot = true;
+  }
+
+  /** A file to read again (its retry is due), or none: a stalled read returned, room to read. */
+  private requeue(path: string | undefined): void {
+    const file = path !== undefined ? this.listed.get(path) : undefined;
+    if (file && this.indexedVersion.get(file.path) !== versionOf(file)) this.queue.add(file.path);
+    this.pump();
   }
 
   /** Resolves once nothing is queued nor being read. */
@@ -176,25 +207,41 @@ export class SearchCore {
   }
 
   private pump(): void {
-    const pooled = this.options.readers !== undefined && this.queue.size >= POOLED_FROM;
+    const { readers } = this.options;
+    const stalls = this.stalls;
+    // Direct reads held by a hung mount: the read workers take the rest, and the other way round.
+    let pooled = readers !== undefined && (this.queue.size >= POOLED_FROM || stalls.directFull);
+    if (pooled && stalls.pooledFull) pooled = false;
+    // Every thread it may take is held: the queue waits for a stalled read to return.
+    if (pooled ? stalls.pooledFull : stalls.directFull) return this.settleIfDone();
     const most = pooled ? POOLED_READS_AT_ONCE : READS_AT_ONCE;
     while (this.reading < most && this.queue.size > 0) {
       const path = this.queue.values().next().value as string;
       this.queue.delete(path);
       const file = this.listed.get(path);
       if (!file) continue;
+      // Never a second read of a path whose read is stalled: it is read once that one returned.
+      if (stalls.stalled(path)) {
+        stalls.failed(path);
+        continue;
+      }
       this.reading++;
       void this.indexFile(file, pooled).finally(() => {
         this.reading--;
         this.pump();
-        if (this.queue.size === 0 && this.reading === 0) this.settle();
       });
     }
+    this.settleIfDone();
+  }
+
+  private settleIfDone(): void {
+    if (this.queue.size === 0 && this.reading === 0) this.settle();
   }
 
   /** Nothing queued nor read: the lists give back their growth room, the index may be saved. */
   private settle(): void {
-    this.options.readers?.close();
+    // A worker held by a stalled read stays (closing would only leak its thread): closed later.
+    if (!this.stalls.holdsWorkers) this.options.readers?.close();
     if (this.addedSinceFit >= FIT_AFTER) {
       this.addedSinceFit = 0;
       this.index.fit();
@@ -207,13 +254,16 @@ export class SearchCore {
   }
 
   private async indexFile(file: SearchFile, pooled: boolean): Promise<void> {
-    const text = await this.textOf(file, pooled).catch(() => undefined);
-    // Listed again (changed) or dropped while it was read: that newer state wins. A read past
-    // its time limit indexes nothing: the file counts as not indexed (the answers say so).
-    if (this.listed.get(file.path) !== file || text === TIMED_OUT) return;
+    const text = await this.textOf(file, pooled).catch((): typeof FAILED => FAILED);
+    // Listed again (changed) or dropped while it was read: that newer state wins.
+    if (this.listed.get(file.path) !== file) return;
+    // A read past its time limit or failed (a lost worker, EIO, EMFILE) indexes nothing: the
+    // file counts as not indexed (the answers say so) and is read again later.
+    if (text === TIMED_OUT || text === FAILED) return this.stalls.failed(file.path);
+    this.stalls.reset(file.path);
     this.index.add(file.path, text);
     this.addedSinceFit++;
-    this.changedSinceIdle = true;
+    this.changedSinceIdle = this.changedSinceSnapshot = true;
     this.indexedVersion.set(file.path, versionOf(file));
   }
 
@@ -221,26 +271,38 @@ export class SearchCore {
   private async textOf(
     file: SearchFile,
     pooled = false,
+    /** Called once the read's calls returned (not at its time limit). */
+    ended?: () => void,
   ): Promise<string | undefined | typeof TIMED_OUT> {
     const { fs, root, visibility, refuseHardLinks, maxFileBytes } = this.options;
     if (!isTextMimeType(file.mimeType) || file.size > maxFileBytes || file.size === 0) {
+      ended?.();
       return undefined;
     }
     const limit = 2 * maxFileBytes + 2;
-    const { readers } = this.options;
+    const { readers, readTimeoutMs } = this.options;
+    const late = (work: Promise<unknown>): void => this.stalls.stall(file.path, work, !pooled);
     if (readers && pooled) {
-      return within(this.options.readTimeoutMs, async () => {
+      // The time limit counts from when a worker takes the job, not while it waits for one.
+      return within(readTimeoutMs, late, async (started) => {
         const job = { root, relative: file.path, visibility, refuseHardLinks };
-        const { outcome } = await readers.run({ ...job, limitBytes: limit, keepsWireBytes: limit });
+        const read = { ...job, limitBytes: limit, keepsWireBytes: limit };
+        const { outcome } = await readers.run(read, started);
         return outcome?.kind === 'ok' ? outcome.contents.text : undefined;
       });
     }
-    return within(this.options.readTimeoutMs, async () => {
+    const direct = async (): Promise<string | undefined> => {
       const rules = { root, visibility, refuseHardLinks };
       const resolved = await resolveInRoot(fs, root, file.path, visibility, rules);
       if (resolved.kind !== 'file') return undefined;
       const outcome = await readFileContents(fs, resolved.real, file.path, limit, rules);
       return outcome.kind === 'ok' ? outcome.contents.text : undefined;
+    };
+    return within(readTimeoutMs, late, (started) => {
+      started();
+      const work = direct();
+      if (ended) work.then(ended, ended);
+      return work;
     });
   }
 
@@ -307,29 +369,32 @@ export class SearchCore {
     return { hits, more, total, indexed, listed, unchecked };
   }
 
-  private async liveText(path: string): Promise<string | undefined> {
+  /**
+   * The text of `path` read now (a snippet, a phrase check): one read at a time per path, none of
+   * a path whose read is stalled nor while MAX_DIRECT_STALLS direct reads are (undefined then).
+   */
+  private liveText(path: string): Promise<string | undefined> {
     const file = this.listed.get(path);
-    const text = file ? await this.textOf(file).catch(() => undefined) : undefined;
-    return text === TIMED_OUT ? undefined : text;
+    if (!file || this.stalls.stalled(path) || this.stalls.directFull) {
+      return Promise.resolve(undefined);
+    }
+    const running = this.live.get(path);
+    if (running) return running;
+    // A turn among all searches' reads: those of 4 searches on a hung mount never hold 32 threads.
+    const read = this.stalls.liveTurn().then(async (turn) => {
+      if (!turn || this.stalls.stalled(path)) {
+        if (turn) this.stalls.endLive();
+        return undefined;
+      }
+      const text = await this.textOf(file, false, () => this.stalls.endLive()).catch(() => FAILED);
+      return typeof text === 'string' ? text : undefined;
+    });
+    this.live.set(path, read);
+    void read.finally(() => this.live.delete(path));
+    return read;
   }
 }
 
 function versionOf(file: SearchFile): string {
   return `${file.size}:${file.mtimeMs}:${file.ino ?? ''}:${file.ctimeMs ?? ''}:${file.mimeType}`;
-}
-
-const TIMED_OUT = Symbol('timed out');
-
-/** `work()`, or TIMED_OUT once `ms` passed (the work is left to end alone). */
-function within<T>(
-  ms: number,
-  work: () => Promise<T | undefined>,
-): Promise<T | undefined | typeof TIMED_OUT> {
-  return new Promise((resolve, reject) => {
-    const timer = timerFor(ms, () => resolve(TIMED_OUT));
-    work().then(
-      (value) => (clearTimeout(timer), resolve(value)),
-      (error: unknown) => (clearTimeout(timer), reject(error)),
-    );
-  });
 }

@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import {
   existsSync,
   mkdtempSync,
@@ -16,7 +15,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { encodeIndex } from '../../search/index-file.js';
 import { nodeFs, type ProviderFs } from './fs-types.js';
 import { SearchCore, type SearchFile } from './search-core.js';
-import { IndexStore } from './search-store.js';
+import { IndexStore, STALE_PARTIAL_MS } from './search-store.js';
 
 let dir: string;
 let keep: string;
@@ -220,15 +219,71 @@ describe('when the index is saved', () => {
 });
 
 describe('partial files of saves cut short', () => {
-  it('are removed at load, unless their process still runs', async () => {
+  it('are removed at load once old, whatever their pid; a fresh one (a save under way) is left', async () => {
     const file = path.join(keep, 'index.bin');
-    const gone = spawnSync(process.execPath, ['-e', '']).pid;
-    const partial = (pid: number) => `${file}.${pid}.tmp`;
-    writeFileSync(partial(gone), 'cut short');
-    writeFileSync(partial(process.ppid), 'being written');
+    const old = `${file}.${process.pid}-0a1b2c.tmp`;
+    const fresh = `${file}.${process.pid}-3d4e5f.tmp`;
+    const legacy = `${file}.${process.ppid}.tmp`;
+    for (const name of [old, fresh, legacy]) writeFileSync(name, 'partial');
+    const hourAgo = (Date.now() - STALE_PARTIAL_MS - 60_000) / 1000;
+    utimesSync(old, hourAgo, hourAgo);
+    utimesSync(legacy, hourAgo, hourAgo);
     const store = new IndexStore(file, { root: dir, maxFileBytes: 1 << 20 }, () => undefined);
     expect(await store.load()).toBeUndefined();
-    expect(existsSync(partial(gone))).toBe(false);
-    expect(existsSync(partial(process.ppid))).toBe(true);
+    expect(existsSync(old)).toBe(false);
+    expect(existsSync(legacy)).toBe(false);
+    // Same pid as this process (another instance here, or a container's): still left alone.
+    expect(existsSync(fresh)).toBe(true);
+  });
+
+  it('are named apart for stores of one file in one process (no save undoes another)', async () => {
+    const file = path.join(keep, 'index.bin');
+    const made = { root: dir, maxFileBytes: 1 << 20 };
+    const c = core(nodeFs);
+    c.upsert(put('a.txt', 'alpha words', 1));
+    await c.drained();
+    const warnings: string[] = [];
+    const stores = Array.from(
+      { length: 8 },
+      () => new IndexStore(file, made, (w) => warnings.push(w)),
+    );
+    await Promise.all(stores.map((store) => store.save(c.snapshot())));
+    expect(warnings).toEqual([]);
+    expect(readdirSync(keep)).toEqual(['index.bin']);
+  });
+});
+
+describe('a close', () => {
+  it('at half of a first build saves the half indexed; the next start reads only the rest', async () => {
+    const file = path.join(keep, 'index.bin');
+    const made = { root: dir, maxFileBytes: 1 << 20 };
+    // Reads of `late*` files do not end before the close: the build stops at half.
+    const hanging: ProviderFs = {
+      ...nodeFs,
+      open: (p, f) =>
+        path.basename(p).startsWith('late') ? new Promise(() => undefined) : nodeFs.open(p, f),
+    };
+    const names = ['early0', 'early1', 'early2', 'late0', 'late1', 'late2'];
+    const files = names.map((name) => put(`${name}.txt`, `text of ${name}`, 1));
+    const c = core(hanging);
+    for (const f of files) c.upsert(f);
+    await vi.waitFor(() => expect(c.indexed).toBe(3));
+    expect(c.unsaved).toBe(true);
+    // No idle save came (the build did not end): the close alone saves what is indexed.
+    const store = new IndexStore(file, made, () => undefined);
+    await store.flush(c.unsaved ? () => c.snapshot() : undefined);
+    expect(c.unsaved).toBe(false);
+    const restored = await new IndexStore(file, made, () => undefined).load();
+    expect([...(restored?.versions.keys() ?? [])].sort()).toEqual([
+      'early0.txt',
+      'early1.txt',
+      'early2.txt',
+    ]);
+    const { fs, opened } = counting();
+    const again = core(fs, restored);
+    for (const f of files) again.upsert(f);
+    await again.drained();
+    expect(opened.sort()).toEqual(['late0.txt', 'late1.txt', 'late2.txt']);
+    expect(again.indexed).toBe(6);
   });
 });

@@ -4,7 +4,8 @@
  * once per interval (each save encodes the whole index), and on close. It runs in the search
  * worker; its file calls never block even that thread.
  */
-import { mkdir, readFile, readdir, rename, unlink, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { decodeIndex, encodeIndex } from '../../search/index-file.js';
 import type { TextIndex } from '../../search/text-index.js';
@@ -21,6 +22,12 @@ export const INDEX_STORE_DEFAULTS = {
   /** Least time between the starts of two saves (ms); the save on close does not wait. */
   minIntervalMs: 30_000,
 } as const;
+
+/**
+ * How old a partial file must be before a start removes it (ms): a save takes seconds, and
+ * another server of the folder (here, or in another container with the same pid) may be saving.
+ */
+export const STALE_PARTIAL_MS = 10 * 60_000;
 
 export type IndexStoreTimes = { -readonly [K in keyof typeof INDEX_STORE_DEFAULTS]: number };
 
@@ -80,16 +87,20 @@ export class IndexStore {
     return { index: saved.index, versions: new Map(extra.versions ?? []) };
   }
 
-  /** Removes the partial files of saves cut short (a stop that did not wait, a crash). */
+  /**
+   * Removes the partial files of saves cut short (a stop that did not wait, a crash): those
+   * untouched for STALE_PARTIAL_MS, so that a save under way elsewhere keeps its file.
+   */
   private async sweep(): Promise<void> {
     const dir = path.dirname(this.file);
     const prefix = `${path.basename(this.file)}.`;
     const names = await readdir(dir).catch((): string[] => []);
     for (const name of names) {
-      const pid = name.startsWith(prefix) ? /^(\d+)\.tmp$/.exec(name.slice(prefix.length)) : null;
-      // Another live process may be saving (two servers of one folder): its file is left.
-      if (pid && (Number(pid[1]) === process.pid || !isAlive(Number(pid[1]))))
-        await unlink(path.join(dir, name)).catch(() => undefined);
+      if (!name.startsWith(prefix) || !/^[\w-]+\.tmp$/.test(name.slice(prefix.length))) continue;
+      const file = path.join(dir, name);
+      const stats = await stat(file).catch(() => undefined);
+      if (stats && Date.now() - stats.mtimeMs >= STALE_PARTIAL_MS)
+        await unlink(file).catch(() => undefined);
     }
   }
 
@@ -107,11 +118,14 @@ export class IndexStore {
     this.timer.unref?.();
   }
 
-  /** Saves now what waits to be saved (the folder is no longer served), after a save under way. */
-  flush(): Promise<void> {
+  /**
+   * Saves now what waits to be saved (the folder is no longer served), after a save under way;
+   * else `latest` when given (what changed since the last save, a first build cut short).
+   */
+  flush(latest?: () => Snapshot): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
-    const take = this.pending;
+    const take = this.pending ?? latest;
     this.pending = undefined;
     if (take) {
       this.saving = this.saving.then(() => {
@@ -124,7 +138,8 @@ export class IndexStore {
 
   /** Writes the index whole (a new file, then renamed over the old one). */
   async save({ index, versions }: Snapshot): Promise<void> {
-    const partial = `${this.file}.${process.pid}.tmp`;
+    // Unique to this save: two stores of one file (two servers, or containers with one pid).
+    const partial = `${this.file}.${process.pid}-${randomBytes(6).toString('hex')}.tmp`;
     try {
       const extra: Saved = { ...this.made, store: STORE_FORMAT, versions: [...versions] };
       const bytes = encodeIndex(index, extra);
@@ -135,14 +150,5 @@ export class IndexStore {
       await unlink(partial).catch(() => undefined);
       this.onWarning(`the search index was not saved to ${this.file}: ${(error as Error).message}`);
     }
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

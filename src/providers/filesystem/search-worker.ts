@@ -5,8 +5,7 @@
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { nodeFs } from './fs-types.js';
 import { serveSearch, type SearchFromWorker, type SearchToWorker } from './search-channel.js';
-import { ReadPool } from './read-pool.js';
-import { SEARCH_READ_WORKERS, SearchCore, type SearchCoreOptions } from './search-core.js';
+import { SearchCore, searchReadPool, type SearchCoreOptions } from './search-core.js';
 import { IndexStore } from './search-store.js';
 
 if (isMainThread) throw new Error('search-worker.ts runs in a worker only');
@@ -25,11 +24,14 @@ const core: SearchCore = new SearchCore({
   fs: nodeFs,
   visibility: { hidden: settings.hidden, ignore: new Set(settings.ignore) },
   restored: await store?.load(),
-  readers: new ReadPool(SEARCH_READ_WORKERS),
+  readers: searchReadPool(),
   onIdle: store ? () => store.saveSoon(() => core.snapshot()) : undefined,
 });
 if (port) {
   const post = (message: SearchFromWorker): void => port.postMessage(message);
-  const { onMessage } = serveSearch(core, post, () => store?.flush());
+  // A close saves what was indexed since the last save, a first build cut short included.
+  const flush = (): Promise<void> | undefined =>
+    store?.flush(core.unsaved ? () => core.snapshot() : undefined);
+  const { onMessage } = serveSearch(core, post, flush);
   port.on('message', (message: SearchToWorker) => onMessage(message));
 }
