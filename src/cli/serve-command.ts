@@ -1,16 +1,11 @@
 /** `mcpkit serve`: a folder as an MCP server over stdio or Streamable HTTP. */
-import { readFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { McpKitError } from '../errors/index.js';
 import { DEFAULT_BLOCK_BUDGET_BYTES, DEFAULT_RESULT_BUDGET_BYTES } from '../content/index.js';
 import { serveFolder, type FilesystemProvider } from '../providers/filesystem/index.js';
-import {
-  createServer,
-  ENVELOPE_RESERVE_BYTES,
-  type McpServer,
-  type ServerOptions,
-} from '../server/index.js';
+import { ENVELOPE_RESERVE_BYTES } from '../server/index.js';
 import {
   DEFAULT_MAX_LINE_BYTES,
   DEFAULT_STDIO_MAX_RESPONSE_BYTES,
@@ -29,10 +24,13 @@ import { within } from './bounded-wait.js';
 import { startIdleCompaction } from './idle-compaction.js';
 import { createProgressReporter } from './progress.js';
 import { indexProgress, walkProgress } from './serve-progress.js';
-import { openShared, redisStdioArgs } from './serve-redis.js';
+import { openShared } from './serve-redis.js';
 import { UsageError } from './usage-error.js';
 import { authBannerLine, resourceServerOf } from './serve-auth.js';
 import { rejectionReporter } from './auth-rejections.js';
+import { defined } from './defined.js';
+import { createFolderServer } from './folder-server.js';
+import { stdioArgs } from './serve-stdio-args.js';
 
 /** What the command writes to, and how this process was started (for the printed configuration). */
 export interface ServeIo {
@@ -49,17 +47,11 @@ function selfCommand(io: ServeIo): { command: string; args: string[] } {
 }
 
 export { UsageError };
+export { packageVersion } from './package-version.js';
 
 /** The example folder shipped with the package (examples/docs next to dist/ or src/). */
 export function bundledExampleDir(): string {
   return fileURLToPath(new URL('../../examples/docs', import.meta.url));
-}
-
-export function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-    version: string;
-  };
-  return pkg.version;
 }
 
 function checkDir(dir: string): void {
@@ -72,67 +64,6 @@ function checkDir(dir: string): void {
   if (!isDir) throw new UsageError(`cannot serve ${JSON.stringify(dir)}: not a directory`);
 }
 
-/** The arguments that start the same server over stdio, for the pasted configuration. */
-function stdioArgs(args: ServeArgs, dir: string): string[] {
-  // -q: a host launches it again and again; its log should not fill with the banner.
-  const out = ['serve', dir, '--stdio', '-q'];
-  if (args.blockBudgetBytes !== undefined)
-    out.push('--block-budget', String(args.blockBudgetBytes));
-  if (args.resultBudgetBytes !== undefined)
-    out.push('--result-budget', String(args.resultBudgetBytes));
-  if (args.pageSize !== undefined) out.push('--page-size', String(args.pageSize));
-  if (args.cacheBytes !== undefined) out.push('--cache-bytes', String(args.cacheBytes));
-  if (args.partBytes !== undefined) out.push('--part-bytes', String(args.partBytes));
-  if (args.maxLineBytes !== undefined) out.push('--max-line-bytes', String(args.maxLineBytes));
-  // Outbound defaults differ per transport: only a cap chosen for stdio carries over.
-  if (args.maxResponseBytes !== undefined && args.transport.kind === 'stdio')
-    out.push('--max-response-bytes', String(args.maxResponseBytes));
-  // The limits that mean the same on stdio: the pasted configuration keeps them.
-  for (const [flag, value] of [
-    ['--max-depth', args.maxDepth],
-    ['--max-listen-queue-bytes', args.maxListenQueueBytes],
-    ['--max-listen-queue-total-bytes', args.maxListenQueueTotalBytes],
-    ['--max-listens', args.maxListens],
-    ['--max-listen-uris', args.maxListenUris],
-    ['--max-listen-pending-uris', args.maxListenPendingUris],
-    ['--max-encoded-read-bytes', args.maxEncodedReadBytes],
-    ['--max-response-total-bytes', args.maxResponseTotalBytes],
-    ['--max-files', args.maxFiles],
-    ['--index-dir', args.indexDir],
-    ['--search-max-file-bytes', args.searchMaxFileBytes],
-    [
-      '--search-timeout',
-      args.searchTimeoutMs === undefined ? undefined : `${args.searchTimeoutMs}ms`,
-    ],
-    ['--read-timeout', args.readTimeoutMs === undefined ? undefined : `${args.readTimeoutMs}ms`],
-    ['--max-stalled-reads', args.maxStalledReads],
-    ['--read-workers', args.readWorkers],
-    [
-      '--watch-debounce',
-      args.watchDebounceMs === undefined ? undefined : `${args.watchDebounceMs}ms`,
-    ],
-  ] as const) {
-    if (value !== undefined) out.push(flag, String(value));
-  }
-  if (!args.watch) out.push('--no-watch');
-  if (args.refuseHardLinks) out.push('--no-hard-links');
-  if (!args.idleGc) out.push('--no-idle-gc');
-  out.push(...redisStdioArgs(args));
-  return out;
-}
-
-/** The entries whose value is given (options are exact: an absent one keeps its default). */
-function defined<T extends Record<string, number | undefined>>(
-  values: T,
-): { [K in keyof T]?: number } {
-  const out: { [K in keyof T]?: number } = {};
-  for (const key of Object.keys(values) as Array<keyof T>) {
-    const value = values[key];
-    if (value !== undefined) out[key] = value;
-  }
-  return out;
-}
-
 function serverNameOf(dir: string): string {
   return (
     path
@@ -140,41 +71,6 @@ function serverNameOf(dir: string): string {
       .replace(/[^A-Za-z0-9_-]+/g, '-')
       .replace(/^-+|-+$/g, '') || 'files'
   );
-}
-
-function createFolderServer(
-  args: ServeArgs,
-  dir: string,
-  shared: Partial<ServerOptions> = {},
-): McpServer {
-  const name = path.basename(dir) || dir;
-  return createServer({
-    name: 'mcpkit-serve',
-    version: packageVersion(),
-    title: `mcpkit serve: ${name}`,
-    instructions:
-      `The files of the folder "${name}", as resources file:///{+path} (paths relative to the folder). ` +
-      'Call "search" to find files by name or text, and "read" to get one: small files come embedded, large ones as links ' +
-      'to read with resources/read. The prompt "survey" gives an overview of a topic; "review-file" reviews one file.',
-    ...(args.pageSize !== undefined ? { pageSize: args.pageSize } : {}),
-    ...defined({
-      maxDepth: args.maxDepth,
-      maxListenQueueBytes: args.maxListenQueueBytes,
-      maxListenQueueTotalBytes: args.maxListenQueueTotalBytes,
-      maxListens: args.maxListens,
-      maxListenUris: args.maxListenUris,
-      maxListenPendingUris: args.maxListenPendingUris,
-      maxEncodedReadBytes: args.maxEncodedReadBytes,
-      maxResponseTotalBytes: args.maxResponseTotalBytes,
-    }),
-    ...shared,
-    content: {
-      ...(args.blockBudgetBytes !== undefined ? { blockBudgetBytes: args.blockBudgetBytes } : {}),
-      ...(args.resultBudgetBytes !== undefined
-        ? { resultBudgetBytes: args.resultBudgetBytes }
-        : {}),
-    },
-  });
 }
 
 /**

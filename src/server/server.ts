@@ -7,9 +7,7 @@ import type {
   ServerCapabilities,
   Tool,
 } from '../protocol/types.js';
-import { isUri } from '../protocol/uri-syntax.js';
-import { McpKitError } from '../errors/mcpkit-error.js';
-import { isTemplate, parseTemplate } from '../uri/index.js';
+import { isTemplate } from '../uri/index.js';
 import type { ServerCore } from './core.js';
 import type {
   PromptDefinition,
@@ -38,10 +36,10 @@ import {
   checkToolDefinition,
 } from './definition-checks.js';
 import type { PromptArgs, TemplateVariables, ToolArgs, ToolStructured } from './inferred-types.js';
-import { compilePromptInput } from './prompt-input.js';
-
-import { toolEntry, without } from './tool-entry.js';
-import { readScopes } from './methods/scopes.js';
+import { promptEntry } from './prompt-entry.js';
+import { resourceEntry, templateEntry } from './resource-entry.js';
+import { toolEntry } from './tool-entry.js';
+import { declaredScopes, scopesFor } from './message-scopes.js';
 import { Emitter } from '../protocol/emitter.js';
 import { META } from '../protocol/meta-keys.js';
 import { AnswerBudget, DEFAULT_MAX_RESPONSE_TOTAL_BYTES } from './answer-budget.js';
@@ -184,32 +182,9 @@ export class McpServer {
   ): () => void {
     checkResourceDefinition(uriOrTemplate, definition, handler);
     const read = handler as unknown as ReadHandler;
-    if (isTemplate(uriOrTemplate)) {
-      const parsed = parseTemplate(uriOrTemplate);
-      const template = {
-        uriTemplate: uriOrTemplate,
-        ...without(definition, 'list', 'complete', 'stat', 'ttlMs', 'cacheScope', 'size', 'scopes'),
-      };
-      return this.templates.add(uriOrTemplate, { template, parsed, definition, read });
-    }
-    if (!isUri(uriOrTemplate)) {
-      // A brace that does not pair up: a template's syntax error (an unclosed "{"), not a URI's.
-      if (/[{}]/.test(uriOrTemplate)) parseTemplate(uriOrTemplate);
-      throw new McpKitError(
-        'INVALID_URI',
-        `resource "${uriOrTemplate}" is not an absolute URI (RFC 3986)`,
-      );
-    }
-    const resource = {
-      uri: uriOrTemplate,
-      ...without(definition, 'list', 'complete', 'stat', 'ttlMs', 'cacheScope', 'scopes'),
-    };
-    const cache = {
-      ...(definition.ttlMs !== undefined ? { ttlMs: definition.ttlMs } : {}),
-      ...(definition.cacheScope !== undefined ? { cacheScope: definition.cacheScope } : {}),
-    };
-    const scopes = definition.scopes?.length ? [...definition.scopes] : undefined;
-    return this.resources.add(uriOrTemplate, { resource, cache, read, scopes });
+    if (isTemplate(uriOrTemplate))
+      return this.templates.add(uriOrTemplate, templateEntry(uriOrTemplate, definition, read));
+    return this.resources.add(uriOrTemplate, resourceEntry(uriOrTemplate, definition, read));
   }
 
   /** Registers a prompt; returns a function that removes it. */
@@ -221,19 +196,7 @@ export class McpServer {
     const definition: PromptDefinition = typedDefinition;
     checkPromptDefinition(name, definition, typed);
     const handler = typed as unknown as PromptHandler;
-    const input = definition.input ? compilePromptInput(definition.input, name) : undefined;
-    const prompt = {
-      name,
-      ...without(definition, 'complete', 'input', 'scopes'),
-      ...(input ? { arguments: input.arguments } : {}),
-    };
-    return this.prompts.add(name, {
-      prompt,
-      complete: definition.complete ?? {},
-      handler,
-      input: input?.schema,
-      scopes: definition.scopes?.length ? [...definition.scopes] : undefined,
-    });
+    return this.prompts.add(name, promptEntry(name, definition, handler));
   }
 
   /**
@@ -277,16 +240,7 @@ export class McpServer {
 
   /** Every OAuth scope a tool, prompt, resource or template asks for (PRM `scopes_supported`). */
   declaredScopes(): readonly string[] {
-    const scopes = new Set<string>();
-    const lists = [
-      this.tools.list(),
-      this.prompts.list(),
-      this.resources.list(),
-      this.templates.list().map((t) => t.definition),
-    ];
-    for (const list of lists)
-      for (const entry of list) for (const s of entry.scopes ?? []) scopes.add(s);
-    return [...scopes];
+    return declaredScopes(this.core);
   }
 
   /**
@@ -294,31 +248,7 @@ export class McpServer {
    * refuse it before it runs (HTTP's 403 `insufficient_scope`); undefined when it needs none.
    */
   scopesFor(message: unknown): readonly string[] | undefined {
-    if (typeof message !== 'object' || message === null) return undefined;
-    const m = message as { method?: unknown; params?: { name?: unknown; uri?: unknown } };
-    const { name, uri } = m.params ?? {};
-    if (m.method === 'tools/call' && typeof name === 'string') return this.tools.get(name)?.scopes;
-    if (m.method === 'prompts/get' && typeof name === 'string')
-      return this.prompts.get(name)?.scopes;
-    if (
-      (m.method === 'resources/read' || m.method === 'resources/subscribe') &&
-      typeof uri === 'string'
-    )
-      return readScopes(this.core, uri);
-    if (m.method === 'completion/complete') return this.completionScopes(m.params);
-    return undefined;
-  }
-
-  /** What completing `params.ref` needs: its prompt's scopes, else its template's or resource's. */
-  private completionScopes(params: unknown): readonly string[] | undefined {
-    const ref = (params as { ref?: { type?: unknown; name?: unknown; uri?: unknown } } | undefined)
-      ?.ref;
-    if (typeof ref !== 'object' || ref === null) return undefined;
-    if (ref.type === 'ref/prompt' && typeof ref.name === 'string')
-      return this.prompts.get(ref.name)?.scopes;
-    if (ref.type !== 'ref/resource' || typeof ref.uri !== 'string') return undefined;
-    const template = this.core.templates.get(ref.uri);
-    return template ? template.definition.scopes : readScopes(this.core, ref.uri);
+    return scopesFor(this.core, message);
   }
 
   /** Tells listening clients that a list changed (also done on every registration change). */

@@ -1,7 +1,7 @@
 /** Where the HTTP endpoint meets its authorization layer (mcpkit/auth). */
 import { ERROR_CODES } from '../../../protocol/error-codes.js';
 import type { ResourceServer } from '../../../auth/server/index.js';
-import type { AuthInfo } from '../../../server/transport.js';
+import { missingScopes, type AuthInfo } from '../../../server/transport.js';
 import type { HttpExchange, HttpResponder } from './exchange.js';
 import { jsonError } from './json-error.js';
 import { JSON_HEADERS } from './sse.js';
@@ -48,5 +48,18 @@ export async function authorize(
   const { status, headers, message } = outcome.refused;
   const code = status === 503 ? ERROR_CODES.INTERNAL_ERROR : ERROR_CODES.INVALID_REQUEST;
   jsonError(res, status, code, message, null, headers);
+  return undefined;
+}
+
+/** The scopes a request (each of a batch) needs that `caller` lacks the whole of, if any. */
+export function neededScopes(
+  scopesOf: (message: unknown) => readonly string[] | undefined,
+  body: unknown,
+  caller: AuthInfo,
+): readonly string[] | undefined {
+  for (const message of Array.isArray(body) ? body : [body]) {
+    const needed = scopesOf(message);
+    if (needed && missingScopes(needed, caller).length > 0) return needed;
+  }
   return undefined;
 }

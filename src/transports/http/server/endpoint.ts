@@ -1,7 +1,6 @@
 import { ERROR_CODES } from '../../../protocol/error-codes.js';
 import { DEFAULT_MAX_DEPTH } from '../../../protocol/depth.js';
 import {
-  classify,
   errorResponse,
   isRequestId,
   type JSONRPCMessage,
@@ -10,14 +9,8 @@ import {
 import type { Tool } from '../../../protocol/types.js';
 import type { Era } from '../../../protocol/versions.js';
 import type { McpServer } from '../../../server/index.js';
-import {
-  STREAM_WINDOW_BYTES,
-  type AnswerBudget,
-  type AnswerLease,
-  type Peer,
-} from '../../../server/transport.js';
-import { encodeResponse, failUnsent, type EncodedMessage } from '../../oversize.js';
-import { isStreamedBody } from '../../../content/streamed-body.js';
+import type { AnswerBudget, Peer } from '../../../server/transport.js';
+import { failUnsent } from '../../oversize.js';
 import { BodyBudget, StallWatch, type BodyLimits } from './body-limits.js';
 import type { HttpExchange, HttpResponder, SseSink } from './exchange.js';
 import { headerMismatchAtEdge } from './header-check.js';
@@ -33,40 +26,17 @@ import {
   type HttpOptions,
 } from './options.js';
 import { createOriginGuard, type OriginGuard } from './origin-guard.js';
+import { replyUnder, type Reply } from './reply.js';
 import { acceptedAnswers, acceptsContentType, bodyText } from './request-body.js';
 import { routePost, type Route } from './route.js';
 import { SessionTable, type LegacyHttpSession } from './sessions.js';
-import {
-  JSON_HEADERS,
-  SSE_FRAME_BYTES,
-  SSE_HEADERS,
-  sseEvent,
-  startKeepAlive,
-  writeSseMessage,
-} from './sse.js';
+import { SSE_HEADERS, sseEvent, startKeepAlive } from './sse.js';
 import { refuseListenWithoutSse } from './listen-accept.js';
-import { httpStatusFor } from './status.js';
-import { authorize, serveResourceMetadata } from './auth-gate.js';
+import { authorize, neededScopes, serveResourceMetadata } from './auth-gate.js';
 import type { ResourceServer } from '../../../auth/server/index.js';
-import { callerKey, missingScopes, type AuthInfo } from '../../../server/transport.js';
+import { callerKey, type AuthInfo } from '../../../server/transport.js';
 
 type Body = Record<string, unknown>;
-
-/**
- * What an encoded answer holds in memory until written: its text and byte parts; a streamed
- * part holds its window (reserved by its producer, see answer-budget.ts), not its length.
- */
-function inMemoryBytes(encoded: EncodedMessage): number {
-  let bytes = 0;
-  // A string's length: what V8 holds of a one-byte string, without a scan of a large one.
-  for (const part of encoded.parts)
-    bytes += isStreamedBody(part)
-      ? STREAM_WINDOW_BYTES
-      : typeof part === 'string'
-        ? part.length
-        : part.byteLength;
-  return bytes;
-}
 
 function idOf(body: unknown): JSONRPCResponse['id'] {
   const id = (body as Body | null)?.['id'];
@@ -83,6 +53,8 @@ export class HttpEndpoint {
   private readonly bodyLimits: BodyLimits;
   /** Outbound cap (`maxResponseBytes`), checked once here. */
   private readonly maxResponseBytes: number;
+  /** Sends a POST's answer, as JSON or as the last SSE event, within `maxResponseBytes`. */
+  private readonly reply: Reply;
   /** The server's `maxDepth`: a message nested past it is the engine's to refuse. */
   private readonly maxDepth: number;
   /** Bytes of answers being produced or waiting to be written (the server's). */
@@ -107,6 +79,7 @@ export class HttpEndpoint {
     this.bodyLimits.stalls = new StallWatch(this.bodyLimits.idleMs);
     const maxResponse = maxResponseBytesOf(options);
     this.maxResponseBytes = maxResponse;
+    this.reply = replyUnder(maxResponse);
     this.maxDepth = server.options.maxDepth ?? DEFAULT_MAX_DEPTH;
     this.toolInputSchema = (name) => server.toolInputSchema(name);
     this.auth = options.auth;
@@ -227,7 +200,7 @@ export class HttpEndpoint {
       );
     }
     if (caller && this.auth) {
-      const needed = this.neededScopes(body, caller);
+      const needed = neededScopes(this.scopesOf, body, caller);
       if (needed) {
         const refusal = this.auth.insufficientScope(needed);
         return jsonError(
@@ -364,74 +337,11 @@ export class HttpEndpoint {
     await this.reply(res, body, response, era, sink, sessionHeaders, () => ex.signal, answer);
   }
 
-  /**
-   * Sends the response: as the last event of `sink` when the request switched to SSE (a
-   * streamed blob written as the client takes it, so this waits for it), else as JSON.
-   */
-  private async reply(
-    res: HttpResponder,
-    body: unknown,
-    response: JSONRPCResponse | undefined,
-    era: Era,
-    sink: SseSink | undefined,
-    headers: Record<string, string>,
-    signal: () => AbortSignal,
-    answer?: AnswerLease,
-  ): Promise<void> {
-    if (sink) {
-      try {
-        // An SSE event pays its framing too.
-        const encoded = response ? this.encode(response, SSE_FRAME_BYTES) : undefined;
-        if (encoded) {
-          answer?.holdAtLeast(inMemoryBytes(encoded));
-          if (!(await writeSseMessage(sink, encoded.parts, signal, (t) => console.error(t))))
-            return;
-        }
-        sink.end();
-      } finally {
-        answer?.release();
-      }
-    } else if (response) {
-      const encoded = this.encode(response);
-      answer?.holdAtLeast(inMemoryBytes(encoded));
-      res.send(
-        httpStatusFor(response, era, !('error' in response) || classify(body).kind !== 'invalid'),
-        { ...JSON_HEADERS, ...headers },
-        encoded.parts,
-        answer && (() => answer.release()),
-      );
-    } else {
-      answer?.release();
-      res.send(202, headers);
-    }
-  }
-
-  /** The response as JSON text; one that cannot be sent as it is becomes a -32603 error. */
-  private encode(response: JSONRPCResponse, framing = 0): EncodedMessage {
-    // Both writers (node, web) send streamed blobs: the peers say so (streamsBodies).
-    return encodeResponse(
-      response,
-      this.maxResponseBytes - framing,
-      'maxResponseBytes',
-      (t) => console.error(t),
-      { streams: true },
-    );
-  }
-
   /** Picks the peer for a POST: stateless (2026-07-28), an existing legacy session, or a new one. */
   private route(ex: HttpExchange, body: unknown, caller: AuthInfo | undefined): Route {
     const legacy = this.options.legacy !== false;
     const key = caller && callerKey(caller);
     return routePost(ex, body, this.stateless, this.sessions, legacy, key);
-  }
-
-  /** The scopes a request (each of a batch) needs that `caller` lacks the whole of, if any. */
-  private neededScopes(body: unknown, caller: AuthInfo): readonly string[] | undefined {
-    for (const message of Array.isArray(body) ? body : [body]) {
-      const needed = this.scopesOf(message);
-      if (needed && missingScopes(needed, caller).length > 0) return needed;
-    }
-    return undefined;
   }
 
   private get(ex: HttpExchange, res: HttpResponder, caller: AuthInfo | undefined): void {
