@@ -92,8 +92,6 @@ export const toolMethods: Record<string, MethodSpec> = {
           ctx.auth,
           era === 'legacy' ? legacyTools(core.tools.wire()) : core.tools.wire(),
           core.tools.list(),
-          (t) => t.name,
-          (e) => e.tool.name,
         ),
       (t) => t.name,
     ),
