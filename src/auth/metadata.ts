@@ -26,6 +26,7 @@ export interface AuthorizationServerMetadata {
   grant_types_supported?: string[];
   code_challenge_methods_supported?: string[];
   token_endpoint_auth_methods_supported?: string[];
+  token_endpoint_auth_signing_alg_values_supported?: string[];
   client_id_metadata_document_supported?: boolean;
   authorization_response_iss_parameter_supported?: boolean;
   [key: string]: unknown;

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportJWK, exportSPKI, generateKeyPair, SignJWT, type JWK } from 'jose';
 import { modern, modernHeaders } from '../../src/testing/messages.js';
-import { EXAMPLE_DIR, HttpServe } from './serve-harness.js';
+import { serveWithIssuer, type HttpServe } from './serve-harness.js';
 
 type Key = Awaited<ReturnType<typeof generateKeyPair>>;
 
@@ -91,14 +91,7 @@ beforeAll(async () => {
   otherKey = await generateKeyPair('RS256');
   publicJwk = { ...(await exportJWK(key.publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' };
   await startAs();
-  served = await HttpServe.start([
-    EXAMPLE_DIR,
-    '-q',
-    '--auth-issuer',
-    issuer,
-    '--auth-scopes',
-    'mcp',
-  ]);
+  served = await serveWithIssuer(issuer, '--auth-scopes', 'mcp');
 }, 30_000);
 
 afterAll(async () => {
@@ -225,14 +218,7 @@ describe('serve --auth-jwks: a hostile key endpoint', () => {
   it.each(['/hang', '/big'])(
     'answers 401 or 503 when the JWKS at %s cannot be had',
     async (path) => {
-      const hostile = await HttpServe.start([
-        EXAMPLE_DIR,
-        '-q',
-        '--auth-issuer',
-        issuer,
-        '--auth-jwks',
-        `${issuer}${path}`,
-      ]);
+      const hostile = await serveWithIssuer(issuer, '--auth-jwks', `${issuer}${path}`);
       try {
         const t = await new SignJWT({})
           .setProtectedHeader({ alg: 'RS256', kid: 'k1' })

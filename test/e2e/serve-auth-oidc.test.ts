@@ -15,7 +15,7 @@ type ProviderClass = new (
 // Through a variable: the package has no declarations, and this keeps the test's own.
 const OIDC_PROVIDER = 'oidc-provider';
 import { modern, modernHeaders } from '../../src/testing/messages.js';
-import { EXAMPLE_DIR, HttpServe } from './serve-harness.js';
+import { serveWithIssuer, type HttpServe } from './serve-harness.js';
 
 let http: Server;
 let issuer = '';
@@ -84,14 +84,7 @@ beforeAll(async () => {
   });
   http = provider.listen(port, '127.0.0.1');
   await new Promise((resolve) => http.once('listening', resolve));
-  served = await HttpServe.start([
-    EXAMPLE_DIR,
-    '-q',
-    '--auth-issuer',
-    issuer,
-    '--auth-scopes',
-    'mcp',
-  ]);
+  served = await serveWithIssuer(issuer, '--auth-scopes', 'mcp');
 }, 30_000);
 
 afterAll(async () => {

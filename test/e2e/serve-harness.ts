@@ -510,3 +510,8 @@ export async function makeFixture(blockBudget: number, resultBudget: number): Pr
     sixBytes,
   };
 }
+
+/** `serve EXAMPLE_DIR --http` protected by the authorization server `issuer` (`more`: flags). */
+export function serveWithIssuer(issuer: string, ...more: string[]): Promise<HttpServe> {
+  return HttpServe.start([EXAMPLE_DIR, '-q', '--auth-issuer', issuer, ...more]);
+}

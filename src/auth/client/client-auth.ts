@@ -10,6 +10,7 @@ import type {
   ClientInformation,
   TokenEndpointAuthMethod,
 } from './types.js';
+import { basicCredentials } from '../basic-credentials.js';
 
 /** A private key for `private_key_jwt`: PKCS#8 PEM, a JWK, or a WebCrypto key. */
 export interface ClientAssertionKey {
@@ -45,12 +46,6 @@ export function chooseAuthMethod(
   }
   if (key !== undefined) return 'private_key_jwt';
   return 'none';
-}
-
-/** RFC 6749 §2.3.1: both parts form-urlencoded before base64. */
-function basic(id: string, secret: string): string {
-  const encode = (s: string) => encodeURIComponent(s).replace(/%20/g, '+');
-  return `Basic ${Buffer.from(`${encode(id)}:${encode(secret)}`).toString('base64')}`;
 }
 
 async function signingKey(given: ClientAssertionKey, alg: string): Promise<CryptoKey | Uint8Array> {
@@ -103,7 +98,7 @@ export async function authenticate(
         );
       }
       if (method === 'client_secret_basic')
-        headers['authorization'] = basic(client.client_id, secret);
+        headers['authorization'] = basicCredentials(client.client_id, secret);
       else {
         form.set('client_id', client.client_id);
         form.set('client_secret', secret);

@@ -3,9 +3,11 @@ import { McpKitError } from '../../errors/index.js';
 
 /** What tokens are kept under: the protected resource's URL, without fragment. */
 export function resourceKey(url: URL): string {
-  const bare = new URL(url.href);
-  bare.hash = '';
-  return bare.href;
+  // Asked on every request: cut at the fragment's '#' (the only raw '#' of a serialized URL)
+  // rather than parsing the URL again.
+  const href = url.href;
+  const hash = href.indexOf('#');
+  return hash < 0 ? href : href.slice(0, hash);
 }
 
 /** The authorization server to use: the PRM's first (MCP lets the client choose). */

@@ -6,6 +6,7 @@ import { McpKitError } from '../../errors/index.js';
 import { authRequest, jsonObject, type AuthHttpAnswer } from './auth-http.js';
 import type { AuthHttpPolicy } from './auth-http.js';
 import type { ResolvedOptions } from '../../guard/options.js';
+import { PROTECTED_RESOURCE_WELL_KNOWN, protectedResourceMetadataUrl } from '../metadata.js';
 import type { AuthorizationServerMetadata, ProtectedResourceMetadata } from './types.js';
 
 export interface Http {
@@ -27,9 +28,9 @@ function trimSlash(path: string): string {
  */
 export function resourceMetadataUrls(serverUrl: URL, fromChallenge?: string): string[] {
   if (fromChallenge !== undefined) return [new URL(fromChallenge, serverUrl).href];
-  const path = trimSlash(serverUrl.pathname);
-  const root = `${serverUrl.origin}/.well-known/oauth-protected-resource`;
-  return path === '' ? [root] : [`${root}${path}`, root];
+  const root = `${serverUrl.origin}${PROTECTED_RESOURCE_WELL_KNOWN}`;
+  const suffixed = protectedResourceMetadataUrl(serverUrl.href);
+  return suffixed === root ? [root] : [suffixed, root];
 }
 
 /**

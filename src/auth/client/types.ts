@@ -1,31 +1,10 @@
 /**
  * The OAuth documents the client reads and the state it keeps, as JSON has them (snake_case).
- * Only the fields the client uses are typed; the rest stay as they came.
+ * Only the fields used are typed; the rest stay as they came.
  */
 
-/** RFC 9728 Protected Resource Metadata. */
-export interface ProtectedResourceMetadata {
-  resource: string;
-  authorization_servers?: string[];
-  scopes_supported?: string[];
-  [field: string]: unknown;
-}
-
-/** RFC 8414 / OpenID Connect Discovery authorization server metadata. */
-export interface AuthorizationServerMetadata {
-  issuer: string;
-  authorization_endpoint?: string;
-  token_endpoint?: string;
-  registration_endpoint?: string;
-  scopes_supported?: string[];
-  grant_types_supported?: string[];
-  code_challenge_methods_supported?: string[];
-  token_endpoint_auth_methods_supported?: string[];
-  token_endpoint_auth_signing_alg_values_supported?: string[];
-  client_id_metadata_document_supported?: boolean;
-  authorization_response_iss_parameter_supported?: boolean;
-  [field: string]: unknown;
-}
+// The metadata documents are the resource server's too: one definition (../metadata.ts).
+export type { AuthorizationServerMetadata, ProtectedResourceMetadata } from '../metadata.js';
 
 export type TokenEndpointAuthMethod =
   'none' | 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt';

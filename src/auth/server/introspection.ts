@@ -7,6 +7,7 @@ import type { AuthInfo } from '../../server/transport.js';
 import { authInfoOfClaims, MAX_CLOCK_SKEW_S } from './jwt-verifier.js';
 import { MAX_DOCUMENT_BYTES } from './remote-json.js';
 import { TokenRejected, TokenUnverifiable } from './token-errors.js';
+import { basicCredentials } from '../basic-credentials.js';
 
 export interface IntrospectionOptions {
   /** The introspection endpoint (operator-given: trusted as given). */
@@ -32,12 +33,6 @@ interface Cached {
   /** undefined: the token is not active. */
   auth: AuthInfo | undefined;
   until: number;
-}
-
-/** RFC 6749 §2.3.1: client credentials are form-encoded before Basic. */
-function basic(id: string, secret: string): string {
-  const enc = (s: string) => encodeURIComponent(s).replace(/%20/g, '+');
-  return `Basic ${Buffer.from(`${enc(id)}:${enc(secret)}`).toString('base64')}`;
 }
 
 async function readCapped(response: Response, max: number): Promise<string> {
@@ -110,7 +105,7 @@ export class Introspector {
       const response = await fetch(this.options.url, {
         method: 'POST',
         headers: {
-          authorization: basic(this.options.clientId, this.options.clientSecret),
+          authorization: basicCredentials(this.options.clientId, this.options.clientSecret),
           'content-type': 'application/x-www-form-urlencoded',
           accept: 'application/json',
         },

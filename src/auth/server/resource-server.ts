@@ -54,6 +54,8 @@ function check(name: string, url: string | undefined): void {
 export class ResourceServer {
   private readonly verifyToken: (token: string) => Promise<AuthInfo | undefined>;
   private readonly required: readonly string[];
+  /** Where PRM is served, worked out once per resource URL (it is known late with port 0). */
+  private located: { resource: string; url: string; paths: readonly string[] } | undefined;
 
   constructor(private readonly options: ResourceServerOptions) {
     check('issuer', options.issuer);
@@ -102,8 +104,19 @@ export class ResourceServer {
 
   /** Where PRM is served: the path-suffixed form for the endpoint's path, then the root form. */
   metadataPaths(): string[] {
-    const path = new URL(protectedResourceMetadataUrl(this.resource)).pathname;
-    return path === PROTECTED_RESOURCE_WELL_KNOWN ? [path] : [path, PROTECTED_RESOURCE_WELL_KNOWN];
+    return [...this.location().paths];
+  }
+
+  private location(): { url: string; paths: readonly string[] } {
+    const resource = this.resource;
+    if (this.located?.resource !== resource) {
+      const url = protectedResourceMetadataUrl(resource);
+      const path = new URL(url).pathname;
+      const paths =
+        path === PROTECTED_RESOURCE_WELL_KNOWN ? [path] : [path, PROTECTED_RESOURCE_WELL_KNOWN];
+      this.located = { resource, url, paths };
+    }
+    return this.located;
   }
 
   /** The PRM document; `scopes` adds the scopes tools, prompts and resources ask for. */
@@ -128,11 +141,7 @@ export class ResourceServer {
     scopes: readonly string[] = this.required,
   ): AuthRefusal {
     const headers: Record<string, string> = {
-      'www-authenticate': bearerChallenge(
-        protectedResourceMetadataUrl(this.resource),
-        error,
-        scopes,
-      ),
+      'www-authenticate': bearerChallenge(this.location().url, error, scopes),
     };
     if (status === 503) headers['retry-after'] = '5';
     return { status, headers, message };

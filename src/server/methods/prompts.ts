@@ -54,14 +54,7 @@ export const promptMethods: Record<string, MethodSpec> = {
     run: lister(
       'prompts',
       'prompts/list',
-      (core, _era, ctx) =>
-        visibleTo(
-          ctx.auth,
-          core.prompts.wire(),
-          core.prompts.list(),
-          (p) => p.name,
-          (e) => e.prompt.name,
-        ),
+      (core, _era, ctx) => visibleTo(ctx.auth, core.prompts.wire(), core.prompts.list()),
       (p) => p.name,
     ),
   },

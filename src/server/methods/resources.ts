@@ -188,13 +188,7 @@ async function allResources(
   ctx: RequestContext,
 ): Promise<readonly Resource[]> {
   const templates = core.templates.list();
-  const statics = visibleTo(
-    ctx.auth,
-    core.resources.wire(),
-    core.resources.list(),
-    (r) => r.uri,
-    (e) => e.resource.uri,
-  );
+  const statics = visibleTo(ctx.auth, core.resources.wire(), core.resources.list());
   if (!templates.some((t) => t.definition.list)) return statics;
   const all: Resource[] = [...statics];
   for (const t of templates) {
@@ -217,8 +211,6 @@ export const resourceMethods: Record<string, MethodSpec> = {
           ctx.auth,
           core.templates.wire(),
           core.templates.list(),
-          (t) => t.uriTemplate,
-          (e) => e.template.uriTemplate,
           (e) => e.definition.scopes,
         ),
       (t) => t.uriTemplate,

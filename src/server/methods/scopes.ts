@@ -17,22 +17,25 @@ export function insufficientScope(what: string, scopes: readonly string[]): Prot
   );
 }
 
-/** `wire` without the items whose entry's scopes `auth` lacks (as it is when none is hidden). */
+/**
+ * `wire` without the items whose entry's scopes `auth` lacks (as it is when none is hidden).
+ * `wire[i]` is `entries[i]`'s, as a registry's `wire()` and `list()` are.
+ */
 export function visibleTo<W, E>(
   auth: AuthInfo | undefined,
   wire: readonly W[],
   entries: readonly E[],
-  wireKey: (w: W) => string,
-  entryKey: (e: E) => string,
   scopesOf: (e: E) => readonly string[] | undefined = (e) =>
     (e as { scopes?: readonly string[] }).scopes,
 ): readonly W[] {
   if (!auth) return wire;
-  let hidden: Set<string> | undefined;
-  for (const entry of entries)
-    if (missingScopes(scopesOf(entry), auth).length > 0)
-      (hidden ??= new Set()).add(entryKey(entry));
-  return hidden ? wire.filter((w) => !hidden.has(wireKey(w))) : wire;
+  let visible: W[] | undefined;
+  for (let i = 0; i < entries.length; i++) {
+    const hidden = missingScopes(scopesOf(entries[i]!), auth).length > 0;
+    if (hidden) visible ??= wire.slice(0, i);
+    else visible?.push(wire[i]!);
+  }
+  return visible ?? wire;
 }
 
 /**

@@ -6,16 +6,14 @@ import { authorMistake, reportHandlerError } from './author-mistakes.js';
 import { checkEmittedLinks } from './links.js';
 import { lister } from './lists.js';
 import { boundTarget } from './target.js';
-import { insufficientScope, visibleTo } from './scopes.js';
-import { missingScopes } from '../auth-info.js';
+import { requireScopes, visibleTo } from './scopes.js';
 import type { MethodEnv, MethodSpec, Params, Result } from './types.js';
 
 async function callTool(params: Params, { core, ctx }: MethodEnv): Promise<Result> {
   const name = params['name'] as string;
   const entry = core.tools.get(name);
   if (!entry) throw ProtocolError.invalidParams(`Unknown tool: ${JSON.stringify(name)}`, { name });
-  const missing = missingScopes(entry.scopes, ctx.auth);
-  if (missing.length > 0) throw insufficientScope(`tool "${name}"`, entry.scopes ?? []);
+  requireScopes(`tool "${name}"`, entry.scopes, ctx.auth);
   let args: unknown = params['arguments'] ?? {};
   let checked = entry.input.check(args);
   if (checked instanceof Promise) checked = await checked;
@@ -92,8 +90,6 @@ export const toolMethods: Record<string, MethodSpec> = {
           ctx.auth,
           era === 'legacy' ? legacyTools(core.tools.wire()) : core.tools.wire(),
           core.tools.list(),
-          (t) => t.name,
-          (e) => e.tool.name,
         ),
       (t) => t.name,
     ),
