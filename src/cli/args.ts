@@ -197,9 +197,8 @@ export function parseServeArgs(argv: readonly string[]): ParsedServeArgs {
       case '--redis':
       case '--redis-prefix':
       case '--redis-ca': {
-        const raw = token.value;
-        if (raw === undefined || raw === '' || (!inline && raw.startsWith('--')))
-          return error(`${name} expects a value`);
+        const raw = valueOf(token.value, inline);
+        if (raw === undefined) return error(`${name} expects a value`);
         const problem = redisProblem(name, raw);
         if (problem) return error(problem);
         if (name === '--redis') args.redis = raw;
@@ -209,8 +208,8 @@ export function parseServeArgs(argv: readonly string[]): ParsedServeArgs {
         continue;
       }
       case '--index-dir': {
-        const raw = token.value;
-        if (raw === undefined || raw === '' || (!inline && raw.startsWith('--')))
+        const raw = valueOf(token.value, inline);
+        if (raw === undefined)
           return error('--index-dir expects a folder, e.g. --index-dir ~/.cache/mcpkit');
         args.indexDir = raw;
         used.add(name);
@@ -218,9 +217,8 @@ export function parseServeArgs(argv: readonly string[]): ParsedServeArgs {
       }
       default: {
         if (Object.hasOwn(AUTH_VALUE_FLAGS, name)) {
-          const raw = token.value;
-          if (raw === undefined || raw === '' || (!inline && raw.startsWith('--')))
-            return error(`${name} expects a value`);
+          const raw = valueOf(token.value, inline);
+          if (raw === undefined) return error(`${name} expects a value`);
           const problem = setAuthValue(args.auth, name, raw);
           if (problem) return error(problem);
           used.add(name);
@@ -262,4 +260,9 @@ export function parseServeArgs(argv: readonly string[]): ParsedServeArgs {
     if (only !== undefined && only !== kind) return error(`${name} applies to --${only} only`);
   }
   return { kind: 'ok', args };
+}
+
+/** An option's value; undefined when it has none: absent, empty, or the next option's name. */
+function valueOf(raw: string | undefined, inline: boolean): string | undefined {
+  return raw === undefined || raw === '' || (!inline && raw.startsWith('--')) ? undefined : raw;
 }

@@ -5,15 +5,15 @@
  * the second run's first search answers in full from the saved index, with the change and
  * without the deleted file. Behaviour is asserted, never timing.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { modern } from '../../src/testing/messages.js';
+import { serveLines } from './serve-lines.js';
 
 const BIN = fileURLToPath(new URL('../../dist/cli/bin.cjs', import.meta.url));
 const WORDS = ['alpha', 'branch', 'cursor', 'delta', 'engine', 'filter', 'gamma', 'helper'];
@@ -53,26 +53,9 @@ type Answer = {
 
 /** `serve DIR --stdio --index-dir IDX`, driven by JSON lines. */
 function serve() {
-  const child = spawn(process.execPath, [BIN, 'serve', dir, '--stdio', '--index-dir', idx], {
-    env: { ...process.env, NODE_OPTIONS: '' },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  const out = { stderr: '' };
-  child.stderr.setEncoding('utf8').on('data', (text: string) => (out.stderr += text));
-  const waiting = new Map<number, (answer: Answer) => void>();
-  createInterface({ input: child.stdout }).on('line', (line) => {
-    const answer = JSON.parse(line) as Answer;
-    waiting.get(answer.id)?.(answer);
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const { child, out, exited, send } = serveLines<Answer>(BIN, dir, ['--index-dir', idx], children);
   const search = async (query: string) => {
-    const message = modern('tools/call', { name: 'search', arguments: { query } });
-    const answer = await new Promise<Answer>((resolve, reject) => {
-      waiting.set(message.id, resolve);
-      void exited.then((code) => reject(new Error(`serve exited (${code}): ${out.stderr}`)));
-      child.stdin.write(`${JSON.stringify(message)}\n`);
-    });
+    const answer = await send(modern('tools/call', { name: 'search', arguments: { query } }));
     expect(answer.error).toBeUndefined();
     const content = answer.result?.content ?? [];
     const summary = content[0]?.text ?? '';

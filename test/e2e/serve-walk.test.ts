@@ -11,10 +11,10 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { legacy, modern } from '../../src/testing/messages.js';
+import { serveLines } from './serve-lines.js';
 
 const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 const FUSE_SCRIPT = fileURLToPath(new URL('./hung-fuse.py', import.meta.url));
@@ -95,23 +95,7 @@ type Answer = { id: number; result?: Record<string, unknown>; error?: { message:
 
 /** `serve DIR --stdio ...args` driven by JSON lines. */
 function serve(dir: string, ...args: string[]) {
-  const child = spawn(process.execPath, [CLI, 'serve', dir, '--stdio', ...args], {
-    env: { ...process.env, NODE_OPTIONS: '' },
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  const out = { stderr: '' };
-  child.stderr.setEncoding('utf8').on('data', (text: string) => (out.stderr += text));
-  const waiting = new Map<number, (answer: Answer) => void>();
-  createInterface({ input: child.stdout }).on('line', (line) => {
-    const answer = JSON.parse(line) as Answer;
-    waiting.get(answer.id)?.(answer);
-  });
-  const send = (message: { id: number }): Promise<Answer> =>
-    new Promise((resolve) => {
-      waiting.set(message.id, resolve);
-      child.stdin.write(`${JSON.stringify(message)}\n`);
-    });
+  const { child, out, send } = serveLines<Answer>(CLI, dir, args, children);
   const call = (method: string, params: Record<string, unknown> = {}) =>
     send(modern(method, params));
   return { child, out, send, call };

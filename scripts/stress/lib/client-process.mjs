@@ -1,10 +1,8 @@
 // A client-side case's measured process: a Node script (an McpClient of dist/) that reports on
 // stdout one JSON line at a time, and stays alive until its stdin ends so that its memory can
 // be read after the load.
-import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { inspectorUrl } from './inspector.mjs';
-import { inspect, trackChild } from './server.mjs';
+import { spawnMeasured } from './server.mjs';
 
 /** Reads a stream's lines one at a time: `next(ms)` resolves with the next, or rejects after ms. */
 export function lineReader(stream) {
@@ -29,19 +27,7 @@ export function lineReader(stream) {
  * reads its next stdout line; with an inspector for the after-GC diagnostic unless disabled.
  */
 export function startClient(script, spec) {
-  const node = inspect.enabled ? ['--inspect=127.0.0.1:0'] : [];
-  const child = spawn(process.execPath, [...node, script, JSON.stringify(spec)], {
-    stdio: ['pipe', 'pipe', 'pipe'],
-    env: { ...process.env, NODE_OPTIONS: '' },
-  });
-  child.stderrTail = '';
-  child.stderr.setEncoding('utf8');
-  child.stderr.on('data', (s) => {
-    child.stderrTail = (child.stderrTail + s).slice(-4096);
-    child.inspector ??= inspectorUrl(child.stderrTail);
-  });
-  child.stdin.on('error', () => {});
-  trackChild(child);
+  const child = spawnMeasured([script, JSON.stringify(spec)]);
   return {
     child,
     pid: child.pid,

@@ -47,8 +47,16 @@ export function trackChild(child) {
 }
 
 function spawnServe(dir, args) {
+  return spawnMeasured([CLI, 'serve', dir, '--quiet', ...args]);
+}
+
+/**
+ * `node ...args`, a measured process of the run: piped stdio, its stderr's tail kept, with an
+ * inspector for the after-GC diagnostic unless disabled; killed with the servers.
+ */
+export function spawnMeasured(args) {
   const node = inspect.enabled ? ['--inspect=127.0.0.1:0'] : [];
-  const child = spawn(process.execPath, [...node, CLI, 'serve', dir, '--quiet', ...args], {
+  const child = spawn(process.execPath, [...node, ...args], {
     stdio: ['pipe', 'pipe', 'pipe'],
     env: { ...process.env, NODE_OPTIONS: '' },
   });

@@ -7,6 +7,7 @@
 import * as path from 'node:path';
 import { McpKitError } from '../../errors/mcpkit-error.js';
 import { timerFor } from './read-timeout.js';
+import { waitAtMost } from './wait-at-most.js';
 import type { FilesystemProvider, ListingCompanion } from './filesystem-provider.js';
 import type { IndexDiff, IndexedFile } from './file-index.js';
 import type { SearchFromWorker, SearchToWorker } from './search-channel.js';
@@ -205,9 +206,7 @@ export class FolderSearch implements ListingCompanion {
       const flushed = new Promise<void>((resolve) => this.marks.set(id, resolve));
       this.worker.postMessage({ type: 'flush', id });
       // A timer that holds the process open: the worker does not (it is unref'd).
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      await Promise.race([flushed, new Promise((r) => (timer = setTimeout(r, FLUSH_WAIT_MS)))]);
-      clearTimeout(timer);
+      await waitAtMost(FLUSH_WAIT_MS, flushed);
     }
     const worker = this.worker;
     this.worker = undefined;
@@ -217,10 +216,7 @@ export class FolderSearch implements ListingCompanion {
     this.pending.clear();
     this.releaseMarks();
     if (!worker) return;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, TERMINATE_WAIT_MS)));
-    await Promise.race([worker.terminate().catch(() => undefined), waited]);
-    clearTimeout(timer);
+    await waitAtMost(TERMINATE_WAIT_MS, worker.terminate());
   }
 
   private async boot(): Promise<SearchPort> {

@@ -121,6 +121,11 @@ export class ReadPool {
     return Math.min(this.baseWorkers, this.max);
   }
 
+  /** Workers that may be held by slow or hung files while the base ones stay free. */
+  get heldRoom(): number {
+    return this.max - this.base;
+  }
+
   /**
    * Runs `job`; `onStart` is called when a worker is about to run it (time spent waiting
    * behind other jobs does not count against a caller's time limit).
@@ -293,7 +298,7 @@ export function readersOf(
   readTimeoutMs: number,
 ): { pool: ReadPool | undefined; stalls: ReadStalls } {
   const pool = readPoolOf(options.readWorkers);
-  const held = pooled && pool ? pool.max - BASE_READ_WORKERS : 0;
+  const held = pooled && pool ? pool.heldRoom : 0;
   const stalls = new ReadStalls(maxStalledReadsOf(options.maxStalledReads, held), readTimeoutMs);
   return { pool: pooled ? pool : undefined, stalls };
 }

@@ -14,14 +14,7 @@ import { readFileContents } from './read-file.js';
 import type { ReadPool } from './read-pool.js';
 import { resolveInRoot } from './resolve.js';
 import { firstMatch, phraseAt } from './search-text.js';
-import {
-  FAILED,
-  RETRY_MS,
-  SEARCH_READ_WORKERS,
-  SearchStalls,
-  TIMED_OUT,
-  within,
-} from './search-stalls.js';
+import { FAILED, RETRY_MS, SearchStalls, TIMED_OUT, within } from './search-stalls.js';
 
 /** A listed file as the index sees it. */
 export interface SearchFile {
@@ -126,7 +119,7 @@ export class SearchCore {
   private changedSinceSnapshot = false;
 
   constructor(private readonly options: SearchCoreOptions) {
-    const room = options.readers ? Math.max(1, options.readers.max - SEARCH_READ_WORKERS) : 0;
+    const room = options.readers ? Math.max(1, options.readers.heldRoom) : 0;
     this.stalls = new SearchStalls((path) => this.requeue(path), options.retryMs ?? RETRY_MS, room);
     this.index = options.restored?.index ?? new TextIndex();
     this.indexedVersion = options.restored?.versions ?? new Map();
