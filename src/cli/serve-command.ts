@@ -20,7 +20,7 @@ import { serveHttp } from '../transports/node.js';
 import { assemblyCapBytes } from '../transports/stdio/server/serve-stdio.js';
 import type { ServeArgs } from './args.js';
 import { banner, type BannerInput } from './banner.js';
-import { within } from './bounded-wait.js';
+import { waitAtMost } from '../providers/filesystem/wait-at-most.js';
 import { startIdleCompaction } from './idle-compaction.js';
 import { createProgressReporter } from './progress.js';
 import { indexProgress, walkProgress } from './serve-progress.js';
@@ -169,7 +169,7 @@ async function start(
   const closeFolder = (): Promise<void> =>
     (folderClosed ??= (() => {
       stopCompaction();
-      return within(CLOSE_WAIT_MS, provider.close());
+      return waitAtMost(CLOSE_WAIT_MS, provider.close());
     })());
   try {
     // The root only: the folder is walked in the background while the server answers.
@@ -247,7 +247,7 @@ async function start(
       onRejected,
     );
   } catch (error) {
-    closeFolder();
+    await closeFolder();
     throw error;
   }
   let running;
