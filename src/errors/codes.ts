@@ -113,6 +113,10 @@ export const MCPKIT_ERROR_CODES = {
   AUTH_FAILED: 'AUTH_FAILED',
   /** The server requires authorization and the client has no way to sign in (no `auth` given). */
   AUTH_REQUIRED: 'AUTH_REQUIRED',
+  /** `mcpkit bridge --profile`: no built-in profile of that name (the message lists the known ones). */
+  BRIDGE_UNKNOWN_PROFILE: 'BRIDGE_UNKNOWN_PROFILE',
+  /** A bridge profile file that is not valid JSON or breaks the profile schema (the message names the field). */
+  BRIDGE_BAD_PROFILE: 'BRIDGE_BAD_PROFILE',
 } as const;
 
 export type McpKitErrorCode = (typeof MCPKIT_ERROR_CODES)[keyof typeof MCPKIT_ERROR_CODES];
