@@ -25,6 +25,7 @@ class FakeWorker extends EventEmitter {
     private readonly jobMs: number,
   ) {
     super();
+    queueMicrotask(() => this.emit('message', { id: -1, ready: true }));
   }
 
   postMessage(message: { id: number; job: ReadJob }): void {
@@ -55,6 +56,14 @@ class FakeWorker extends EventEmitter {
       const result: ReadJobResult = {
         resolved: { kind: 'refused', reason: `answered ${job.relative} by worker` },
       };
+      // park-N: waits N ms for its file to settle, saying so; the worker runs others meanwhile.
+      const park = /^park-(\d+)/.exec(job.relative);
+      if (park) {
+        const ms = Number(park[1]);
+        queueMicrotask(() => this.emit('message', { id, parked: ms }));
+        setTimeout(() => this.emit('message', { id, result }), ms);
+        continue;
+      }
       this.busy = true;
       if (job.relative.startsWith('hang')) {
         this.hung = { id, result };
@@ -83,13 +92,18 @@ afterEach(() => {
   for (const pool of pools.splice(0)) pool.close();
 });
 
-function fakePool(max: number, jobMs = 0): { pool: ReadPool; workers: FakeWorker[] } {
+function fakePool(
+  max: number,
+  jobMs = 0,
+  saturated = false,
+): { pool: ReadPool; workers: FakeWorker[] } {
   const workers: FakeWorker[] = [];
-  const pool = new ReadPool(max, (claims) => {
+  const start = (claims: Int32Array): ReadWorker => {
     const worker = new FakeWorker(claims, jobMs);
     workers.push(worker);
     return worker as unknown as ReadWorker;
-  });
+  };
+  const pool = new ReadPool(max, start, BASE_READ_WORKERS, { saturated: () => saturated });
   pools.push(pool);
   return { pool, workers };
 }
@@ -192,6 +206,35 @@ describe('ReadPool scheduling', () => {
     expect((await Promise.all(hung)).map(reasonOf)).toEqual(
       hung.map((_, i) => `answered hang-${i} by worker`),
     );
+  });
+
+  it('does not grow for jobs parked while their files settle', async () => {
+    // Every base worker has jobs asleep for 400 ms (past HELD_JOB_MS), with jobs queued behind.
+    const { pool, workers } = fakePool(BASE_READ_WORKERS + 16, 2);
+    const parked = Array.from({ length: 3 * BASE_READ_WORKERS }, (_, i) =>
+      pool.run(job(`park-400-${i}`)),
+    );
+    const fast = Array.from({ length: 200 }, (_, i) => pool.run(job(`f${i}`)));
+    expect((await Promise.all(fast)).map(reasonOf)).toEqual(
+      fast.map((_, i) => `answered f${i} by worker`),
+    );
+    expect((await Promise.all(parked)).map(reasonOf)).toEqual(
+      parked.map((_, i) => `answered park-400-${i} by worker`),
+    );
+    expect(workers).toHaveLength(BASE_READ_WORKERS);
+  });
+
+  it('does not grow while the process keeps every core busy, and still hands jobs on', async () => {
+    const { pool, workers } = fakePool(BASE_READ_WORKERS + 4, 0, true);
+    const hung = Array.from({ length: BASE_READ_WORKERS }, (_, i) => pool.run(job(`hang-${i}`)));
+    const queued = pool.run(job('queued'));
+    await sleep(400);
+    expect(workers).toHaveLength(BASE_READ_WORKERS);
+    expect(await settlesWithin(queued, 20)).toBe(false);
+    (workers[0] as FakeWorker).free();
+    expect(reasonOf(await queued)).toBe('answered queued by worker');
+    for (const worker of workers) worker.free();
+    await Promise.all(hung);
   });
 
   it('stops the workers beyond the base once they have been idle a while', async () => {

@@ -5,13 +5,15 @@
  * runs its jobs one after another and is handed a few at a time (waking an idle thread for each
  * job costs the main thread more than the message). A worker held by a slow or hung file holds
  * only the job it runs: the jobs queued behind it go to other workers, and when every worker is
- * held so, the pool grows, up to `max`.
+ * held so, the pool grows, up to `max` (not while the process's threads use every core: then
+ * reads are slow for want of CPU, which more workers cannot give).
  */
 import type { Worker } from 'node:worker_threads';
 import { startModuleWorker } from './worker-start.js';
 import { McpKitError } from '../../errors/mcpkit-error.js';
 import { maxStalledReadsOf, ReadStalls } from './read-stalls.js';
 import { revived, type ReadJob, type ReadJobResult } from './read-job.js';
+import { CpuSaturation } from './cpu-saturation.js';
 
 /** Workers started before the pool grows only for slow jobs. */
 export const BASE_READ_WORKERS = 4;
@@ -60,6 +62,13 @@ interface Slot {
   held: boolean;
   /** When it last had nothing to do. */
   idleSince: number;
+  /** Jobs of its asleep waiting for their files to settle, by id: when they wake. */
+  readonly wakes: Map<number, number>;
+  /**
+   * It said it is ready (its modules loaded). Until then its jobs' clock does not run: a thread
+   * that takes long to start on a loaded machine is not one held by a slow file.
+   */
+  ready: boolean;
 }
 
 /**
@@ -91,6 +100,10 @@ export interface Answer {
   result?: ReadJobResult;
   error?: { message: string; code?: string };
   skipped?: boolean;
+  /** Not an answer: the job sleeps this long (ms) waiting for its file to settle. */
+  parked?: number;
+  /** Not an answer: the worker started and takes jobs (sent once, with id -1). */
+  ready?: boolean;
 }
 
 export class ReadPool {
@@ -110,6 +123,7 @@ export class ReadPool {
     readonly max: number,
     private readonly start: StartReadWorker = startWorker,
     private readonly baseWorkers = BASE_READ_WORKERS,
+    private readonly cpu: Pick<CpuSaturation, 'saturated'> = new CpuSaturation(),
   ) {}
 
   /** Workers now. */
@@ -156,7 +170,15 @@ export class ReadPool {
   private spawn(): Slot {
     const worker = this.start(this.claims);
     worker.unref();
-    const slot: Slot = { worker, ids: [], since: 0, held: false, idleSince: performance.now() };
+    const slot: Slot = {
+      worker,
+      ids: [],
+      since: 0,
+      held: false,
+      idleSince: performance.now(),
+      wakes: new Map(),
+      ready: false,
+    };
     worker.on('message', (answer: Answer) => this.answered(slot, answer));
     const lost = (error: unknown): void => {
       const at = this.slots.indexOf(slot);
@@ -179,12 +201,22 @@ export class ReadPool {
   private answered(slot: Slot, answer: Answer): void {
     // An answer that was on its way when close() stopped the worker: its job already failed.
     if (!this.slots.includes(slot)) return;
+    if (!slot.ready) {
+      slot.ready = true;
+      slot.since = performance.now();
+    }
+    if (answer.ready) return;
+    if (answer.parked !== undefined) {
+      this.parked(slot, answer.id, answer.parked);
+      return;
+    }
     const at = slot.ids.indexOf(answer.id);
     if (at >= 0) slot.ids.splice(at, 1);
+    slot.wakes.delete(answer.id);
     if (at === 0) {
-      slot.since = performance.now();
-      slot.held = false;
       const next = slot.ids[0];
+      slot.since = Math.max(performance.now(), (next !== undefined && slot.wakes.get(next)) || 0);
+      slot.held = false;
       if (next !== undefined) began(this.pending.get(next));
     }
     if (slot.ids.length === 0) slot.idleSince = performance.now();
@@ -195,6 +227,22 @@ export class ReadPool {
     }
     this.drain();
     if (this.slots.length > this.base) this.prune();
+  }
+
+  /**
+   * The worker's running job sleeps `ms` for its file to settle: not held by a slow file, so its
+   * clock starts again when it wakes, and it takes jobs meanwhile.
+   */
+  private parked(slot: Slot, id: number, ms: number): void {
+    if (!slot.ids.includes(id)) return;
+    const wakes = performance.now() + ms;
+    slot.wakes.set(id, wakes);
+    if (slot.ids[0] !== id) return;
+    slot.since = Math.max(slot.since, wakes);
+    if (slot.held) {
+      slot.held = false;
+      this.drain();
+    }
   }
 
   /** The task of `id` when it is still pending, taken out of the table. */
@@ -239,6 +287,7 @@ export class ReadPool {
    * that number.
    */
   private watch(): void {
+    this.cpu.saturated(); // starts the window that decide() judges
     this.timer = setTimeout(() => {
       // Decided after this turn's I/O: answers that reached the pool while the main thread was
       // busy are counted first, so that a late timer does not take a blocked event loop (many
@@ -252,9 +301,10 @@ export class ReadPool {
   /** What the watch saw: workers held by slow jobs, and whether the pool grows. */
   private decide(): void {
     this.timer = this.deciding = undefined;
+    const saturated = this.cpu.saturated();
     const now = performance.now();
     for (const slot of this.slots) {
-      if (slot.ids.length === 0 || now - slot.since < SLOW_JOB_MS) continue;
+      if (!slot.ready || slot.ids.length === 0 || now - slot.since < SLOW_JOB_MS) continue;
       slot.held = true;
       for (const id of slot.ids.slice(1)) {
         const task = this.pending.get(id);
@@ -265,7 +315,7 @@ export class ReadPool {
     }
     // Workers held this long do not count: the pool keeps the base number for other files.
     const free = this.slots.filter((s) => !s.held || now - s.since < HELD_JOB_MS).length;
-    if (this.waiting.length > 0)
+    if (this.waiting.length > 0 && free < this.base && !saturated)
       for (let n = free; n < this.base && this.slots.length < this.max; n++) this.spawn();
     this.drain();
   }

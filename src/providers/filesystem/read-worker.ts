@@ -1,6 +1,7 @@
 /**
  * A read-pool worker: runs each job it claims (read-job.ts) and answers with its result; a job
- * another worker claimed first (moved off this one while it was held) is answered "skipped".
+ * another worker claimed first (moved off this one while it was held) is answered "skipped"; a
+ * job that waits for its file to settle says "parked" and the worker runs others meanwhile.
  */
 import * as fs from 'node:fs';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
@@ -24,7 +25,7 @@ function handleOf(fd: number): ProviderFileHandle {
  * The provider's calls, blocking: they hold only this worker's thread, never the event loop of
  * the server (the module refuses to load on the main thread). A job lists no folder.
  */
-function blockingFs(settleMs?: number): ProviderFs {
+function blockingFs(settleMs: number | undefined, parked: (ms: number) => void): ProviderFs {
   return {
     realpath: async (p) => fs.realpathSync.native(p),
     stat: async (p) => fs.statSync(p),
@@ -40,8 +41,18 @@ function blockingFs(settleMs?: number): ProviderFs {
       }
     },
     ...(settleMs !== undefined ? { settleMs } : {}),
+    // A job waiting for its file to settle holds no syscall: the pool is told so that it does
+    // not take this worker for one held by a slow file (and start more), and the worker runs
+    // other jobs meanwhile.
+    sleep: (ms) => {
+      if (ms >= PARKED_MIN_MS) parked(ms);
+      return new Promise((resolve) => setTimeout(resolve, ms));
+    },
   };
 }
+
+/** Shorter waits (the few ms between two stats of a hot file) are not worth a message. */
+const PARKED_MIN_MS = 20;
 
 const port = parentPort;
 const claims = (workerData as { claims?: Int32Array } | null)?.claims;
@@ -52,7 +63,8 @@ if (port) {
       port.postMessage({ id, skipped: true });
       return;
     }
-    runReadJob(blockingFs(job.settleMs), job).then(
+    const parked = (ms: number): void => port.postMessage({ id, parked: ms });
+    runReadJob(blockingFs(job.settleMs, parked), job).then(
       (result) => port.postMessage({ id, result }),
       (error: unknown) => {
         const code = errorCode(error);
@@ -66,4 +78,5 @@ if (port) {
       },
     );
   });
+  port.postMessage({ id: -1, ready: true });
 }

@@ -61,6 +61,7 @@ function standIns(jobMs = 0) {
         }, jobMs);
       }
     };
+    queueMicrotask(() => worker.emit('message', { id: -1, ready: true } satisfies Answer));
     return Object.assign(worker, {
       postMessage: (message: { id: number; job: ReadJob }) => (inbox.push(message), step()),
       terminate: () => Promise.resolve(0),
