@@ -254,6 +254,10 @@ export class ReadPool {
 
   /** Hands waiting jobs to the least busy workers that are not held; starts the base ones. */
   private drain(): void {
+    // The base workers start together, at the first job: a burst does not wait for them one
+    // by one, and what the pool holds once used does not grow with the load.
+    if (this.slots.length === 0 && this.waiting.length > 0)
+      for (let n = 0; n < this.base; n++) this.spawn();
     while (this.waiting.length > 0) {
       let best: Slot | undefined;
       for (const slot of this.slots)
