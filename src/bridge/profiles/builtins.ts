@@ -57,6 +57,7 @@ const BUILTINS: Record<string, () => FullProfile> = {
       description:
         'Claude Code: resource_link shown as a line of text, only image blobs reach the model (others are written to disk), results over 50,000 characters or 25,000 tokens spilled to a file',
       sources: [
+        'https://github.com/agentclientprotocol/claude-agent-acp/pull/1093',
         'https://github.com/anthropics/claude-code/issues/53453',
         'https://github.com/anthropics/claude-code/issues/72271',
         'https://code.claude.com/docs/en/mcp',

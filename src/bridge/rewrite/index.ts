@@ -85,6 +85,8 @@ async function rewriteList(
   ctx: RewriteContext,
   decisions: Decision[],
 ): Promise<OutItem[] | undefined> {
+  // The common case costs nothing: text only, no limit to apply.
+  if (side.limit === null && blocks.every((b) => b?.type === 'text')) return undefined;
   const items = await rewriteBlocks(
     blocks,
     sources,
