@@ -38,6 +38,8 @@ export interface RewriteContext {
   /** The name the bridge's own read tool has downstream (`read_resource`, or prefixed on a clash). */
   readToolName: string;
   signal?: AbortSignal | undefined;
+  /** Timeout of each upstream `resources/read` (ms); default: the upstream client's own. */
+  readTimeoutMs?: number | undefined;
   /**
    * Keeps a text that has no URI of its own (a tool's text block cut to the limit) and returns
    * the URI `read_resource` serves it under, so the rest stays reachable; absent, the note says
@@ -97,6 +99,7 @@ async function rewriteList(
       maxLinkBytes: ctx.maxLinkBytes,
       readToolName: ctx.readToolName,
       signal: ctx.signal,
+      timeoutMs: ctx.readTimeoutMs,
     },
     decisions,
   );

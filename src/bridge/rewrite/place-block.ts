@@ -31,6 +31,7 @@ export interface BlockContext {
   maxLinkBytes: number;
   readToolName: string;
   signal?: AbortSignal | undefined;
+  timeoutMs?: number | undefined;
 }
 
 const fatalUtf8 = new TextDecoder('utf-8', { fatal: true });

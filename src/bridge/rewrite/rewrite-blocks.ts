@@ -23,6 +23,7 @@ function policyOf(view: SideView, ctx: BlockContext, refused: Map<string, string
     maxLinkBytes: ctx.maxLinkBytes,
     budgetBytes: Math.min(read.maxTurnBytes, tokenBytes),
     ...(ctx.signal ? { signal: ctx.signal } : {}),
+    ...(ctx.timeoutMs !== undefined ? { timeoutMs: ctx.timeoutMs } : {}),
   };
 }
 

@@ -324,4 +324,23 @@ describe('links and budgets', () => {
       /test:\/\/e \(text\/csv, 7 bytes\), embedded text:\na,b\n1,2$/,
     );
   });
+
+  it('a hung read ends at readTimeoutMs with a line naming the URI', async () => {
+    const seen: unknown[] = [];
+    const hung: ResolverClient = {
+      readResource: (_uri, options) =>
+        new Promise((_, reject) => {
+          seen.push(options?.timeoutMs);
+          setTimeout(() => reject(Object.assign(new Error('timed out'), { code: -32001 })), 5);
+        }),
+    };
+    const out = await rewriteToolResult(
+      { content: [{ type: 'resource_link', uri: 'test://slow', name: 'slow' }] },
+      ctxFor(custom({}), hung, { readTimeoutMs: 1234 }),
+    );
+    expect(seen).toEqual([1234]);
+    expect(allText(out.content)).toMatch(
+      /test:\/\/slow: not read by the bridge \(JSONRPC_-32001: timed out\)/,
+    );
+  });
 });
