@@ -80,13 +80,14 @@ async function until(done: () => boolean): Promise<void> {
 describe('readTimeoutMs', () => {
   it('a read of a hung file ends with -32603 naming the URI and the limit; its file is closed once the open returns', async () => {
     const { fs, state, release } = hangingFs();
-    const conn = serve(fs, 50);
+    // Long enough for the read to reach its open on a loaded machine.
+    const conn = serve(fs, 500);
     for (const uri of ['file:///slow0.txt', 'file:///slow1.txt?offset=0&length=4']) {
       const res = await send(conn, 'resources/read', { uri });
       expect(res.error).toMatchObject({
         code: -32603,
-        message: `${uri}: reading took longer than 50 ms (readTimeoutMs)`,
-        data: { uri, reason: 'timeout', readTimeoutMs: 50 },
+        message: `${uri}: reading took longer than 500 ms (readTimeoutMs)`,
+        data: { uri, reason: 'timeout', readTimeoutMs: 500 },
       });
     }
     expect(state.pending()).toBe(2);
