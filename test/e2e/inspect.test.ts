@@ -317,8 +317,9 @@ describe('mcpkit inspect against a hostile server', () => {
     // The overview: instructions and a tool with escapes, C1 controls, bidi overrides, \r.
     const overview = await run([]);
     expect(overview.code, overview.stderr).toBe(0);
+    // Instructions keep their line breaks (real newlines, indented), nothing else.
     expect(overview.stdout).toContain(
-      'instructions: be \\x1b[1mbold\\x1b[0m\\r\\x9b2J \\u202eevil',
+      'instructions:\n    be \\x1b[1mbold\\x1b[0m\\r\\x9b2J \\u202eevil\n    then a second line\n',
     );
     expect(overview.stdout).toContain('evil\\x1b[2J  \\x9b31m\\u202eoops\\r');
     for (const out of [call.stdout, call.stderr, overview.stdout, overview.stderr]) {
