@@ -109,7 +109,7 @@ describe('banner', () => {
           legacy:
             'npx @modelcontextprotocol/inspector@0.15.0   # then in its page: Transport Type "Streamable HTTP", URL http://127.0.0.1:3333/mcp',
           cli: 'npx @modelcontextprotocol/inspector@0.15.0 --cli http://127.0.0.1:3333/mcp --transport http --method tools/list',
-          note: `Inspector 2.x (2026-07-28) needs Node >= 22.19.0, this is Node ${v.replace('v', '')}: 0.15.0, the last for Node 20, speaks 2025-11-25 and older only`,
+          note: `Inspector 2.x (2026-07-28) needs Node >= 22.19.0, this is Node ${v.replace('v', '')}: 0.15.0, the last for Node 20, speaks the 2025 revisions only`,
         });
         const onStdio = inspectorCommands({ ...base, transport: stdio }, v);
         expect(onStdio.legacy).toBe(

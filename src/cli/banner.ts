@@ -106,7 +106,7 @@ export function inspectorCommands(
     const old = `${INSPECTOR}@${INSPECTOR_FOR_OLD_NODE}`;
     const note =
       `Inspector 2.x (2026-07-28) needs Node >= ${INSPECTOR_MIN_NODE}, this is Node ${nodeVersion.replace(/^v/, '')}: ` +
-      `${INSPECTOR_FOR_OLD_NODE}, the last for Node 20, speaks 2025-11-25 and older only`;
+      `${INSPECTOR_FOR_OLD_NODE}, the last for Node 20, speaks the 2025 revisions only`;
     if (input.transport.kind === 'http') {
       const url = shellQuote(input.transport.url);
       return {
