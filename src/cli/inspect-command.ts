@@ -228,7 +228,7 @@ export async function runInspect(args: HostArgs): Promise<number> {
       client && verb.kind !== 'overview' && verb.kind !== 'read' && isProtocolError(error)
         ? await notListed(client, args, verb.kind === 'call' ? 'tool' : 'prompt', verb.name)
         : undefined;
-    failure = unknown ?? describeError(error);
+    failure = unknown === undefined ? describeError(error) : `${unknown}; ${describeError(error)}`;
   } finally {
     await client?.close().catch(() => undefined);
   }

@@ -46,7 +46,7 @@ describe('a tool the server does not list', () => {
     const run = await runCli(['inspect', 'call', 'nosuch', '{}', ...STDIO]);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(
-      /^mcpkit inspect: unknown tool "nosuch": the server lists no such tool \(tools\/list: "pic", "explode"\)/,
+      /^mcpkit inspect: unknown tool "nosuch": the server lists no such tool \(tools\/list: "pic", "explode"\); the server answered error -32602/,
     );
   });
 

@@ -165,7 +165,9 @@ describe('mcpkit inspect against mcpkit serve', () => {
   it('exits 1 on a JSON-RPC error or an unreachable server, 2 on bad usage', async () => {
     const missing = await inspect([http.url, 'prompt', 'nope']);
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toMatch(/the server answered error -32602/);
+    expect(missing.stderr).toMatch(
+      /^mcpkit inspect: unknown prompt "nope": the server lists no such prompt \(prompts\/list: "review-file", "survey"\); the server answered error -32602/,
+    );
     const gone = await inspect(['http://127.0.0.1:9/mcp', '--timeout', '5']);
     expect(gone.code).toBe(1);
     expect(gone.stderr).toMatch(/cannot connect to http:\/\/127\.0\.0\.1:9\/mcp/);
