@@ -133,7 +133,7 @@ export function parseServeArgs(argv: readonly string[]): ParsedServeArgs {
   let httpWord: number | undefined;
   const badHttp = (raw: string): ParsedServeArgs =>
     error(
-      `--http expects [host:]port (e.g. 3333, 127.0.0.1:3333, [::1]:3333), got ${JSON.stringify(raw)}`,
+      `--http expects HOST:PORT or PORT (e.g. 127.0.0.1:3333, [::1]:3333, 3333), got ${JSON.stringify(raw)}`,
     );
   const tokens = argTokens(argv, VALUE_NAMES, { h: 'help', q: 'quiet' });
   for (let t = 0; t < tokens.length; t++) {

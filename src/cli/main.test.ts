@@ -43,12 +43,12 @@ afterAll(async () => {
 describe('mcpkit (process)', () => {
   it.each([
     [['serve', '--bogus'], /^mcpkit: unknown option "--bogus" \(see 'mcpkit --help'\)\n$/],
-    [['serve', '--http', 'nope:99999'], /^mcpkit: --http expects \[host:\]port/],
+    [['serve', '--http', 'nope:99999'], /^mcpkit: --http expects HOST:PORT or PORT/],
     [
       ['serve', '--http', 'notaport'],
-      /^mcpkit: --http expects \[host:\]port \(e\.g\. 3333, 127\.0\.0\.1:3333, \[::1\]:3333\), got "notaport" \(and no folder/,
+      /^mcpkit: --http expects HOST:PORT or PORT \(e\.g\. 127\.0\.0\.1:3333, \[::1\]:3333, 3333\), got "notaport" \(and no folder/,
     ],
-    [['serve', 'examples/docs', '--http', 'notaport'], /^mcpkit: --http expects \[host:\]port/],
+    [['serve', 'examples/docs', '--http', 'notaport'], /^mcpkit: --http expects HOST:PORT or PORT/],
     [['serve', '--block-budget', 'x'], /^mcpkit: --block-budget expects a size/],
     [
       ['serve', '--stdio', '--max-line-bytes', '1024'],

@@ -85,7 +85,7 @@ export async function runServe(
   const dir = path.resolve(args.dir ?? bundledExampleDir());
   if (args.dirAfterHttp && !existsSync(dir))
     throw new UsageError(
-      `--http expects [host:]port (e.g. 3333, 127.0.0.1:3333, [::1]:3333), got ${JSON.stringify(args.dir)} (and no folder of that name exists to serve)`,
+      `--http expects HOST:PORT or PORT (e.g. 127.0.0.1:3333, [::1]:3333, 3333), got ${JSON.stringify(args.dir)} (and no folder of that name exists to serve)`,
     );
   checkDir(dir);
   const opened = await openShared(args, (line) => void io.stderr.write(`${line}\n`));
