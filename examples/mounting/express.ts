@@ -3,7 +3,7 @@
 import express from 'express';
 import type { AddressInfo } from 'node:net';
 import { toNodeHandler } from 'mcpkit/node';
-import { notesServer, PORT } from './notes-server.js';
+import { exitOnListenError, notesServer, PORT } from './notes-server.js';
 
 const app = express();
 // Optional: a body express.json() parsed is taken from req.body. Its limit (100 KiB by default)
@@ -12,6 +12,8 @@ app.use(express.json({ limit: '4mb' }));
 app.use('/mcp', toNodeHandler(notesServer()));
 app.get('/health', (_req, res) => void res.send('ok'));
 
-const listener = app.listen(PORT, '127.0.0.1', () => {
+// Express 5 calls this with the error when it cannot listen (the port taken, say).
+const listener = app.listen(PORT, '127.0.0.1', (error) => {
+  if (error) exitOnListenError(error);
   console.log(`http://127.0.0.1:${(listener.address() as AddressInfo).port}/mcp`);
 });

@@ -3,7 +3,7 @@
 import Fastify from 'fastify';
 import type { AddressInfo } from 'node:net';
 import { toNodeHandler } from 'mcpkit/node';
-import { notesServer, PORT } from './notes-server.js';
+import { exitOnListenError, notesServer, PORT } from './notes-server.js';
 
 const fastify = Fastify();
 const mcp = toNodeHandler(notesServer());
@@ -12,5 +12,5 @@ fastify.all('/mcp', (request, reply) => {
   mcp(request.raw, reply.raw, request.body);
 });
 
-await fastify.listen({ port: PORT, host: '127.0.0.1' });
+await fastify.listen({ port: PORT, host: '127.0.0.1' }).catch(exitOnListenError);
 console.log(`http://127.0.0.1:${(fastify.server.address() as AddressInfo).port}/mcp`);

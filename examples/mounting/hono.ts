@@ -3,7 +3,7 @@
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { createHttpHandler } from 'mcpkit/http';
-import { notesServer, PORT } from './notes-server.js';
+import { exitOnListenError, notesServer, PORT } from './notes-server.js';
 
 const app = new Hono();
 const mcp = createHttpHandler(notesServer());
@@ -11,4 +11,4 @@ app.all('/mcp', (c) => mcp(c.req.raw));
 
 serve({ fetch: app.fetch, port: PORT, hostname: '127.0.0.1' }, (info) => {
   console.log(`http://127.0.0.1:${info.port}/mcp`);
-});
+}).once('error', exitOnListenError);

@@ -27,3 +27,16 @@ export function notesServer(): McpServer {
 
 /** The port to listen on: PORT, else 3333 (0 picks a free one). */
 export const PORT = Number(process.env['PORT'] ?? 3333);
+
+/**
+ * Ends the example with one clear line and exit 1 when it cannot listen (the port is taken, say),
+ * instead of a stack trace.
+ */
+export function exitOnListenError(error: Error & { code?: string }): never {
+  const why =
+    error.code === 'EADDRINUSE'
+      ? `port ${PORT} on 127.0.0.1 is already in use: stop what listens there, or set PORT (PORT=0 picks a free one)`
+      : error.message;
+  console.error(`cannot listen: ${why}`);
+  process.exit(1);
+}

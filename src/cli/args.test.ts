@@ -69,7 +69,7 @@ describe('parseServeArgs', () => {
     [['docs', '--stdio'], { dir: 'docs', transport: { kind: 'stdio' } }],
     [['--stdio', 'docs'], { dir: 'docs', transport: { kind: 'stdio' } }],
     [['--http'], {}],
-    [['--http', 'docs'], { dir: 'docs' }],
+    [['--http', 'docs'], { dir: 'docs', dirAfterHttp: true }],
     [['--http', '8080'], { transport: { kind: 'http', host: '127.0.0.1', port: 8080 } }],
     [
       ['--http', '0.0.0.0:9000', 'docs'],
@@ -138,9 +138,11 @@ describe('parseServeArgs', () => {
     [['-x'], /^unknown option "-x"$/],
     [['a', 'b'], /^unexpected argument "b": serve takes one DIR$/],
     [['--stdio', '--http'], /^choose one of --stdio and --http$/],
-    [['--http', '70000'], /^--http expects \[host:\]port .*got "70000"$/],
-    [['--http=nope'], /^--http expects \[host:\]port/],
-    [['--http', 'localhost:'], /^--http expects \[host:\]port/],
+    [['--http', '70000'], /^--http expects HOST:PORT or PORT .*got "70000"$/],
+    [['docs', '--http', 'notaport'], /^--http expects HOST:PORT or PORT .*got "notaport"$/],
+    [['--http', 'notaport', 'docs'], /^--http expects HOST:PORT or PORT .*got "notaport"$/],
+    [['--http=nope'], /^--http expects HOST:PORT or PORT/],
+    [['--http', 'localhost:'], /^--http expects HOST:PORT or PORT/],
     [['--block-budget'], /^--block-budget expects a value$/],
     [['--block-budget', '--stdio'], /^--block-budget expects a value$/],
     [

@@ -16,6 +16,8 @@ export type ServeTransport = { kind: 'stdio' } | { kind: 'http'; host: string; p
 export interface ServeArgs extends Partial<Record<ValueKey, number>> {
   /** The folder to serve; undefined: the example folder shipped with mcpkit. */
   dir?: string;
+  /** DIR was the word right after `--http` (not address-like): a bad --http value if no such folder. */
+  dirAfterHttp?: boolean;
   transport: ServeTransport;
   allowHosts: string[];
   legacy: boolean;
@@ -127,13 +129,24 @@ export function parseServeArgs(argv: readonly string[]): ParsedServeArgs {
   const used = new Set<string>();
   let stdio = false;
   let http = false;
+  // The word right after --http that does not look like an address: DIR, or a bad address.
+  let httpWord: number | undefined;
+  const badHttp = (raw: string): ParsedServeArgs =>
+    error(
+      `--http expects HOST:PORT or PORT (e.g. 127.0.0.1:3333, [::1]:3333, 3333), got ${JSON.stringify(raw)}`,
+    );
   const tokens = argTokens(argv, VALUE_NAMES, { h: 'help', q: 'quiet' });
   for (let t = 0; t < tokens.length; t++) {
     const token = tokens[t] as ArgToken;
     if (token.kind === 'terminator') continue;
     if (token.kind === 'positional') {
-      if (args.dir !== undefined)
+      if (args.dir !== undefined) {
+        // Two words, one of them after --http: that one was meant as its address.
+        if (args.dirAfterHttp) return badHttp(args.dir);
+        if (token.index === httpWord) return badHttp(token.value);
         return error(`unexpected argument ${JSON.stringify(token.value)}: serve takes one DIR`);
+      }
+      if (token.index === httpWord) args.dirAfterHttp = true;
       if (token.value === '') return error('DIR is empty');
       args.dir = token.value;
       continue;
@@ -175,12 +188,13 @@ export function parseServeArgs(argv: readonly string[]): ParsedServeArgs {
               looksLikeAddress(next.value)
             ? (t++, next.value)
             : undefined;
-        if (raw === undefined) continue;
+        if (raw === undefined) {
+          if (!inline && next?.kind === 'positional' && next.index === token.index + 1)
+            httpWord = next.index;
+          continue;
+        }
         const at = parseHostPort(raw);
-        if (!at)
-          return error(
-            `--http expects [host:]port (e.g. 3333, 127.0.0.1:3333, [::1]:3333), got ${JSON.stringify(raw)}`,
-          );
+        if (!at) return badHttp(raw);
         args.transport = { kind: 'http', ...at };
         continue;
       }

@@ -17,6 +17,10 @@ import {
 import { walkServer, type WalkProgress, type WalkStats } from './audit-walk.js';
 import type { HostArgs, HostTarget } from './host-args.js';
 import { connectTarget, describeTarget } from './host-connect.js';
+import { stderrSection } from './server-stderr.js';
+
+/** Findings below error level after which the server's stderr is shown all the same. */
+const FAILURE_CODES = new Set(['request-failed', 'tool-error', 'unknown-tool']);
 
 /** Client warnings the answer checks already cover (they judge what the client repaired). */
 const COVERED_WARNINGS = new Set(['REPAIRED_RESULT', 'REPAIRED_CONTENT']);
@@ -70,10 +74,12 @@ export async function runAudit(args: HostArgs, io?: AuditIo): Promise<number> {
   const server: AuditServer = { target: targetText(args.target), transport: args.target.kind };
   let walked: WalkStats | undefined;
   let client: McpClient | undefined;
+  let stderrOf: (() => string) | undefined;
   try {
     client = await connectTarget(args, {
       clientName: 'mcpkit-audit',
       onWarning: (w) => warnings.push(w),
+      onStderr: (read) => (stderrOf = read),
     });
   } catch (error) {
     log.add({ code: 'unreachable', message: describeError(error) });
@@ -123,5 +129,8 @@ export async function runAudit(args: HostArgs, io?: AuditIo): Promise<number> {
   };
   if (walked) report.walked = walked;
   out.stdout(args.json ? reportJson(report) : reportText(report, describeTarget(args.target)));
+  // A stdio server's own account of what failed (the answers say only "Internal error").
+  const failed = report.summary.error > 0 || findings.some((f) => FAILURE_CODES.has(f.code));
+  if (failed || args.verbose) out.stderr(stderrSection(stderrOf?.() ?? ''));
   return report.summary.error > 0 ? 1 : 0;
 }

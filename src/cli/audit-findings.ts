@@ -59,6 +59,8 @@ export const FINDING_CODES = {
    * --max-requests-per-kind (the finding names it and what was skipped).
    */
   'budget-spent': 'info',
+  /** A tool named by --call that the server does not list (and refused to call). */
+  'unknown-tool': 'warning',
   /** A tool named by --call answered `isError: true` (a result, not a failure). */
   'tool-error': 'info',
 } as const satisfies Record<string, Severity>;

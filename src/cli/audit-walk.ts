@@ -4,6 +4,7 @@
  * template covers it), each prompt (audit-prompts.ts), the tools named by `--call`, and every
  * link met on the way. Timeouts in a row stop the walk (`walk-stopped`).
  */
+import { isProtocolError } from '../errors/index.js';
 import type { ServerCapabilities } from '../protocol/index.js';
 import { RESULT_CAP_BYTES } from './audit-answer.js';
 import {
@@ -154,7 +155,7 @@ async function walkStages(deps: WalkStep, stats: WalkStats, budget: ReadBudget):
   await readResources(lists['resources/list'], deps, { budget, coverage, stats });
   const links: LinkMet[] = [];
   await getPrompts(lists['prompts/list'], deps, Boolean(caps.completions), links);
-  await callTools(deps, links);
+  await callTools(deps, links, lists['tools/list']);
   stats.links = new Set(links.map((l) => l.uri)).size;
   const linkDeps = {
     client,
@@ -244,7 +245,11 @@ async function readResources(
   }
 }
 
-async function callTools(deps: WalkStep, links: LinkMet[]): Promise<void> {
+async function callTools(
+  deps: WalkStep,
+  links: LinkMet[],
+  listed: readonly Listed[],
+): Promise<void> {
   const { client, ctx, args, progress, requests } = deps;
   for (let i = 0; i < args.calls.length; i++) {
     const call = args.calls[i] as (typeof args.calls)[number];
@@ -276,6 +281,20 @@ async function callTools(deps: WalkStep, links: LinkMet[]): Promise<void> {
         ...place,
       });
     }
-    if (got.error !== undefined && !isInvalidResult(got.error)) failed(place, ctx, got.error);
+    if (got.error === undefined || isInvalidResult(got.error)) continue;
+    if (isProtocolError(got.error) && !listed.some(({ entry }) => entry['name'] === call.name))
+      ctx.log.add({
+        code: 'unknown-tool',
+        message: `--call ${quote(call.name, 100)}: the server lists no such tool (tools/list: ${listedNames(listed)}); it answered ${describeError(got.error)}`,
+        ...place,
+      });
+    else failed(place, ctx, got.error);
   }
+}
+
+/** The names of the tools listed, for a message: at most 20. */
+function listedNames(listed: readonly Listed[]): string {
+  if (listed.length === 0) return 'none';
+  const names = listed.slice(0, 20).map(({ entry }) => quote(String(entry['name']), 60));
+  return `${names.join(', ')}${listed.length > 20 ? `, … (${listed.length} in all)` : ''}`;
 }

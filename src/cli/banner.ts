@@ -67,15 +67,60 @@ export function stdioConfig(serverName: string, command: string, args: readonly 
 const INSPECTOR = 'npx @modelcontextprotocol/inspector';
 /** The Inspector's flag for the 2026-07-28 era (its default is 2025-11-25). */
 const MODERN = '--protocol-era modern';
+/** The Inspector 2.x needs this Node (its `engines`); npx resolves an old 0.x on an older one. */
+export const INSPECTOR_MIN_NODE = '22.19.0';
+/** The last Inspector that installs on Node 20 (no `engines`; 0.16 and later need Node 22). */
+export const INSPECTOR_FOR_OLD_NODE = '0.15.0';
+
+/** Whether `version` (e.g. `20.19.1`, `v22.19.0`) is at least `min`. */
+export function nodeAtLeast(version: string, min: string): boolean {
+  const parts = (v: string): number[] =>
+    v
+      .replace(/^v/, '')
+      .split('.')
+      .map((n) => Number.parseInt(n, 10) || 0);
+  const have = parts(version);
+  const need = parts(min);
+  for (let i = 0; i < 3; i++) {
+    if ((have[i] ?? 0) !== (need[i] ?? 0)) return (have[i] ?? 0) > (need[i] ?? 0);
+  }
+  return true;
+}
 
 /**
- * The commands that open the official MCP Inspector on this server: its UI in either era, and
- * its `--cli` (one method per run). Over stdio the CLI cannot pass flags to the server on its
- * command line, so it reads the pasted configuration from a file (`mcp.json`).
+ * The commands that open the official MCP Inspector on this server, for the Node that runs
+ * them (`nodeVersion`, default this process's). Node >= 22.19: Inspector 2.x, its UI in either
+ * era and its `--cli` (one method per run; the server's command line after `--` is passed as
+ * is). Older Node: Inspector 0.15.0 pinned (what npx would pick anyway, said plainly), which
+ * speaks the 2025 era only; `modern` is then undefined and `note` says why.
  */
 export function inspectorCommands(
   input: Pick<BannerInput, 'transport' | 'stdioCommand' | 'serverName'>,
-): { legacy: string; modern: string; cli: string } {
+  nodeVersion: string = process.versions.node,
+): { legacy: string; modern?: string; cli: string; note?: string } {
+  const current = nodeAtLeast(nodeVersion, INSPECTOR_MIN_NODE);
+  const stdioTarget = [input.stdioCommand.command, ...input.stdioCommand.args]
+    .map(shellQuote)
+    .join(' ');
+  if (!current) {
+    const old = `${INSPECTOR}@${INSPECTOR_FOR_OLD_NODE}`;
+    const note =
+      `Inspector 2.x (2026-07-28) needs Node >= ${INSPECTOR_MIN_NODE}, this is Node ${nodeVersion.replace(/^v/, '')}: ` +
+      `${INSPECTOR_FOR_OLD_NODE}, the last for Node 20, speaks the 2025 revisions only`;
+    if (input.transport.kind === 'http') {
+      const url = shellQuote(input.transport.url);
+      return {
+        legacy: `${old}   # then in its page: Transport Type "Streamable HTTP", URL ${url}`,
+        cli: `${old} --cli ${url} --transport http --method tools/list`,
+        note,
+      };
+    }
+    return {
+      legacy: `${old} -- ${stdioTarget}`,
+      cli: `${old} --cli --config mcp.json --server ${shellQuote(input.serverName)} --method tools/list`,
+      note,
+    };
+  }
   if (input.transport.kind === 'http') {
     const target = `--transport http --server-url ${shellQuote(input.transport.url)}`;
     return {
@@ -84,12 +129,10 @@ export function inspectorCommands(
       cli: `${INSPECTOR} --cli ${target} ${MODERN} --method tools/list`,
     };
   }
-  const { command, args } = input.stdioCommand;
-  const target = [command, ...args].map(shellQuote).join(' ');
   return {
-    legacy: `${INSPECTOR} -- ${target}`,
-    modern: `${INSPECTOR} ${MODERN} -- ${target}`,
-    cli: `${INSPECTOR} --cli --config mcp.json --server ${shellQuote(input.serverName)} ${MODERN} --method tools/list`,
+    legacy: `${INSPECTOR} -- ${stdioTarget}`,
+    modern: `${INSPECTOR} ${MODERN} -- ${stdioTarget}`,
+    cli: `${INSPECTOR} --cli ${MODERN} --method tools/list -- ${stdioTarget}`,
   };
 }
 
@@ -98,10 +141,11 @@ function folderSize({ files, bytes }: Pick<BannerInput, 'files' | 'bytes'>): str
   return `${files.toLocaleString('en-US')} file${files === 1 ? '' : 's'}, ${formatBytes(bytes ?? 0)}`;
 }
 
-/** The banner, as lines of text (no trailing newline). */
-export function banner(input: BannerInput): string {
+/** The banner, as lines of text (no trailing newline); `nodeVersion` picks the Inspector commands. */
+export function banner(input: BannerInput, nodeVersion: string = process.versions.node): string {
   const t = input.transport;
-  const inspector = inspectorCommands(input);
+  const inspector = inspectorCommands(input, nodeVersion);
+  const oldConfig = inspector.note !== undefined && t.kind === 'stdio';
   const where =
     t.kind === 'http'
       ? `Listening on ${t.url} (Streamable HTTP: 2026-07-28${t.legacy ? ', and 2025-11-25 sessions' : ' only'})`
@@ -122,12 +166,16 @@ export function banner(input: BannerInput): string {
     'To use it from a stdio host, paste into its MCP configuration:',
     stdioConfig(input.serverName, input.stdioCommand.command, input.stdioCommand.args),
     '',
-    'To open it in the MCP Inspector (2025-11-25, its default; or 2026-07-28):',
-    `  ${inspector.legacy}`,
-    `  ${inspector.modern}`,
-    t.kind === 'http'
-      ? 'Or from a terminal, one method per run:'
-      : 'Or from a terminal, one method per run, with the configuration above saved as mcp.json:',
+    ...(inspector.modern === undefined
+      ? [`To open it in the MCP Inspector (${inspector.note ?? ''}):`, `  ${inspector.legacy}`]
+      : [
+          'To open it in the MCP Inspector (2025-11-25, its default; or 2026-07-28):',
+          `  ${inspector.legacy}`,
+          `  ${inspector.modern}`,
+        ]),
+    oldConfig
+      ? 'Or from a terminal, one method per run, with the configuration above saved as mcp.json:'
+      : 'Or from a terminal, one method per run:',
     `  ${inspector.cli}`,
   ];
   return lines.join('\n');

@@ -27,6 +27,7 @@ describe('parseHostArgs', () => {
       blockBudgetBytes: 1024 * 1024,
       resolve: 'none',
       fetchUrls: false,
+      verbose: false,
       allowAddresses: [],
       calls: [],
       maxListItems: 50_000,
@@ -37,6 +38,29 @@ describe('parseHostArgs', () => {
       auth: false,
       open: false,
     });
+  });
+
+  it('takes the URL first or after the verb, over HTTP as over stdio', () => {
+    const verb = ['call', 'pic', '{"a":1}'];
+    expect(ok('inspect', [URL_, ...verb, '--resolve', 'all'])).toMatchObject({
+      target: { kind: 'http', url: URL_ },
+      verb,
+      resolve: 'all',
+    });
+    expect(ok('inspect', ['call', 'pic', '--resolve', 'all', URL_])).toMatchObject({
+      target: { kind: 'http', url: URL_ },
+      verb: ['call', 'pic'],
+      resolve: 'all',
+    });
+    expect(ok('inspect', ['read', 'https://example.com/r', URL_])).toMatchObject({
+      target: { kind: 'http', url: URL_ },
+      verb: ['read', 'https://example.com/r'],
+    });
+    expect(ok('inspect', ['read', 'file:///x', '--', 'node', 's.js'])).toMatchObject({
+      target: { kind: 'stdio', command: 'node', args: ['s.js'] },
+      verb: ['read', 'file:///x'],
+    });
+    expect(error('inspect', ['call', 'pic'])).toMatch(/URL, first or after the verb, got "call"/);
   });
 
   it('takes one way to sign in: --auth [--open], --token-env VAR or --token-file FILE', () => {
@@ -152,7 +176,7 @@ describe('parseHostArgs', () => {
 
   it.each([
     [[], /needs a server: a URL/],
-    [['ftp://x/mcp'], /expected an http:\/\/ or https:\/\/ URL first/],
+    [['ftp://x/mcp'], /expected an http:\/\/ or https:\/\/ URL, first or after the verb/],
     [['serve.js'], /a stdio server goes after "--"/],
     [[URL_, 'extra'], /unexpected argument "extra": audit takes no verb/],
     [[URL_, '--', 'node'], /either a URL or a command/],

@@ -1,6 +1,6 @@
 /**
  * Argument parsing of the host-side commands, `mcpkit inspect` and `mcpkit audit`: pure, one clear
- * message per mistake. A target is an `http(s)` URL (the first word) or, after `--`, the command
+ * message per mistake. A target is an `http(s)` URL (the first or last word) or, after `--`, the command
  * line of a stdio server.
  */
 import { isIP } from 'node:net';
@@ -30,6 +30,8 @@ export interface HostArgs {
   /** `--resolve none|ask|all` (inspect only, default none). */
   resolve: 'none' | 'ask' | 'all';
   fetchUrls: boolean;
+  /** `--verbose`: a stdio server's stderr is shown even when nothing failed. */
+  verbose: boolean;
   /** `--allow-address HOST|IP|CIDR`, repeatable; IPv6 given without brackets. */
   allowAddresses: string[];
   /** `--call NAME=JSON` (audit only), repeatable, in the order given. */
@@ -86,6 +88,7 @@ const OPTIONS: Record<string, { value: boolean; only?: HostCommand }> = {
   '-h': { value: false },
   '--json': { value: false },
   '--fetch-urls': { value: false },
+  '--verbose': { value: false },
   '--era': { value: true },
   '--timeout': { value: true },
   '--budget': { value: true },
@@ -169,8 +172,8 @@ function parseUrl(raw: string): string | undefined {
 }
 
 /**
- * Parses the arguments after `inspect` or `audit`: `URL [VERB …] [options]` or
- * `[VERB …] [options] -- COMMAND ARGS…`. Options take their value as the next argument or after
+ * Parses the arguments after `inspect` or `audit`: `URL [VERB …] [options]`, `[VERB …] URL
+ * [options]` or `[VERB …] [options] -- COMMAND ARGS…`. Options take their value as the next argument or after
  * `=`; everything after `--` is the server's command line, passed as is (node:util parseArgs
  * splits the words, every check is here).
  */
@@ -185,6 +188,7 @@ export function parseHostArgs(command: HostCommand, argv: readonly string[]): Pa
     blockBudgetBytes: DEFAULT_HOST_BLOCK_BUDGET_BYTES,
     resolve: 'none',
     fetchUrls: false,
+    verbose: false,
     allowAddresses: [],
     calls: [],
     maxListItems: DEFAULT_MAX_LIST_ITEMS,
@@ -220,6 +224,7 @@ export function parseHostArgs(command: HostCommand, argv: readonly string[]): Pa
       if (name === '--json') args.json = true;
       else if (name === '--auth') args.auth = true;
       else if (name === '--open') args.open = true;
+      else if (name === '--verbose') args.verbose = true;
       else args.fetchUrls = true;
       continue;
     }
@@ -238,18 +243,21 @@ export function parseHostArgs(command: HostCommand, argv: readonly string[]): Pa
     args.target = { kind: 'stdio', command: cmd, args: rest };
     args.verb = positional;
   } else {
-    const [first, ...rest] = positional;
+    const first = positional[0];
     if (first === undefined)
       return error(
         `${command} needs a server: a URL (mcpkit ${command} http://127.0.0.1:3333/mcp) or a command after "--" (mcpkit ${command} -- node server.js)`,
       );
-    const url = parseUrl(first);
+    // The URL first (`URL call T`) or last (`call T URL`), as for a stdio server's verb.
+    const firstUrl = parseUrl(first);
+    const last = positional.length > 1 ? (positional.at(-1) as string) : undefined;
+    const url = firstUrl ?? (last === undefined ? undefined : parseUrl(last));
     if (url === undefined)
       return error(
-        `expected an http:// or https:// URL first, got ${JSON.stringify(first)} (a stdio server goes after "--")`,
+        `expected an http:// or https:// URL, first or after the verb, got ${JSON.stringify(first)} (a stdio server goes after "--")`,
       );
     args.target = { kind: 'http', url };
-    args.verb = rest;
+    args.verb = firstUrl !== undefined ? positional.slice(1) : positional.slice(0, -1);
   }
   const problem = authProblem(args);
   if (problem) return error(problem);

@@ -18,6 +18,8 @@ export interface ConnectHooks {
   onNotification?(notification: { method: string; params?: Record<string, unknown> }): void;
   /** `clientInfo.name` (default `mcpkit`). */
   clientName?: string;
+  /** Given, for a stdio target, what the server's captured stderr holds (read it after close). */
+  onStderr?(read: () => string): void;
 }
 
 const ERA_PIN: Record<HostArgs['era'], NonNullable<McpClientOptions['era']>> = {
@@ -69,6 +71,10 @@ export async function connectTarget(args: HostArgs, hooks: ConnectHooks = {}): P
     maxListBytes: args.maxListBytes,
     maxCursorBytes: args.maxCursorBytes,
   };
+  if (transport instanceof StdioClientTransport) {
+    const stdio = transport;
+    hooks.onStderr?.(() => stdio.stderrText());
+  }
   if (hooks.onWarning) options.onWarning = (w) => hooks.onWarning?.(w);
   if (hooks.onNotification) options.onNotification = (n) => hooks.onNotification?.(n);
   const client = new McpClient(options);

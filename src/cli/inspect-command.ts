@@ -14,6 +14,7 @@ import { blockJson, blocksOf, hostResolver, sha256 } from './host-resolve.js';
 import { CLI_LIST_LIMIT_NAMES, cliListLimits } from './list-limits.js';
 import { renderBlocks, renderOverview, renderRead, type ReadEntry } from './inspect-render.js';
 import { UsageError } from './serve-command.js';
+import { stderrSection } from './server-stderr.js';
 import { shownText, terminalJson } from './terminal-text.js';
 
 type Obj = Record<string, unknown>;
@@ -194,10 +195,13 @@ export async function runInspect(args: HostArgs): Promise<number> {
   const verb = parseVerb(args.verb);
   const warnings: string[] = [];
   let client: McpClient | undefined;
+  let stderrOf: (() => string) | undefined;
+  let failure: string | undefined;
   try {
     client = await connectTarget(args, {
       clientName: 'mcpkit-inspect',
       onWarning: (w) => warnings.push(`${w.code}: ${w.message}`),
+      onStderr: (read) => (stderrOf = read),
     });
     if (verb.kind === 'overview') {
       const data = await overview(client, args);
@@ -219,13 +223,54 @@ export async function runInspect(args: HostArgs): Promise<number> {
       write(args.json ? terminalJson(json) : renderBlocks(head, resolved));
     }
     if (!args.json) for (const w of warnings) process.stderr.write(`warning: ${shownText(w)}\n`);
-    return 0;
   } catch (error) {
-    process.stderr.write(`mcpkit inspect: ${describeError(error)}\n`);
-    return 1;
+    const unknown =
+      client && verb.kind !== 'overview' && verb.kind !== 'read' && isProtocolError(error)
+        ? await notListed(client, args, verb.kind === 'call' ? 'tool' : 'prompt', verb.name)
+        : undefined;
+    failure = unknown === undefined ? describeError(error) : `${unknown}; ${describeError(error)}`;
   } finally {
     await client?.close().catch(() => undefined);
   }
+  if (failure !== undefined) process.stderr.write(`mcpkit inspect: ${failure}\n`);
+  // The server's stderr (read once it has exited, so that all of it is in): its real error.
+  const stderr = stderrOf?.() ?? '';
+  if ((failure !== undefined || args.verbose) && !failure?.includes('stderr'))
+    process.stderr.write(stderrSection(stderr));
+  return failure === undefined ? 0 : 1;
+}
+
+/**
+ * Said in the client's words when a failed call or prompt names nothing the server lists (the
+ * server's own error for it varies): undefined when it is listed, or the list cannot be had.
+ */
+async function notListed(
+  client: McpClient,
+  args: HostArgs,
+  kind: 'tool' | 'prompt',
+  name: string,
+): Promise<string | undefined> {
+  const method = kind === 'tool' ? 'tools/list' : 'prompts/list';
+  const names: string[] = [];
+  try {
+    const pages = paginate<unknown>(
+      method,
+      (cursor) => client.request(method, cursor === undefined ? {} : { cursor }),
+      cliListLimits(args),
+    );
+    for await (const item of pages) {
+      const listed = (item as Obj | null)?.['name'];
+      if (listed === name) return undefined;
+      if (typeof listed === 'string') names.push(listed);
+    }
+  } catch {
+    return undefined;
+  }
+  const shown = names.slice(0, 20).map((n) => JSON.stringify(n));
+  const more = names.length > 20 ? `, … (${names.length} in all)` : '';
+  return shownText(
+    `unknown ${kind} ${JSON.stringify(name)}: the server lists no such ${kind} (${method}: ${shown.length > 0 ? `${shown.join(', ')}${more}` : 'none'})`,
+  );
 }
 
 function describeError(error: unknown): string {

@@ -3,6 +3,7 @@
  * (`shownText`) before it reaches the terminal.
  */
 import type { DecodedContents, LinkOutcome, Resolution } from '../host/index.js';
+import { decodedBase64Length } from '../protocol/base64.js';
 import { shownText } from './terminal-text.js';
 
 type Obj = Record<string, unknown>;
@@ -72,7 +73,7 @@ export function renderBlocks(head: string, resolved: Resolution): string {
       else {
         const data = typeof b['data'] === 'string' ? b['data'] : '';
         lines.push(
-          `  ${s(entry.type)} ${s(b['mimeType'] ?? 'no MIME type')}  ${bytes(Math.floor((data.length * 3) / 4))} (base64 ${data.length})`,
+          `  ${s(entry.type)} ${s(b['mimeType'] ?? 'no MIME type')}  ${bytes(decodedBase64Length(data))} (base64 ${data.length})`,
         );
       }
     }
@@ -108,8 +109,9 @@ export function renderOverview(data: Obj): string {
     `server ${s(info['name'] ?? 'unnamed')} ${s(info['version'] ?? '')}`.trimEnd(),
     `  protocol ${s(data['era'])}; capabilities: ${caps.length ? caps.map(s).join(', ') : 'none'}`,
   ];
+  // Multi-line instructions keep their lines (every other control still escaped).
   if (typeof server['instructions'] === 'string')
-    lines.push(`  instructions: ${s(server['instructions'])}`);
+    lines.push(`  instructions:\n${body(server['instructions'])}`);
   const opt = (v: unknown, f: (x: string) => string): string => (typeof v === 'string' ? f(v) : '');
   const size = (v: unknown): string => (typeof v === 'number' ? `  ${bytes(v)}` : '');
   lines.push(

@@ -1,5 +1,5 @@
 /** `mcpkit serve`: a folder as an MCP server over stdio or Streamable HTTP. */
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { McpKitError } from '../errors/index.js';
@@ -83,6 +83,10 @@ export async function runServe(
   io: ServeIo = process,
 ): Promise<{ done: Promise<number>; stop: () => Promise<void> }> {
   const dir = path.resolve(args.dir ?? bundledExampleDir());
+  if (args.dirAfterHttp && !existsSync(dir))
+    throw new UsageError(
+      `--http expects HOST:PORT or PORT (e.g. 127.0.0.1:3333, [::1]:3333, 3333), got ${JSON.stringify(args.dir)} (and no folder of that name exists to serve)`,
+    );
   checkDir(dir);
   const opened = await openShared(args, (line) => void io.stderr.write(`${line}\n`));
   let closing: Promise<void> | undefined;

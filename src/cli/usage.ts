@@ -4,6 +4,7 @@ export const USAGE = `mcpkit: a resource-first toolkit for the Model Context Pro
 Usage:
   mcpkit serve [DIR] [--stdio | --http [host:]port] [options]
   mcpkit inspect URL [VERB ...] [options]
+  mcpkit inspect [VERB ...] URL [options]
   mcpkit inspect [VERB ...] [options] -- COMMAND ARGS...
   mcpkit audit URL [options]
   mcpkit audit [options] -- COMMAND ARGS...
@@ -204,6 +205,8 @@ Options:
   --token-file FILE       send the bearer token in this file (its first line)
                           (without one of these, a server that requires authorization ends the
                           run at once, exit 1; tokens are never printed)
+  --verbose               show a stdio server's stderr (its last 20 lines) even when nothing
+                          failed; with a failure it is always shown
   --max-list-items N      entries of one list over all its pages (default 50000)
   --max-list-bytes BYTES  bytes of those entries together, as JSON (default 64MiB)
   --max-cursor-bytes BYTES
@@ -220,6 +223,7 @@ export const INSPECT_USAGE = `mcpkit inspect: look at what an MCP server offers,
 
 Usage:
   mcpkit inspect URL [VERB ...] [options]
+  mcpkit inspect [VERB ...] URL [options]
   mcpkit inspect [VERB ...] [options] -- COMMAND ARGS...
 
 Verbs:
@@ -276,7 +280,8 @@ Findings (severity: code):
            walk-stopped
   warning: result-over-cap (over HTTP, or a listed size implying one), blob-missing-mime,
            blob-noncanonical-base64, mime-mismatch, embed-over-budget, legacy-not-found-code,
-           size-mismatch, client-warning, request-failed (a prompt got with guessed arguments)
+           size-mismatch, client-warning, request-failed (a prompt got with guessed arguments),
+           unknown-tool (a --call naming a tool the server does not list)
   info:    name-reused, link-not-checked, budget-spent, tool-error
 
 Exit status: 0 when no error-level finding was made, 1 when one was (a server that cannot be

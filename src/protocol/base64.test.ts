@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { base64Length, findBase64Problem, isBase64 } from './base64.js';
+import { base64Length, decodedBase64Length, findBase64Problem, isBase64 } from './base64.js';
 
 describe('findBase64Problem', () => {
   it.each([
@@ -54,4 +54,14 @@ describe('base64Length', () => {
     expect(base64Length(raw)).toBe(wire);
     expect(Buffer.alloc(raw).toString('base64').length).toBe(wire);
   });
+});
+
+describe('decodedBase64Length', () => {
+  it.each([
+    ['', 0],
+    ['aA==', 1],
+    ['aGk=', 2],
+    ['aGlt', 3],
+    ['aGltYQ==', 4],
+  ])('%j decodes to %i bytes', (text, n) => expect(decodedBase64Length(text)).toBe(n));
 });

@@ -52,3 +52,14 @@ export function isBase64(value: string): boolean {
 export function base64Length(rawBytes: number): number {
   return 4 * Math.ceil(rawBytes / 3);
 }
+
+/**
+ * Bytes a base64 text decodes to, its `=` padding accounted (`'aGk='` is 2): the length of
+ * canonical base64 without decoding it; an estimate for anything else.
+ */
+export function decodedBase64Length(text: string): number {
+  const n = text.length;
+  const pad =
+    n > 0 && text.charCodeAt(n - 1) === 61 ? (n > 1 && text.charCodeAt(n - 2) === 61 ? 2 : 1) : 0;
+  return Math.max(0, Math.floor(((n - pad) * 3) / 4));
+}

@@ -111,7 +111,15 @@ export function attachUri(
         } catch {
           throw cause;
         }
-        if (served) throw cause;
+        // A template matches but its handler found nothing: still the author's URI to fix.
+        if (served)
+          throw new McpKitError(
+            'ATTACHMENT_NOT_SERVED',
+            `attached ${uri}, which a template matches but whose read handler found nothing ` +
+              '(it returned undefined): attach a URI the handler serves, or the content itself, ' +
+              'such as ctx.attach({ uri, text, mimeType })',
+            { cause },
+          );
         throw new McpKitError(
           'ATTACHMENT_NOT_SERVED',
           `attached ${uri}, which no resource, template or link-store entry serves: register ` +
@@ -138,6 +146,7 @@ export async function assembleForResult(
   items: ReadonlyArray<ContentBlock | Attachment>,
   itemOverheadBytes = 0,
 ): Promise<{ content: ContentBlock[]; meta?: Record<string, unknown> }> {
+  checkBlobs(items);
   const o = env.options;
   const decisions: DecisionRecord[] = [];
   const sized = await withStatSizes(env, items);
@@ -171,6 +180,44 @@ export async function assembleForResult(
     detail: d.decision.detail,
   }));
   return { content: blocks, meta: { [`${MCPKIT_META_PREFIX}decisions`]: explained } };
+}
+
+/**
+ * The author's blobs are checked as a read handler's are: invalid base64 never reaches the wire
+ * (McpKitError `INVALID_BASE64`, which the tool or prompt reports as the author's mistake).
+ */
+function checkBlobs(items: ReadonlyArray<ContentBlock | Attachment>): void {
+  for (const item of items) {
+    const found = blobOf(item);
+    if (found === undefined) continue;
+    const problem = findBase64Problem(found.blob);
+    if (problem === undefined) continue;
+    throw new McpKitError(
+      'INVALID_BASE64',
+      `${found.what} has a blob that is not base64 (${problem.reason} at offset ${problem.offset}): ` +
+        'give canonical base64 (encodeBase64 from mcpkit/content), or the raw bytes as { bytes }',
+    );
+  }
+}
+
+function blobOf(item: ContentBlock | Attachment): { blob: string; what: string } | undefined {
+  if (isAttachment(item)) {
+    if (typeof item.blob !== 'string') return undefined;
+    return { blob: item.blob, what: `attached ${item.uri ?? JSON.stringify(item.name)}` };
+  }
+  const block = item as {
+    type?: unknown;
+    data?: unknown;
+    resource?: { uri?: unknown; blob?: unknown };
+  };
+  if ((block.type === 'image' || block.type === 'audio') && typeof block.data === 'string')
+    return { blob: block.data, what: `an ${block.type} block` };
+  if (block.type === 'resource' && typeof block.resource?.blob === 'string')
+    return {
+      blob: block.resource.blob,
+      what: `the embedded resource ${String(block.resource.uri)}`,
+    };
+  return undefined;
 }
 
 /** The first part a link to a resource too large to read whole points at, and that part's size. */

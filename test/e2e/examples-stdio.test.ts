@@ -60,12 +60,18 @@ describe.each(['modern', 'legacy'] as const)('examples over stdio (%s)', (era) =
     });
   });
 
-  it('artifact: a large export is linked as an artifact the client can read back', async () => {
+  it('artifact: the default export is embedded, a large one linked as an artifact the client can read back', async () => {
     const client = await start('artifact', era);
     const small = await client.callTool('export-rows', { rows: 3 });
     expect(small.content[1]).toMatchObject({
       type: 'resource',
       resource: { mimeType: 'text/csv', text: 'id,value\n0,0\n1,7\n2,14\n' },
+    });
+    // The default 50,000 rows (about 480 KB) fit the 1 MiB block budget: embedded, as its header says.
+    const byDefault = await client.callTool('export-rows', {});
+    expect(byDefault.content[1]).toMatchObject({
+      type: 'resource',
+      resource: { mimeType: 'text/csv' },
     });
     const large = await client.callTool('export-rows', { rows: 200_000 });
     const link = large.content[1] as { type: string; uri: string };

@@ -3,6 +3,7 @@
  * port, and asked over real HTTP; and all of them type-checked against the built package.
  */
 import { spawn, spawnSync } from 'node:child_process';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { modern, modernHeaders } from '../../src/testing/messages.js';
@@ -34,6 +35,30 @@ function start(file: string): Promise<string> {
   });
 }
 
+/** Runs an example to its end (bounded). */
+function runToEnd(
+  file: string,
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', file], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  kills.push(() => child.kill('SIGKILL'));
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  return new Promise((resolve) =>
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    }),
+  );
+}
+
 async function call(url: string, method: string, params: Record<string, unknown>, name?: string) {
   const res = await fetch(url, {
     method: 'POST',
@@ -62,6 +87,22 @@ describe('examples/mounting (the package built)', () => {
       expect(read).toMatchObject({ contents: [{ uri: 'note://todo', text: 'buy milk' }] });
       const hello = await call(url, 'resources/read', { uri: 'note://hello' }, 'note://hello');
       expect(hello).toMatchObject({ contents: [{ mimeType: 'text/markdown', text: '# Hello\n' }] });
+    },
+  );
+
+  it.each(['node-http', 'express', 'fastify', 'hono'])(
+    '%s: on a port already taken, one clear line on stderr and exit 1',
+    async (name) => {
+      const taken = createNetServer();
+      await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+      kills.push(() => void taken.close());
+      const port = (taken.address() as AddressInfo).port;
+      const r = await runToEnd(`examples/mounting/${name}.ts`, { PORT: String(port) });
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(
+        `cannot listen: port ${port} on 127.0.0.1 is already in use: stop what listens there, or set PORT (PORT=0 picks a free one)\n`,
+      );
     },
   );
 

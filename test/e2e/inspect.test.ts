@@ -165,7 +165,9 @@ describe('mcpkit inspect against mcpkit serve', () => {
   it('exits 1 on a JSON-RPC error or an unreachable server, 2 on bad usage', async () => {
     const missing = await inspect([http.url, 'prompt', 'nope']);
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toMatch(/the server answered error -32602/);
+    expect(missing.stderr).toMatch(
+      /^mcpkit inspect: unknown prompt "nope": the server lists no such prompt \(prompts\/list: "review-file", "survey"\); the server answered error -32602/,
+    );
     const gone = await inspect(['http://127.0.0.1:9/mcp', '--timeout', '5']);
     expect(gone.code).toBe(1);
     expect(gone.stderr).toMatch(/cannot connect to http:\/\/127\.0\.0\.1:9\/mcp/);
@@ -317,8 +319,9 @@ describe('mcpkit inspect against a hostile server', () => {
     // The overview: instructions and a tool with escapes, C1 controls, bidi overrides, \r.
     const overview = await run([]);
     expect(overview.code, overview.stderr).toBe(0);
+    // Instructions keep their line breaks (real newlines, indented), nothing else.
     expect(overview.stdout).toContain(
-      'instructions: be \\x1b[1mbold\\x1b[0m\\r\\x9b2J \\u202eevil',
+      'instructions:\n    be \\x1b[1mbold\\x1b[0m\\r\\x9b2J \\u202eevil\n    then a second line\n',
     );
     expect(overview.stdout).toContain('evil\\x1b[2J  \\x9b31m\\u202eoops\\r');
     for (const out of [call.stdout, call.stderr, overview.stdout, overview.stderr]) {

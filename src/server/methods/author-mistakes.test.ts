@@ -108,3 +108,59 @@ describe('a handler attaching what nothing serves', () => {
     expect(logged).toHaveBeenCalledWith('mcpkit: Tool "fails" failed: the database is down');
   });
 });
+
+describe('an attachment the author got wrong in other ways', () => {
+  it('a template whose handler returns undefined: -32603 naming the tool, not -32602 for the call', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const server = createServer({ name: 'mistakes', version: '1.0.0' });
+    server.resource('note://{name}', { name: 'note' }, (_u, { name }) =>
+      name === 'hello' ? 'hi' : undefined,
+    );
+    server.tool('cite', {}, (_a, ctx) => ctx.result(ctx.attach('note://nothing')));
+    const r = (await connectInMemory(server).send(
+      modern('tools/call', { name: 'cite' }),
+    )) as unknown as Answer;
+    expect(r.error?.code).toBe(-32603);
+    expect(r.error?.message).toMatch(
+      /^tool "cite": attached note:\/\/nothing, which a template matches but whose read handler found nothing \(it returned undefined\)/,
+    );
+    expect(logged).toHaveBeenCalledTimes(1);
+  });
+
+  it.each([
+    [
+      'an attachment',
+      { uri: 'bin://y', name: 'y', blob: 'not base64!' },
+      /attached bin:\/\/y has a blob/,
+    ],
+    [
+      'an image block',
+      { type: 'image', data: 'not base64!', mimeType: 'image/png' },
+      /an image block has a blob/,
+    ],
+  ])(
+    '%s with invalid base64: INVALID_BASE64, -32603 naming the tool, nothing on the wire',
+    async (_what, item, wording) => {
+      const seen: Array<[string | undefined, string]> = [];
+      const server = createServer({
+        name: 'mistakes',
+        version: '1.0.0',
+        onError: (e, m) => void seen.push([(e as { code?: string }).code, m]),
+      });
+      server.tool('blob', {}, (_a, ctx) =>
+        ctx.result('type' in item ? (item as never) : ctx.attach(item as never)),
+      );
+      const r = (await connectInMemory(server).send(
+        modern('tools/call', { name: 'blob' }),
+      )) as unknown as Answer;
+      expect(r.result).toBeUndefined();
+      expect(r.error?.code).toBe(-32603);
+      expect(r.error?.message).toMatch(/^tool "blob": /);
+      expect(r.error?.message).toMatch(wording);
+      expect(r.error?.message).toMatch(
+        /not base64 \(character " " is not in the base64 alphabet at offset 3\)/,
+      );
+      expect(seen).toEqual([['INVALID_BASE64', 'tools/call blob']]);
+    },
+  );
+});

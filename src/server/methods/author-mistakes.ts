@@ -1,5 +1,5 @@
 /**
- * A handler's programming mistakes (a malformed or unserved URI attached): the model can do
+ * A handler's programming mistakes (a malformed or unserved URI attached, a blob not base64): the model can do
  * nothing about them, so they are not tool failures (`isError`) but -32603 naming the handler
  * and the fix, and they are logged on the server's side (onError, else stderr).
  */
@@ -7,7 +7,12 @@ import { isMcpKitError } from '../../errors/mcpkit-error.js';
 import { ProtocolError } from '../../errors/protocol-error.js';
 import type { ServerCore } from '../core.js';
 
-const MISTAKES = new Set(['INVALID_URI', 'ATTACHMENT_NOT_SERVED', 'ATTACHMENT_EMPTY']);
+const MISTAKES = new Set([
+  'INVALID_URI',
+  'ATTACHMENT_NOT_SERVED',
+  'ATTACHMENT_EMPTY',
+  'INVALID_BASE64',
+]);
 
 /** `error` as -32603 when it is an author's mistake (reported first); undefined otherwise. */
 export function authorMistake(

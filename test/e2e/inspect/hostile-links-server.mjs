@@ -56,7 +56,7 @@ function handle(m) {
         result: done({
           supportedVersions: ['2026-07-28'],
           capabilities: { tools: {}, resources: {} },
-          instructions: 'be \u001b[1mbold\u001b[0m\r\u009b2J \u202eevil',
+          instructions: 'be \u001b[1mbold\u001b[0m\r\u009b2J \u202eevil\nthen a second line',
           ttlMs: 0,
           cacheScope: 'private',
           _meta: META,
