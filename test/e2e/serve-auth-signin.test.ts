@@ -15,40 +15,14 @@ import {
   FileOAuthStore,
   MemoryOAuthStore,
   OAuthClient,
-  type AuthorizationRequest,
-  type OAuthProvider,
-  type OAuthStore,
   type StoredAuth,
 } from '../../src/auth/client/index.js';
 import type { McpClient } from '../../src/client/index.js';
 import { isMcpKitError } from '../../src/errors/index.js';
 import { connect } from '../../src/transports/connect.js';
-import { jwtClaims, startIssuer, userAgent, USER, type TestIssuer } from './auth-issuer.js';
+import { jwtClaims, startIssuer, USER, type TestIssuer } from './auth-issuer.js';
 import { serveProtected, type ProtectedServe } from './auth-serve.js';
-
-/** The person at the browser: follows the authorization URL, logs in, consents. */
-class ScriptedSignIn implements OAuthProvider {
-  readonly redirectUrl = 'http://127.0.0.1/callback';
-  readonly requests: URL[] = [];
-  constructor(
-    readonly store: OAuthStore,
-    private readonly user = USER,
-  ) {}
-
-  authorize(request: AuthorizationRequest): Promise<string> {
-    this.requests.push(request.url);
-    return userAgent(request.url, this.redirectUrl, this.user);
-  }
-}
-
-/** A provider for runs that must not sign in again. */
-class NoSignIn implements OAuthProvider {
-  readonly redirectUrl = 'http://127.0.0.1/callback';
-  constructor(readonly store: OAuthStore) {}
-  authorize(): Promise<string> {
-    return Promise.reject(new Error('asked to sign in again'));
-  }
-}
+import { NoSignIn, ScriptedSignIn } from './auth-sign-in.js';
 
 let issuer: TestIssuer;
 let served: ProtectedServe;
