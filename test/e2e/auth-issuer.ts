@@ -89,8 +89,16 @@ async function signingKey(): Promise<JWK> {
   return { ...(await exportJWK(privateKey)), kid: 'test-rs256', alg: 'RS256', use: 'sig' };
 }
 
+export interface IssuerOptions {
+  /** The scopes of the resource servers (default `mcp other`). */
+  scopes?: string[];
+  /** Lifetime of access tokens, in seconds (default 600). */
+  accessTokenTtlS?: number;
+}
+
 /** Starts oidc-provider on 127.0.0.1 with the login page in front of it. */
-export async function startIssuer(scopes: string[] = ['mcp', 'other']): Promise<TestIssuer> {
+export async function startIssuer(options: IssuerOptions = {}): Promise<TestIssuer> {
+  const scopes = options.scopes ?? ['mcp', 'other'];
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const { default: Provider } = (await import(OIDC_PROVIDER)) as { default: ProviderClass };
@@ -122,8 +130,8 @@ export async function startIssuer(scopes: string[] = ['mcp', 'other']): Promise<
       claims: () => ({ sub: accountId }),
     }),
     ttl: {
-      AccessToken: 600,
-      ClientCredentials: 600,
+      AccessToken: options.accessTokenTtlS ?? 600,
+      ClientCredentials: options.accessTokenTtlS ?? 600,
       Grant: 3600,
       Interaction: 600,
       RefreshToken: 3600,
@@ -139,6 +147,7 @@ export async function startIssuer(scopes: string[] = ['mcp', 'other']): Promise<
           scope: scopes.join(' '),
           audience: state.audienceFor(resource),
           accessTokenFormat: 'jwt',
+          accessTokenTTL: options.accessTokenTtlS ?? 600,
           jwt: { sign: { alg: 'RS256' } },
         }),
       },
