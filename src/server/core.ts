@@ -37,4 +37,9 @@ export interface ServerCore {
   /** `_meta` of a result that brings none: `serverInfo`, one frozen object shared by all. */
   readonly resultMeta: Readonly<Record<string, unknown>>;
   capabilities(): ServerCapabilities;
+  /**
+   * Whether any tool, prompt, resource or template was registered with scopes (a flag set at
+   * registration, never cleared): without one, requests do no scope work at all.
+   */
+  hasScopedEntries(): boolean;
 }

@@ -15,6 +15,8 @@ export const LISTEN_END_REASON = {
   eventsLost: 'events-lost',
   /** `maxListens` streams are open in this process. */
   tooManyListens: 'too-many-listens',
+  /** The access token the stream was opened with expired: listen again with a fresh one. */
+  tokenExpired: 'token-expired',
 } as const;
 
 /** `-32603`: a stream cut because its client fell behind by more than `limit` of `option`. */
@@ -73,6 +75,18 @@ export function tooManySubscriptions(limit: number): ProtocolError {
   return ProtocolError.invalidParams(
     `resources/subscribe: this session is subscribed to ${limit} URIs, the most it may be (maxListenUris); unsubscribe from one, or subscribe to a common parent URI (it covers its sub-resources)`,
     { field: 'params.uri', maxListenUris: limit },
+  );
+}
+
+/**
+ * `-32600`: a stream ended because the access token it was opened with expired (`data.error`
+ * is OAuth's `invalid_token`); the client listens again with a fresh token.
+ */
+export function listenTokenExpired(): ProtocolError {
+  return new ProtocolError(
+    ERROR_CODES.INVALID_REQUEST,
+    'subscriptions/listen ended: the access token it was opened with expired; listen again with a fresh token',
+    { reason: LISTEN_END_REASON.tokenExpired, error: 'invalid_token' },
   );
 }
 

@@ -4,6 +4,7 @@ import { readScopes } from './methods/scopes.js';
 
 /** Every OAuth scope a tool, prompt, resource or template asks for (PRM `scopes_supported`). */
 export function declaredScopes(core: ServerCore): readonly string[] {
+  if (!core.hasScopedEntries()) return [];
   const scopes = new Set<string>();
   const lists = [
     core.tools.list(),
@@ -21,7 +22,7 @@ export function declaredScopes(core: ServerCore): readonly string[] {
  * refuse it before it runs (HTTP's 403 `insufficient_scope`); undefined when it needs none.
  */
 export function scopesFor(core: ServerCore, message: unknown): readonly string[] | undefined {
-  if (typeof message !== 'object' || message === null) return undefined;
+  if (!core.hasScopedEntries() || typeof message !== 'object' || message === null) return undefined;
   const m = message as { method?: unknown; params?: { name?: unknown; uri?: unknown } };
   const { name, uri } = m.params ?? {};
   if (m.method === 'tools/call' && typeof name === 'string') return core.tools.get(name)?.scopes;

@@ -84,6 +84,8 @@ export class McpServer {
   private readonly core: ServerCore;
   private readonly handle: ReturnType<typeof dispatch>;
   private capabilityCache: ServerCapabilities | undefined;
+  /** Set by the first registration that asks for scopes (see ServerCore.hasScopedEntries). */
+  private scoped = false;
   /**
    * Bytes of answers being produced or waiting to be written over all connections
    * (`maxResponseTotalBytes`): transports lease from it per answer (see answer-budget.ts).
@@ -155,6 +157,7 @@ export class McpServer {
       answers: this.answerBudget,
       resultMeta: Object.freeze({ [META.serverInfo]: this.info }),
       capabilities: () => this.capabilities(),
+      hasScopedEntries: () => this.scoped,
     };
     this.handle = dispatch(this.core);
   }
@@ -167,6 +170,7 @@ export class McpServer {
   ): () => void {
     const definition: ToolDefinition = typed;
     checkToolDefinition(name, definition, handler);
+    this.noteScopes(definition.scopes);
     return this.tools.add(name, toolEntry(name, definition, handler as ToolHandler<never>));
   }
 
@@ -181,10 +185,15 @@ export class McpServer {
     handler: ReadHandler<TemplateVariables<T>>,
   ): () => void {
     checkResourceDefinition(uriOrTemplate, definition, handler);
+    this.noteScopes(definition.scopes);
     const read = handler as unknown as ReadHandler;
     if (isTemplate(uriOrTemplate))
       return this.templates.add(uriOrTemplate, templateEntry(uriOrTemplate, definition, read));
     return this.resources.add(uriOrTemplate, resourceEntry(uriOrTemplate, definition, read));
+  }
+
+  private noteScopes(scopes: readonly string[] | undefined): void {
+    if (scopes !== undefined && scopes.length > 0) this.scoped = true;
   }
 
   /** Registers a prompt; returns a function that removes it. */
@@ -195,6 +204,7 @@ export class McpServer {
   ): () => void {
     const definition: PromptDefinition = typedDefinition;
     checkPromptDefinition(name, definition, typed);
+    this.noteScopes(definition.scopes);
     const handler = typed as unknown as PromptHandler;
     return this.prompts.add(name, promptEntry(name, definition, handler));
   }

@@ -98,6 +98,9 @@ export async function authorizationCodeFlow(flow: CodeFlow): Promise<TokenSet> {
   url.searchParams.set('state', state);
   url.searchParams.set('resource', flow.resource);
   if (flow.scope !== undefined) url.searchParams.set('scope', flow.scope);
+  // OpenID providers drop offline_access (so issue no refresh token) unless consent is
+  // prompted for (OIDC Core §11); OAuth-only servers ignore the parameter.
+  if (flow.scope?.split(' ').includes('offline_access')) url.searchParams.set('prompt', 'consent');
   const answered = await provider.authorize({
     url,
     redirectUrl,

@@ -34,10 +34,7 @@ export type {
   TokenEndpointAuthMethod,
   TokenSet,
 } from './types.js';
-export type {
-  AuthChallenge,
-  HttpClientAuth,
-} from '../client-hook.js';
+export type { AuthChallenge, HttpClientAuth } from '../client-hook.js';
 export {
   LoopbackRedirectProvider,
   DEFAULT_SIGN_IN_TIMEOUT_MS,

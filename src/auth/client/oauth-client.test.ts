@@ -58,9 +58,19 @@ describe('OAuthClient', () => {
     expect(query.get('code_challenge_method')).toBe('S256');
     expect(query.get('resource')).toBe(fake.url);
     expect(query.get('scope')).toBe('files:read');
+    expect(query.get('prompt')).toBeNull();
     const token = fake.seen.tokenRequests[0]?.form as URLSearchParams;
     expect(token.get('resource')).toBe(fake.url);
     expect(token.get('client_id')).toBe('client-1');
+  });
+
+  it('asks for consent with offline_access (OpenID providers drop it otherwise)', async () => {
+    fake = await startFakeOAuth({ scopesSupported: ['files:read', 'offline_access'] });
+    const auth = new OAuthClient({ provider: new AutoApproveProvider() });
+    expect(await auth.signIn(fake.url)).toBe(true);
+    const query = fake.seen.authorizations[0] as URLSearchParams;
+    expect(query.get('scope')).toBe('files:read offline_access');
+    expect(query.get('prompt')).toBe('consent');
   });
 
   it('keeps tokens per server: signing in to one never hands its token to another', async () => {

@@ -1,6 +1,7 @@
 import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { JwtVerifier } from './jwt-verifier.js';
+import { TOKEN_CLOCK_SKEW_S } from '../../server/token-expiry.js';
+import { JwtVerifier, MAX_CLOCK_SKEW_S } from './jwt-verifier.js';
 import type { KeySet } from './key-set.js';
 import { TokenRejected } from './token-errors.js';
 
@@ -35,5 +36,11 @@ describe('JwtVerifier', () => {
     await expect(verifier.verify(await sign({ client_id: 'c' }))).rejects.toBeInstanceOf(
       TokenRejected,
     );
+  });
+});
+
+describe('MAX_CLOCK_SKEW_S', () => {
+  it("is the engine's: listen streams of a token past exp end when the gate would refuse it", () => {
+    expect(MAX_CLOCK_SKEW_S).toBe(TOKEN_CLOCK_SKEW_S);
   });
 });

@@ -19,7 +19,11 @@ export const JWT_ALGORITHMS = [
   'Ed25519',
 ] as const;
 
-/** The most clock skew tolerated on `exp`, `nbf` and `iat` (60 s). */
+/**
+ * The most clock skew tolerated on `exp`, `nbf` and `iat` (60 s). The engine's
+ * TOKEN_CLOCK_SKEW_S (server/token-expiry.ts) is the same: a listen stream opened with a token
+ * past `exp` ends when this much has passed.
+ */
 export const MAX_CLOCK_SKEW_S = 60;
 
 /** How long a request waits for keys being fetched before it is answered 503 (3 s). */

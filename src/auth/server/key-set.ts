@@ -1,8 +1,10 @@
 /**
  * The issuer's signing keys (JWKS): found lazily (from the operator's `jwksUri`, else the
- * issuer's metadata), fetched on first use, kept, and fetched again for an unknown `kid` at most
- * once a minute. A failed fetch is remembered briefly, so that an authorization server that is
- * down or hangs costs each request nothing more than a quick 503.
+ * issuer's metadata), fetched on first use, kept as long as the answer's `Cache-Control` says
+ * (bounded: 1 minute .. 24 hours, 10 minutes when it says nothing), and fetched again for an
+ * unknown `kid` at most once a minute. A failed fetch is remembered briefly, so that an
+ * authorization server that is down or hangs costs each request nothing more than a quick 503;
+ * keys already held stay in use while it is down.
  */
 import {
   createLocalJWKSet,
@@ -11,6 +13,7 @@ import {
   type JWSHeaderParameters,
 } from 'jose';
 import { authorizationServerMetadataUrls } from '../metadata.js';
+import { keysLifetimeMs } from './keys-lifetime.js';
 import type { RemoteJson } from './remote-json.js';
 
 /** An unknown `kid` fetches the key set again at most this often (1 minute). */
@@ -30,13 +33,15 @@ export interface KeySetSource {
   issuer: string;
   /** The operator's JWKS URL; without it, `jwks_uri` of the issuer's metadata. */
   jwksUri?: string;
-  documents: RemoteJson;
+  documents: Pick<RemoteJson, 'get' | 'document'>;
   now?: () => number;
 }
 
 export class KeySet {
   private set: LocalSet | undefined;
   private fetchedAt = -Infinity;
+  /** When the held keys are due to be fetched again. */
+  private expiresAt = -Infinity;
   private loading: Promise<LocalSet> | undefined;
   private failure: { error: Error; at: number } | undefined;
   private jwksUri: string | undefined;
@@ -61,7 +66,7 @@ export class KeySet {
   };
 
   private async current(refresh: boolean): Promise<LocalSet> {
-    if (this.set && !refresh) return this.set;
+    if (this.set && !refresh && this.now() < this.expiresAt) return this.set;
     if (this.loading) return this.loading;
     const failed = this.failure;
     if (failed && this.now() - failed.at < FAILURE_HOLD_MS) {
@@ -78,9 +83,10 @@ export class KeySet {
     this.fetchedAt = this.now();
     try {
       const uri = (this.jwksUri ??= await this.discover());
-      const jwks = await this.source.documents.get(uri);
+      const { json: jwks, headers } = await this.source.documents.document(uri);
       if (!Array.isArray(jwks['keys'])) throw new TypeError(`${uri} has no "keys" array`);
       this.set = createLocalJWKSet(jwks as unknown as JSONWebKeySet);
+      this.expiresAt = this.now() + keysLifetimeMs(headers['cache-control'], headers['age']);
       this.failure = undefined;
       return this.set;
     } catch (error) {

@@ -15,6 +15,12 @@ export const DOCUMENT_TIMEOUT_MS = 5_000;
 
 const LOOPBACK_ALLOW = ['127.0.0.0/8', '::1', 'localhost'];
 
+/** A JSON object fetched, with the headers it came with. */
+export interface RemoteDocument {
+  json: Record<string, unknown>;
+  headers: Record<string, string>;
+}
+
 /** Fetches JSON objects; `trusted` marks URLs the operator gave. */
 export class RemoteJson {
   private readonly learned: Guard;
@@ -69,6 +75,11 @@ export class RemoteJson {
 
   /** The JSON object at `url`; throws on anything else (status, size, time, shape). */
   async get(url: string, signal?: AbortSignal): Promise<Record<string, unknown>> {
+    return (await this.document(url, signal)).json;
+  }
+
+  /** `get`, with the answer's headers (names lower-cased), for what they say about caching. */
+  async document(url: string, signal?: AbortSignal): Promise<RemoteDocument> {
     const trusted = this.trustedUrls.includes(url);
     if (!trusted) this.requireSecure(url);
     const answer = await this.guardFor(url).fetch(url, signal ? { signal } : {});
@@ -80,6 +91,6 @@ export class RemoteJson {
     const value: unknown = JSON.parse(new TextDecoder().decode(answer.bytes));
     if (typeof value !== 'object' || value === null || Array.isArray(value))
       throw new TypeError(`${url} did not answer a JSON object`);
-    return value as Record<string, unknown>;
+    return { json: value as Record<string, unknown>, headers: answer.headers };
   }
 }

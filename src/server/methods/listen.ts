@@ -1,9 +1,10 @@
 import { META } from '../../protocol/meta-keys.js';
 import type { SubscriptionFilter } from '../../protocol/types.js';
 import type { ProtocolError } from '../../errors/protocol-error.js';
-import { tooManyListenUris, tooManyListens } from '../listen-errors.js';
+import { listenTokenExpired, tooManyListenUris, tooManyListens } from '../listen-errors.js';
 import { frame } from '../listen-hub.js';
 import { missingScopes } from '../auth-info.js';
+import { onTokenExpiry } from '../token-expiry.js';
 import { readScopes } from './scopes.js';
 import type { MethodEnv, MethodSpec, Params, Result } from './types.js';
 
@@ -12,7 +13,7 @@ import type { MethodEnv, MethodSpec, Params, Result } from './types.js';
  * sent, acknowledges the honoured filter, then holds the request open until the client cancels
  * or goes away, or the server ends it; the hub sends the notifications. A stream the hub cut
  * (its client fell behind, the bus lost events) answers with the hub's error, so that the client
- * listens again and re-reads.
+ * listens again and re-reads; so does a stream whose caller's token expired (token-expiry.ts).
  */
 async function listen(params: Params, { core, ctx, notify, flow }: MethodEnv): Promise<Result> {
   const id = ctx.requestId;
@@ -38,14 +39,19 @@ async function listen(params: Params, { core, ctx, notify, flow }: MethodEnv): P
   notify(frame('notifications/subscriptions/acknowledged', id, { notifications: filter }));
   const cut = await new Promise<ProtocolError | undefined>((resolve) => {
     // A holder, not a const: a cut during add (an attach hook's own change) ends it before add returns.
-    const stream: { remove?: () => void } = {};
+    const stream: { remove?: () => void; finished?: boolean; expiry?: () => void } = {};
     const done = (error?: ProtocolError): void => {
+      if (stream.finished) return;
+      stream.finished = true;
+      stream.expiry?.();
       stream.remove?.();
       resolve(error);
     };
     stream.remove = hub.add({ id, filter, notify, flow, end: done });
     if (ctx.signal.aborted) done();
     else ctx.signal.addEventListener('abort', () => done(), { once: true });
+    // The stream holds the caller's authorization: it ends when the token does.
+    if (!stream.finished) stream.expiry = onTokenExpiry(ctx.auth, () => done(listenTokenExpired()));
   });
   if (cut) throw cut;
   return { _meta: { [META.subscriptionId]: id } };

@@ -1,7 +1,6 @@
 import type { Era } from '../../protocol/versions.js';
 import type { ServerCore } from '../core.js';
 import { paginate } from '../pagination.js';
-import { hasScopedEntries } from './scopes.js';
 import type { MethodEnv, Params, Result } from './types.js';
 
 export function pageSize(core: ServerCore): number {
@@ -31,7 +30,7 @@ export function lister<T>(
       ? { [field]: page.items, nextCursor: page.nextCursor }
       : { [field]: page.items };
     // Filtered by the caller's scopes: an answer for this caller only, never a shared one.
-    if (ctx.era === 'modern' && ctx.auth !== undefined && hasScopedEntries(core))
+    if (ctx.era === 'modern' && ctx.auth !== undefined && core.hasScopedEntries())
       result['cacheScope'] = 'private';
     return result;
   };

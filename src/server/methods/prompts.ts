@@ -54,7 +54,7 @@ export const promptMethods: Record<string, MethodSpec> = {
     run: lister(
       'prompts',
       'prompts/list',
-      (core, _era, ctx) => visibleTo(ctx.auth, core.prompts.wire(), core.prompts.list()),
+      (core, _era, ctx) => visibleTo(core, ctx.auth, core.prompts.wire(), core.prompts.list()),
       (p) => p.name,
     ),
   },

@@ -188,7 +188,7 @@ async function allResources(
   ctx: RequestContext,
 ): Promise<readonly Resource[]> {
   const templates = core.templates.list();
-  const statics = visibleTo(ctx.auth, core.resources.wire(), core.resources.list());
+  const statics = visibleTo(core, ctx.auth, core.resources.wire(), core.resources.list());
   if (!templates.some((t) => t.definition.list)) return statics;
   const all: Resource[] = [...statics];
   for (const t of templates) {
@@ -208,6 +208,7 @@ export const resourceMethods: Record<string, MethodSpec> = {
       'resources/templates/list',
       (core, _era, ctx) =>
         visibleTo(
+          core,
           ctx.auth,
           core.templates.wire(),
           core.templates.list(),

@@ -22,13 +22,14 @@ export function insufficientScope(what: string, scopes: readonly string[]): Prot
  * `wire[i]` is `entries[i]`'s, as a registry's `wire()` and `list()` are.
  */
 export function visibleTo<W, E>(
+  core: ServerCore,
   auth: AuthInfo | undefined,
   wire: readonly W[],
   entries: readonly E[],
   scopesOf: (e: E) => readonly string[] | undefined = (e) =>
     (e as { scopes?: readonly string[] }).scopes,
 ): readonly W[] {
-  if (!auth) return wire;
+  if (!auth || !core.hasScopedEntries()) return wire;
   let visible: W[] | undefined;
   for (let i = 0; i < entries.length; i++) {
     const hidden = missingScopes(scopesOf(entries[i]!), auth).length > 0;
@@ -43,6 +44,7 @@ export function visibleTo<W, E>(
  * serving it (a refused match needs none: it is refused anyway).
  */
 export function readScopes(core: ServerCore, uri: string): readonly string[] | undefined {
+  if (!core.hasScopedEntries()) return undefined;
   const entry = core.resources.get(uri);
   if (entry) return entry.scopes;
   const hit = templateHit(core.templates.list(), uri, 0);
@@ -56,15 +58,4 @@ export function requireScopes(
   auth: AuthInfo | undefined,
 ): void {
   if (missingScopes(scopes, auth).length > 0) throw insufficientScope(what, scopes ?? []);
-}
-
-/** Whether any tool, prompt, resource or template asks for scopes (lists then differ per caller). */
-export function hasScopedEntries(core: ServerCore): boolean {
-  const scoped = (e: { scopes?: readonly string[] | undefined }) => (e.scopes?.length ?? 0) > 0;
-  return (
-    core.tools.list().some(scoped) ||
-    core.prompts.list().some(scoped) ||
-    core.resources.list().some(scoped) ||
-    core.templates.list().some((t) => scoped(t.definition))
-  );
 }

@@ -87,6 +87,7 @@ export const toolMethods: Record<string, MethodSpec> = {
       'tools/list',
       (core, era, ctx) =>
         visibleTo(
+          core,
           ctx.auth,
           era === 'legacy' ? legacyTools(core.tools.wire()) : core.tools.wire(),
           core.tools.list(),
