@@ -6,6 +6,7 @@ import type { ClientWarning, McpClient } from '../client/index.js';
 import type { ContentContext } from './audit-content.js';
 import { createLinkFetch } from './audit-fetch.js';
 import { FindingLog } from './audit-findings.js';
+import { checkHtmlTarget, emitHtmlReport } from './audit-html-write.js';
 import { ServerGone, TimeoutStreak, describeError } from './audit-read.js';
 import {
   isComplete,
@@ -14,6 +15,7 @@ import {
   type AuditReport,
   type AuditServer,
 } from './audit-report.js';
+import { WalkRecord } from './audit-record.js';
 import { walkServer, type WalkProgress, type WalkStats } from './audit-walk.js';
 import type { HostArgs, HostTarget } from './host-args.js';
 import { connectTarget, describeTarget } from './host-connect.js';
@@ -65,6 +67,8 @@ export async function runAudit(args: HostArgs, io?: AuditIo): Promise<number> {
     stderr: (text) => void process.stderr.write(text),
     tty: process.stderr.isTTY === true,
   };
+  if (args.html !== undefined) await checkHtmlTarget(args.html);
+  const record = args.html === undefined ? undefined : new WalkRecord(args.blockBudgetBytes);
   const log = new FindingLog();
   const warnings: ClientWarning[] = [];
   const server: AuditServer = { target: targetText(args.target), transport: args.target.kind };
@@ -97,6 +101,7 @@ export async function runAudit(args: HostArgs, io?: AuditIo): Promise<number> {
         args,
         ctx,
         progress: progress.update,
+        ...(record ? { record } : {}),
         ...(args.fetchUrls ? { fetch: createLinkFetch(args) } : {}),
       });
     } catch (error) {
@@ -122,6 +127,9 @@ export async function runAudit(args: HostArgs, io?: AuditIo): Promise<number> {
     summary: log.summary(),
   };
   if (walked) report.walked = walked;
+  const code = report.summary.error > 0 ? 1 : 0;
+  if (args.html !== undefined)
+    return emitHtmlReport({ ...args, html: args.html }, report, record, out, code);
   out.stdout(args.json ? reportJson(report) : reportText(report, describeTarget(args.target)));
-  return report.summary.error > 0 ? 1 : 0;
+  return code;
 }
