@@ -16,7 +16,7 @@ const CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/
 /** The browser to run, or undefined when none is installed. */
 export function findChromium(): string | undefined {
   const named = process.env['CHROMIUM'];
-  if (named) return named;
+  if (named) return existsSync(named) ? named : undefined;
   const found = CANDIDATES.find((path) => existsSync(path));
   if (found) return found;
   const which = spawnSync('sh', ['-c', 'command -v chromium chromium-browser'], {
@@ -45,6 +45,7 @@ export class Chromium {
   private buffer = '';
   private next = 0;
   private readonly pending = new Map<number, (m: Message) => void>();
+  private stderr = '';
   private readonly waiters: Array<{ method: string; resolve: () => void }> = [];
   readonly problems: PageProblems = { errors: [], requests: [] };
   private session = '';
@@ -53,6 +54,18 @@ export class Chromium {
     private readonly child: ChildProcess,
     private readonly profile: string,
   ) {
+    // A browser that fails to start or dies answers every pending command with why.
+    const fail = (why: string): void => {
+      for (const [id, answer] of this.pending) {
+        this.pending.delete(id);
+        answer({ error: { message: `${why}; stderr: ${this.stderr.slice(-2000)}` } });
+      }
+    };
+    child.once('error', (error) => fail(`chromium did not start: ${error.message}`));
+    child.once('exit', (code, signal) => fail(`chromium exited (${code ?? signal})`));
+    child.stderr?.setEncoding('utf8').on('data', (d: string) => {
+      this.stderr = (this.stderr + d).slice(-20_000);
+    });
     const out = child.stdio[4] as Readable;
     out.setEncoding('utf8');
     out.on('data', (chunk: string) => {
@@ -83,7 +96,6 @@ export class Chromium {
       ],
       { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'] },
     );
-    child.stderr?.resume();
     const browser = new Chromium(child, profile);
     const created = await browser.send('Target.createTarget', { url: 'about:blank' });
     const attached = await browser.send('Target.attachToTarget', {
