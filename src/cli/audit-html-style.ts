@@ -7,11 +7,13 @@ h2 { font-size: 18px; margin: 28px 0 8px; border-bottom: 1px solid #ddd; }
 h3 { font-size: 15px; margin: 16px 0 6px; }
 h3.error { color: var(--error); } h3.warning { color: var(--warning); } h3.info { color: var(--info); }
 table { border-collapse: collapse; width: 100%; margin: 4px 0 12px; }
-caption { text-align: left; font-weight: 600; padding: 4px 0; }
+caption { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
+#sizes-table caption, #links-table caption { position: static; width: auto; height: auto; clip-path: none; text-align: left; font-weight: 600; padding: 4px 0; }
 th, td { border: 1px solid #ddd; padding: 4px 8px; text-align: left; vertical-align: top; overflow-wrap: anywhere; }
 thead th { background: #f3f3f3; }
 #summary-table { width: auto; } #summary-table thead { display: none; }
 tr.none td { color: #777; font-style: italic; }
+table[id^='findings-'] td:first-child code { white-space: nowrap; }
 code { font: 12px ui-monospace, monospace; white-space: pre-wrap; overflow-wrap: anywhere; }
 tr.error td:first-child { border-left: 4px solid var(--error); }
 tr.warning td:first-child { border-left: 4px solid var(--warning); }

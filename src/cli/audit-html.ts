@@ -92,7 +92,7 @@ function summaryTable(report: AuditReport, options: HtmlReportOptions): string {
       ['Prompts', String(walked.prompts)],
       [
         'Resources',
-        `${walked.resources} (${walked.reads} read, ${e(bytesLabel(walked.bytesRead))})`,
+        `${walked.resources} (${walked.reads} read, ${e(shortBytes(walked.bytesRead))} decoded)`,
       ],
       ['Resource templates', String(walked.resourceTemplates)],
       ['Links', `${walked.links} (${walked.linksRead} read)`],
