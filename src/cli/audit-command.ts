@@ -6,6 +6,7 @@ import type { ClientWarning, McpClient } from '../client/index.js';
 import type { ContentContext } from './audit-content.js';
 import { createLinkFetch } from './audit-fetch.js';
 import { FindingLog } from './audit-findings.js';
+import { checkHtmlTarget, emitHtmlReport } from './audit-html-write.js';
 import { ServerGone, TimeoutStreak, describeError } from './audit-read.js';
 import {
   isComplete,
@@ -14,6 +15,7 @@ import {
   type AuditReport,
   type AuditServer,
 } from './audit-report.js';
+import { WalkRecord } from './audit-record.js';
 import { walkServer, type WalkProgress, type WalkStats } from './audit-walk.js';
 import type { HostArgs, HostTarget } from './host-args.js';
 import { connectTarget, describeTarget } from './host-connect.js';
@@ -69,6 +71,8 @@ export async function runAudit(args: HostArgs, io?: AuditIo): Promise<number> {
     stderr: (text) => void process.stderr.write(text),
     tty: process.stderr.isTTY === true,
   };
+  if (args.html !== undefined) await checkHtmlTarget(args.html);
+  const record = args.html === undefined ? undefined : new WalkRecord(args.blockBudgetBytes);
   const log = new FindingLog();
   const warnings: ClientWarning[] = [];
   const server: AuditServer = { target: targetText(args.target), transport: args.target.kind };
@@ -103,6 +107,7 @@ export async function runAudit(args: HostArgs, io?: AuditIo): Promise<number> {
         args,
         ctx,
         progress: progress.update,
+        ...(record ? { record } : {}),
         ...(args.fetchUrls ? { fetch: createLinkFetch(args) } : {}),
       });
     } catch (error) {
@@ -128,9 +133,18 @@ export async function runAudit(args: HostArgs, io?: AuditIo): Promise<number> {
     summary: log.summary(),
   };
   if (walked) report.walked = walked;
-  out.stdout(args.json ? reportJson(report) : reportText(report, describeTarget(args.target)));
+  const code = report.summary.error > 0 ? 1 : 0;
   // A stdio server's own account of what failed (the answers say only "Internal error").
-  const failed = report.summary.error > 0 || findings.some((f) => FAILURE_CODES.has(f.code));
-  if (failed || args.verbose) out.stderr(stderrSection(stderrOf?.() ?? ''));
-  return report.summary.error > 0 ? 1 : 0;
+  const failed = code > 0 || findings.some((f) => FAILURE_CODES.has(f.code));
+  const serverStderr = (): void => {
+    if (failed || args.verbose) out.stderr(stderrSection(stderrOf?.() ?? ''));
+  };
+  if (args.html !== undefined) {
+    const status = await emitHtmlReport({ ...args, html: args.html }, report, record, out, code);
+    serverStderr();
+    return status;
+  }
+  out.stdout(args.json ? reportJson(report) : reportText(report, describeTarget(args.target)));
+  serverStderr();
+  return code;
 }

@@ -19,6 +19,7 @@ import type { LinkFetch } from './audit-fetch.js';
 import { quote, type Place } from './audit-findings.js';
 import { mimeContradiction } from './audit-mime.js';
 import { describeError, isInvalidResult, judged, type ReadBudget } from './audit-read.js';
+import type { LinkOutcome, WalkRecord } from './audit-record.js';
 import { LINK_READS, type RequestBudget } from './audit-requests.js';
 
 export interface LinkDeps {
@@ -29,6 +30,8 @@ export interface LinkDeps {
   requests: RequestBudget;
   /** Present with `--fetch-urls`. */
   fetch?: LinkFetch;
+  /** Present when a report (--html) lists every link checked. */
+  record?: WalkRecord;
 }
 
 const HTTP = /^https?:/i;
@@ -37,6 +40,27 @@ const HTTP = /^https?:/i;
 function metIn(link: LinkMet): string {
   const { method, name } = link.place;
   return name === undefined ? method : `${method} ${quote(name, 80)}`;
+}
+
+/** Adds a link's outcome to the record, when there is one. */
+function note(
+  link: LinkMet,
+  deps: LinkDeps,
+  outcome: LinkOutcome,
+  detail: string,
+  bytes?: number,
+): void {
+  if (!deps.record) return;
+  const coveredBy = deps.coverage.coveredBy(link.uri);
+  deps.record.links.push({
+    uri: link.uri,
+    metIn: metIn(link),
+    path: link.path,
+    outcome,
+    detail,
+    ...(coveredBy === undefined ? {} : { coveredBy }),
+    ...(bytes === undefined ? {} : { bytes }),
+  });
 }
 
 /** Checks every link (one read per distinct URI); returns how many were read or fetched. */
@@ -63,15 +87,16 @@ async function checkLink(link: LinkMet, deps: LinkDeps): Promise<boolean> {
   const coveredBy = coverage.coveredBy(link.uri);
   const http = HTTP.test(link.uri);
   if (!budget.fits(link.size)) {
-    ctx.log.add({
-      code: 'link-not-checked',
-      message: `not read: ${budget.left === 0 ? 'the budget is spent' : `its size (${link.size}) is over what is left of the budget (${budget.left} bytes)`} (--budget ${budget.limit})`,
-      ...at,
-    });
+    const message = `not read: ${budget.left === 0 ? 'the budget is spent' : `its size (${link.size}) is over what is left of the budget (${budget.left} bytes)`} (--budget ${budget.limit})`;
+    ctx.log.add({ code: 'link-not-checked', message, ...at });
+    note(link, deps, 'not checked', message);
     budget.linksSkipped++;
     return false;
   }
-  if (!deps.requests.allow(LINK_READS, 'link(s) not read', link.uri)) return false;
+  if (!deps.requests.allow(LINK_READS, 'link(s) not read', link.uri)) {
+    note(link, deps, 'not checked', 'not read: the request budget is spent (--max-requests)');
+    return false;
+  }
   if (coveredBy === undefined && http && deps.fetch) return fetchLink(link, deps, at);
 
   const place: Place = { method: 'resources/read', uri: link.uri };
@@ -95,28 +120,23 @@ async function checkLink(link: LinkMet, deps: LinkDeps): Promise<boolean> {
           ...at,
         });
       }
+      note(link, deps, 'read', '', bytes);
       return true;
     }
   }
   const why = describeError(got.error);
   if (coveredBy !== undefined) {
-    ctx.log.add({
-      code: 'link-read-failed',
-      message: `a link met in ${metIn(link)}, covered by ${coveredBy}, failed to read: ${why}`,
-      ...at,
-    });
+    const message = `a link met in ${metIn(link)}, covered by ${coveredBy}, failed to read: ${why}`;
+    ctx.log.add({ code: 'link-read-failed', message, ...at });
+    note(link, deps, 'read failed', message);
   } else if (http) {
-    ctx.log.add({
-      code: 'link-not-checked',
-      message: `an http(s) link no listed resource or template covers, which resources/read did not resolve (${why}); not fetched (--fetch-urls fetches it through the SSRF guard)`,
-      ...at,
-    });
+    const message = `an http(s) link no listed resource or template covers, which resources/read did not resolve (${why}); not fetched (--fetch-urls fetches it through the SSRF guard)`;
+    ctx.log.add({ code: 'link-not-checked', message, ...at });
+    note(link, deps, 'not checked', message);
   } else {
-    ctx.log.add({
-      code: 'link-unresolved',
-      message: `a link met in ${metIn(link)} that no listed resource or template covers, and resources/read failed: ${why}`,
-      ...at,
-    });
+    const message = `a link met in ${metIn(link)} that no listed resource or template covers, and resources/read failed: ${why}`;
+    ctx.log.add({ code: 'link-unresolved', message, ...at });
+    note(link, deps, 'unresolved', message);
   }
   return false;
 }
@@ -134,22 +154,19 @@ async function fetchLink(
     const why = declared === undefined ? undefined : await mimeContradiction(declared, got.bytes);
     if (why)
       ctx.log.add({ code: 'mime-mismatch', message: `fetched ${quote(got.url)}: ${why}`, ...at });
+    note(link, deps, 'fetched', '', got.bytes.length);
     return true;
   } catch (error) {
     if (error instanceof McpKitError && error.code === 'GUARD_TOO_LARGE') {
       budget.spend(budget.left);
-      ctx.log.add({
-        code: 'link-not-checked',
-        message: `fetch stopped: the body is over what is left of the budget (--budget ${budget.limit})`,
-        ...at,
-      });
+      const message = `fetch stopped: the body is over what is left of the budget (--budget ${budget.limit})`;
+      ctx.log.add({ code: 'link-not-checked', message, ...at });
+      note(link, deps, 'not checked', message);
       return false;
     }
-    ctx.log.add({
-      code: 'link-unresolved',
-      message: `an http(s) link met in ${metIn(link)} that no listed resource or template covers, and the guarded fetch failed: ${describeError(error)}`,
-      ...at,
-    });
+    const message = `an http(s) link met in ${metIn(link)} that no listed resource or template covers, and the guarded fetch failed: ${describeError(error)}`;
+    ctx.log.add({ code: 'link-unresolved', message, ...at });
+    note(link, deps, 'unresolved', message);
     return false;
   }
 }

@@ -2,6 +2,7 @@
 import type { McpClient } from '../client/index.js';
 import type { ContentContext } from './audit-content.js';
 import type { LinkFetch } from './audit-fetch.js';
+import type { WalkRecord } from './audit-record.js';
 import type { RequestBudget } from './audit-requests.js';
 import type { HostArgs } from './host-args.js';
 
@@ -13,6 +14,8 @@ export interface WalkDeps {
   ctx: ContentContext;
   fetch?: LinkFetch;
   progress?: WalkProgress;
+  /** Filled with resource sizes and link outcomes when a report (--html) needs them. */
+  record?: WalkRecord;
 }
 
 /** What the steps of a walk get: the deps, the progress and the request budget of the run. */

@@ -6,7 +6,7 @@
  */
 import { isProtocolError } from '../errors/index.js';
 import type { ServerCapabilities } from '../protocol/index.js';
-import { RESULT_CAP_BYTES } from './audit-answer.js';
+import { answerBytes, RESULT_CAP_BYTES } from './audit-answer.js';
 import {
   checkBlocks,
   checkReadContents,
@@ -28,6 +28,7 @@ import {
   type Listed,
 } from './audit-lists.js';
 import { getPrompts } from './audit-prompts.js';
+import { recordResource, type ResourceSize } from './audit-record.js';
 import type { WalkDeps, WalkProgress, WalkStep } from './audit-walk-types.js';
 import { describeError, isInvalidResult, judged, ReadBudget, WalkStopped } from './audit-read.js';
 import { RequestBudget } from './audit-requests.js';
@@ -44,7 +45,7 @@ function isObj(value: unknown): value is Obj {
  * it) is read through its first part when a parts template covers it: servers keep a margin
  * under the cap (mcpkit serve refuses such a whole read and points at the parts).
  */
-const NEAR_CAP_BYTES = Math.floor(RESULT_CAP_BYTES * 0.9);
+export const NEAR_CAP_BYTES = Math.floor(RESULT_CAP_BYTES * 0.9);
 
 /** The length asked for the first part of such a resource (mcpkit serve's part size). */
 export const FIRST_PART_BYTES = 1024 * 1024;
@@ -163,6 +164,7 @@ async function walkStages(deps: WalkStep, stats: WalkStats, budget: ReadBudget):
     budget,
     coverage,
     requests,
+    ...(deps.record ? { record: deps.record } : {}),
     ...(deps.fetch ? { fetch: deps.fetch } : {}),
   };
   stats.linksRead = await checkLinks(links, linkDeps, (i, n) => progress('checking links', i, n));
@@ -196,6 +198,19 @@ async function readResources(
     seen.add(uri);
     const size = typeof entry['size'] === 'number' ? entry['size'] : undefined;
     const wire = listedWireBytes(entry);
+    const note = (read: ResourceSize['read'], measured?: number): void => {
+      if (!deps.record) return;
+      const partsTemplate = coverage.partsTemplateFor(uri) !== undefined;
+      recordResource(deps.record, {
+        entry,
+        uri,
+        read,
+        partsTemplate,
+        nearCapBytes: NEAR_CAP_BYTES,
+        ...(measured === undefined ? {} : { measured }),
+        ...(wire === undefined ? {} : { estimated: wire }),
+      });
+    };
     const length = Math.min(FIRST_PART_BYTES, budget.left);
     const part =
       wire !== undefined && wire > NEAR_CAP_BYTES && length > 0
@@ -203,9 +218,13 @@ async function readResources(
         : undefined;
     if (part === undefined && !budget.fits(size)) {
       budget.skipped.push(uri);
+      note('not read');
       continue;
     }
-    if (!requests.allow('resources/read', 'listed resource(s) not read', uri)) continue;
+    if (!requests.allow('resources/read', 'listed resource(s) not read', uri)) {
+      note('not read');
+      continue;
+    }
     progress('reading resources', i, resources.length);
     const place: Place = { method: 'resources/read', uri: part ?? uri };
     if (typeof entry['name'] === 'string') place.name = entry['name'];
@@ -216,6 +235,11 @@ async function readResources(
       (onRawResult) => client.readResource(part ?? uri, { onRawResult, cache: false }),
       async (raw) => void (items = await checkReadContents(raw, place, ctx)),
     );
+    if (deps.record) {
+      if (got.raw === undefined) note('failed');
+      else if (part !== undefined) note('first part');
+      else note('whole', answerBytes(got.raw));
+    }
     if (got.raw !== undefined) {
       stats.reads++;
       budget.spend(items.reduce((n, item) => n + item.bytes, 0));

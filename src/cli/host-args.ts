@@ -54,6 +54,8 @@ export interface HostArgs {
   tokenEnv?: string;
   /** `--token-file FILE`: a ready bearer token from this file (its first line). */
   tokenFile?: string;
+  /** `--html FILE` (audit only): the HTML report, written to FILE; `-` is stdout. */
+  html?: string;
 }
 
 export type HostCommand = 'inspect' | 'audit';
@@ -95,6 +97,7 @@ const OPTIONS: Record<string, { value: boolean; only?: HostCommand }> = {
   '--allow-address': { value: true },
   '--block-budget': { value: true, only: 'audit' },
   '--call': { value: true, only: 'audit' },
+  '--html': { value: true, only: 'audit' },
   '--max-list-items': { value: true },
   '--max-list-bytes': { value: true },
   '--max-cursor-bytes': { value: true },
@@ -261,6 +264,8 @@ export function parseHostArgs(command: HostCommand, argv: readonly string[]): Pa
   }
   const problem = authProblem(args);
   if (problem) return error(problem);
+  if (args.html === '-' && args.json)
+    return error('--html - and --json both write to stdout: give --html a FILE');
   if (command === 'audit' && args.verb.length > 0)
     return error(`unexpected argument ${JSON.stringify(args.verb[0])}: audit takes no verb`);
   return { kind: 'ok', args };
@@ -300,6 +305,10 @@ function setValue(args: HostArgs, name: string, raw: string): string | undefined
       return undefined;
     case '--token-file':
       args.tokenFile = raw;
+      return undefined;
+    case '--html':
+      if (raw === '') return '--html expects a FILE to write the report to (or - for stdout)';
+      args.html = raw;
       return undefined;
     case '--era':
       if (!(ERAS as readonly string[]).includes(raw))

@@ -264,6 +264,9 @@ Audit options:
   --call NAME=JSON        call this tool with these arguments (a JSON object); repeatable
   --block-budget BYTES    an embedded block (resource, image or audio) larger than this on the
                           wire is flagged (default 1MiB)
+  --html FILE             also write the report as one self-contained HTML page (findings with
+                          their fix, resource sizes against the caps, every link checked),
+                          atomically; --html - writes it to stdout instead of the usual report
   --max-requests N        requests of the walk in all (default 20000)
   --max-requests-per-kind N
                           requests of one kind: a method (resources/read, completion/complete,
@@ -285,5 +288,6 @@ Findings (severity: code):
   info:    name-reused, link-not-checked, budget-spent, tool-error
 
 Exit status: 0 when no error-level finding was made, 1 when one was (a server that cannot be
-reached is the finding "unreachable"), 2 for bad arguments. Progress goes to stderr.
+reached is the finding "unreachable") or the --html FILE could not be written, 2 for bad
+arguments (--html FILE in a folder that does not exist among them). Progress goes to stderr.
 `;

@@ -5,6 +5,8 @@
 // Over HTTP it also serves GET /redirect (302 into http://127.0.0.2:<port>/secret) and logs
 // every request that is not a POST /mcp to stderr as "fetched <host> <path>": a guarded fetch
 // must never reach /secret. Nothing listens anywhere but 127.0.0.1 and 127.0.0.2.
+// With --html-extras (the test of `audit --html`): hostile names and a resource of each size
+// class (linked: 2 MiB; in parts: 20 MiB listed, with a parts template).
 import { createServer } from 'node:http';
 import { createInterface } from 'node:readline';
 
@@ -20,6 +22,9 @@ const LONG_PNG = Buffer.concat([PNG, Buffer.alloc(90, 7)]);
 const BIG_PNG = Buffer.concat([PNG, Buffer.alloc(MiB + 100 * 1024)]);
 const OPAQUE = Buffer.from([0, 0x13, 0x37, 0xfe, 0xed, 0, 1, 2, 3, 0x80, 0x81, 0xff]);
 const CONTROL_URI = 'broken://ctl/\u001b[31mred\u202e';
+const EXTRAS = process.argv.includes('--html-extras');
+const SCRIPT = `<script>alert("x")</script>`;
+const SCRIPT_URI = `broken://html/${SCRIPT}'`;
 
 const complete = (result) => ({ resultType: 'complete', ...result });
 const cacheable = (result) => complete({ ttlMs: 0, cacheScope: 'public', ...result });
@@ -57,6 +62,12 @@ function readAnswer(uri) {
       return [text(uri, 'a URI with control characters')];
     case 'broken://big':
       return [text(uri, 'b'.repeat(11 * MiB))];
+    case SCRIPT_URI:
+      return [text(uri, SCRIPT)];
+    case 'broken://html/linked':
+      return [text(uri, 'l'.repeat(2 * MiB))];
+    case 'broken://parts/big?offset=0&length=1048576':
+      return [text(uri, 'p'.repeat(MiB))];
     case 'broken://doc/fine':
       return [text(uri, 'a fine document', 'text/markdown')];
     case 'broken://doc/failing':
@@ -86,6 +97,13 @@ const RESOURCES = [
     mimeType: 'application/octet-stream',
     size: 2 * 1024 * MiB,
   },
+  ...(EXTRAS
+    ? [
+        { uri: SCRIPT_URI, name: `${SCRIPT} "quoted" \u202eevil` },
+        { uri: 'broken://html/linked', name: 'linked', mimeType: 'text/plain', size: 2 * MiB },
+        { uri: 'broken://parts/big', name: 'in parts', mimeType: 'text/plain', size: 20 * MiB },
+      ]
+    : []),
   // Last: its 11 MiB answer spends the read budget.
   { uri: 'broken://big', name: 'big', mimeType: 'text/plain' },
 ];
@@ -114,6 +132,9 @@ function promptAnswer(name, args, httpBase) {
         user(link('http://127.0.0.1:9/internal', 'loopback')),
         user(link('http://169.254.169.254/latest/meta-data/', 'metadata')),
         ...(httpBase ? [user(link(`${httpBase}/redirect`, 'redirect'))] : []),
+        ...(EXTRAS
+          ? [user(link("https://evil.example/?q='onmouseover='alert(1)&x=1", SCRIPT))]
+          : []),
       ];
     case 'big-embed':
       // Both over the default block budget of 1 MiB on the wire: a resource, and an image.
@@ -170,6 +191,9 @@ function handle(method, params, httpBase) {
         resourceTemplates: [
           { uriTemplate: 'broken://doc/{name}', name: 'doc' },
           { uriTemplate: 'broken://bad/{unclosed', name: 'bad' },
+          ...(EXTRAS
+            ? [{ uriTemplate: 'broken://parts/{name}{?offset,length}', name: 'parts' }]
+            : []),
         ],
         nextCursor: 'again',
       });
