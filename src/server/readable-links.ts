@@ -1,0 +1,206 @@
+/**
+ * `read_resource` and `list_resources`: two tools that let a model in a host that never reads
+ * resources itself (tool-only hosts) follow the links it is given. Used by `mcpkit bridge` over
+ * its upstream, and by `readableLinks: true` over a server's own resources.
+ */
+import { decodeBase64, encodeBase64 } from '../content/blob.js';
+import { PART_META_KEY } from '../content/policy.js';
+import type { CallToolResult, ReadResourceResult, Resource } from '../protocol/types.js';
+
+type Obj = Record<string, unknown>;
+
+/** The most bytes one `read_resource` call returns (4 MiB): a larger read asks for a range. */
+export const DEFAULT_READ_TOOL_BYTES = 4 * 1024 * 1024;
+
+export const READ_RESOURCE_DESCRIPTION =
+  'Reads a resource by its URI (e.g. a resource_link the result gave). Returns one text block: ' +
+  "exactly the resource's text, or the base64 of a binary resource. With offset and/or length " +
+  '(in bytes), returns the base64 of that byte range of the resource (text as UTF-8).';
+export const LIST_RESOURCES_DESCRIPTION =
+  'Lists the resources the server offers (uri, name, mimeType, size), one page at a time; ' +
+  'give the returned nextCursor as cursor for the next page, and query to keep only names and ' +
+  'URIs that contain it (case-insensitive).';
+
+export const READ_RESOURCE_INPUT = {
+  type: 'object',
+  properties: {
+    uri: { type: 'string', minLength: 1, description: 'The resource URI.' },
+    offset: { type: 'integer', minimum: 0, description: 'First byte of a range (default 0).' },
+    length: {
+      type: 'integer',
+      minimum: 1,
+      description: 'Bytes of the range (default: to the end).',
+    },
+  },
+  required: ['uri'],
+  additionalProperties: false,
+} as const;
+
+export const LIST_RESOURCES_INPUT = {
+  type: 'object',
+  properties: {
+    cursor: { type: 'string', description: 'nextCursor of the previous page.' },
+    query: { type: 'string', description: 'Keep resources whose name or URI contains this.' },
+  },
+  additionalProperties: false,
+} as const;
+
+export interface ReadToolSource {
+  read(uri: string): Promise<ReadResourceResult>;
+  list(cursor: string | undefined): Promise<{ resources: Resource[]; nextCursor?: string }>;
+  /** Most bytes one call returns (default {@link DEFAULT_READ_TOOL_BYTES}). */
+  maxBytes?: number;
+}
+
+interface PartMeta {
+  offset: number;
+  length: number;
+  size: number;
+  next?: string;
+}
+
+function failed(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+function partOf(contents: Obj | undefined): PartMeta | undefined {
+  const meta = contents?.['_meta'] as Obj | undefined;
+  const part = meta?.[PART_META_KEY] as PartMeta | undefined;
+  return typeof part?.size === 'number' && typeof part.offset === 'number' ? part : undefined;
+}
+
+function bytesOf(contents: Obj): Uint8Array {
+  if (typeof contents['text'] === 'string') return new TextEncoder().encode(contents['text']);
+  return decodeBase64(String(contents['blob'] ?? ''));
+}
+
+/** The contents entry of `uri` in a read's answer (its first one when none names it). */
+function entryOf(result: ReadResourceResult, uri: string): Obj | undefined {
+  const all = (result.contents ?? []) as unknown as Obj[];
+  return all.find((c) => c['uri'] === uri) ?? all[0];
+}
+
+/** The URI of the part at `offset` of `length` bytes, built from a part URI the server gave. */
+function partUri(template: string, offset: number, length: number): string | undefined {
+  try {
+    const url = new URL(template);
+    url.searchParams.set('offset', String(offset));
+    url.searchParams.set('length', String(length));
+    return url.href;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Reads `[offset, offset+length)` through the server's own ranged reads, part after part. */
+async function readParts(
+  source: ReadToolSource,
+  first: PartMeta,
+  offset: number,
+  length: number,
+): Promise<Uint8Array | string> {
+  const end = Math.min(first.size, offset + length);
+  const chunks: Uint8Array[] = [];
+  let at = offset;
+  let guard = 0;
+  while (at < end) {
+    const uri = first.next === undefined ? undefined : partUri(first.next, at, end - at);
+    if (uri === undefined) return 'the server offered parts without a usable next URI';
+    const got = entryOf(await source.read(uri), uri);
+    const bytes = got ? bytesOf(got) : new Uint8Array();
+    if (bytes.length === 0 || ++guard > 10_000) break;
+    const part = partOf(got);
+    const start = part ? at - part.offset : 0;
+    const piece = bytes.subarray(Math.max(0, start), Math.max(0, start) + (end - at));
+    if (piece.length === 0) break;
+    chunks.push(piece);
+    at += piece.length;
+  }
+  const out = new Uint8Array(at - offset);
+  let pos = 0;
+  for (const c of chunks) {
+    out.set(c, pos);
+    pos += c.length;
+  }
+  return out;
+}
+
+/** `read_resource`: exact text, a blob's base64, or the base64 of a byte range. */
+export async function readResourceTool(source: ReadToolSource, args: Obj): Promise<CallToolResult> {
+  const uri = String(args['uri']);
+  const maxBytes = source.maxBytes ?? DEFAULT_READ_TOOL_BYTES;
+  const ranged = args['offset'] !== undefined || args['length'] !== undefined;
+  const offset = typeof args['offset'] === 'number' ? args['offset'] : 0;
+  const result = await source.read(uri);
+  const entry = entryOf(result, uri);
+  if (!entry) return failed(`${uri}: the server returned no contents`);
+  const part = partOf(entry);
+  const size = part?.size ?? bytesOf(entry).length;
+  if (!ranged && part === undefined) {
+    const text = typeof entry['text'] === 'string' ? entry['text'] : String(entry['blob'] ?? '');
+    const bytes = typeof entry['text'] === 'string' ? new TextEncoder().encode(text).length : size;
+    if (bytes > maxBytes)
+      return failed(
+        `${uri} is ${bytes} bytes, over the ${maxBytes} one read returns: read it in ranges with offset and length`,
+      );
+    return { content: [{ type: 'text', text }] };
+  }
+  const asked = typeof args['length'] === 'number' ? args['length'] : size - offset;
+  const length = Math.min(asked, Math.max(0, size - offset));
+  if (offset > size) return failed(`${uri}: offset ${offset} is past its end (${size} bytes)`);
+  if (length > maxBytes)
+    return failed(
+      `${uri}: ${length} bytes asked, over the ${maxBytes} one read returns; ask for a smaller length`,
+    );
+  let bytes: Uint8Array | string;
+  if (part !== undefined) bytes = await readParts(source, part, offset, length);
+  else bytes = bytesOf(entry).subarray(offset, offset + length);
+  if (typeof bytes === 'string') return failed(`${uri}: ${bytes}`);
+  const range = { offset, length: bytes.length, size };
+  if (!ranged) {
+    // A resource the server gives in parts, asked whole: its exact text when it is text.
+    const mime = String(entry['mimeType'] ?? '');
+    if (typeof entry['text'] === 'string' || /^text\/|json|xml/.test(mime))
+      return { content: [{ type: 'text', text: new TextDecoder().decode(bytes) }] };
+  }
+  return {
+    content: [{ type: 'text', text: encodeBase64(bytes) }],
+    _meta: { 'dev.mcpkit/range': range },
+  };
+}
+
+/** `list_resources`: one page of the server's list, filtered by `query`. */
+export async function listResourcesTool(
+  source: ReadToolSource,
+  args: Obj,
+): Promise<CallToolResult> {
+  const cursor = typeof args['cursor'] === 'string' ? args['cursor'] : undefined;
+  const query = typeof args['query'] === 'string' ? args['query'].toLowerCase() : '';
+  const page = await source.list(cursor);
+  const resources = page.resources
+    .filter(
+      (r) =>
+        query === '' ||
+        r.uri.toLowerCase().includes(query) ||
+        String(r.name ?? '')
+          .toLowerCase()
+          .includes(query) ||
+        String(r.title ?? '')
+          .toLowerCase()
+          .includes(query),
+    )
+    .map((r) => {
+      const out: Obj = { uri: r.uri, name: r.name };
+      if (r.title !== undefined) out['title'] = r.title;
+      if (r.mimeType !== undefined) out['mimeType'] = r.mimeType;
+      if (r.size !== undefined) out['size'] = r.size;
+      if (r.description !== undefined) out['description'] = r.description;
+      return out;
+    });
+  const structured: Obj = { resources };
+  if (page.nextCursor !== undefined) structured['nextCursor'] = page.nextCursor;
+  return {
+    content: [{ type: 'text', text: JSON.stringify(structured) }],
+    structuredContent: structured,
+  };
+}
