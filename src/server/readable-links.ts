@@ -92,29 +92,48 @@ function partUri(template: string, offset: number, length: number): string | und
   }
 }
 
+/** What a server that reads in parts says when a resource is too large to read whole. */
+function partsOffered(error: unknown): PartMeta | undefined {
+  const data = (error as { data?: Obj } | undefined)?.data;
+  const first = data?.['firstPart'];
+  const size = data?.['size'];
+  if (typeof first !== 'string' || typeof size !== 'number') return undefined;
+  return { offset: 0, length: 0, size, next: first };
+}
+
+function isTextual(entry: Obj): boolean {
+  return (
+    typeof entry['text'] === 'string' || /^text\/|json|xml/.test(String(entry['mimeType'] ?? ''))
+  );
+}
+
 /** Reads `[offset, offset+length)` through the server's own ranged reads, part after part. */
 async function readParts(
   source: ReadToolSource,
   first: PartMeta,
   offset: number,
   length: number,
-): Promise<Uint8Array | string> {
+): Promise<{ bytes: Uint8Array; text: boolean } | string> {
   const end = Math.min(first.size, offset + length);
   const chunks: Uint8Array[] = [];
+  let template = first.next;
+  let text = false;
   let at = offset;
-  let guard = 0;
+  // Each round brings at least one byte or stops: the walk ends.
   while (at < end) {
-    const uri = first.next === undefined ? undefined : partUri(first.next, at, end - at);
+    const uri = template === undefined ? undefined : partUri(template, at, end - at);
     if (uri === undefined) return 'the server offered parts without a usable next URI';
     const got = entryOf(await source.read(uri), uri);
-    const bytes = got ? bytesOf(got) : new Uint8Array();
-    if (bytes.length === 0 || ++guard > 10_000) break;
+    if (!got) break;
+    text ||= isTextual(got);
     const part = partOf(got);
-    const start = part ? at - part.offset : 0;
-    const piece = bytes.subarray(Math.max(0, start), Math.max(0, start) + (end - at));
+    const bytes = bytesOf(got);
+    const start = part ? Math.max(0, at - part.offset) : 0;
+    const piece = bytes.subarray(start, start + (end - at));
     if (piece.length === 0) break;
     chunks.push(piece);
     at += piece.length;
+    template = part?.next ?? template;
   }
   const out = new Uint8Array(at - offset);
   let pos = 0;
@@ -122,7 +141,7 @@ async function readParts(
     out.set(c, pos);
     pos += c.length;
   }
-  return out;
+  return { bytes: out, text };
 }
 
 /** `read_resource`: exact text, a blob's base64, or the base64 of a byte range. */
@@ -131,41 +150,48 @@ export async function readResourceTool(source: ReadToolSource, args: Obj): Promi
   const maxBytes = source.maxBytes ?? DEFAULT_READ_TOOL_BYTES;
   const ranged = args['offset'] !== undefined || args['length'] !== undefined;
   const offset = typeof args['offset'] === 'number' ? args['offset'] : 0;
-  const result = await source.read(uri);
-  const entry = entryOf(result, uri);
-  if (!entry) return failed(`${uri}: the server returned no contents`);
-  const part = partOf(entry);
-  const size = part?.size ?? bytesOf(entry).length;
-  if (!ranged && part === undefined) {
+  let entry: Obj | undefined;
+  let part: PartMeta | undefined;
+  try {
+    entry = entryOf(await source.read(uri), uri);
+    if (!entry) return failed(`${uri}: the server returned no contents`);
+    part = partOf(entry);
+  } catch (error) {
+    part = partsOffered(error);
+    if (!part) throw error;
+  }
+  const size = part?.size ?? bytesOf(entry as Obj).length;
+  if (!ranged && part === undefined && entry) {
     const text = typeof entry['text'] === 'string' ? entry['text'] : String(entry['blob'] ?? '');
-    const bytes = typeof entry['text'] === 'string' ? new TextEncoder().encode(text).length : size;
-    if (bytes > maxBytes)
+    if (size > maxBytes)
       return failed(
-        `${uri} is ${bytes} bytes, over the ${maxBytes} one read returns: read it in ranges with offset and length`,
+        `${uri} is ${size} bytes, over the ${maxBytes} one read returns: read it in ranges with offset and length`,
       );
     return { content: [{ type: 'text', text }] };
   }
-  const asked = typeof args['length'] === 'number' ? args['length'] : size - offset;
-  const length = Math.min(asked, Math.max(0, size - offset));
   if (offset > size) return failed(`${uri}: offset ${offset} is past its end (${size} bytes)`);
+  const asked = typeof args['length'] === 'number' ? args['length'] : size - offset;
+  const length = Math.min(asked, size - offset);
   if (length > maxBytes)
     return failed(
-      `${uri}: ${length} bytes asked, over the ${maxBytes} one read returns; ask for a smaller length`,
+      ranged
+        ? `${uri}: ${length} bytes asked, over the ${maxBytes} one read returns; ask for a smaller length`
+        : `${uri} is ${size} bytes, over the ${maxBytes} one read returns: read it in ranges with offset and length`,
     );
-  let bytes: Uint8Array | string;
-  if (part !== undefined) bytes = await readParts(source, part, offset, length);
-  else bytes = bytesOf(entry).subarray(offset, offset + length);
-  if (typeof bytes === 'string') return failed(`${uri}: ${bytes}`);
-  const range = { offset, length: bytes.length, size };
-  if (!ranged) {
-    // A resource the server gives in parts, asked whole: its exact text when it is text.
-    const mime = String(entry['mimeType'] ?? '');
-    if (typeof entry['text'] === 'string' || /^text\/|json|xml/.test(mime))
-      return { content: [{ type: 'text', text: new TextDecoder().decode(bytes) }] };
-  }
+  let bytes: Uint8Array;
+  let text = entry ? isTextual(entry) : false;
+  if (part !== undefined) {
+    const got = await readParts(source, part, offset, length);
+    if (typeof got === 'string') return failed(`${uri}: ${got}`);
+    bytes = got.bytes;
+    text ||= got.text;
+  } else bytes = bytesOf(entry as Obj).subarray(offset, offset + length);
+  // A text resource the server gives in parts, asked whole: its exact text.
+  if (!ranged && text)
+    return { content: [{ type: 'text', text: new TextDecoder().decode(bytes) }] };
   return {
     content: [{ type: 'text', text: encodeBase64(bytes) }],
-    _meta: { 'dev.mcpkit/range': range },
+    _meta: { 'dev.mcpkit/range': { offset, length: bytes.length, size } },
   };
 }
 
