@@ -144,8 +144,26 @@ async function readParts(
   return { bytes: out, text };
 }
 
+/** A failed read as a tool error the model can read (the URI and the server's reason). */
+async function asToolError(
+  name: string,
+  run: () => Promise<CallToolResult>,
+): Promise<CallToolResult> {
+  try {
+    return await run();
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    const why = error instanceof Error ? error.message : String(error);
+    return failed(`${name} failed: ${why}${typeof code === 'number' ? ` (${code})` : ''}`);
+  }
+}
+
 /** `read_resource`: exact text, a blob's base64, or the base64 of a byte range. */
-export async function readResourceTool(source: ReadToolSource, args: Obj): Promise<CallToolResult> {
+export function readResourceTool(source: ReadToolSource, args: Obj): Promise<CallToolResult> {
+  return asToolError('read_resource', () => readResource(source, args));
+}
+
+async function readResource(source: ReadToolSource, args: Obj): Promise<CallToolResult> {
   const uri = String(args['uri']);
   const maxBytes = source.maxBytes ?? DEFAULT_READ_TOOL_BYTES;
   const ranged = args['offset'] !== undefined || args['length'] !== undefined;
@@ -196,10 +214,11 @@ export async function readResourceTool(source: ReadToolSource, args: Obj): Promi
 }
 
 /** `list_resources`: one page of the server's list, filtered by `query`. */
-export async function listResourcesTool(
-  source: ReadToolSource,
-  args: Obj,
-): Promise<CallToolResult> {
+export function listResourcesTool(source: ReadToolSource, args: Obj): Promise<CallToolResult> {
+  return asToolError('list_resources', () => listResources(source, args));
+}
+
+async function listResources(source: ReadToolSource, args: Obj): Promise<CallToolResult> {
   const cursor = typeof args['cursor'] === 'string' ? args['cursor'] : undefined;
   const query = typeof args['query'] === 'string' ? args['query'].toLowerCase() : '';
   const page = await source.list(cursor);
