@@ -98,6 +98,19 @@ export async function runBridge(
     decisions.on('error', (error) => log(`mcpkit bridge: --log ${args.log}: ${error.message}`));
   }
   const era = { auto: 'auto', '2026-07-28': 'modern', '2025-11-25': 'legacy' } as const;
+  // Downstream HTTP authorization is checked before the upstream starts (a refusal exits 2).
+  let boundUrl = '';
+  const auth =
+    args.downstream.kind === 'http'
+      ? resourceServerOf(
+          args.serveAuth,
+          args.insecureNoAuth,
+          args.downstream.host,
+          () => boundUrl,
+          process.env,
+          rejectionReporter(log),
+        )
+      : undefined;
   let bridge;
   try {
     bridge = await createBridge({
@@ -153,15 +166,6 @@ export async function runBridge(
     };
   }
   const { host, port } = args.downstream;
-  let boundUrl = '';
-  const auth = resourceServerOf(
-    args.serveAuth,
-    args.insecureNoAuth,
-    host,
-    () => boundUrl,
-    process.env,
-    rejectionReporter(log),
-  );
   const allowedHosts =
     args.allowHosts.length === 0
       ? undefined

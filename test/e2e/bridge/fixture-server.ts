@@ -1,7 +1,8 @@
 /**
  * An upstream for the bridge's e2e tests (stdio, run with tsx): a tool named `read_resource`
  * (so the bridge's own must be renamed), `crash` (the process exits: the bridge restarts it),
- * `hang` (never answers), `starts` (how many times this fixture was started, from a counter
+ * `hang` (never answers), `touch` (tells of a change to the text resource), `add-tool` (a list
+ * change), `starts` (how many times this fixture was started, from a counter
  * file given as argv[2]) and a text resource.
  */
 import { appendFileSync, readFileSync } from 'node:fs';
@@ -27,4 +28,12 @@ server.resource(
   { name: 'hello', mimeType: 'text/plain' },
   () => 'héllo wörld\n',
 );
+server.tool('touch', {}, () => {
+  server.notifyResourceUpdated('test://hello.txt');
+  return 'touched';
+});
+server.tool('add-tool', {}, () => {
+  server.tool('added', {}, () => 'new');
+  return 'added';
+});
 serveStdio(server);
