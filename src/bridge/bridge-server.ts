@@ -18,17 +18,15 @@ import type {
 } from '../protocol/index.js';
 import { validateParams } from '../protocol/validate.js';
 import { isModernVersion } from '../protocol/versions.js';
-import { Cancellation } from '../server/cancellation.js';
-import { McpServer } from '../server/index.js';
-import { checkModernMeta } from '../server/modern-envelope.js';
-import type { HandleExtra, Peer, PeerOptions } from '../server/peer.js';
+import { Cancellation, checkModernMeta } from '../server/transport.js';
+import { DEFAULT_READ_TOOL_BYTES, McpServer } from '../server/index.js';
+import type { HandleExtra, Peer, PeerOptions } from '../server/transport.js';
 import type { HostProfile } from './profiles/index.js';
 import { rewritePromptResult, rewriteToolResult, type RewriteContext } from './rewrite/index.js';
 import { FORWARDED_METHODS, hostError, hostResult, upstreamParams } from './forward-shape.js';
 import { OwnTools } from './own-tools.js';
 import type { Upstream } from './upstream.js';
 import { UpstreamChanges } from './upstream-changes.js';
-import { DEFAULT_READ_TOOL_BYTES } from '../server/readable-links.js';
 
 type Obj = Record<string, unknown>;
 
