@@ -8,7 +8,7 @@ import type { McpClient } from '../client/index.js';
 import { DEFAULT_MAX_DEPTH, deepField } from '../protocol/depth.js';
 import { requestEra } from '../protocol/era.js';
 import { classify, errorResponse, resultResponse } from '../protocol/jsonrpc.js';
-import type { JSONRPCRequest, JSONRPCResponse } from '../protocol/jsonrpc.js';
+import type { JSONRPCRequest, JSONRPCResponse, RequestId } from '../protocol/jsonrpc.js';
 import type {
   CallToolResult,
   Era,
@@ -18,8 +18,9 @@ import type {
 } from '../protocol/index.js';
 import { validateParams } from '../protocol/validate.js';
 import { isModernVersion } from '../protocol/versions.js';
-import { Cancellation, checkModernMeta } from '../server/transport.js';
-import { DEFAULT_READ_TOOL_BYTES, McpServer } from '../server/index.js';
+import { checkModernMeta } from '../server/transport.js';
+import { McpServer } from '../server/index.js';
+import { DEFAULT_READ_TOOL_BYTES } from '../content/readable-links.js';
 import type { HandleExtra, Peer, PeerOptions } from '../server/transport.js';
 import type { HostProfile } from './profiles/index.js';
 import { rewritePromptResult, rewriteToolResult, type RewriteContext } from './rewrite/index.js';
@@ -56,6 +57,8 @@ export class BridgeServer extends McpServer {
   /** Which host connection asked, by the signal its upstream request carries (input requests). */
   private readonly askers = new WeakMap<AbortSignal, Peer>();
   private readonly schemas = new Map<string, Tool['inputSchema']>();
+  /** Forwarded requests in flight per host connection, for its `notifications/cancelled`. */
+  private readonly inflight = new WeakMap<Peer, Map<RequestId, AbortController>>();
   private readonly timeoutMs: number;
 
   constructor(
@@ -116,9 +119,13 @@ export class BridgeServer extends McpServer {
   override connect(options: PeerOptions): Peer {
     const peer = super.connect(options);
     this.downstream.add(peer);
-    peer.onClose(() => this.downstream.delete(peer));
+    peer.onClose(() => {
+      this.downstream.delete(peer);
+      for (const cancel of this.inflight.get(peer)?.values() ?? []) cancel.abort();
+    });
     const inner = peer.handle.bind(peer);
     peer.handle = (raw: unknown, extra: HandleExtra = {}) => {
+      this.cancelled(peer, raw);
       const request = this.forwardable(peer, raw, extra);
       return request ? this.forward(peer, request.message, request.era, extra) : inner(raw, extra);
     };
@@ -167,6 +174,21 @@ export class BridgeServer extends McpServer {
     if (before !== undefined && before !== this.own.readName) this.notifyListChanged('tools');
   }
 
+  private inflightOf(peer: Peer): Map<RequestId, AbortController> {
+    let map = this.inflight.get(peer);
+    if (!map) this.inflight.set(peer, (map = new Map()));
+    return map;
+  }
+
+  /** A host's `notifications/cancelled` aborts the forwarded request (and so the upstream's). */
+  private cancelled(peer: Peer, raw: unknown): void {
+    const note = raw as { method?: unknown; id?: unknown; params?: { requestId?: unknown } };
+    if (note?.method !== 'notifications/cancelled' || note.id !== undefined || !peer.cancelById)
+      return;
+    const id = note.params?.requestId;
+    if (typeof id === 'string' || typeof id === 'number') this.inflight.get(peer)?.get(id)?.abort();
+  }
+
   /** The request, when the bridge forwards it: well-formed, in a known era; else the engine answers. */
   private forwardable(
     peer: Peer,
@@ -197,19 +219,23 @@ export class BridgeServer extends McpServer {
   ): Promise<JSONRPCResponse | undefined> {
     const { id, method } = request;
     const params = request.params ?? {};
-    const cancel = new Cancellation(extra.signal);
-    peer.begin(id, cancel);
+    const cancel = new AbortController();
+    const outer = typeof extra.signal === 'function' ? extra.signal() : extra.signal;
+    if (outer?.aborted) cancel.abort();
+    else outer?.addEventListener('abort', () => cancel.abort(), { once: true });
+    const inflight = this.inflightOf(peer);
+    inflight.set(id, cancel);
     this.askers.set(cancel.signal, peer);
     try {
       const result = await this.answer(peer, method, params, cancel.signal, extra);
-      if (cancel.aborted) return undefined;
+      if (cancel.signal.aborted) return undefined;
       return resultResponse(id, hostResult(method, result, era, this.info));
     } catch (error) {
-      if (cancel.aborted) return undefined;
+      if (cancel.signal.aborted) return undefined;
       const e = hostError(method, error);
       return errorResponse(id, e.code, e.message, e.data);
     } finally {
-      peer.finish(id, cancel);
+      if (inflight.get(id) === cancel) inflight.delete(id);
     }
   }
 

@@ -13,7 +13,7 @@ import {
   READ_RESOURCE_INPUT,
   readResourceTool,
   type ReadToolSource,
-} from '../server/index.js';
+} from '../content/readable-links.js';
 
 export const READ_TOOL = 'read_resource';
 export const LIST_TOOL = 'list_resources';

@@ -41,18 +41,6 @@ export type {
 } from './inferred-types.js';
 export type { ListKind } from './registry.js';
 export { MemoryLinkStore, ARTIFACT_URI_PREFIX } from './link-store.js';
-export {
-  DEFAULT_READ_TOOL_BYTES,
-  LIST_RESOURCES_DESCRIPTION,
-  LIST_RESOURCES_INPUT,
-  listResourcesTool,
-  READ_RESOURCE_DESCRIPTION,
-  READ_RESOURCE_INPUT,
-  readResourceTool,
-} from './readable-links.js';
-export type { ReadToolSource } from './readable-links.js';
-export { registerReadableLinks } from './readable-links-register.js';
-export type { ReadableLinksOptions } from './readable-links-register.js';
 export { MemoryBus } from './change-bus.js';
 export { versionedRead } from './versioned-read.js';
 export type { VersionedRead } from './versioned-read.js';

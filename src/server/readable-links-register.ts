@@ -18,7 +18,7 @@ import {
   READ_RESOURCE_INPUT,
   readResourceTool,
   type ReadToolSource,
-} from './readable-links.js';
+} from '../content/readable-links.js';
 
 type Obj = Record<string, unknown>;
 

@@ -12,8 +12,6 @@
  * @module mcpkit/server/transport
  */
 export { Peer } from './peer.js';
-/** A request's cancellation, for a forwarding server that answers some requests itself (mcpkit bridge). */
-export { Cancellation } from './cancellation.js';
 export { DEFAULT_MAX_LISTEN_QUEUE_BYTES } from './options.js';
 export { checkModernMeta } from './modern-envelope.js';
 export type { HandleExtra, LegacySession, PeerOptions, TransportKind } from './peer.js';

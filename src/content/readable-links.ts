@@ -3,8 +3,8 @@
  * resources itself (tool-only hosts) follow the links it is given. Used by `mcpkit bridge` over
  * its upstream, and by `readableLinks: true` over a server's own resources.
  */
-import { decodeBase64, encodeBase64 } from '../content/blob.js';
-import { PART_META_KEY } from '../content/policy.js';
+import { decodeBase64, encodeBase64 } from './blob.js';
+import { PART_META_KEY } from './policy.js';
 import type { CallToolResult, ReadResourceResult, Resource } from '../protocol/types.js';
 
 type Obj = Record<string, unknown>;
