@@ -268,21 +268,13 @@ export class BridgeServer extends McpServer {
         : {}),
     });
     if (method === 'tools/list') return this.withOwnTools(result);
+    // The upstream's own _meta decisions (if any) are not the bridge's: only new ones are logged.
+    const before = (result['_meta'] as Obj | undefined)?.[DECISIONS];
+    const ctx = (): RewriteContext => this.context(client, signal);
     if (method === 'tools/call')
-      return this.logged(
-        method,
-        params,
-        await rewriteToolResult(result as unknown as CallToolResult, this.context(client, signal)),
-      );
+      return this.logged(method, params, before, await rewriteToolResult(result as never, ctx()));
     if (method === 'prompts/get')
-      return this.logged(
-        method,
-        params,
-        await rewritePromptResult(
-          result as unknown as GetPromptResult,
-          this.context(client, signal),
-        ),
-      );
+      return this.logged(method, params, before, await rewritePromptResult(result as never, ctx()));
     return result;
   }
 
@@ -305,9 +297,14 @@ export class BridgeServer extends McpServer {
     return { ...page, tools: [...tools, ...structuredClone(this.own.tools)] };
   }
 
-  private logged(method: string, params: Obj, result: CallToolResult | GetPromptResult): Obj {
+  private logged(
+    method: string,
+    params: Obj,
+    before: unknown,
+    result: CallToolResult | GetPromptResult,
+  ): Obj {
     const decisions = (result._meta as Obj | undefined)?.[DECISIONS];
-    if (this.bridge.onDecision && Array.isArray(decisions)) {
+    if (this.bridge.onDecision && Array.isArray(decisions) && decisions !== before) {
       const at = new Date().toISOString();
       for (const decision of decisions)
         this.bridge.onDecision({ at, method, name: params['name'], ...(decision as Obj) });
