@@ -249,6 +249,9 @@ export class BridgeServer extends McpServer {
     if (method === 'tools/call' && this.own?.has(params['name']))
       return (await this.own.call(String(params['name']), params['arguments'])) as unknown as Obj;
     const client = await this.upstream.ready(this.timeoutMs);
+    // An upstream without tools still gets the bridge's own two.
+    if (method === 'tools/list' && this.own && !client.serverCapabilities?.tools)
+      return { tools: structuredClone(this.own.tools) };
     const meta = params['_meta'] as Obj | undefined;
     const token = meta?.['progressToken'];
     const notify = extra.notify ?? peer.send;
