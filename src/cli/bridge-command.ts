@@ -80,7 +80,11 @@ async function upstreamTransport(args: BridgeArgs): Promise<ClientTransport> {
     target.url,
     (line) => void process.stderr.write(`${line}\n`),
   );
-  return new HttpClientTransport({ url: target.url, auth: signIn.auth });
+  return new HttpClientTransport({
+    url: target.url,
+    auth: signIn.auth,
+    maxResponseBytes: UPSTREAM_MAX_LINE_BYTES,
+  });
 }
 
 /**

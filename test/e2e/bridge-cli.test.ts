@@ -466,3 +466,30 @@ describe('mcpkit bridge: changes and HTTP downstream', () => {
     expect(refused.stderr).toContain('--insecure-no-auth');
   });
 });
+
+describe('mcpkit bridge: a hostile upstream', () => {
+  it('an upstream answer over 16 MiB is an error for that call; the host connection stays usable', async () => {
+    const bridged = await client(process.execPath, [
+      CLI,
+      'bridge',
+      '--',
+      process.execPath,
+      'test/e2e/bridge/huge-server.mjs',
+    ]);
+    try {
+      const error = await bridged.callTool('huge', {}, { timeoutMs: 30_000 }).then(
+        () => undefined,
+        (e: Error) => e,
+      );
+      expect(error?.message).toMatch(/the upstream server failed/);
+      let text = '';
+      for (let i = 0; i < 50 && text !== 'fine'; i++) {
+        text = await bridged.callTool('ok', {}).then(textOf, () => '');
+        if (text !== 'fine') await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(text).toBe('fine');
+    } finally {
+      await bridged.close();
+    }
+  });
+});
