@@ -20,7 +20,7 @@ function onSignal(): void {
   else process.exit(0); // still loading: nothing written, nothing to close
 }
 
-if (argv[0] === 'serve') {
+if (argv[0] === 'serve' || argv[0] === 'bridge') {
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
 }

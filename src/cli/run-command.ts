@@ -2,6 +2,9 @@
 import { isMcpKitError } from '../errors/index.js';
 import { parseServeArgs } from './args.js';
 import { runAudit } from './audit-command.js';
+import { parseBridgeArgs } from './bridge-args.js';
+import { explainCommand, printConfig, runBridge } from './bridge-command.js';
+import { BRIDGE_USAGE } from './bridge-usage.js';
 import { parseHostArgs } from './host-args.js';
 import { runInspect } from './inspect-command.js';
 import { packageVersion, runServe, UsageError } from './serve-command.js';
@@ -28,6 +31,19 @@ async function main(argv: string[], onStop: OnStop): Promise<number | undefined>
     }
     if (host.kind === 'error') throw new UsageError(host.message);
     return command === 'inspect' ? runInspect(host.args) : runAudit(host.args);
+  }
+  if (command === 'bridge') {
+    const parsed = parseBridgeArgs(rest);
+    if (parsed.kind === 'help') {
+      process.stdout.write(BRIDGE_USAGE);
+      return 0;
+    }
+    if (parsed.kind === 'error') throw new UsageError(parsed.message);
+    if (parsed.kind === 'explain') return explainCommand(parsed.profile);
+    if (parsed.args.printConfig !== undefined) return printConfig(parsed.args);
+    const bridge = await runBridge(parsed.args);
+    onStop(() => void bridge.stop());
+    return bridge.done;
   }
   if (command !== 'serve') throw new UsageError(`unknown command ${JSON.stringify(command)}`);
   const parsed = parseServeArgs(rest);

@@ -2,6 +2,8 @@
 export const USAGE = `mcpkit: a resource-first toolkit for the Model Context Protocol
 
 Usage:
+  mcpkit bridge [--profile NAME|FILE] [options] -- COMMAND ARGS...
+  mcpkit bridge --url URL [options]
   mcpkit serve [DIR] [--stdio | --http [host:]port] [options]
   mcpkit inspect URL [VERB ...] [options]
   mcpkit inspect [VERB ...] URL [options]
@@ -10,7 +12,8 @@ Usage:
   mcpkit audit [options] -- COMMAND ARGS...
   mcpkit --help | --version
 
-'mcpkit inspect --help' and 'mcpkit audit --help' describe those two commands.
+'mcpkit bridge --help', 'mcpkit inspect --help' and 'mcpkit audit --help' describe those commands.
+mcpkit bridge fronts any MCP server for a host, rewriting results for what the host surfaces.
 
 mcpkit serve serves the files under DIR (default: the example folder shipped with mcpkit) as
 MCP resources, file:///{+path} with the path relative to DIR, with the tools "search" and

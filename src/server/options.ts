@@ -29,6 +29,13 @@ export interface ServerOptions extends Implementation {
   /** Where ephemeral artifacts are kept for links (default: in memory, 1 hour). */
   linkStore?: LinkStore;
   /**
+   * Registers `read_resource` (uri, optional offset/length in bytes) and `list_resources`
+   * (cursor, query) over this server's own resources, for hosts whose model sees only tools
+   * (they never read a resource_link themselves). Reads go through `resources/read` with the
+   * caller's authorization. Default false.
+   */
+  readableLinks?: boolean;
+  /**
    * Where change events travel (`notifyResourceUpdated`, `notifyListChanged`): memory by default,
    * a shared bus (`mcpkit/redis`) so that listeners on every instance hear of every change.
    */

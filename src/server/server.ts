@@ -43,6 +43,7 @@ import { declaredScopes, scopesFor } from './message-scopes.js';
 import { Emitter } from '../protocol/emitter.js';
 import { META } from '../protocol/meta-keys.js';
 import { AnswerBudget, DEFAULT_MAX_RESPONSE_TOTAL_BYTES } from './answer-budget.js';
+import { registerReadableLinks, type ReadableLinksHost } from './readable-links-register.js';
 
 /** What a server has registered, as its list methods show it. */
 export interface Registered {
@@ -160,6 +161,7 @@ export class McpServer {
       hasScopedEntries: () => this.scoped,
     };
     this.handle = dispatch(this.core);
+    if (options.readableLinks) registerReadableLinks(this as unknown as ReadableLinksHost);
   }
 
   /** Registers a tool; returns a function that removes it. */

@@ -1,0 +1,96 @@
+/**
+ * `createBridge`: connects to the upstream, then builds the downstream server in front of it.
+ * Serve the server with any server transport (`serveStdio`, `serveHttp`).
+ */
+import type { ClientTransport, InputHandlerContext, McpClientOptions } from '../client/index.js';
+import { ProtocolError } from '../errors/index.js';
+import { BridgeServer, type BridgeOptions } from './bridge-server.js';
+import { Upstream } from './upstream.js';
+
+type Obj = Record<string, unknown>;
+
+export interface CreateBridgeOptions extends BridgeOptions {
+  /** The upstream's transport (a spawned stdio server, or HTTP). */
+  transport: ClientTransport;
+  /** The upstream client's options: era, list bounds, clientInfo. */
+  client?: Omit<McpClientOptions, 'transport' | 'handlers' | 'onNotification'>;
+  onLog?: (line: string) => void;
+  /**
+   * Declare elicitation, sampling and roots to the upstream and forward its input requests to a
+   * 2025-11-25 host that declared them (default false: the upstream sees a client without them,
+   * so that what it lists is what a plain client sees).
+   */
+  forwardInput?: boolean;
+}
+
+export interface Bridge {
+  server: BridgeServer;
+  upstream: Upstream;
+  close(): Promise<void>;
+}
+
+const CAPABILITY: Record<string, string> = {
+  'elicitation/create': 'elicitation',
+  'sampling/createMessage': 'sampling',
+  'roots/list': 'roots',
+};
+
+/**
+ * Connects to the upstream and returns the bridge. The upstream's input requests (2026-07-28
+ * `input_required`, 2025-11-25 server-to-client requests) go to the host that made the request
+ * when it speaks 2025-11-25 and declared the capability; otherwise they fail with a clear error.
+ */
+export async function createBridge(options: CreateBridgeOptions): Promise<Bridge> {
+  // The server is built once the upstream is connected; the hooks below run only after that.
+  const built: { server?: BridgeServer } = {};
+  const ask =
+    (method: string) =>
+    async (params: Obj, ctx: InputHandlerContext): Promise<never> => {
+      const peer = built.server?.askerOf(ctx.signal);
+      const capability = CAPABILITY[method] as string;
+      if (!peer?.session)
+        throw new ProtocolError(
+          -32601,
+          `the upstream asked for ${method}, which the bridge forwards only to a 2025-11-25 host`,
+        );
+      if (!(capability in peer.session.clientCapabilities))
+        throw new ProtocolError(
+          -32601,
+          `the host does not support ${method} (no ${capability} capability)`,
+        );
+      return (await peer.request(method, params, peer.send, ctx.signal)) as never;
+    };
+  const upstream = new Upstream({
+    ...options.client,
+    transport: options.transport,
+    ...(options.forwardInput
+      ? {
+          handlers: {
+            elicitation: ask('elicitation/create'),
+            sampling: ask('sampling/createMessage'),
+            roots: ask('roots/list'),
+          },
+        }
+      : {}),
+    onNotification: (note) => built.server?.upstreamNotification(note),
+    onRestarted: () => void built.server?.restarted().catch(() => undefined),
+    ...(options.onLog ? { onLog: options.onLog } : {}),
+  });
+  await upstream.connect();
+  const server = new BridgeServer(upstream, options);
+  built.server = server;
+  try {
+    await server.start();
+  } catch (error) {
+    await upstream.close().catch(() => undefined);
+    throw error;
+  }
+  return {
+    server,
+    upstream,
+    close: async () => {
+      server.close();
+      await upstream.close();
+    },
+  };
+}

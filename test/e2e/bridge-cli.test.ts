@@ -1,0 +1,495 @@
+/**
+ * `mcpkit bridge` end to end through the built CLI: --explain-profile, an unknown profile,
+ * --print-config whose output runs as printed, the own read_resource/list_resources tools
+ * (exact bytes and ranges, also through the upstream's part reads; renamed on a clash), a hung
+ * upstream, and an upstream that dies and is restarted.
+ */
+
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { McpClient } from '../../src/client/index.js';
+import { HttpClientTransport } from '../../src/transports/http/client/index.js';
+import { StdioClientTransport } from '../../src/transports/stdio/client/index.js';
+import { runCli } from './host/audit-harness.js';
+import { CLI } from './serve-harness.js';
+
+const EVERYTHING = 'node_modules/@modelcontextprotocol/server-everything/dist/index.js';
+const FIXTURE = ['--import', 'tsx', 'test/e2e/bridge/fixture-server.ts'];
+type Obj = Record<string, unknown>;
+
+function client(
+  command: string,
+  args: string[],
+  options: {
+    era?: 'legacy' | 'modern';
+    env?: Record<string, string>;
+    onNotification?: (n: { method: string }) => void;
+  } = {},
+): Promise<McpClient> {
+  return new McpClient({
+    transport: new StdioClientTransport({
+      command,
+      args,
+      stderr: 'capture',
+      env: { ...process.env, ...options.env },
+    }),
+    era: options.era ?? 'auto',
+    cache: false,
+    ...(options.onNotification ? { onNotification: options.onNotification } : {}),
+  }).connect();
+}
+
+/** A bridge whose profile says the host reads no resources (test override until profile files load). */
+const NO_READ = { MCPKIT_BRIDGE_READS_RESOURCES: '0' };
+
+function textOf(result: Obj): string {
+  const content = result['content'] as Array<{ type: string; text?: string }>;
+  expect(content).toHaveLength(1);
+  expect(content[0]?.type).toBe('text');
+  return content[0]?.text as string;
+}
+
+describe('mcpkit bridge: profiles on the command line', () => {
+  it('--explain-profile prints the profile as JSON and exits 0', async () => {
+    const run = await runCli(['bridge', '--explain-profile', 'passthrough']);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ name: 'passthrough', readsResources: true });
+  });
+
+  it('an unknown profile exits non-zero naming the known ones', async () => {
+    const run = await runCli([
+      'bridge',
+      '--profile',
+      'no-such-host',
+      '--',
+      process.execPath,
+      EVERYTHING,
+    ]);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toMatch(/unknown profile "no-such-host".*passthrough/);
+    const explain = await runCli(['bridge', '--explain-profile', 'no-such-host']);
+    expect(explain.code).not.toBe(0);
+    expect(explain.stderr).toContain('passthrough');
+  });
+
+  it('usage mistakes exit 2 with a message naming the option', async () => {
+    const none = await runCli(['bridge']);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('--url');
+    const bad = await runCli(['bridge', '--max-link-bytes', 'lots', '--', 'x']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--max-link-bytes');
+  });
+
+  it('--help documents the options', async () => {
+    const run = await runCli(['bridge', '--help']);
+    expect(run.code).toBe(0);
+    for (const flag of [
+      '--profile',
+      '--explain-profile',
+      '--print-config',
+      '--max-link-bytes',
+      '--max-result-chars',
+      '--log',
+      '--url',
+      '--http',
+      'read_resource',
+    ])
+      expect(run.stdout).toContain(flag);
+  });
+});
+
+describe('mcpkit bridge --print-config', () => {
+  it('prints each host shape with absolute paths and the upstream argv verbatim', async () => {
+    const shapes: Record<string, (j: Obj) => Obj> = {
+      'claude-desktop': (j) => (j['mcpServers'] as Obj)['x'] as Obj,
+      cursor: (j) => (j['mcpServers'] as Obj)['x'] as Obj,
+      'gemini-cli': (j) => (j['mcpServers'] as Obj)['x'] as Obj,
+      'claude-code': (j) => (j['mcpServers'] as Obj)['x'] as Obj,
+      vscode: (j) => (j['servers'] as Obj)['x'] as Obj,
+      goose: (j) => (j['extensions'] as Obj)['x'] as Obj,
+    };
+    for (const [host, entryOf] of Object.entries(shapes)) {
+      const run = await runCli([
+        'bridge',
+        '--print-config',
+        host,
+        '--name',
+        'x',
+        '--max-link-bytes',
+        '1000',
+        '--',
+        'node',
+        'server.js',
+        '--flag',
+        'a b',
+      ]);
+      expect(run.code, run.stderr).toBe(0);
+      const entry = entryOf(JSON.parse(run.stdout) as Obj);
+      const command = (entry['command'] ?? entry['cmd']) as string;
+      const args = entry['args'] as string[];
+      expect(command).toBe(process.execPath);
+      expect(isAbsolute(args[0] as string)).toBe(true);
+      expect(args[0]).toMatch(/dist[\\/]cli[\\/]bin\.cjs$/);
+      expect(args.slice(1)).toEqual([
+        'bridge',
+        '--profile',
+        host,
+        '--max-link-bytes',
+        '1000',
+        '--',
+        'node',
+        'server.js',
+        '--flag',
+        'a b',
+      ]);
+      if (host === 'vscode' || host === 'claude-code' || host === 'goose')
+        expect(entry['type']).toBe('stdio');
+    }
+  });
+
+  it('an unknown host exits 2 naming the known ones', async () => {
+    const run = await runCli(['bridge', '--print-config', 'notepad', '--', 'node', 'x.js']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('claude-desktop');
+  });
+
+  it('the printed command runs as printed: it lists the upstream tools', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mcpkit-bridge-config-'));
+    try {
+      const profile = join(dir, 'log.jsonl');
+      const run = await runCli([
+        'bridge',
+        '--print-config',
+        'claude-desktop',
+        '--profile',
+        'passthrough',
+        '--log',
+        profile,
+        '--',
+        process.execPath,
+        join(process.cwd(), EVERYTHING),
+      ]);
+      expect(run.code, run.stderr).toBe(0);
+      const servers = (
+        JSON.parse(run.stdout) as {
+          mcpServers: Record<string, { command: string; args: string[] }>;
+        }
+      ).mcpServers;
+      const [entry] = Object.values(servers);
+      const printed = await client(entry?.command as string, entry?.args as string[]);
+      try {
+        const names = (await printed.listTools()).map((t) => t.name);
+        expect(names).toContain('get-resource-links');
+      } finally {
+        await printed.close();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('mcpkit bridge: read_resource and list_resources for hosts that read no resources', () => {
+  let dir: string;
+  const big = Buffer.alloc(300_000);
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'mcpkit-bridge-read-'));
+    for (let i = 0; i < big.length; i++) big[i] = (i * 7 + (i >> 8)) & 0xff;
+    await writeFile(join(dir, 'big.bin'), big);
+    await writeFile(join(dir, 'big.txt'), 'ünïcode line\n'.repeat(20_000));
+    await writeFile(join(dir, 'small.md'), '# Small\n\nExact text, “quotes” and é.\n');
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const upstream = (): string[] => [
+    process.execPath,
+    CLI,
+    'serve',
+    dir,
+    '--stdio',
+    '--quiet',
+    '--no-watch',
+    '--max-response-bytes',
+    '64k',
+  ];
+
+  it('reads exact text, exact blob bytes and byte ranges (through the upstream parts)', async () => {
+    const bridged = await client(process.execPath, [CLI, 'bridge', '--', ...upstream()], {
+      env: NO_READ,
+    });
+    try {
+      const names = (await bridged.listTools()).map((t) => t.name);
+      expect(names).toEqual(
+        expect.arrayContaining(['read_resource', 'list_resources', 'read', 'search']),
+      );
+      const small = await bridged.callTool('read_resource', { uri: 'file:///small.md' });
+      expect(textOf(small)).toBe(await readFile(join(dir, 'small.md'), 'utf8'));
+      // big.bin is over what one answer carries: read in parts upstream, the range is exact.
+      const range = await bridged.callTool('read_resource', {
+        uri: 'file:///big.bin',
+        offset: 60_000,
+        length: 100_000,
+      });
+      expect(Buffer.from(textOf(range), 'base64').equals(big.subarray(60_000, 160_000))).toBe(true);
+      const tail = await bridged.callTool('read_resource', {
+        uri: 'file:///big.bin',
+        offset: 299_990,
+      });
+      expect(Buffer.from(textOf(tail), 'base64').equals(big.subarray(299_990))).toBe(true);
+      const whole = await bridged.callTool('read_resource', { uri: 'file:///big.txt' });
+      expect(textOf(whole)).toBe(await readFile(join(dir, 'big.txt'), 'utf8'));
+      const smallRange = await bridged.callTool('read_resource', {
+        uri: 'file:///small.md',
+        offset: 2,
+        length: 5,
+      });
+      expect(Buffer.from(textOf(smallRange), 'base64').toString('utf8')).toBe('Small');
+      const listed = await bridged.callTool('list_resources', { query: 'BIG' });
+      const uris = (
+        JSON.parse(textOf(listed)) as { resources: Array<{ uri: string }> }
+      ).resources.map((r) => r.uri);
+      expect(uris.sort()).toEqual(['file:///big.bin', 'file:///big.txt']);
+      const bad = await bridged.callTool('read_resource', { uri: 'file:///small.md', offset: -1 });
+      expect(bad.isError).toBe(true);
+    } finally {
+      await bridged.close();
+    }
+  });
+
+  it('renames its tools with bridge_ when the upstream has one of the name', async () => {
+    const bridged = await client(
+      process.execPath,
+      [CLI, 'bridge', '--', process.execPath, ...FIXTURE],
+      { env: NO_READ },
+    );
+    try {
+      const names = (await bridged.listTools()).map((t) => t.name);
+      expect(names).toEqual(
+        expect.arrayContaining(['read_resource', 'bridge_read_resource', 'list_resources']),
+      );
+      expect(textOf(await bridged.callTool('read_resource', {}))).toBe('upstream');
+      expect(
+        textOf(await bridged.callTool('bridge_read_resource', { uri: 'test://hello.txt' })),
+      ).toBe('héllo wörld\n');
+    } finally {
+      await bridged.close();
+    }
+  });
+
+  it('with passthrough (the host reads resources) no tools are added', async () => {
+    const bridged = await client(process.execPath, [
+      CLI,
+      'bridge',
+      '--',
+      process.execPath,
+      ...FIXTURE,
+    ]);
+    try {
+      const names = (await bridged.listTools()).map((t) => t.name).sort();
+      expect(names).toEqual(['add-tool', 'crash', 'hang', 'read_resource', 'starts', 'touch']);
+    } finally {
+      await bridged.close();
+    }
+  });
+});
+
+describe('mcpkit bridge: an upstream that hangs or dies', () => {
+  it('a hung upstream gives the host a clear error within --timeout, and the next call works', async () => {
+    const bridged = await client(process.execPath, [
+      CLI,
+      'bridge',
+      '--timeout',
+      '1',
+      '--',
+      process.execPath,
+      ...FIXTURE,
+    ]);
+    try {
+      const error = await bridged.callTool('hang', {}, { timeoutMs: 20_000 }).then(
+        () => undefined,
+        (e: Error) => e,
+      );
+      expect(error?.message).toMatch(/tools\/call: the upstream server failed: .*REQUEST_TIMEOUT/);
+      expect(textOf(await bridged.callTool('read_resource', {}))).toBe('upstream');
+    } finally {
+      await bridged.close();
+    }
+  });
+
+  it('an upstream that exits is restarted and the host is told the lists changed', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mcpkit-bridge-restart-'));
+    const counter = join(dir, 'starts');
+    const notes: string[] = [];
+    const bridged = await client(
+      process.execPath,
+      [CLI, 'bridge', '--', process.execPath, ...FIXTURE, counter],
+      {
+        era: 'legacy',
+        onNotification: (n) => notes.push(n.method),
+      },
+    );
+    try {
+      expect(textOf(await bridged.callTool('starts', {}))).toBe('1');
+      await bridged.callTool('crash', {});
+      // The next call waits for the restart rather than failing.
+      let text = '';
+      for (let i = 0; i < 50 && text !== '2'; i++) {
+        text = await bridged.callTool('starts', {}).then(textOf, () => '');
+        if (text !== '2') await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(text).toBe('2');
+      for (let i = 0; i < 50 && !notes.includes('notifications/tools/list_changed'); i++)
+        await new Promise((r) => setTimeout(r, 100));
+      expect(notes).toContain('notifications/tools/list_changed');
+    } finally {
+      await bridged.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('mcpkit bridge: changes and HTTP downstream', () => {
+  it('a 2025-11-25 host subscribed to a resource hears of its upstream updates and list changes', async () => {
+    const notes: Array<{ method: string; params?: Obj }> = [];
+    const bridged = await client(
+      process.execPath,
+      [CLI, 'bridge', '--', process.execPath, ...FIXTURE],
+      {
+        era: 'legacy',
+        onNotification: (n) => notes.push(n),
+      },
+    );
+    try {
+      await bridged.request('resources/subscribe', { uri: 'test://hello.txt' });
+      // The upstream subscription is opened as the host's begins: retry until it is in place.
+      for (
+        let i = 0;
+        i < 50 && !notes.some((n) => n.method === 'notifications/resources/updated');
+        i++
+      ) {
+        await bridged.callTool('touch', {});
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(notes).toContainEqual(
+        expect.objectContaining({
+          method: 'notifications/resources/updated',
+          params: expect.objectContaining({ uri: 'test://hello.txt' }),
+        }),
+      );
+      await bridged.callTool('add-tool', {});
+      for (
+        let i = 0;
+        i < 50 && !notes.some((n) => n.method === 'notifications/tools/list_changed');
+        i++
+      )
+        await new Promise((r) => setTimeout(r, 100));
+      expect((await bridged.listTools()).map((t) => t.name)).toContain('added');
+      expect(notes.map((n) => n.method)).toContain('notifications/tools/list_changed');
+    } finally {
+      await bridged.close();
+    }
+  });
+
+  it('a 2026-07-28 host listening through the bridge hears of upstream resource updates', async () => {
+    const bridged = await client(
+      process.execPath,
+      [CLI, 'bridge', '--', process.execPath, ...FIXTURE],
+      { era: 'modern' },
+    );
+    try {
+      const stream = await bridged.listen({
+        resourceSubscriptions: ['test://hello.txt'],
+        toolsListChanged: true,
+      });
+      const heard: string[] = [];
+      const reading = (async () => {
+        for await (const note of stream) {
+          heard.push(`${note.method} ${String(note.params['uri'] ?? '')}`);
+          if (note.method === 'notifications/resources/updated') return;
+        }
+      })();
+      for (let i = 0; i < 50 && heard.length === 0; i++) {
+        await bridged.callTool('touch', {});
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      await reading;
+      expect(heard).toContain('notifications/resources/updated test://hello.txt');
+      await stream.close();
+    } finally {
+      await bridged.close();
+    }
+  });
+
+  it('--http serves the host over Streamable HTTP; a non-loopback address without auth is refused', async () => {
+    const child = spawn(
+      process.execPath,
+      [CLI, 'bridge', '--http', '127.0.0.1:0', '--', process.execPath, EVERYTHING],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        child.stdout.setEncoding('utf8').on('data', (d: string) => {
+          out += d;
+          const line = out.split('\n')[0];
+          if (out.includes('\n') && line) resolve(line.trim());
+        });
+        child.once('exit', (code) => reject(new Error(`exited ${String(code)}`)));
+      });
+      const http = await new McpClient({
+        transport: new HttpClientTransport({ url }),
+        cache: false,
+      }).connect();
+      try {
+        expect((await http.listTools()).map((t) => t.name)).toContain('get-resource-links');
+      } finally {
+        await http.close();
+      }
+    } finally {
+      child.kill('SIGTERM');
+    }
+    const refused = await runCli([
+      'bridge',
+      '--http',
+      '0.0.0.0:0',
+      '--',
+      process.execPath,
+      EVERYTHING,
+    ]);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('--insecure-no-auth');
+  });
+});
+
+describe('mcpkit bridge: a hostile upstream', () => {
+  it('an upstream answer over 16 MiB is an error for that call; the host connection stays usable', async () => {
+    const bridged = await client(process.execPath, [
+      CLI,
+      'bridge',
+      '--',
+      process.execPath,
+      'test/e2e/bridge/huge-server.mjs',
+    ]);
+    try {
+      const error = await bridged.callTool('huge', {}, { timeoutMs: 30_000 }).then(
+        () => undefined,
+        (e: Error) => e,
+      );
+      expect(error?.message).toMatch(/the upstream server failed/);
+      let text = '';
+      for (let i = 0; i < 50 && text !== 'fine'; i++) {
+        text = await bridged.callTool('ok', {}).then(textOf, () => '');
+        if (text !== 'fine') await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(text).toBe('fine');
+    } finally {
+      await bridged.close();
+    }
+  });
+});
