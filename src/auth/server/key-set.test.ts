@@ -15,15 +15,19 @@ beforeAll(async () => {
     .sign(privateKey);
 });
 
-/** A JWKS endpoint answering with `cacheControl`, counting fetches; `down` makes it fail. */
+/**
+ * A JWKS endpoint answering with `cacheControl`, counting fetches; `down` makes it fail, `hang`
+ * never answer.
+ */
 function endpoint(cacheControl?: string) {
-  const state = { fetches: 0, down: false, clock: 0 };
+  const state = { fetches: 0, down: false, hang: false, clock: 0 };
   const documents = {
     get: () => Promise.reject(new Error('no metadata here')),
     document: async (url: string): Promise<RemoteDocument> => {
       expect(url).toBe(JWKS_URI);
       state.fetches++;
       if (state.down) throw new Error('connection refused');
+      if (state.hang) return new Promise<RemoteDocument>(() => undefined);
       return {
         json: { keys: [jwk] },
         headers: cacheControl === undefined ? {} : { 'cache-control': cacheControl },
@@ -49,6 +53,18 @@ describe('KeySet', () => {
     expect(state.fetches).toBe(1);
     state.clock = 300_000;
     await verify();
+    expect(state.fetches).toBe(2);
+  });
+
+  it('answers with the keys it holds while fresh ones are fetched, even from a server that hangs', async () => {
+    const { state, verify } = endpoint('max-age=60');
+    await verify();
+    state.hang = true;
+    state.clock = 61_000;
+    // Past their age: verified at once with the held keys, the fetch running behind.
+    await expect(verify()).resolves.toMatchObject({ payload: { sub: 'alice' } });
+    expect(state.fetches).toBe(2);
+    await expect(verify()).resolves.toMatchObject({ payload: { sub: 'alice' } });
     expect(state.fetches).toBe(2);
   });
 

@@ -2,7 +2,8 @@
  * The issuer's signing keys (JWKS): found lazily (from the operator's `jwksUri`, else the
  * issuer's metadata), fetched on first use, kept as long as the answer's `Cache-Control` says
  * (bounded: 1 minute .. 24 hours, 10 minutes when it says nothing), and fetched again for an
- * unknown `kid` at most once a minute. A failed fetch is remembered briefly, so that an
+ * unknown `kid` at most once a minute; keys past their age keep answering while the fresh ones
+ * are fetched in the background. A failed fetch is remembered briefly, so that an
  * authorization server that is down or hangs costs each request nothing more than a quick 503;
  * keys already held stay in use while it is down.
  */
@@ -66,14 +67,27 @@ export class KeySet {
   };
 
   private async current(refresh: boolean): Promise<LocalSet> {
-    if (this.set && !refresh && this.now() < this.expiresAt) return this.set;
+    if (this.set && !refresh) {
+      // Keys past their age answer while fresh ones are fetched: an authorization server that
+      // is slow or down costs no request a wait.
+      if (this.now() >= this.expiresAt && !this.loading && !this.holdingFailure())
+        this.startLoad().catch(() => undefined);
+      return this.set;
+    }
     if (this.loading) return this.loading;
-    const failed = this.failure;
-    if (failed && this.now() - failed.at < FAILURE_HOLD_MS) {
+    if (this.holdingFailure()) {
       // Refreshing for a kid: the keys we have still answer (the kid is then simply unknown).
       if (this.set) return this.set;
-      throw failed.error;
+      throw (this.failure as { error: Error }).error;
     }
+    return this.startLoad();
+  }
+
+  private holdingFailure(): boolean {
+    return this.failure !== undefined && this.now() - this.failure.at < FAILURE_HOLD_MS;
+  }
+
+  private startLoad(): Promise<LocalSet> {
     this.loading = this.load().finally(() => (this.loading = undefined));
     return this.loading;
   }
