@@ -224,14 +224,16 @@ describe('ReadPool scheduling', () => {
     expect(workers).toHaveLength(BASE_READ_WORKERS);
   });
 
-  it('does not grow while the process keeps every core busy, and still hands jobs on', async () => {
+  it('grows later while the process keeps every core busy, and hands jobs on meanwhile', async () => {
     const { pool, workers } = fakePool(BASE_READ_WORKERS + 4, 0, true);
     const hung = Array.from({ length: BASE_READ_WORKERS }, (_, i) => pool.run(job(`hang-${i}`)));
     const queued = pool.run(job('queued'));
     await sleep(400);
+    // A job held this long on a saturated machine may only lack CPU: no worker yet.
     expect(workers).toHaveLength(BASE_READ_WORKERS);
-    expect(await settlesWithin(queued, 20)).toBe(false);
-    (workers[0] as FakeWorker).free();
+    // Held past the longer limit: a hung file after all, so the queued job gets a new worker.
+    expect(await settlesWithin(queued, 10_000)).toBe(true);
+    expect(workers.length).toBeGreaterThan(BASE_READ_WORKERS);
     expect(reasonOf(await queued)).toBe('answered queued by worker');
     for (const worker of workers) worker.free();
     await Promise.all(hung);

@@ -5,8 +5,8 @@
  * runs its jobs one after another and is handed a few at a time (waking an idle thread for each
  * job costs the main thread more than the message). A worker held by a slow or hung file holds
  * only the job it runs: the jobs queued behind it go to other workers, and when every worker is
- * held so, the pool grows, up to `max` (not while the process's threads use every core: then
- * reads are slow for want of CPU, which more workers cannot give).
+ * held so, the pool grows, up to `max` (later while the process's threads use every core: then
+ * a read is slow for want of CPU first, which more workers cannot give).
  */
 import type { Worker } from 'node:worker_threads';
 import { startModuleWorker } from './worker-start.js';
@@ -32,6 +32,9 @@ const SLOW_JOB_MS = 50;
  * longer, so that a worker merely starved of CPU on a loaded machine is not counted.
  */
 const HELD_JOB_MS = 250;
+
+/** The same while the process keeps every core busy (a starved job still ends well before). */
+const SATURATED_HELD_JOB_MS = 2000;
 
 interface Task {
   readonly id: number;
@@ -318,8 +321,10 @@ export class ReadPool {
       }
     }
     // Workers held this long do not count: the pool keeps the base number for other files.
-    const free = this.slots.filter((s) => !s.held || now - s.since < HELD_JOB_MS).length;
-    if (this.waiting.length > 0 && free < this.base && !saturated)
+    // With every core busy a job is slow for want of CPU first: a hung one is told later.
+    const heldMs = saturated ? SATURATED_HELD_JOB_MS : HELD_JOB_MS;
+    const free = this.slots.filter((s) => !s.held || now - s.since < heldMs).length;
+    if (this.waiting.length > 0 && free < this.base)
       for (let n = free; n < this.base && this.slots.length < this.max; n++) this.spawn();
     this.drain();
   }
