@@ -345,7 +345,7 @@ export class HttpEndpoint {
   }
 
   private get(ex: HttpExchange, res: HttpResponder, caller: AuthInfo | undefined): void {
-    openSessionStream(this.sessions, this.options, ex, res, caller && callerKey(caller));
+    openSessionStream(this.sessions, this.options, ex, res, caller && callerKey(caller), caller);
   }
 
   private delete(ex: HttpExchange, res: HttpResponder, caller: AuthInfo | undefined): void {

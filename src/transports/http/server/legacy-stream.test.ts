@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { ResourceServer } from '../../../auth/server/resource-server.js';
+import type { AuthInfo } from '../../../server/auth-info.js';
 import { createServer } from '../../../server/server.js';
 import { initializeRequest, legacy } from '../../../testing/messages.js';
 import { createHttpHandler } from './web-handler.js';
@@ -50,6 +52,49 @@ describe('the 2025-11-25 GET stream of a client that stops reading', () => {
     expect(bytes).toBeLessThan(256 * 1024);
     // The session lives on: the client may open its stream again.
     const again = await handle(new Request(URL_, { headers: { 'mcp-session-id': session } }));
+    expect(again.status).toBe(200);
+    handle.close();
+  });
+});
+
+describe('the 2025-11-25 GET stream of a caller whose token runs out', () => {
+  it('ends at the token expiry; the client may open it again with a fresh token', async () => {
+    const server = createServer({ name: 'get', version: '1' });
+    // Tokens "short" expire a second from now (past the clock skew: no grace), "fresh" later.
+    const now = Math.floor(Date.now() / 1000);
+    const callers: Record<string, AuthInfo> = {
+      short: { subject: 'alice', scopes: [], claims: {}, expiresAt: now + 1 },
+      fresh: { subject: 'alice', scopes: [], claims: {}, expiresAt: now + 3600 },
+    };
+    const auth = new ResourceServer({
+      resource: () => URL_,
+      issuer: 'https://auth.example.com',
+      verify: (token) => callers[token],
+    });
+    const handle = createHttpHandler(server, { keepAliveMs: 0, auth });
+    const withToken = (token: string) => ({ ...HEADERS, authorization: `Bearer ${token}` });
+    const init = await handle(
+      new Request(URL_, {
+        method: 'POST',
+        headers: withToken('short'),
+        body: JSON.stringify(initializeRequest()),
+      }),
+    );
+    const session = init.headers.get('mcp-session-id') as string;
+    const open = (token: string) =>
+      handle(
+        new Request(URL_, {
+          headers: { 'mcp-session-id': session, authorization: `Bearer ${token}` },
+        }),
+      );
+    const stream = await open('short');
+    expect(stream.status).toBe(200);
+    const reader = stream.body!.getReader();
+    const started = Date.now();
+    while (!(await reader.read()).done);
+    // Ended by the expiry, not by anything else (it would stay open without one).
+    expect(Date.now() - started).toBeGreaterThan(200);
+    const again = await open('fresh');
     expect(again.status).toBe(200);
     handle.close();
   });

@@ -1,4 +1,6 @@
 import { ERROR_CODES } from '../../../protocol/error-codes.js';
+import type { AuthInfo } from '../../../server/auth-info.js';
+import { onTokenExpiry } from '../../../server/token-expiry.js';
 import type { HttpExchange, HttpResponder } from './exchange.js';
 import { DEFAULT_KEEP_ALIVE_MS, type HttpOptions } from './options.js';
 import { jsonError } from './json-error.js';
@@ -20,13 +22,17 @@ function sessionIdOr405(
   return undefined;
 }
 
-/** GET with a session id: the 2025-11-25 standalone stream for server-initiated messages. */
+/**
+ * GET with a session id: the 2025-11-25 standalone stream for server-initiated messages. It ends
+ * when the caller's token runs out (`auth`): the client opens it again with a fresh one.
+ */
 export function openSessionStream(
   sessions: SessionTable,
   options: HttpOptions,
   ex: HttpExchange,
   res: HttpResponder,
   caller?: string,
+  auth?: AuthInfo,
 ): void {
   const id = sessionIdOr405(
     options,
@@ -51,6 +57,7 @@ export function openSessionStream(
   const stopKeepAlive = startKeepAlive(sink, options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS);
   const done = (): void => {
     stopKeepAlive();
+    stopExpiry();
     if (session.stream === sink) session.stream = undefined;
     if (session.endStream === end) session.endStream = undefined;
     // Idle from now on: its eviction order counts from here, not from when the stream opened.
@@ -65,6 +72,7 @@ export function openSessionStream(
   // How the session table ends this stream (a client that stopped reading): with its cleanup.
   session.endStream = end;
   const offClose = session.peer.onClose(end);
+  const stopExpiry = onTokenExpiry(auth, end);
   const signal = ex.signal;
   if (signal.aborted) done();
   else signal.addEventListener('abort', done, { once: true });
