@@ -50,6 +50,10 @@ const cli: DefaultTheme.SidebarItem[] = [
   { text: 'mcpkit inspect', link: '/inspect' },
   { text: 'mcpkit audit', link: '/audit' },
   { text: 'mcpkit bridge', link: '/bridge' },
+  // Written with the bridge's profiles: listed once the page is there.
+  ...(existsSync(join(DOCS, 'bridge-profiles.md'))
+    ? [{ text: 'Bridge host profiles', link: '/bridge-profiles' }]
+    : []),
   { text: 'CLI reference', link: '/cli' },
 ];
 
