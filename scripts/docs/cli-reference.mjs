@@ -2,8 +2,7 @@
 // the same words as `mcpkit VERB --help`, laid out as tables, so the page cannot drift from them.
 
 /** An option line of a help text: two spaces, the flag (and its value), then its description. */
-const OPTION =
-  /^ {2}(-[-\w]+(?:, -\w)?(?:[ =](?:[A-Z][A-Z0-9_.|:=,\-[\]]*|\[[\w:]+\]\w+|[a-z0-9-]+(?:\|[\w.-]+)+)(?: [A-Z][A-Z0-9_.]*)?)?)(?: {2,}(.*))?$/;
+const OPTION = /^ {2}(-\S.*?)(?: {2,}(.*))?$/;
 /** A verb line (`  read URI   resources/read of one URI`) or a findings line (`  error:   …`). */
 const ENTRY = /^ {2}(\S.*?)(?: {2,}(.*))?$/;
 const CONTINUATION = /^ {4,}\S/;
@@ -68,6 +67,12 @@ export function helpBlocks(text) {
     }
     push('prose').lines.push(line.trim());
   }
+  // An indented paragraph (no line with a description column) is prose, not a table.
+  for (const block of blocks)
+    if (block.kind === 'entries' && block.rows.every((row) => row.text === '')) {
+      block.kind = 'prose';
+      block.lines = block.rows.map((row) => row.name);
+    }
   return blocks;
 }
 
