@@ -182,6 +182,18 @@ describe('the docs site', () => {
     expect(broken).toEqual([]);
   });
 
+  it('has an API page for every entry point of the package', () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+      exports: Record<string, string>;
+    };
+    const subpaths = Object.keys(pkg.exports).filter((key) => key !== './package.json');
+    expect(subpaths.length).toBeGreaterThan(10);
+    for (const subpath of subpaths) {
+      const name = subpath === '.' ? 'mcpkit' : `mcpkit/${subpath.slice(2)}`;
+      expect(h1Text(page(`api/${name}.md`) ?? ''), subpath).toBe(name);
+    }
+  });
+
   it('generates the CLI reference from the help texts: every option of the parser is in it', () => {
     const cli = readFileSync(join(DOCS, 'cli.md'), 'utf8');
     for (const verb of ['serve', 'inspect', 'audit']) expect(cli).toContain(`## mcpkit ${verb}`);
