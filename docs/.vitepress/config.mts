@@ -75,6 +75,8 @@ export default defineConfig({
   outDir: '.vitepress/dist',
   cacheDir: '.vitepress/cache',
   lastUpdated: false,
+  // The local search index is one large chunk; that is expected, not a warning.
+  vite: { build: { chunkSizeWarningLimit: 4096 } },
   markdown: {
     config(md) {
       // Links to files of the repository outside docs/ (examples, sources, the README) work on
