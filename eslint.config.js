@@ -59,7 +59,16 @@ function matrixBlock(folder, allowed) {
 }
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.conformance/**', 'bench/results/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      '.conformance/**',
+      'bench/results/**',
+      'docs/.vitepress/dist/**',
+      'docs/.vitepress/cache/**',
+    ],
+  },
   ...tseslint.configs.recommended,
   {
     rules: {

@@ -1,11 +1,12 @@
 /**
- * Every ```ts block of the README is type-checked against the built package, as a user would
- * paste it, unless the line above it says `<!-- fragment -->` (a deliberate excerpt that needs
- * its surroundings). The server, client and embed-vs-link examples are never fragments.
+ * Every ```ts block of the README and of the docs' guides (docs/**\/*.md, the generated API
+ * reference aside) is type-checked against the built package, as a user would paste it, unless
+ * the line above it says `<!-- fragment -->` (a deliberate excerpt that needs its surroundings).
+ * The server, client and embed-vs-link examples are never fragments.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { modernMeta } from '../../src/testing/messages.js';
@@ -14,12 +15,14 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DIR = join(ROOT, 'test', '.tmp-readme-blocks'); // its own: other tests clear test/.tmp
 
 interface Block {
+  /** The markdown file, relative to the repository. */
+  file: string;
   line: number;
   fragment: boolean;
   code: string;
 }
 
-function blocksOf(markdown: string): Block[] {
+function blocksOf(file: string, markdown: string): Block[] {
   const lines = markdown.split('\n');
   const out: Block[] = [];
   for (let i = 0; i < lines.length; i++) {
@@ -27,6 +30,7 @@ function blocksOf(markdown: string): Block[] {
     let end = i + 1;
     while (end < lines.length && lines[end]?.trim() !== '```') end++;
     out.push({
+      file,
       line: i + 1,
       fragment: lines[i - 1]?.trim() === '<!-- fragment -->',
       code: lines.slice(i + 1, end).join('\n'),
@@ -36,12 +40,25 @@ function blocksOf(markdown: string): Block[] {
   return out;
 }
 
-const blocks = blocksOf(readFileSync(join(ROOT, 'README.md'), 'utf8'));
+/** The hand-written pages of docs/: what TypeDoc and the site build generate is left out. */
+function docsPages(dir = join(ROOT, 'docs')): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory())
+      return entry.name === 'api' || entry.name.startsWith('.') ? [] : docsPages(path);
+    return entry.name.endsWith('.md') ? [relative(ROOT, path)] : [];
+  });
+}
+
+const blocks = ['README.md', ...docsPages()].flatMap((file) =>
+  blocksOf(file, readFileSync(join(ROOT, file), 'utf8')),
+);
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
 
-describe('the README’s TypeScript blocks', () => {
+describe('the TypeScript blocks of the README and the docs', () => {
   it('the server, client and embed-vs-link examples are whole programs, not fragments', () => {
     const find = (what: string) => blocks.find((b) => b.code.includes(what));
+    expect(blocks.some((b) => b.file.startsWith('docs'))).toBe(true);
     for (const what of ["server.tool(\n  'shout'", "from 'mcpkit/connect'", "'latest-report'"]) {
       expect(find(what), what).toBeDefined();
       expect(find(what)?.fragment, what).toBe(false);
@@ -55,7 +72,7 @@ describe('the README’s TypeScript blocks', () => {
     expect(counted.length).toBeGreaterThanOrEqual(2);
     for (const m of counted) {
       const at = markdown.slice(0, m.index).split('\n').length;
-      const block = blocks.find((b) => b.line > at);
+      const block = blocks.find((b) => b.file === 'README.md' && b.line > at);
       expect(block?.code.split('\n').length, m[0]).toBe(Number(m[1]));
     }
   });
@@ -66,7 +83,8 @@ describe('the README’s TypeScript blocks', () => {
     const files = blocks
       .filter((b) => !b.fragment)
       .map((b) => {
-        const file = `readme-line-${b.line}.ts`;
+        // Errors name the file and the line the block starts at (docs-server.md-line-N.ts).
+        const file = `${b.file.replace(/[/\\]/g, '-')}-line-${b.line}.ts`;
         // Each block is its own module (top-level await, its own names).
         writeFileSync(join(DIR, file), `${b.code}\nexport {};\n`);
         return file;
@@ -86,7 +104,6 @@ describe('the README’s TypeScript blocks', () => {
       encoding: 'utf8',
       timeout: 120_000,
     });
-    // Errors name the README line the block starts at (readme-line-N.ts).
     expect(r.stdout + r.stderr).toBe('');
     expect(r.status).toBe(0);
   }, 120_000);

@@ -3,11 +3,15 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
-// The README's resolver example must run as printed, with a client and a consent prompt around it.
+// The resolver example (docs/host.md, and the README while it carries one) must run as printed,
+// with a client and a consent prompt around it.
 const root = join(import.meta.dirname, '..', '..');
-const readme = readFileSync(join(root, 'README.md'), 'utf8');
-const section = readme.split('## The host side')[1] ?? '';
-const code = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
+const examples = ['README.md', join('docs', 'host.md')].flatMap((file) =>
+  [...readFileSync(join(root, file), 'utf8').matchAll(/```ts\n([\s\S]*?)```/g)]
+    .map((m) => m[1] ?? '')
+    .filter((block) => block.includes('new Resolver(')),
+);
+const code = examples[0];
 const dir = join(root, 'test', '.tmp-host');
 const file = join(dir, 'readme-host.ts');
 
@@ -21,6 +25,11 @@ const AFTER = `\nresolver.close();\nawait client.close();\n`;
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('README resolver example', () => {
+  it('is in docs/host.md, and any copy in the README is the same', () => {
+    expect(examples.length).toBeGreaterThanOrEqual(1);
+    expect(new Set(examples).size).toBe(1);
+  });
+
   it('runs as printed against mcpkit serve examples/docs: consent asked per link, outcomes printed', async () => {
     expect(code).toBeDefined();
     mkdirSync(dir, { recursive: true });

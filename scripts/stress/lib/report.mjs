@@ -118,7 +118,7 @@ export function markdown(rows, info, seconds) {
     const notes = r.notes.map((n) => `\n  - ${escapeCell(n)}`).join('');
     return `- **${r.label}**: ${r.scale}. Options: ${options}${unlisted}.${notes}`;
   });
-  return `# Reliability: \`npm run stress\`
+  return `# Reliability: npm run stress
 
 Load and fault cases against a real \`mcpkit serve\` process (the built CLI), and client cases
 where the built client (\`McpClient\`, \`mcpkit inspect\`, \`mcpkit audit\`) faces a hostile
