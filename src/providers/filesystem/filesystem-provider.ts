@@ -62,6 +62,8 @@ export class FilesystemProvider {
   readonly root: string;
   /** `file:///{+path}` (the `uriPrefix` option, then `{+path}`). */
   readonly uriTemplate: string;
+  /** The `uriPrefix` option, checked (`file:///` by default). */
+  readonly uriPrefix: string;
   private readonly uris: FolderUris;
   /**
    * The template of the parts of a file, `${uriPrefix}{+path}{?offset,length,version}`: `offset`
@@ -94,7 +96,7 @@ export class FilesystemProvider {
     this.options = options;
     this.root = path.resolve(options.root);
     const uris = (this.uris = new FolderUris(options.uriPrefix));
-    const prefix = uris.prefix;
+    const prefix = (this.uriPrefix = uris.prefix);
     this.uriTemplate = uris.template;
     this.readTimeoutMs = readTimeoutOf(options.readTimeoutMs);
     const fs = options.fs ?? nodeFs;
