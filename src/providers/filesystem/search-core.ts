@@ -343,9 +343,15 @@ export class SearchCore {
       total = kept.length;
       ranked = kept.slice(0, wanted);
     }
+    // Past the hits, the line the index keeps (where a word first occurs): no file is read.
+    // Written before the snippets are read, so that a thousand matches do not outlive the reads
+    // (and the collections meanwhile) only to be dropped after.
+    const past = ranked.slice(request.limit, wanted);
+    const more = moreEntries(past, (path) => this.uris.uriOf(path), !phrases);
     // The hits' snippets: a few files read at once (each read is several hops), in rank order,
     // each text dropped once its snippet is cut.
     const best = ranked.slice(0, request.limit);
+    ranked = [];
     const hits: FoundFile[] = new Array<FoundFile>(best.length);
     let next = 0;
     const lane = async (): Promise<void> => {
@@ -359,9 +365,6 @@ export class SearchCore {
       }
     };
     await Promise.all(Array.from({ length: Math.min(SNIPPET_READS, best.length) }, lane));
-    // Past the hits, the line the index keeps (where a word first occurs): no file is read.
-    const past = ranked.slice(request.limit, wanted);
-    const more = moreEntries(past, (path) => this.uris.uriOf(path), !phrases);
     return { hits, more, total, indexed, listed, unchecked };
   }
 
