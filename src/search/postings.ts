@@ -9,8 +9,6 @@ export class Postings {
   counts: Uint8Array;
   lines: Uint16Array;
   length = 0;
-  /** The arrays are views of shared slabs ({@link packLists}, or a saved index's buffer). */
-  packed = false;
 
   constructor(capacity = 2) {
     this.ids = new Uint32Array(capacity);
@@ -25,19 +23,7 @@ export class Postings {
     list.counts = counts;
     list.lines = lines;
     list.length = ids.length;
-    list.packed = true;
     return list;
-  }
-
-  /** Moves the documents to `ids`, `counts` and `lines`: views of slabs, exactly as long. */
-  place(ids: Uint32Array, counts: Uint8Array, lines: Uint16Array): void {
-    ids.set(this.ids.subarray(0, this.length));
-    counts.set(this.counts.subarray(0, this.length));
-    lines.set(this.lines.subarray(0, this.length));
-    this.ids = ids;
-    this.counts = counts;
-    this.lines = lines;
-    this.packed = true;
   }
 
   /** Adds a document (ids only grow, so the list stays sorted). */
@@ -112,47 +98,5 @@ export class Postings {
     this.ids = ids;
     this.counts = counts;
     this.lines = lines;
-    this.packed = false;
-  }
-}
-
-/** Postings in one slab at most; a list longer than a quarter of it keeps arrays of its own. */
-const SLAB = 1 << 20;
-
-/**
- * Gives back the room the lists keep for growth: those not packed yet are moved, exactly as long,
- * into a few shared slabs (views of one buffer per array kind), the rest fitted. Three typed
- * arrays of its own cost a list ~500 bytes beyond its postings (the array objects, a buffer
- * and its backing store each): on a repository's 100,000s of terms, more than the postings of
- * most of them (docs/search-index.md). A packed list that grows gets arrays of its own again.
- */
-export function packLists(lists: Iterable<Postings>): void {
-  const loose: Postings[] = [];
-  let left = 0;
-  for (const list of lists) {
-    if (list.packed) continue;
-    if (list.length > SLAB / 4) list.fit();
-    else {
-      loose.push(list);
-      left += list.length;
-    }
-  }
-  let ids = new Uint32Array(0);
-  let counts = new Uint8Array(0);
-  let lines = new Uint16Array(0);
-  let at = 0;
-  for (const list of loose) {
-    const n = list.length;
-    if (at + n > ids.length) {
-      // A slab as large as what is left to place, at most SLAB: the last one is not half empty.
-      const room = Math.min(SLAB, left);
-      ids = new Uint32Array(room);
-      counts = new Uint8Array(room);
-      lines = new Uint16Array(room);
-      at = 0;
-    }
-    list.place(ids.subarray(at, at + n), counts.subarray(at, at + n), lines.subarray(at, at + n));
-    at += n;
-    left -= n;
   }
 }

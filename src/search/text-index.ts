@@ -5,7 +5,7 @@
  * skipped at once and compacted away later. Ranking is BM25 over the text, with name matches
  * boosted. Phrases are not checked here (the index keeps no text): see {@link ParsedQuery}.
  */
-import { packLists, type Postings } from './postings.js';
+import type { Postings } from './postings.js';
 import { QueryClauses, sizeOf } from './query-clauses.js';
 import { TermTable } from './term-table.js';
 import { forEachTermIn, pathTerms, type ParsedQuery } from './terms.js';
@@ -181,13 +181,10 @@ export class TextIndex {
     return index;
   }
 
-  /**
-   * Gives back the room the lists keep for growth (packing them into shared slabs, postings.ts),
-   * and sorts the terms (once a build is done).
-   */
+  /** Gives back the room the lists keep for growth, and sorts the terms (once a build is done). */
   fit(): void {
     for (const vocabulary of [this.text, this.names]) {
-      packLists(vocabulary.lists.values());
+      for (const list of vocabulary.lists.values()) list.fit();
       vocabulary.prepare();
     }
   }
