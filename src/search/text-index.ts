@@ -282,14 +282,12 @@ export class TextIndex {
     const best = topBy(found, options.limit, scores);
     return {
       total: found.length,
-      matches: best.map((id) => {
+      matches: best.map((id): IndexMatch => {
         const line = this.firstLine[id]!;
-        const match = {
-          path: this.paths[id]!,
-          score: this.scores[id]!,
-          where: PLACES[this.place[id]!]!,
-        };
-        return line > 0 ? { ...match, line } : match;
+        const path = this.paths[id]!;
+        const score = this.scores[id]!;
+        const where = PLACES[this.place[id]!]!;
+        return line > 0 ? { path, score, where, line } : { path, score, where };
       }),
     };
   }

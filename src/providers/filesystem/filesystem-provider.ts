@@ -15,7 +15,7 @@ import {
   type ListingState,
 } from './folder-listing.js';
 import { FileParts } from './file-parts.js';
-import { ListingViews, type FileInfo } from './listing-views.js';
+import { fileInfo, ListingViews, type FileInfo } from './listing-views.js';
 import { registerFileResources } from './file-resources.js';
 import { followChanges } from './bus-freshness.js';
 import { fingerprintOfOutcome, FINGERPRINT_MAX_WIRE_BYTES } from './fingerprint.js';
@@ -62,6 +62,8 @@ export class FilesystemProvider {
   readonly root: string;
   /** `file:///{+path}` (the `uriPrefix` option, then `{+path}`). */
   readonly uriTemplate: string;
+  /** The `uriPrefix` option, checked (`file:///` by default). */
+  readonly uriPrefix: string;
   private readonly uris: FolderUris;
   /**
    * The template of the parts of a file, `${uriPrefix}{+path}{?offset,length,version}`: `offset`
@@ -94,7 +96,7 @@ export class FilesystemProvider {
     this.options = options;
     this.root = path.resolve(options.root);
     const uris = (this.uris = new FolderUris(options.uriPrefix));
-    const prefix = uris.prefix;
+    const prefix = (this.uriPrefix = uris.prefix);
     this.uriTemplate = uris.template;
     this.readTimeoutMs = readTimeoutOf(options.readTimeoutMs);
     const fs = options.fs ?? nodeFs;
@@ -227,13 +229,13 @@ export class FilesystemProvider {
   /** One listed file, from the current listing (no I/O beyond a stale-listing walk). */
   async file(relative: string): Promise<FileInfo | undefined> {
     const found = (await this.freshIndex()).get(relative);
-    return found ? { ...found, uri: this.uriOf(found.path) } : undefined;
+    return found ? fileInfo(found, this.uriOf(found.path)) : undefined;
   }
 
   /** One file of the listing as it is now, never walking a stale one. */
   listed(relative: string): FileInfo | undefined {
     const found = this.listing?.index.get(relative);
-    return found ? { ...found, uri: this.uriOf(found.path) } : undefined;
+    return found ? fileInfo(found, this.uriOf(found.path)) : undefined;
   }
 
   /** `resources/list` entries: uri, name (the relative path), mimeType, size, lastModified. */

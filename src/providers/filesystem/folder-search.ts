@@ -230,6 +230,7 @@ export class FolderSearch implements ListingCompanion {
       maxFileBytes: this.options.maxFileBytes,
       readTimeoutMs: this.provider.readTimeoutMs,
       maxPhraseChecks: this.options.maxPhraseChecks,
+      uriPrefix: this.provider.uriPrefix,
       ...(this.indexDir !== undefined ? { indexFile: indexFileOf(this.indexDir, rules.root) } : {}),
     };
     const worker = this.start(settings, this.provider.ownFs);

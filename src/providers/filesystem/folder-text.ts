@@ -12,6 +12,7 @@ import type { FileInfo, FilesystemProvider } from './filesystem-provider.js';
 import { formatBytes } from './format.js';
 import type { FolderSearch } from './folder-search.js';
 import type { FoundFile } from './search-core.js';
+import type { MoreEntries } from './search-entries.js';
 import type { MatchPlace } from '../../search/text-index.js';
 
 /**
@@ -72,9 +73,12 @@ export interface SearchHit {
 export interface SearchResult {
   /** The best `limit` matches, with a snippet each when the text matched. */
   hits: SearchHit[];
-  /** The hits, then more matches, best first, up to the artifact's bound (`listLimit`). */
-  matches: SearchHit[];
-  /** Files that match in all (`matches` may hold fewer). */
+  /**
+   * The matches after the hits, best first, up to the artifact's bound (`listLimit`) with the
+   * hits: their artifact entries as JSON (`SearchArtifactMatch`, search-tool.ts), comma-separated.
+   */
+  more: MoreEntries;
+  /** Files that match in all (the hits and `more` may list fewer). */
   matched: number;
   /** Files indexed when the search ran, of `total` listed: fewer is a partial answer. */
   indexed: number;
@@ -129,13 +133,13 @@ export function indexedSearch(provider: FilesystemProvider, index: FolderSearch)
   const present = (hit: SearchHit | undefined): hit is SearchHit => hit !== undefined;
   return async (query, limit, signal, path) => {
     const answer = await index.search({ query, limit, path }, signal);
+    // The links must resolve: a hit no longer listed is dropped. The matches past them come as
+    // the index's worker wrote them (it follows the listing), never looked up one by one here.
     const hits = answer.hits.map(listed).filter(present);
-    const more = answer.more.map(listed).filter(present);
-    const dropped = answer.hits.length + answer.more.length - hits.length - more.length;
     return {
       hits,
-      matches: [...hits, ...more],
-      matched: answer.total - dropped,
+      more: answer.more,
+      matched: answer.total - (answer.hits.length - hits.length),
       indexed: answer.indexed,
       total: answer.listed,
       unchecked: answer.unchecked,

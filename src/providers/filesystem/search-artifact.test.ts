@@ -18,9 +18,12 @@ type Res = {
 let base: string;
 const linkStore = new MemoryLinkStore();
 
-async function serve(search?: ServeFolderOptions['search']): Promise<MemoryConnection> {
+async function serve(
+  search?: ServeFolderOptions['search'],
+  more: Partial<ServeFolderOptions> = {},
+): Promise<MemoryConnection> {
   const server = createServer({ name: 'folder', version: '1', linkStore });
-  const provider = serveFolder(server, { root: base, ...(search ? { search } : {}) });
+  const provider = serveFolder(server, { root: base, ...(search ? { search } : {}), ...more });
   await provider.ready();
   return connectInMemory(server);
 }
@@ -34,7 +37,10 @@ async function readJson(conn: MemoryConnection, uri: string): Promise<SearchArti
   const res = (await conn.send(modern('resources/read', { uri }))) as Res;
   const [contents] = res.result?.contents ?? [];
   expect(contents).toMatchObject({ uri, mimeType: 'application/json' });
-  return JSON.parse(contents?.text ?? '') as SearchArtifact;
+  const body = JSON.parse(contents?.text ?? '') as SearchArtifact;
+  // Spliced from parts, the text is still exactly what JSON.stringify writes of the whole.
+  expect(contents?.text).toBe(JSON.stringify(body));
+  return body;
 }
 
 beforeAll(async () => {
@@ -127,6 +133,14 @@ describe('search beyond its limit', () => {
       total: 28,
     });
     expect(body.matches).toHaveLength(4);
+  });
+
+  it("names every listed match by the folder's URIs (the index's worker writes those past the links)", async () => {
+    const conn = await serve(undefined, { uriPrefix: 'docs://site/' });
+    const [, ...links] = await searchFor(conn, { query: 'okapi', limit: 2 });
+    const body = await readJson(conn, links[2]?.uri ?? '');
+    expect(body.matches).toHaveLength(26);
+    for (const m of body.matches) expect(m.uri).toBe(`docs://site/${m.name}`);
   });
 
   it('limits matches to a path glob', async () => {

@@ -85,7 +85,7 @@ describe('SearchCore', () => {
     const answer = await c.search({ query: '"alpha beta"', limit: 3, listLimit: 4 });
     expect(answer.total).toBe(6);
     expect(answer.hits).toHaveLength(3);
-    expect(answer.more).toHaveLength(1);
+    expect(answer.more.count).toBe(1);
     expect(answer.unchecked).toBe(0);
   });
 
@@ -148,8 +148,10 @@ describe('SearchCore', () => {
     await c.drained();
     const answer = await c.search({ query: 'common', limit: 3, listLimit: 5 });
     expect(answer.hits).toHaveLength(3);
-    expect(answer.more).toHaveLength(2);
     expect(answer.total).toBe(12);
-    expect(answer.more.every((m) => m.snippet === undefined && m.line === 1)).toBe(true);
+    const more = JSON.parse(`[${answer.more.json}]`) as Record<string, unknown>[];
+    expect(answer.more).toMatchObject({ count: 2, names: 0 });
+    expect(more.map((m) => m['name'])).toEqual(['m/8.txt', 'm/7.txt']);
+    expect(more[0]).toEqual({ uri: 'file:///m/8.txt', name: 'm/8.txt', where: 'content', line: 1 });
   });
 });

@@ -13,6 +13,8 @@ import type { Visibility } from './paths.js';
 import { readFileContents } from './read-file.js';
 import type { ReadPool } from './read-pool.js';
 import { resolveInRoot } from './resolve.js';
+import { FolderUris } from './folder-uris.js';
+import { moreEntries, type MoreEntries } from './search-entries.js';
 import { firstMatch, phraseAt } from './search-text.js';
 import { FAILED, RETRY_MS, SearchStalls, TIMED_OUT, within } from './search-stalls.js';
 
@@ -53,6 +55,8 @@ export interface SearchCoreOptions {
   readonly retryMs?: number | undefined;
   /** Called when the index is idle after a change (to save it). */
   readonly onIdle?: (() => void) | undefined;
+  /** The folder's URI prefix (the artifact entries' `uri`; default `file:///`). */
+  readonly uriPrefix?: string | undefined;
 }
 
 export interface SearchRequest {
@@ -75,10 +79,10 @@ export interface SearchAnswer {
   /** The best `limit` matches, with the line and a snippet of the first match when in the text. */
   readonly hits: FoundFile[];
   /**
-   * The matches after the hits, best first, up to `listLimit` in all, with the first line where
-   * a word of the query occurs (as the index keeps it; no snippet).
+   * The matches after the hits, best first, up to `listLimit` in all, as artifact entries with
+   * the first line where a word of the query occurs (as the index keeps it; no snippet).
    */
-  readonly more: FoundFile[];
+  readonly more: MoreEntries;
   /** Files that match in all. */
   readonly total: number;
   /** Files indexed when the search ran, and files listed: fewer means a partial answer. */
@@ -117,6 +121,7 @@ export class SearchCore {
   private readonly live = new Map<string, Promise<string | undefined>>();
   /** Something was indexed or removed since the last snapshot (see {@link unsaved}). */
   private changedSinceSnapshot = false;
+  private readonly uris: FolderUris;
 
   constructor(private readonly options: SearchCoreOptions) {
     const room = options.readers ? Math.max(1, options.readers.heldRoom) : 0;
@@ -124,6 +129,7 @@ export class SearchCore {
     this.index = options.restored?.index ?? new TextIndex();
     this.indexedVersion = options.restored?.versions ?? new Map();
     if (options.restored) this.unseen = new Set(this.indexedVersion.keys());
+    this.uris = new FolderUris(options.uriPrefix);
   }
 
   /** The index and the version of each file in it, to save them. */
@@ -337,9 +343,15 @@ export class SearchCore {
       total = kept.length;
       ranked = kept.slice(0, wanted);
     }
+    // Past the hits, the line the index keeps (where a word first occurs): no file is read.
+    // Written before the snippets are read, so that a thousand matches do not outlive the reads
+    // (and the collections meanwhile) only to be dropped after.
+    const past = ranked.slice(request.limit, wanted);
+    const more = moreEntries(past, (path) => this.uris.uriOf(path), !phrases);
     // The hits' snippets: a few files read at once (each read is several hops), in rank order,
     // each text dropped once its snippet is cut.
     const best = ranked.slice(0, request.limit);
+    ranked = [];
     const hits: FoundFile[] = new Array<FoundFile>(best.length);
     let next = 0;
     const lane = async (): Promise<void> => {
@@ -353,12 +365,6 @@ export class SearchCore {
       }
     };
     await Promise.all(Array.from({ length: Math.min(SNIPPET_READS, best.length) }, lane));
-    // Past the hits, the line the index keeps (where a word first occurs): no file is read.
-    const more = ranked.slice(request.limit, wanted).map((m): FoundFile => ({
-      path: m.path,
-      where: m.where,
-      ...(m.line !== undefined && !phrases ? { line: m.line } : {}),
-    }));
     return { hits, more, total, indexed, listed, unchecked };
   }
 

@@ -28,6 +28,8 @@ export interface SearchSettings {
   maxFileBytes: number;
   readTimeoutMs: number;
   maxPhraseChecks: number;
+  /** The folder's URI prefix (the URIs its answers give). */
+  uriPrefix: string;
   /** Where the index is saved (search-store.ts). */
   indexFile?: string;
 }

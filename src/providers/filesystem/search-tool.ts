@@ -52,35 +52,47 @@ function matchesArtifact(
   path: string | undefined,
   found: SearchResult,
 ): Attachment {
-  const body: SearchArtifact = {
+  const listedCount = found.hits.length + found.more.count;
+  const head: Pick<SearchArtifact, 'query' | 'path'> = {
     query,
     ...(path !== undefined ? { path } : {}),
-    matches: found.matches.map((h) => ({
-      uri: h.file.uri,
-      name: h.file.path,
-      where: h.where,
-      ...(h.snippet !== undefined ? { snippet: h.snippet } : {}),
-      ...(h.line !== undefined ? { line: h.line } : {}),
-    })),
+  };
+  const tail: Omit<SearchArtifact, 'query' | 'path' | 'matches'> = {
     matched: found.matched,
     complete:
-      found.matches.length >= found.matched &&
+      listedCount >= found.matched &&
       found.indexed >= found.total &&
       !found.walking &&
       found.unchecked === 0,
     scanned: found.indexed,
     total: found.total,
   };
+  const hits = found.hits.map((h): SearchArtifactMatch => ({
+    uri: h.file.uri,
+    name: h.file.path,
+    where: h.where,
+    ...(h.snippet !== undefined ? { snippet: h.snippet } : {}),
+    ...(h.line !== undefined ? { line: h.line } : {}),
+  }));
+  // The entries past the hits come written (search-entries.ts): spliced in, the same text as
+  // JSON.stringify of the whole SearchArtifact, in its key order.
+  const entries = [
+    ...hits.map((h) => JSON.stringify(h)),
+    ...(found.more.json ? [found.more.json] : []),
+  ];
+  const text =
+    `${JSON.stringify(head).slice(0, -1)},"matches":[${entries.join(',')}],` +
+    JSON.stringify(tail).slice(1);
   const listed =
-    found.matches.length < found.matched
-      ? `The best ${found.matches.length} of ${found.matched} matches`
+    listedCount < found.matched
+      ? `The best ${listedCount} of ${found.matched} matches`
       : `All ${found.matched} matches`;
   return ctx.attach({
     name: 'search-matches.json',
     title: `Files matching ${JSON.stringify(query)}`,
     description: `${listed}, best first, each with its uri, where it matched and the line of the first match (JSON).`,
     mimeType: 'application/json',
-    text: JSON.stringify(body),
+    text,
     mode: 'link',
   });
 }
@@ -136,14 +148,15 @@ export function registerSearchTool(
         return `No file name or text${within} matches ${q} (${found.indexed} files searched). Try other or fewer words.${partialNote(found)}`;
       }
       const { hits, matched } = found;
-      const names = found.matches.filter((h) => h.where !== 'content').length;
+      const listed = hits.length + found.more.count;
+      const names = hits.filter((h) => h.where !== 'content').length + found.more.names;
       const more =
         matched > hits.length
-          ? `; showing the best ${hits.length}, the last link is a JSON list of ${found.matches.length < matched ? `the best ${found.matches.length}` : `all ${matched}`}`
+          ? `; showing the best ${hits.length}, the last link is a JSON list of ${listed < matched ? `the best ${listed}` : `all ${matched}`}`
           : '';
       const summary =
         `${matched} file${matched === 1 ? '' : 's'}${within} match ${q} ` +
-        `(${matched > found.matches.length ? 'of those listed, ' : ''}${names} by name, ${found.matches.length - names} by text only${more}). ` +
+        `(${matched > listed ? 'of those listed, ' : ''}${names} by name, ${listed - names} by text only${more}). ` +
         `${RANKING_NOTE} Each link describes where the first match is; read a file with resources/read or the "read" tool.` +
         partialNote(found);
       const links = hits.map((h) => linkOf(provider, h.file, ctx.capBytes, describeHit(h)));
