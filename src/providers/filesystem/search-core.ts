@@ -370,7 +370,7 @@ export class SearchCore {
 
   /**
    * The text of `path` read now (a snippet, a phrase check): one read at a time per path, none of
-   * a path whose read is stalled nor while MAX_DIRECT_STALLS direct reads are (undefined then).
+   * a path whose read is stalled nor while maxDirectStalls() direct reads are (undefined then).
    */
   private liveText(path: string): Promise<string | undefined> {
     const file = this.listed.get(path);

@@ -13,6 +13,7 @@ import { nodeFs, type ProviderFs } from './fs-types.js';
 import { runReadJob, type ReadJob } from './read-job.js';
 import { ReadPool, type Answer, type ReadWorker } from './read-pool.js';
 import { SearchCore, searchReadPool, type SearchFile } from './search-core.js';
+import { maxDirectStalls } from './search-stalls.js';
 
 let dir: string;
 
@@ -189,5 +190,24 @@ describe('a failed read', () => {
       expect(answer.hits.map((h) => h.path)).toEqual(['flaky.txt']);
       expect(c.indexed).toBe(2);
     });
+  });
+});
+
+describe('maxDirectStalls', () => {
+  it("is a quarter of libuv's pool, from 1 to 4", () => {
+    const was = process.env['UV_THREADPOOL_SIZE'];
+    try {
+      const at = (size: string | undefined): number => {
+        if (size === undefined) delete process.env['UV_THREADPOOL_SIZE'];
+        else process.env['UV_THREADPOOL_SIZE'] = size;
+        return maxDirectStalls();
+      };
+      expect([at(undefined), at('4'), at('8'), at('12'), at('32'), at('128'), at('x')]).toEqual([
+        1, 1, 2, 3, 4, 4, 1,
+      ]);
+    } finally {
+      if (was === undefined) delete process.env['UV_THREADPOOL_SIZE'];
+      else process.env['UV_THREADPOOL_SIZE'] = was;
+    }
   });
 });

@@ -2,7 +2,7 @@
  * The search worker's reads that outlived their time limit, and the files to read again. A stalled
  * read holds a thread until its OS call returns (a read worker's, or one of libuv's pool, which
  * every other file call of the process shares): a path with one is not read again meanwhile, past
- * MAX_DIRECT_STALLS direct reads no direct read starts, and past the read workers' room for held
+ * maxDirectStalls() direct reads no direct read starts, and past the read workers' room for held
  * jobs no pooled read starts. A file whose read timed out or failed is queued again later, a few
  * times, further apart each time; one that stalled, only once its read returned. The time
  * limit of a pooled read counts from when a worker takes it, and the pool grows past workers
@@ -11,8 +11,16 @@
 import { ReadPool, type StartReadWorker } from './read-pool.js';
 import { timerFor } from './read-timeout.js';
 
-/** Direct reads (libuv's pool) past their time limit at most; beyond, none starts. */
-export const MAX_DIRECT_STALLS = 4;
+/**
+ * Direct reads (libuv's pool) past their time limit at most; beyond, none starts: a quarter of
+ * the pool (UV_THREADPOOL_SIZE, else 4), between 1 and 4, so that with the provider's own
+ * stalled reads (half of it) a thread stays for healthy files.
+ */
+export function maxDirectStalls(): number {
+  const pool = Number(process.env['UV_THREADPOOL_SIZE']);
+  const threads = Number.isSafeInteger(pool) && pool > 0 ? pool : 4;
+  return Math.min(4, Math.max(1, Math.floor(threads / 4)));
+}
 
 /** Snippet and phrase reads in flight at most (stalled ones included); more wait for a turn. */
 export const MAX_LIVE_READS = 8;
@@ -28,6 +36,7 @@ export class SearchStalls {
   private readonly byPath = new Map<string, number>();
   private direct = 0;
   private pooled = 0;
+  private readonly maxDirect = maxDirectStalls();
   private readonly tries = new Map<string, number>();
   /** Paths due to be read again once their stalled read returns. */
   private readonly due = new Set<string>();
@@ -49,7 +58,7 @@ export class SearchStalls {
 
   /** Whether no new direct read may start (too many hold libuv's threads). */
   get directFull(): boolean {
-    return this.direct >= MAX_DIRECT_STALLS;
+    return this.direct >= this.maxDirect;
   }
 
   /** Whether a pooled read is stalled (its worker is held: the pool must not be closed). */
