@@ -87,8 +87,16 @@ const ID_SPAN = 2 ** 31;
 /** How long a worker beyond the base may stay idle before it stops (ms). */
 const IDLE_WORKER_MS = 5000;
 
+/**
+ * A read worker's young generation (MiB): it keeps little alive between jobs, and V8's default
+ * (up to 3 x 16 MiB) would let each worker hold tens of MiB of garbage.
+ */
+const READ_WORKER_YOUNG_MB = 4;
+
 function startWorker(claims: Int32Array): Worker {
-  return startModuleWorker(import.meta.url, 'read-worker', { claims });
+  return startModuleWorker(import.meta.url, 'read-worker', { claims }, {
+    maxYoungGenerationSizeMb: READ_WORKER_YOUNG_MB,
+  });
 }
 
 function asError(raw: { message: string; code?: string }): Error {
