@@ -19,3 +19,4 @@ export type { ChannelFlow } from './channel-flow.js';
 export { STREAM_WINDOW_BYTES } from './answer-budget.js';
 export type { AnswerBudget, AnswerLease } from './answer-budget.js';
 export { callerKey, isAuthInfo, missingScopes, type AuthInfo } from './auth-info.js';
+export { onTokenExpiry } from './token-expiry.js';

@@ -309,6 +309,7 @@ const EXPECTED: Record<string, string[]> = {
     'checkModernMeta',
     'isAuthInfo',
     'missingScopes',
+    'onTokenExpiry',
   ],
   './stdio': [
     'DEFAULT_MAX_LINE_BYTES',

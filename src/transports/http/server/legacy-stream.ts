@@ -1,6 +1,5 @@
 import { ERROR_CODES } from '../../../protocol/error-codes.js';
-import type { AuthInfo } from '../../../server/auth-info.js';
-import { onTokenExpiry } from '../../../server/token-expiry.js';
+import { onTokenExpiry, type AuthInfo } from '../../../server/transport.js';
 import type { HttpExchange, HttpResponder } from './exchange.js';
 import { DEFAULT_KEEP_ALIVE_MS, type HttpOptions } from './options.js';
 import { jsonError } from './json-error.js';
