@@ -188,7 +188,7 @@ export class Placer {
     }
     const guard = refused.get(uri);
     if (guard !== undefined) {
-      this.out.push(textItem(source, '', linkNotRead(subject, guard, this.ctx.readToolName)));
+      this.out.push(textItem(source, '', linkNotRead(subject, guard, undefined)));
       this.decide({ uri, action: 'text', reason: guard, ...mime, ...size, block: source });
       return;
     }
