@@ -53,6 +53,7 @@ describe('URI patterns', () => {
     expect(d?.reason).toBe(
       `consent: the URI is ${uri.length} characters long, over the ${MAX_LINK_URI_CHARS} the bridge reads links for`,
     );
+    expect((out.content[0] as { text: string }).text).toContain('Read it with read_resource');
   });
 });
 

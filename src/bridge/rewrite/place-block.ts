@@ -188,7 +188,9 @@ export class Placer {
     }
     const guard = refused.get(uri);
     if (guard !== undefined) {
-      this.out.push(textItem(source, '', linkNotRead(subject, guard, undefined)));
+      // What the guard refused comes without the call that would ask the upstream for it anyway.
+      const tool = guard.startsWith('guard: ') ? undefined : this.ctx.readToolName;
+      this.out.push(textItem(source, '', linkNotRead(subject, guard, tool)));
       this.decide({ uri, action: 'text', reason: guard, ...mime, ...size, block: source });
       return;
     }
