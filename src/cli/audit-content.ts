@@ -5,7 +5,7 @@
  */
 import { contentWireSize, decodeBase64, repairBase64, utf8Length } from '../content/index.js';
 import { SNIFF_SAMPLE } from '../content/mime.js';
-import { findBase64Problem, uriProblem } from '../protocol/index.js';
+import { decodedBase64Length, findBase64Problem, uriProblem } from '../protocol/index.js';
 import type { ContentBlock } from '../protocol/index.js';
 import type { AnswerContext } from './audit-answer.js';
 import { pointer, quote, type Place } from './audit-findings.js';
@@ -74,12 +74,6 @@ export function checkUri(uri: unknown, path: string, place: Place, ctx: AnswerCo
 }
 
 /** Decoded length of canonical base64 of length `n` ending in `pad` '='. */
-function decodedLength(value: string): number {
-  const n = value.length;
-  const pad = value.endsWith('==') ? 2 : value.endsWith('=') ? 1 : 0;
-  return (n / 4) * 3 - pad;
-}
-
 /** The first bytes of canonical base64, enough to sniff. */
 function sampleOf(canonical: string): Uint8Array {
   const chars = Math.min(canonical.length, Math.ceil(SNIFF_SAMPLE / 3) * 4);
@@ -97,7 +91,7 @@ function checkBase64(
   ctx: AnswerContext,
 ): { bytes: number; sample?: Uint8Array } {
   const problem = findBase64Problem(value);
-  if (problem === undefined) return { bytes: decodedLength(value), sample: sampleOf(value) };
+  if (problem === undefined) return { bytes: decodedBase64Length(value), sample: sampleOf(value) };
   const repaired = repairBase64(value);
   if (repaired === undefined) {
     ctx.log.add({
@@ -106,7 +100,7 @@ function checkBase64(
       path,
       ...place,
     });
-    return { bytes: Math.floor((value.length * 3) / 4) };
+    return { bytes: decodedBase64Length(value) };
   }
   ctx.log.add({
     code: 'blob-noncanonical-base64',
@@ -114,7 +108,7 @@ function checkBase64(
     path,
     ...place,
   });
-  return { bytes: decodedLength(repaired.base64), sample: sampleOf(repaired.base64) };
+  return { bytes: decodedBase64Length(repaired.base64), sample: sampleOf(repaired.base64) };
 }
 
 async function checkMime(

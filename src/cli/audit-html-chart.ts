@@ -17,7 +17,7 @@ export const CLASS_LABELS: Record<SizeClass, string> = {
   'too-large': 'too large',
 };
 
-const UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
+const UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB', 'EiB'];
 
 /** `2^e` bytes as a tick label: `32 KiB`. */
 function powerLabel(e: number): string {
@@ -41,6 +41,15 @@ export function shortBytes(bytes: number): string {
   return bytesLabel(bytes).split(' (')[0] as string;
 }
 
+/**
+ * The largest size the scale reaches (2^60 bytes, 1 EiB): a server may list any number, and
+ * `Infinity` or a size near `Number.MAX_VALUE` would give an axis without end.
+ */
+export const CHART_CEILING_BYTES = 2 ** 60;
+
+const onScale = (bytes: number): number =>
+  Number.isFinite(bytes) ? Math.min(CHART_CEILING_BYTES, Math.max(1, bytes)) : CHART_CEILING_BYTES;
+
 const WIDTH = 960;
 const LEFT = 150;
 const RIGHT = 30;
@@ -60,14 +69,14 @@ export function sizeChart(input: ChartInput): string {
     (r): r is ResourceSize & { wireBytes: number; sizeClass: SizeClass } =>
       r.wireBytes !== undefined && r.sizeClass !== undefined,
   );
-  const values = sized.map((r) => Math.max(1, r.wireBytes));
+  const values = sized.map((r) => onScale(r.wireBytes));
   const lowest = Math.min(1024, ...values);
   const loExp = Math.floor(Math.log2(lowest) / 10) * 10;
-  const highest = Math.max(input.capBytes * 2, input.blockBudgetBytes * 2, ...values);
+  const highest = onScale(Math.max(input.capBytes * 2, input.blockBudgetBytes * 2, ...values));
   const hiExp = Math.ceil(Math.log2(highest * 1.25));
   const plot = WIDTH - LEFT - RIGHT;
   const x = (bytes: number): number => {
-    const e = Math.min(hiExp, Math.max(loExp, Math.log2(Math.max(1, bytes))));
+    const e = Math.min(hiExp, Math.max(loExp, Math.log2(onScale(bytes))));
     return LEFT + ((e - loExp) / (hiExp - loExp)) * plot;
   };
   const height = TOP + SIZE_CLASSES.length * ROW + AXIS;

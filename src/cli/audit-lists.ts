@@ -151,14 +151,19 @@ export function checkResourceEntries(
 
 /**
  * The least a whole read of a listed resource takes on the wire, from its listed `size` (base64
- * for a binary type), or undefined without a size.
+ * for a binary type), or undefined without a size. A size that is not a byte count (negative,
+ * fractional, over `Number.MAX_SAFE_INTEGER`) is ignored, as an absent one: no estimate is made
+ * from it (a hostile server's `1.5e308` must not drive a chart or a warning).
  */
 export function listedWireBytes(entry: Obj): number | undefined {
   const { uri, size, mimeType } = entry;
-  if (typeof uri !== 'string' || typeof size !== 'number' || !Number.isFinite(size))
-    return undefined;
+  if (typeof uri !== 'string' || !isByteCount(size)) return undefined;
   const binary = typeof mimeType === 'string' && !isTextMimeType(mimeType);
   return (binary ? base64Length(size) : size) + 2 * uri.length + 100;
+}
+
+function isByteCount(size: unknown): size is number {
+  return typeof size === 'number' && Number.isSafeInteger(size) && size >= 0;
 }
 
 /**

@@ -22,6 +22,27 @@ export interface ConnectHooks {
   onStderr?(read: () => string): void;
 }
 
+/**
+ * A target that could not be connected to; `quotesStderr` says its message already quotes the
+ * server's stderr (so the caller does not print it twice).
+ */
+export class TargetUnreachable extends McpKitError {
+  constructor(
+    code: McpKitError['code'],
+    message: string,
+    readonly quotesStderr: boolean,
+    options: { cause: unknown },
+  ) {
+    super(code, message, options);
+  }
+}
+
+/** Whether `error`'s message quotes the server's stderr: a failed connection, or an exit. */
+export function quotesStderr(error: unknown): boolean {
+  if (error instanceof TargetUnreachable) return error.quotesStderr;
+  return error instanceof McpKitError && error.code === 'SERVER_EXITED';
+}
+
 const ERA_PIN: Record<HostArgs['era'], NonNullable<McpClientOptions['era']>> = {
   auto: 'auto',
   '2026-07-28': 'modern',
@@ -95,12 +116,15 @@ function unreachable(
   const where = describeTarget(target);
   if (error instanceof McpKitError) {
     const stderr = transport instanceof StdioClientTransport ? transport.stderrText() : '';
-    // The exit error already quotes stderr; others (a timeout) do not.
-    const tail =
-      stderr && !error.message.includes('stderr') ? `; its stderr: ${lastLines(stderr)}` : '';
-    return new McpKitError(error.code, `cannot connect to ${where}: ${error.message}${tail}`, {
-      cause: error,
-    });
+    // The exit error already quotes stderr; others (a timeout) do not. Known by the error's code,
+    // not by its text: a server's own message may say "stderr".
+    const tail = stderr && !quotesStderr(error) ? `; its stderr: ${lastLines(stderr)}` : '';
+    return new TargetUnreachable(
+      error.code,
+      `cannot connect to ${where}: ${error.message}${tail}`,
+      stderr !== '',
+      { cause: error },
+    );
   }
   const what =
     error instanceof ProtocolError
@@ -108,9 +132,10 @@ function unreachable(
       : error instanceof Error
         ? error.message
         : String(error);
-  return new McpKitError(
+  return new TargetUnreachable(
     error instanceof ProtocolError ? 'INVALID_RESPONSE' : 'PEER_CLOSED',
     `cannot connect to ${where}: ${what}`,
+    false,
     { cause: error },
   );
 }

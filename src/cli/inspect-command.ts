@@ -9,7 +9,7 @@ import { isMcpKitError, isProtocolError } from '../errors/index.js';
 import type { ListMethod } from '../protocol/methods.js';
 import { decodeContents } from '../host/decode.js';
 import type { HostArgs } from './host-args.js';
-import { connectTarget } from './host-connect.js';
+import { connectTarget, quotesStderr } from './host-connect.js';
 import { blockJson, blocksOf, hostResolver, sha256 } from './host-resolve.js';
 import { CLI_LIST_LIMIT_NAMES, cliListLimits } from './list-limits.js';
 import { renderBlocks, renderOverview, renderRead, type ReadEntry } from './inspect-render.js';
@@ -197,6 +197,8 @@ export async function runInspect(args: HostArgs): Promise<number> {
   let client: McpClient | undefined;
   let stderrOf: (() => string) | undefined;
   let failure: string | undefined;
+  // The failure's message already quotes the server's stderr (a failed start, an exit).
+  let stderrQuoted = false;
   try {
     client = await connectTarget(args, {
       clientName: 'mcpkit-inspect',
@@ -229,13 +231,14 @@ export async function runInspect(args: HostArgs): Promise<number> {
         ? await notListed(client, args, verb.kind === 'call' ? 'tool' : 'prompt', verb.name)
         : undefined;
     failure = unknown === undefined ? describeError(error) : `${unknown}; ${describeError(error)}`;
+    stderrQuoted = quotesStderr(error);
   } finally {
     await client?.close().catch(() => undefined);
   }
   if (failure !== undefined) process.stderr.write(`mcpkit inspect: ${failure}\n`);
   // The server's stderr (read once it has exited, so that all of it is in): its real error.
   const stderr = stderrOf?.() ?? '';
-  if ((failure !== undefined || args.verbose) && !failure?.includes('stderr'))
+  if ((failure !== undefined || args.verbose) && !stderrQuoted)
     process.stderr.write(stderrSection(stderr));
   return failure === undefined ? 0 : 1;
 }

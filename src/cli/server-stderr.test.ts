@@ -36,3 +36,19 @@ describe('stderrSection', () => {
     );
   });
 });
+
+describe('stderrSection on long runs of blanks', () => {
+  it('trims trailing blanks and cuts as before', () => {
+    expect(stderrSection(`boom${' '.repeat(70_000)}\n\t`)).toBe("the server's stderr:\n  | boom\n");
+    const shown = stderrSection(`${'a'.repeat(5000)}\nend${' '.repeat(100)}`);
+    expect(shown).toBe("the server's stderr (its last 1 lines):\n  | end\n");
+  });
+
+  it('is not quadratic in a run of spaces followed by a letter', () => {
+    // `/\s+$/` retries from every space of the run: 64 KiB took 7 s, 128 KiB takes half a minute.
+    const text = `${' '.repeat(128 * 1024)}x${' '.repeat(128 * 1024)}`;
+    expect(stderrSection(text)).toBe(
+      `the server's stderr (its last 1 lines):\n  | ${' '.repeat(STDERR_TAIL_BYTES - 1)}x\n`,
+    );
+  }, 10_000);
+});

@@ -14,7 +14,8 @@ export const STDERR_TAIL_BYTES = 4096;
  * then the last lines (at most 20 and 4 KiB), each escaped for the terminal and indented.
  */
 export function stderrSection(text: string): string {
-  let tail = text.replace(/\s+$/, '');
+  // Not `replace(/\s+$/)`: quadratic on a long run of blanks that does not end the text.
+  let tail = trimmedTail(text);
   if (tail === '') return '';
   let cut = false;
   if (tail.length > STDERR_TAIL_BYTES) {
@@ -33,4 +34,13 @@ export function stderrSection(text: string): string {
     ? `the server's stderr (its last ${lines.length} lines):`
     : "the server's stderr:";
   return `${heading}\n${lines.map((line) => `  | ${shownText(line.replace(/\r$/, ''))}`).join('\n')}\n`;
+}
+
+const BLANK = /\s/;
+
+/** `text` without its trailing white space, `STDERR_TAIL_BYTES + 1` characters of it at most. */
+function trimmedTail(text: string): string {
+  let end = text.length;
+  while (end > 0 && BLANK.test(text[end - 1] as string)) end--;
+  return text.slice(Math.max(0, end - STDERR_TAIL_BYTES - 1), end);
 }

@@ -5,7 +5,7 @@
  */
 import { isIP } from 'node:net';
 import { checkParsedAddress, comparableName } from './allow-list.js';
-import type { BlockReason } from './address.js';
+import { classifyAddress, type BlockReason } from './address.js';
 import { GuardError, quoted } from './guard-error.js';
 import type { LookupAddress, ResolvedOptions } from './options.js';
 
@@ -29,6 +29,18 @@ const LOCALHOST: LookupAddress[] = [
 function blockedName(name: string): BlockReason | undefined {
   if (name === 'localhost' || name.endsWith('.localhost')) return 'loopback';
   return METADATA_NAMES.has(name) ? 'metadata' : undefined;
+}
+
+/**
+ * What the guard refuses about a host before asking DNS, ignoring any allow-list: a name that is
+ * local or cloud metadata by definition (`localhost`, `*.localhost`, `metadata.google.internal`,
+ * in any case, a trailing dot included), or an IP address it refuses, as the URL parser writes
+ * a host (dotted IPv4, IPv6 with or without brackets; `http://127.1/` is parsed to `127.0.0.1`).
+ * Undefined for a public address and for any other name (only its resolution tells).
+ */
+export function blockedHost(hostname: string): BlockReason | undefined {
+  const name = comparableName(hostname);
+  return isIP(name) === 0 ? blockedName(name) : classifyAddress(name);
 }
 
 /** Parses a URL the guard may fetch, or throws `GUARD_BAD_URL`. `context` ends the message. */

@@ -19,6 +19,7 @@
  */
 export { classifyAddress, type BlockReason } from './address.js';
 export { checkAddress } from './allow-list.js';
+export { blockedHost } from './check-target.js';
 export { GuardError, type GuardErrorDetails } from './guard-error.js';
 export {
   createGuard,

@@ -3,6 +3,7 @@
  * is shown to the person, under a budget. Pure: no I/O, nothing read here.
  */
 import { utf8Length } from '../content/wire-size.js';
+import { decodedBase64Length } from '../protocol/base64.js';
 import type { ContentBlock, Role } from '../protocol/index.js';
 import { isResolvedEntry } from './resolved-brand.js';
 import type { ResolvedBlock, ResolvedInvalid, Resolution } from './types.js';
@@ -194,7 +195,7 @@ function blockBytes(block: ContentBlock): number {
     case 'resource': {
       const contents = block.resource as { text?: unknown; blob?: unknown } | undefined;
       if (typeof contents?.text === 'string') return utf8Length(contents.text);
-      return typeof contents?.blob === 'string' ? base64DecodedLength(contents.blob) : 0;
+      return typeof contents?.blob === 'string' ? decodedBase64Length(contents.blob) : 0;
     }
     case 'resource_link':
       return stringBytes(block.uri) + stringBytes(block.name);
@@ -205,14 +206,6 @@ function blockBytes(block: ContentBlock): number {
 
 function stringBytes(value: unknown): number {
   return typeof value === 'string' ? utf8Length(value) : 0;
-}
-
-/** Decoded length of a base64 string, from its length and padding (exact when it is valid). */
-function base64DecodedLength(b64: string): number {
-  let n = b64.length;
-  if (b64.endsWith('==')) n -= 2;
-  else if (b64.endsWith('=')) n -= 1;
-  return Math.floor((n * 3) / 4);
 }
 
 function isEntryList(

@@ -32,7 +32,7 @@ export type {
   JSONRPCMessage,
   Classified,
 } from './jsonrpc.js';
-export { findBase64Problem, isBase64, base64Length } from './base64.js';
+export { findBase64Problem, isBase64, base64Length, decodedBase64Length } from './base64.js';
 export type { Base64Problem } from './base64.js';
 export { uriProblem, isUri } from './uri-syntax.js';
 export {

@@ -23,4 +23,6 @@ export interface Decision {
   bytes?: number;
   /** Index of the block in the upstream's content (tool result) or messages (prompt). */
   block: number;
+  /** Set on each entry the bridge adds to `_meta` (after the upstream's own entries, if any). */
+  by?: 'bridge';
 }

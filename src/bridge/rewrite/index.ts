@@ -66,7 +66,8 @@ function sideOf(ctx: RewriteContext, which: 'tools' | 'prompts'): Side {
     ctx.maxResultChars !== undefined ? { chars: ctx.maxResultChars } : (rules.maxResult ?? null);
   return {
     view: {
-      links: rules.resourceLinks,
+      // A text-only side passes no link either: read and given as text, or named in a line.
+      links: nonText ? rules.resourceLinks : 'text',
       blobs: nonText ? rules.blobs : 'none',
       embeddedText: nonText && rules.embeddedText,
       where: which === 'tools' ? 'tool results' : 'prompts',
@@ -109,8 +110,15 @@ async function rewriteList(
   return changed ? limited : undefined;
 }
 
+/**
+ * The bridge's decisions appended to the upstream's own (an mcpkit server writes the same key),
+ * each marked `by: "bridge"`; an upstream value that is not an array is kept as the first entry.
+ */
 function withDecisions(meta: Record<string, unknown> | undefined, decisions: Decision[]) {
-  return { ...meta, [DECISIONS_META_KEY]: decisions };
+  const own = meta?.[DECISIONS_META_KEY];
+  const ours = decisions.map((d) => ({ ...d, by: 'bridge' as const }));
+  const before = own === undefined ? [] : Array.isArray(own) ? (own as unknown[]) : [own];
+  return { ...meta, [DECISIONS_META_KEY]: [...before, ...ours] };
 }
 
 export async function rewriteToolResult(

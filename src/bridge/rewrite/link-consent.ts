@@ -1,37 +1,92 @@
 /**
  * The checks the bridge adds before a link is read upstream, beyond the resolver's policy: the
- * configured URI patterns, and for http(s) URIs the SSRF guard's verdict on a literal address
- * (the bridge fetches nothing itself, and does not ask the upstream for what the guard refuses).
+ * length of the URI, the configured URI patterns, and the SSRF guard's static checks on a URI's
+ * host. The bridge fetches nothing itself, and it does not have the upstream fetch a network URL
+ * for it: it cannot check what the upstream's own resolver would connect to (a name resolved
+ * twice may answer differently), so such a link is left as a line of text for the host to follow
+ * through its own guard.
  */
-import { classifyAddress } from '../../guard/index.js';
+import { blockedHost } from '../../guard/index.js';
 import { schemeOf } from '../../host/policy.js';
 
-/** A glob (`*` any run, `?` one character) as an anchored regular expression. */
-export function globToRegExp(glob: string): RegExp {
-  const body = glob
-    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
-    .replace(/\*/g, '.*')
-    .replace(/\?/g, '.');
-  return new RegExp(`^${body}$`, 's');
+/** Longest URI the bridge matches and reads for a link; a longer one is left as text. */
+export const MAX_LINK_URI_CHARS = 8192;
+
+/**
+ * Schemes whose URIs name a network location the upstream would fetch (`file:` only with a host
+ * other than `localhost`: a share on another machine).
+ */
+export const NETWORK_SCHEMES: ReadonlySet<string> = new Set([
+  'http',
+  'https',
+  'ws',
+  'wss',
+  'ftp',
+  'ftps',
+  'sftp',
+  'gopher',
+  'smb',
+  'file',
+]);
+
+/**
+ * A glob (`*` any run, `/` included; `?` one character) as a matcher. Matched without a regular
+ * expression: at most (URI length x glob length) steps, whatever the number of stars.
+ */
+export function compileUriPattern(glob: string): (uri: string) => boolean {
+  return (uri) => wildcardMatch(glob, uri);
 }
 
-const LOCAL_NAMES = /(^|\.)(localhost|localdomain|internal|local)$/i;
+function wildcardMatch(glob: string, text: string): boolean {
+  let g = 0;
+  let t = 0;
+  // The last star seen, and where in the text its run was assumed to end.
+  let star = -1;
+  let resume = 0;
+  while (t < text.length) {
+    const c = glob[g];
+    if (c === '*') {
+      star = g++;
+      resume = t;
+    } else if (c !== undefined && (c === '?' || c === text[t])) {
+      g++;
+      t++;
+    } else if (star >= 0) {
+      // Let the last star take one more character; earlier stars never need to move.
+      g = star + 1;
+      t = ++resume;
+    } else return false;
+  }
+  while (glob[g] === '*') g++;
+  return g === glob.length;
+}
+
+function hostOf(uri: string): string | undefined {
+  try {
+    return new URL(uri).hostname;
+  } catch {
+    return undefined;
+  }
+}
 
 /** Why the bridge does not read `uri`, or undefined. */
-export function refuseLink(uri: string, patterns: readonly RegExp[] | null): string | undefined {
-  if (patterns && !patterns.some((p) => p.test(uri)))
+export function refuseLink(
+  uri: string,
+  patterns: ReadonlyArray<(uri: string) => boolean> | null,
+): string | undefined {
+  if (uri.length > MAX_LINK_URI_CHARS)
+    return `consent: the URI is ${uri.length} characters long, over the ${MAX_LINK_URI_CHARS} the bridge reads links for`;
+  if (patterns && !patterns.some((matches) => matches(uri)))
     return 'consent: the URI matches none of the configured URI patterns';
   const scheme = schemeOf(uri);
-  if (scheme !== 'http' && scheme !== 'https') return undefined;
-  let host: string;
-  try {
-    host = new URL(uri).hostname;
-  } catch {
-    return 'guard: not a valid URL';
-  }
+  const host = hostOf(uri);
+  if (host === undefined) return NETWORK_SCHEMES.has(scheme) ? 'guard: not a valid URL' : undefined;
   const bare = host.startsWith('[') ? host.slice(1, -1) : host;
-  if (LOCAL_NAMES.test(bare)) return `guard: ${host} names a local host`;
-  const reason = classifyAddress(bare);
-  if (reason !== undefined && reason !== 'invalid') return `guard: ${host} is a ${reason} address`;
+  const local = scheme === 'file' && (bare === '' || bare.toLowerCase() === 'localhost');
+  if (bare === '' || local) return undefined;
+  const reason = blockedHost(bare);
+  if (reason !== undefined) return `guard: ${host} is refused by the SSRF guard (${reason})`;
+  if (NETWORK_SCHEMES.has(scheme))
+    return `guard: the bridge does not have the upstream fetch ${scheme}: URLs (what it connects to cannot be checked here); the host may fetch it itself`;
   return undefined;
 }

@@ -22,9 +22,13 @@ function describe(s: NoteSubject): string {
   return `${label} ${s.uri}${facts.length ? ` (${facts.join(', ')})` : ''}`;
 }
 
-/** A link the bridge did not read: why, and the call that reads it. */
-export function linkNotRead(s: NoteSubject, why: string, tool: string): string {
-  return `${describe(s)}: not read by the bridge (${why}). Read it with ${readCall(tool, s.uri)}.`;
+/**
+ * A link the bridge did not read: why, and the call that reads it (none for a link the bridge
+ * refuses outright: the model is not invited to ask for what the guard refused).
+ */
+export function linkNotRead(s: NoteSubject, why: string, tool: string | undefined): string {
+  const how = tool === undefined ? '' : ` Read it with ${readCall(tool, s.uri)}.`;
+  return `${describe(s)}: not read by the bridge (${why}).${how}`;
 }
 
 /** Contents the host would not show (a PDF, audio, an archive): what they are and how to read them. */

@@ -2,7 +2,7 @@
  * Where each block of the rewritten content goes: kept as sent, given as text, or named in a line
  * of text, for what one side of the host surfaces.
  */
-import type { EmbeddedResource, ResourceLink } from '../../protocol/index.js';
+import type { ContentBlock, EmbeddedResource, ResourceLink } from '../../protocol/index.js';
 import { encodeBase64, isTextMimeType } from '../../content/index.js';
 import {
   mimeAllowed,
@@ -188,7 +188,9 @@ export class Placer {
     }
     const guard = refused.get(uri);
     if (guard !== undefined) {
-      this.out.push(textItem(source, '', linkNotRead(subject, guard, this.ctx.readToolName)));
+      // What the guard refused comes without the call that would ask the upstream for it anyway.
+      const tool = guard.startsWith('guard: ') ? undefined : this.ctx.readToolName;
+      this.out.push(textItem(source, '', linkNotRead(subject, guard, tool)));
       this.decide({ uri, action: 'text', reason: guard, ...mime, ...size, block: source });
       return;
     }
@@ -254,11 +256,13 @@ export class Placer {
       this.textOf(s, c.text, c.mimeType, 'read by the bridge', source);
       return;
     }
-    if (blobAllowed(this.view.blobs, c.mimeType) && mimeAllowed(['image/*'], c.mimeType)) {
-      this.out.push({
-        block: { type: 'image', data: encodeBase64(c.bytes), mimeType: c.mimeType },
-        source,
-      });
+    if (blobAllowed(this.view.blobs, c.mimeType)) {
+      const data = encodeBase64(c.bytes);
+      // An image as an image block; any other blob the host passes as an embedded blob resource.
+      const block: ContentBlock = mimeAllowed(['image/*'], c.mimeType)
+        ? { type: 'image', data, mimeType: c.mimeType }
+        : { type: 'resource', resource: { uri: s.uri, mimeType: c.mimeType, blob: data } };
+      this.out.push({ block, source });
       return;
     }
     const text = isTextMimeType(c.mimeType) ? asText(c.bytes) : undefined;

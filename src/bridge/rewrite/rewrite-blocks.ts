@@ -3,10 +3,10 @@
  * would not read are read upstream through the resolver (its consent, allow-lists and budgets)
  * and embedded as text, blobs it would drop are decoded or named in a line of text.
  */
-import type { ContentBlock } from '../../protocol/index.js';
+import { decodedBase64Length, type ContentBlock } from '../../protocol/index.js';
 import { BYTES_PER_TOKEN, Resolver, type ResolvedBlock } from '../../host/index.js';
 import type { Decision } from './decisions.js';
-import { globToRegExp, refuseLink } from './link-consent.js';
+import { compileUriPattern, refuseLink } from './link-consent.js';
 import { textItem, type OutItem } from './out-item.js';
 import { blobAllowed, Placer, type BlockContext, type SideView } from './place-block.js';
 
@@ -36,7 +36,7 @@ export async function rewriteBlocks(
 ): Promise<OutItem[]> {
   const refused = new Map<string, string>();
   if (view.links !== 'read') {
-    const patterns = ctx.read.uriPatterns?.map(globToRegExp) ?? null;
+    const patterns = ctx.read.uriPatterns?.map(compileUriPattern) ?? null;
     for (const b of blocks) {
       if (b?.type !== 'resource_link' || typeof b.uri !== 'string') continue;
       const why = refuseLink(b.uri, patterns);
@@ -74,7 +74,7 @@ export async function rewriteBlocks(
           out.push({ block: r.block, source });
           break;
         }
-        const bytes = Math.floor((block.data.length * 3) / 4);
+        const bytes = decodedBase64Length(block.data);
         const why = `this host does not pass ${block.mimeType} in ${view.where} to the model`;
         out.push(
           textItem(
