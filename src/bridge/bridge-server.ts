@@ -26,6 +26,7 @@ import type { HostProfile } from './profiles/index.js';
 import { rewritePromptResult, rewriteToolResult, type RewriteContext } from './rewrite/index.js';
 import { FORWARDED_METHODS, hostError, hostResult, upstreamParams } from './forward-shape.js';
 import { OwnTools } from './own-tools.js';
+import { SpillStore } from './spill-store.js';
 import type { Upstream } from './upstream.js';
 import { UpstreamChanges } from './upstream-changes.js';
 
@@ -43,6 +44,12 @@ export interface BridgeOptions {
   requestTimeoutMs?: number;
   /** Most bytes one `read_resource` call returns (default 4 MiB). */
   maxReadBytes?: number;
+  /**
+   * The rest of results cut to the host's limit is kept for `read_resource` (when the bridge adds
+   * it) up to these bounds, oldest evicted first (default 8 MiB, 32 texts; 0 keeps none).
+   */
+  maxSpillBytes?: number;
+  maxSpillCount?: number;
   /** Each decision of a rewritten result (`_meta["dev.mcpkit/decisions"]`), for `--log`. */
   onDecision?: (entry: Obj) => void;
   onWarning?: (message: string) => void;
@@ -60,6 +67,7 @@ export class BridgeServer extends McpServer {
   /** Forwarded requests in flight per host connection, for its `notifications/cancelled`. */
   private readonly inflight = new WeakMap<Peer, Map<RequestId, AbortController>>();
   private readonly timeoutMs: number;
+  private readonly spill: SpillStore;
 
   constructor(
     private readonly upstream: Upstream,
@@ -73,6 +81,7 @@ export class BridgeServer extends McpServer {
       ...(bridge.onWarning ? { onWarning: bridge.onWarning } : {}),
     });
     this.timeoutMs = bridge.requestTimeoutMs ?? 60_000;
+    this.spill = new SpillStore(bridge.maxSpillBytes, bridge.maxSpillCount);
     this.changes = new UpstreamChanges(() => this.upstream.client, {
       listChanged: (kind) => {
         if (kind === 'tools') void this.nameOwnTools().catch(() => undefined);
@@ -160,7 +169,9 @@ export class BridgeServer extends McpServer {
     for (const t of tools) this.schemas.set(t.name, t.inputSchema);
     const before = this.own?.readName;
     this.own = new OwnTools(new Set(tools.map((t) => t.name)), {
-      read: (uri) => this.upstream.client.readResource(uri, { timeoutMs: this.timeoutMs }),
+      read: async (uri) =>
+        this.spill.read(uri) ??
+        (await this.upstream.client.readResource(uri, { timeoutMs: this.timeoutMs })),
       list: async (cursor) =>
         (await this.upstream.client.request(
           'resources/list',
@@ -289,6 +300,8 @@ export class BridgeServer extends McpServer {
       maxResultChars: this.bridge.maxResultChars,
       readToolName: this.readToolName,
       signal,
+      // Only the bridge's own read_resource serves what was kept.
+      spill: this.own ? (text, mimeType) => this.spill.keep(text, mimeType) : undefined,
     };
   }
 
