@@ -171,7 +171,9 @@ export class BridgeServer extends McpServer {
     this.own = new OwnTools(new Set(tools.map((t) => t.name)), {
       read: async (uri) =>
         this.spill.read(uri) ??
-        (await this.upstream.client.readResource(uri, { timeoutMs: this.timeoutMs })),
+        (await this.upstream.send(this.timeoutMs, (c) =>
+          c.readResource(uri, { timeoutMs: this.timeoutMs }),
+        )),
       list: async (cursor) =>
         (await this.upstream.client.request(
           'resources/list',
@@ -259,28 +261,30 @@ export class BridgeServer extends McpServer {
   ): Promise<Obj> {
     if (method === 'tools/call' && this.own?.has(params['name']))
       return (await this.own.call(String(params['name']), params['arguments'])) as unknown as Obj;
-    const client = await this.upstream.ready(this.timeoutMs);
+    let client = await this.upstream.ready(this.timeoutMs);
     // An upstream without tools still gets the bridge's own two.
     if (method === 'tools/list' && this.own && !client.serverCapabilities?.tools)
       return { tools: structuredClone(this.own.tools) };
     const meta = params['_meta'] as Obj | undefined;
     const token = meta?.['progressToken'];
     const notify = extra.notify ?? peer.send;
-    const result = await client.request(method, upstreamParams(params), {
-      signal,
-      timeoutMs: this.timeoutMs,
-      cache: false,
-      ...(typeof token === 'string' || typeof token === 'number'
-        ? {
-            onProgress: (p) =>
-              notify({
-                jsonrpc: '2.0',
-                method: 'notifications/progress',
-                params: { progressToken: token, ...p },
-              }),
-          }
-        : {}),
-    });
+    const result = await this.upstream.send(this.timeoutMs, (c) =>
+      (client = c).request(method, upstreamParams(params), {
+        signal,
+        timeoutMs: this.timeoutMs,
+        cache: false,
+        ...(typeof token === 'string' || typeof token === 'number'
+          ? {
+              onProgress: (p) =>
+                notify({
+                  jsonrpc: '2.0',
+                  method: 'notifications/progress',
+                  params: { progressToken: token, ...p },
+                }),
+            }
+          : {}),
+      }),
+    );
     if (method === 'tools/list') return this.withOwnTools(result);
     // The upstream's own _meta decisions (if any) are not the bridge's: only new ones are logged.
     const before = (result['_meta'] as Obj | undefined)?.[DECISIONS];
