@@ -8,7 +8,12 @@ import type { McpClient } from '../client/index.js';
 import { DEFAULT_MAX_DEPTH, deepField } from '../protocol/depth.js';
 import { requestEra } from '../protocol/era.js';
 import { classify, errorResponse, resultResponse } from '../protocol/jsonrpc.js';
-import type { JSONRPCRequest, JSONRPCResponse, RequestId } from '../protocol/jsonrpc.js';
+import type {
+  JSONRPCMessage,
+  JSONRPCRequest,
+  JSONRPCResponse,
+  RequestId,
+} from '../protocol/jsonrpc.js';
 import type {
   CallToolResult,
   Era,
@@ -57,6 +62,12 @@ export interface BridgeOptions {
 
 const DECISIONS = 'dev.mcpkit/decisions';
 
+/** The capabilities a 2026-07-28 host declared on its request (it answers input_required itself). */
+function hostCapabilities(params: Obj): Obj {
+  const caps = (params['_meta'] as Obj | undefined)?.['io.modelcontextprotocol/clientCapabilities'];
+  return typeof caps === 'object' && caps !== null && !Array.isArray(caps) ? (caps as Obj) : {};
+}
+
 export class BridgeServer extends McpServer {
   private own: OwnTools | undefined;
   private readonly changes: UpstreamChanges;
@@ -66,6 +77,8 @@ export class BridgeServer extends McpServer {
   private readonly schemas = new Map<string, Tool['inputSchema']>();
   /** Forwarded requests in flight per host connection, for its `notifications/cancelled`. */
   private readonly inflight = new WeakMap<Peer, Map<RequestId, AbortController>>();
+  /** Where each forwarded request's own notifications go (its response stream, over HTTP). */
+  private readonly notifiers = new WeakMap<AbortSignal, (message: JSONRPCMessage) => void>();
   private readonly timeoutMs: number;
   private readonly spill: SpillStore;
 
@@ -158,8 +171,17 @@ export class BridgeServer extends McpServer {
   upstreamNotification(note: { method: string; params?: Obj }): void {
     if (note.method !== 'notifications/message' || this.downstream.size !== 1) return;
     const peer = [...this.downstream][0] as Peer;
-    if (!peer.isClosed)
-      peer.send({ jsonrpc: '2.0', method: note.method, params: note.params ?? {} });
+    if (peer.isClosed) return;
+    const message: JSONRPCMessage = {
+      jsonrpc: '2.0',
+      method: note.method,
+      params: note.params ?? {},
+    };
+    // With one request in flight the log is most likely its own: sent on its stream.
+    const flights = [...(this.inflight.get(peer)?.values() ?? [])];
+    const notify =
+      flights.length === 1 ? this.notifiers.get((flights[0] as AbortController).signal) : undefined;
+    (notify ?? peer.send)(message);
   }
 
   private async nameOwnTools(): Promise<void> {
@@ -239,8 +261,9 @@ export class BridgeServer extends McpServer {
     const inflight = this.inflightOf(peer);
     inflight.set(id, cancel);
     this.askers.set(cancel.signal, peer);
+    if (extra.notify) this.notifiers.set(cancel.signal, extra.notify);
     try {
-      const result = await this.answer(peer, method, params, cancel.signal, extra);
+      const result = await this.answer(peer, method, params, cancel.signal, extra, era);
       if (cancel.signal.aborted) return undefined;
       return resultResponse(id, hostResult(method, result, era, this.info));
     } catch (error) {
@@ -258,6 +281,7 @@ export class BridgeServer extends McpServer {
     params: Obj,
     signal: AbortSignal,
     extra: HandleExtra,
+    era: Era,
   ): Promise<Obj> {
     if (method === 'tools/call' && this.own?.has(params['name']))
       return (await this.own.call(String(params['name']), params['arguments'])) as unknown as Obj;
@@ -271,6 +295,14 @@ export class BridgeServer extends McpServer {
     const result = await this.upstream.send(this.timeoutMs, (c) =>
       (client = c).request(method, upstreamParams(params), {
         signal,
+        // A 2026-07-28 host answers the upstream's input_required itself and retries through here.
+        ...(era === 'modern' && c.era === 'modern'
+          ? { inputRequired: 'return' as const, clientCapabilities: hostCapabilities(params) }
+          : {}),
+        // A 2025-11-25 host set its log level on its session: a 2026-07-28 upstream takes it per request.
+        ...(peer.session?.logLevel !== undefined && c.era === 'modern'
+          ? { meta: { 'io.modelcontextprotocol/logLevel': peer.session.logLevel } }
+          : {}),
         timeoutMs: this.timeoutMs,
         cache: false,
         ...(typeof token === 'string' || typeof token === 'number'
