@@ -166,15 +166,16 @@ describe('mcpkit bridge in front of a hostile upstream', () => {
     }
   });
 
-  it('a link claiming 10 bytes is cut at --max-link-bytes (1 MiB sent) or named (100 MB sent)', async () => {
+  it('a link claiming 10 bytes is cut at --max-link-bytes (100 KiB sent) or named (100 MB sent)', async () => {
     const { host, pid } = await bridged(['--max-link-bytes', '64KiB']);
     try {
       const small = await host.request('tools/call', { name: 'liar', arguments: {} });
-      const ys = (JSON.stringify(small).match(/y/g) ?? []).length;
-      expect(ys).toBeGreaterThan(0);
-      expect(ys).toBeLessThanOrEqual(64 * 1024);
-      expect(((small['_meta'] as Obj)[DECISIONS] as Obj[]).map((d) => d['uri'])).toContain(
-        'test://liar.txt',
+      // 100 KiB sent: within what one answer may carry on the wire, cut to 64 KiB of text.
+      const run = /y{1000,}/.exec(JSON.stringify(small))?.[0] ?? '';
+      expect(run.length).toBeGreaterThan(32 * 1024);
+      expect(run.length).toBeLessThanOrEqual(64 * 1024);
+      expect((small['_meta'] as Obj)[DECISIONS]).toContainEqual(
+        expect.objectContaining({ uri: 'test://liar.txt', action: 'truncated' }),
       );
       const big = await host.request(
         'tools/call',

@@ -5,7 +5,7 @@
 //                              http://169.254.169.254/… (text/plain, small sizes declared)
 //   tools/call blob            one embedded blob of 200 MB (base64 on one line)
 //   tools/call blob-link       a link (image/png, size 1000) whose read answers a 200 MB blob
-//   tools/call liar {big}      a link claiming 10 bytes; its read sends 100 MB of text (big) or 1 MiB
+//   tools/call liar {big}      a link claiming 10 bytes; its read sends 100 MB of text (big) or 100 KiB
 //   tools/call ok              a few bytes
 //   subscriptions/listen       acknowledges, then sends notifications without end (until cancelled)
 import { writeFileSync } from 'node:fs';
@@ -102,7 +102,7 @@ function readAnswer(id, uri) {
   if (uri === 'test://liar-big.txt')
     return out(() => longLine(head('text/plain', 'text'), 100 * MB, 'x', '"}]}}'));
   if (uri === 'test://liar.txt')
-    return out(() => longLine(head('text/plain', 'text'), 1024 * 1024, 'y', '"}]}}'));
+    return out(() => longLine(head('text/plain', 'text'), 100 * 1024, 'y', '"}]}}'));
   return send({ id, error: { code: -32002, message: `Resource not found: ${uri}` } });
 }
 
