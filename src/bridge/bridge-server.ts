@@ -78,7 +78,11 @@ export class BridgeServer extends McpServer {
   /** Forwarded requests in flight per host connection, for its `notifications/cancelled`. */
   private readonly inflight = new WeakMap<Peer, Map<RequestId, AbortController>>();
   /** Where each forwarded request's own notifications go (its response stream, over HTTP). */
-  private readonly notifiers = new WeakMap<AbortSignal, (message: JSONRPCMessage) => void>();
+  /** Forwarded requests in flight (of every host): who asked, and where its notifications go. */
+  private readonly live = new Map<
+    AbortController,
+    [peer: Peer, notify: (message: JSONRPCMessage) => void]
+  >();
   private readonly timeoutMs: number;
   private readonly spill: SpillStore;
 
@@ -167,21 +171,27 @@ export class BridgeServer extends McpServer {
     return this.downstream.size === 1 ? [...this.downstream][0] : undefined;
   }
 
-  /** Upstream notifications no stream claimed: logs go to a single host, never to another one's. */
+  /**
+   * Upstream log notifications. An upstream sends a request's own logs before its answer, so a
+   * log that comes while exactly one forwarded request is in flight (of any host) is that
+   * request's or the upstream's own: it goes on that request's stream. Otherwise it goes to a
+   * single host connection, and with several it is dropped: never to another host's.
+   */
   upstreamNotification(note: { method: string; params?: Obj }): void {
-    if (note.method !== 'notifications/message' || this.downstream.size !== 1) return;
-    const peer = [...this.downstream][0] as Peer;
-    if (peer.isClosed) return;
+    if (note.method !== 'notifications/message') return;
     const message: JSONRPCMessage = {
       jsonrpc: '2.0',
       method: note.method,
       params: note.params ?? {},
     };
-    // With one request in flight the log is most likely its own: sent on its stream.
-    const flights = [...(this.inflight.get(peer)?.values() ?? [])];
-    const notify =
-      flights.length === 1 ? this.notifiers.get((flights[0] as AbortController).signal) : undefined;
-    (notify ?? peer.send)(message);
+    if (this.live.size === 1) {
+      const [[peer, notify]] = [...this.live.values()] as [[Peer, (m: JSONRPCMessage) => void]];
+      if (!peer.isClosed) notify(message);
+      return;
+    }
+    if (this.downstream.size !== 1) return;
+    const peer = [...this.downstream][0] as Peer;
+    if (!peer.isClosed) peer.send(message);
   }
 
   private async nameOwnTools(): Promise<void> {
@@ -261,7 +271,7 @@ export class BridgeServer extends McpServer {
     const inflight = this.inflightOf(peer);
     inflight.set(id, cancel);
     this.askers.set(cancel.signal, peer);
-    if (extra.notify) this.notifiers.set(cancel.signal, extra.notify);
+    this.live.set(cancel, [peer, extra.notify ?? peer.send]);
     try {
       const result = await this.answer(peer, method, params, cancel.signal, extra, era);
       if (cancel.signal.aborted) return undefined;
@@ -272,6 +282,7 @@ export class BridgeServer extends McpServer {
       return errorResponse(id, e.code, e.message, e.data);
     } finally {
       if (inflight.get(id) === cancel) inflight.delete(id);
+      this.live.delete(cancel);
     }
   }
 
@@ -299,9 +310,10 @@ export class BridgeServer extends McpServer {
         ...(era === 'modern' && c.era === 'modern'
           ? { inputRequired: 'return' as const, clientCapabilities: hostCapabilities(params) }
           : {}),
-        // A 2025-11-25 host set its log level on its session: a 2026-07-28 upstream takes it per request.
-        ...(peer.session?.logLevel !== undefined && c.era === 'modern'
-          ? { meta: { 'io.modelcontextprotocol/logLevel': peer.session.logLevel } }
+        // 2025-11-25 sessions log by default (or from their level); a 2026-07-28 upstream logs
+        // only at the level a request names.
+        ...(peer.session && c.era === 'modern'
+          ? { meta: { 'io.modelcontextprotocol/logLevel': peer.session.logLevel ?? 'debug' } }
           : {}),
         timeoutMs: this.timeoutMs,
         cache: false,
