@@ -167,7 +167,10 @@ export class BridgeServer extends McpServer {
   askerOf(signal: AbortSignal | undefined): Peer | undefined {
     const peer = signal ? this.askers.get(signal) : undefined;
     if (peer) return peer;
-    // A 2025-11-25 upstream's own request names no request: only a single host is unambiguous.
+    // A 2025-11-25 upstream's own request names no request. It asks while the request that needs
+    // the input is in flight: with one forwarded request in flight, it is that one's host;
+    // otherwise only a single host is unambiguous.
+    if (this.live.size === 1) return [...this.live.values()][0]?.[0];
     return this.downstream.size === 1 ? [...this.downstream][0] : undefined;
   }
 

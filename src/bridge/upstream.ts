@@ -153,6 +153,8 @@ export class Upstream {
       this.options.onLog?.('mcpkit bridge: the upstream server is running again');
       this.options.onRestarted?.();
     } catch (error) {
+      // The bridge closed meanwhile: not a failure worth a line.
+      if (this.closed) return;
       this.options.onLog?.(
         `mcpkit bridge: restarting the upstream server failed: ${(error as Error).message}`,
       );
