@@ -12,7 +12,7 @@
 // The older cases run on request: A (http) and B (stdio), a toy 1 KiB in-memory resource against
 // the SDK and a bare server; D (client), the client's CPU per request against the SDK client.
 // Usage: node bench/run.mjs [--only serve|serve-http|serve-stdio|large|real|cold-real|slow-file|
-//          search-load|repo-scale|http|stdio|client|all] [--repofiles n] [--duration s] [--warmup s] [--connections c]
+//          search-load|repo-scale|bridge|http|stdio|client|all] [--repofiles n] [--duration s] [--warmup s] [--connections c]
 //          [--n count] [--window inflight] [--repeat rounds] [--targets bare,sdk,mcpkit]
 //          [--loader auto|wrk|autocannon] [--files texts]
 // Each option can also come from the environment: BENCH_DURATION, BENCH_N, BENCH_ONLY, ...
@@ -40,6 +40,7 @@ import { makeRealFolder } from './lib/real-fixture.mjs';
 import { runColdReal } from './lib/cold-real-case.mjs';
 import { runSearchLoad } from './lib/search-load-case.mjs';
 import { runSlowFile } from './lib/slow-file-case.mjs';
+import { bridgeTable, runBridgeLatency } from './lib/bridge-case.mjs';
 import { coldRealCase, realCells, realNotes, realSummary } from './lib/real-report.mjs';
 import { repoScaleMarkdown, runRepoScale } from './lib/repo-scale-case.mjs';
 import { chooseLoader, describeLoader } from './lib/load-http.mjs';
@@ -76,8 +77,18 @@ const DEFAULTS = {
   repofiles: 100000, // files of the issue-27 repository folder (repo-scale); smaller for a smoke run
 };
 const REAL = ['cold-real', 'slow-file', 'search-load'];
-const DEFAULT = ['serve-http', 'serve-stdio', 'large', ...REAL, 'repo-scale'];
-const ONLY = ['', 'serve', 'serve-http', 'serve-stdio', 'large', 'real', ...REAL, 'repo-scale'];
+const DEFAULT = ['serve-http', 'serve-stdio', 'large', ...REAL, 'repo-scale', 'bridge'];
+const ONLY = [
+  '',
+  'serve',
+  'serve-http',
+  'serve-stdio',
+  'large',
+  'real',
+  ...REAL,
+  'repo-scale',
+  'bridge',
+];
 const OLDER = ['http', 'stdio', 'client', 'all'];
 /** Whether case `name` runs: by default the serve cases, C and the issue-25 cells; `all` adds A, B, D. */
 const runs = (opts, name) =>
@@ -318,6 +329,11 @@ async function main() {
     results.cases['repo-scale'] = await runRepoScale(opts);
     console.log(repoScaleMarkdown(results.cases['repo-scale']));
   }
+  if (runs(opts, 'bridge')) {
+    const gone = missing('cli/main.js', 'client/index.js', 'transports/stdio/client/index.js');
+    if (gone.length) throw new Error(`bridge cell: ${gone.join(', ')} missing (run npm run build)`);
+    results.cases.bridge = await runBridgeLatency({ rounds: opts.repeat });
+  }
   for (const name of Object.keys(CASES)) {
     if (runs(opts, name)) results.cases[name] = await runCase(name, opts);
   }
@@ -345,6 +361,10 @@ async function main() {
   console.log('');
   for (const c of Object.values(results.cases)) {
     if (c.kind === 'serve' || c.kind === 'real' || c.kind === 'scale') continue;
+    if (c.kind === 'bridge') {
+      console.log(bridgeTable(c) + '\n');
+      continue;
+    }
     const block =
       c.kind === 'large'
         ? largeTable(c, LARGE)
@@ -403,11 +423,13 @@ async function main() {
   const failed = (c) =>
     c.kind === 'scale'
       ? false
-      : c.kind === 'real'
-        ? c.rows.some((r) => r.verdict === 'FAILED')
-        : c.kind === 'serve'
-          ? c.rows.some((r) => Object.values(r.targets).some((t) => t.error))
-          : Object.values(c.targets).some((t) => t.error);
+      : c.kind === 'bridge'
+        ? c.verdict === 'FAILED'
+        : c.kind === 'real'
+          ? c.rows.some((r) => r.verdict === 'FAILED')
+          : c.kind === 'serve'
+            ? c.rows.some((r) => Object.values(r.targets).some((t) => t.error))
+            : Object.values(c.targets).some((t) => t.error);
   return Object.values(results.cases).some(failed) ? 1 : 0;
 }
 

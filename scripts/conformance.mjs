@@ -23,6 +23,9 @@ const revisions = (process.env.CONFORMANCE_REVISIONS ?? '2026-07-28 2025-11-25')
   .split(/\s+/)
   .filter(Boolean);
 const verbose = process.argv.includes('--verbose');
+// --bridge: the server suite only, against `mcpkit bridge --profile passthrough` (dist/, built)
+// fronting the fixture server; CONFORMANCE_BRIDGE_ERA sets the bridge's upstream --era.
+const viaBridge = process.argv.includes('--bridge');
 
 const confDir = join(root, '.conformance');
 /** Extension auth scenarios mcpkit's client does not implement, with the reason. */
@@ -145,6 +148,43 @@ function startFixture(port) {
   });
 }
 
+/** `mcpkit bridge` over HTTP in front of `upstreamUrl`; resolves with the child and its URL. */
+function startBridge(upstreamUrl) {
+  const era = process.env.CONFORMANCE_BRIDGE_ERA ?? 'auto';
+  const child = spawn(
+    process.execPath,
+    [
+      join(root, 'dist/cli/main.js'),
+      'bridge',
+      '--profile',
+      'passthrough',
+      '--forward-input',
+      '--era',
+      era,
+      '--url',
+      upstreamUrl,
+      '--http',
+      '127.0.0.1:0',
+    ],
+    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let log = '';
+  let out = '';
+  child.stderr.on('data', (d) => (log += d));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`bridge did not start:\n${log}`)), 30_000);
+    child.stdout.on('data', (d) => {
+      out += d;
+      const line = out.split('\n')[0];
+      if (out.includes('\n') && line) {
+        clearTimeout(timer);
+        resolve({ child, url: line.trim() });
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`bridge exited (${code}):\n${log}`)));
+  });
+}
+
 function runSuite(args, preload) {
   const bin = join(suiteDir, 'dist', 'index.js');
   return new Promise((resolve) => {
@@ -231,7 +271,10 @@ let notScored = 0;
 
 const port = await freePort();
 const fixture = await startFixture(port);
-const url = `http://127.0.0.1:${port}/mcp`;
+const fixtureUrl = `http://127.0.0.1:${port}/mcp`;
+const bridge = viaBridge ? await startBridge(fixtureUrl) : undefined;
+const url = bridge?.url ?? fixtureUrl;
+if (bridge) console.log(`server suite through mcpkit bridge at ${url} (fixture at ${fixtureUrl})`);
 try {
   for (const revision of revisions) {
     const reqs = requirements(revision);
@@ -270,7 +313,15 @@ try {
     console.log(`server ${revision}: suite exit ${code}`);
   }
 } finally {
+  bridge?.child.kill('SIGTERM');
   fixture.kill('SIGTERM');
+}
+
+if (viaBridge) {
+  console.log(
+    `Total: ${passed} passed, ${failed} failed (${notScored} not scored, run for information)`,
+  );
+  process.exit(failed === 0 ? 0 : 1);
 }
 
 for (const revision of revisions) {

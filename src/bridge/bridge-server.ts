@@ -8,7 +8,12 @@ import type { McpClient } from '../client/index.js';
 import { DEFAULT_MAX_DEPTH, deepField } from '../protocol/depth.js';
 import { requestEra } from '../protocol/era.js';
 import { classify, errorResponse, resultResponse } from '../protocol/jsonrpc.js';
-import type { JSONRPCRequest, JSONRPCResponse, RequestId } from '../protocol/jsonrpc.js';
+import type {
+  JSONRPCMessage,
+  JSONRPCRequest,
+  JSONRPCResponse,
+  RequestId,
+} from '../protocol/jsonrpc.js';
 import type {
   CallToolResult,
   Era,
@@ -26,6 +31,7 @@ import type { HostProfile } from './profiles/index.js';
 import { rewritePromptResult, rewriteToolResult, type RewriteContext } from './rewrite/index.js';
 import { FORWARDED_METHODS, hostError, hostResult, upstreamParams } from './forward-shape.js';
 import { OwnTools } from './own-tools.js';
+import { SpillStore } from './spill-store.js';
 import type { Upstream } from './upstream.js';
 import { UpstreamChanges } from './upstream-changes.js';
 
@@ -43,12 +49,24 @@ export interface BridgeOptions {
   requestTimeoutMs?: number;
   /** Most bytes one `read_resource` call returns (default 4 MiB). */
   maxReadBytes?: number;
+  /**
+   * The rest of results cut to the host's limit is kept for `read_resource` (when the bridge adds
+   * it) up to these bounds, oldest evicted first (default 8 MiB, 32 texts; 0 keeps none).
+   */
+  maxSpillBytes?: number;
+  maxSpillCount?: number;
   /** Each decision of a rewritten result (`_meta["dev.mcpkit/decisions"]`), for `--log`. */
   onDecision?: (entry: Obj) => void;
   onWarning?: (message: string) => void;
 }
 
 const DECISIONS = 'dev.mcpkit/decisions';
+
+/** The capabilities a 2026-07-28 host declared on its request (it answers input_required itself). */
+function hostCapabilities(params: Obj): Obj {
+  const caps = (params['_meta'] as Obj | undefined)?.['io.modelcontextprotocol/clientCapabilities'];
+  return typeof caps === 'object' && caps !== null && !Array.isArray(caps) ? (caps as Obj) : {};
+}
 
 export class BridgeServer extends McpServer {
   private own: OwnTools | undefined;
@@ -59,7 +77,14 @@ export class BridgeServer extends McpServer {
   private readonly schemas = new Map<string, Tool['inputSchema']>();
   /** Forwarded requests in flight per host connection, for its `notifications/cancelled`. */
   private readonly inflight = new WeakMap<Peer, Map<RequestId, AbortController>>();
+  /** Where each forwarded request's own notifications go (its response stream, over HTTP). */
+  /** Forwarded requests in flight (of every host): who asked, and where its notifications go. */
+  private readonly live = new Map<
+    AbortController,
+    [peer: Peer, notify: (message: JSONRPCMessage) => void]
+  >();
   private readonly timeoutMs: number;
+  private readonly spill: SpillStore;
 
   constructor(
     private readonly upstream: Upstream,
@@ -73,6 +98,7 @@ export class BridgeServer extends McpServer {
       ...(bridge.onWarning ? { onWarning: bridge.onWarning } : {}),
     });
     this.timeoutMs = bridge.requestTimeoutMs ?? 60_000;
+    this.spill = new SpillStore(bridge.maxSpillBytes, bridge.maxSpillCount);
     this.changes = new UpstreamChanges(() => this.upstream.client, {
       listChanged: (kind) => {
         if (kind === 'tools') void this.nameOwnTools().catch(() => undefined);
@@ -141,16 +167,34 @@ export class BridgeServer extends McpServer {
   askerOf(signal: AbortSignal | undefined): Peer | undefined {
     const peer = signal ? this.askers.get(signal) : undefined;
     if (peer) return peer;
-    // A 2025-11-25 upstream's own request names no request: only a single host is unambiguous.
+    // A 2025-11-25 upstream's own request names no request. It asks while the request that needs
+    // the input is in flight: with one forwarded request in flight, it is that one's host;
+    // otherwise only a single host is unambiguous.
+    if (this.live.size === 1) return [...this.live.values()][0]?.[0];
     return this.downstream.size === 1 ? [...this.downstream][0] : undefined;
   }
 
-  /** Upstream notifications no stream claimed: logs go to a single host, never to another one's. */
+  /**
+   * Upstream log notifications. An upstream sends a request's own logs before its answer, so a
+   * log that comes while exactly one forwarded request is in flight (of any host) is that
+   * request's or the upstream's own: it goes on that request's stream. Otherwise it goes to a
+   * single host connection, and with several it is dropped: never to another host's.
+   */
   upstreamNotification(note: { method: string; params?: Obj }): void {
-    if (note.method !== 'notifications/message' || this.downstream.size !== 1) return;
+    if (note.method !== 'notifications/message') return;
+    const message: JSONRPCMessage = {
+      jsonrpc: '2.0',
+      method: note.method,
+      params: note.params ?? {},
+    };
+    if (this.live.size === 1) {
+      const [[peer, notify]] = [...this.live.values()] as [[Peer, (m: JSONRPCMessage) => void]];
+      if (!peer.isClosed) notify(message);
+      return;
+    }
+    if (this.downstream.size !== 1) return;
     const peer = [...this.downstream][0] as Peer;
-    if (!peer.isClosed)
-      peer.send({ jsonrpc: '2.0', method: note.method, params: note.params ?? {} });
+    if (!peer.isClosed) peer.send(message);
   }
 
   private async nameOwnTools(): Promise<void> {
@@ -160,7 +204,11 @@ export class BridgeServer extends McpServer {
     for (const t of tools) this.schemas.set(t.name, t.inputSchema);
     const before = this.own?.readName;
     this.own = new OwnTools(new Set(tools.map((t) => t.name)), {
-      read: (uri) => this.upstream.client.readResource(uri, { timeoutMs: this.timeoutMs }),
+      read: async (uri) =>
+        this.spill.read(uri) ??
+        (await this.upstream.send(this.timeoutMs, (c) =>
+          c.readResource(uri, { timeoutMs: this.timeoutMs }),
+        )),
       list: async (cursor) =>
         (await this.upstream.client.request(
           'resources/list',
@@ -226,8 +274,9 @@ export class BridgeServer extends McpServer {
     const inflight = this.inflightOf(peer);
     inflight.set(id, cancel);
     this.askers.set(cancel.signal, peer);
+    this.live.set(cancel, [peer, extra.notify ?? peer.send]);
     try {
-      const result = await this.answer(peer, method, params, cancel.signal, extra);
+      const result = await this.answer(peer, method, params, cancel.signal, extra, era);
       if (cancel.signal.aborted) return undefined;
       return resultResponse(id, hostResult(method, result, era, this.info));
     } catch (error) {
@@ -236,6 +285,7 @@ export class BridgeServer extends McpServer {
       return errorResponse(id, e.code, e.message, e.data);
     } finally {
       if (inflight.get(id) === cancel) inflight.delete(id);
+      this.live.delete(cancel);
     }
   }
 
@@ -245,31 +295,43 @@ export class BridgeServer extends McpServer {
     params: Obj,
     signal: AbortSignal,
     extra: HandleExtra,
+    era: Era,
   ): Promise<Obj> {
     if (method === 'tools/call' && this.own?.has(params['name']))
       return (await this.own.call(String(params['name']), params['arguments'])) as unknown as Obj;
-    const client = await this.upstream.ready(this.timeoutMs);
+    let client = await this.upstream.ready(this.timeoutMs);
     // An upstream without tools still gets the bridge's own two.
     if (method === 'tools/list' && this.own && !client.serverCapabilities?.tools)
       return { tools: structuredClone(this.own.tools) };
     const meta = params['_meta'] as Obj | undefined;
     const token = meta?.['progressToken'];
     const notify = extra.notify ?? peer.send;
-    const result = await client.request(method, upstreamParams(params), {
-      signal,
-      timeoutMs: this.timeoutMs,
-      cache: false,
-      ...(typeof token === 'string' || typeof token === 'number'
-        ? {
-            onProgress: (p) =>
-              notify({
-                jsonrpc: '2.0',
-                method: 'notifications/progress',
-                params: { progressToken: token, ...p },
-              }),
-          }
-        : {}),
-    });
+    const result = await this.upstream.send(this.timeoutMs, (c) =>
+      (client = c).request(method, upstreamParams(params), {
+        signal,
+        // A 2026-07-28 host answers the upstream's input_required itself and retries through here.
+        ...(era === 'modern' && c.era === 'modern'
+          ? { inputRequired: 'return' as const, clientCapabilities: hostCapabilities(params) }
+          : {}),
+        // 2025-11-25 sessions log by default (or from their level); a 2026-07-28 upstream logs
+        // only at the level a request names.
+        ...(peer.session && c.era === 'modern'
+          ? { meta: { 'io.modelcontextprotocol/logLevel': peer.session.logLevel ?? 'debug' } }
+          : {}),
+        timeoutMs: this.timeoutMs,
+        cache: false,
+        ...(typeof token === 'string' || typeof token === 'number'
+          ? {
+              onProgress: (p) =>
+                notify({
+                  jsonrpc: '2.0',
+                  method: 'notifications/progress',
+                  params: { progressToken: token, ...p },
+                }),
+            }
+          : {}),
+      }),
+    );
     if (method === 'tools/list') return this.withOwnTools(result);
     // The upstream's own _meta decisions (if any) are not the bridge's: only new ones are logged.
     const before = (result['_meta'] as Obj | undefined)?.[DECISIONS];
@@ -289,6 +351,8 @@ export class BridgeServer extends McpServer {
       maxResultChars: this.bridge.maxResultChars,
       readToolName: this.readToolName,
       signal,
+      // Only the bridge's own read_resource serves what was kept.
+      spill: this.own ? (text, mimeType) => this.spill.keep(text, mimeType) : undefined,
     };
   }
 

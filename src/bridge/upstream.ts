@@ -28,6 +28,8 @@ export class Upstream {
   private connectedAt = 0;
   private closed = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  /** Callers waiting for a loss the transport is about to report (see `send`). */
+  private lossWaiters: Array<() => void> = [];
 
   constructor(private readonly options: UpstreamOptions) {
     const { onRestarted: _r, onLog: _l, transport, ...rest } = options;
@@ -74,9 +76,41 @@ export class Upstream {
     return this.client;
   }
 
+  /**
+   * Runs `request` on the connected client. A request that was never sent because the connection
+   * is ending (NOT_CONNECTED: e.g. an over-limit answer ended it and the server is being stopped)
+   * is sent again, once, when the upstream is back within `timeoutMs`: the host's next call
+   * waits for the restart instead of failing.
+   */
+  async send<T>(timeoutMs: number, request: (client: McpClient) => Promise<T>): Promise<T> {
+    const client = await this.ready(timeoutMs);
+    try {
+      return await request(client);
+    } catch (error) {
+      if (!(error instanceof McpKitError) || error.code !== 'NOT_CONNECTED' || this.closed)
+        throw error;
+      await this.lossNoticed(timeoutMs);
+      return request(await this.ready(timeoutMs));
+    }
+  }
+
+  /** Resolves once the connection's loss is known (a restart under way), or after `timeoutMs`. */
+  private lossNoticed(timeoutMs: number): Promise<void> {
+    if (!this.client.connected || this.restarting) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(done, timeoutMs);
+      function done(): void {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.lossWaiters.push(done);
+    });
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     clearTimeout(this.timer);
+    for (const wake of this.lossWaiters.splice(0)) wake();
     await this.client.close();
   }
 
@@ -86,6 +120,9 @@ export class Upstream {
       `mcpkit bridge: the upstream server stopped (${error.message}); restarting it`,
     );
     void this.restart();
+    const waiters = this.lossWaiters;
+    this.lossWaiters = [];
+    for (const wake of waiters) wake();
   }
 
   private restart(): Promise<void> {
@@ -116,6 +153,8 @@ export class Upstream {
       this.options.onLog?.('mcpkit bridge: the upstream server is running again');
       this.options.onRestarted?.();
     } catch (error) {
+      // The bridge closed meanwhile: not a failure worth a line.
+      if (this.closed) return;
       this.options.onLog?.(
         `mcpkit bridge: restarting the upstream server failed: ${(error as Error).message}`,
       );

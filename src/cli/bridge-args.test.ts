@@ -26,6 +26,16 @@ describe('parseBridgeArgs', () => {
     expect(args.maxLinkBytes).toBe(262_144);
   });
 
+  it('takes --forward-input (a flag, kept for --print-config)', () => {
+    const args = ok(['--forward-input', '--', 'node', 's.js']);
+    expect(args.forwardInput).toBe(true);
+    expect(args.optionWords).toEqual(['--forward-input']);
+    expect(ok(['--', 'node', 's.js']).forwardInput).toBe(false);
+    expect(error(['--forward-input=yes', '--', 'node'])).toContain(
+      '--forward-input takes no value',
+    );
+  });
+
   it('takes an http upstream with --url and its sign-in options', () => {
     const args = ok(['--url', 'https://example.com/mcp', '--token-env', 'TOKEN']);
     expect(args.target).toEqual({ kind: 'http', url: 'https://example.com/mcp' });

@@ -66,6 +66,7 @@ const FLAGS = new Set([
   '--stdio',
   '--http',
   '--insecure-no-auth',
+  '--forward-input',
 ]);
 const VALUES = new Set([
   '--profile',

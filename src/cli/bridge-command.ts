@@ -5,7 +5,6 @@
 import { createWriteStream, statSync, type WriteStream } from 'node:fs';
 import { createBridge } from '../bridge/index.js';
 import { builtinProfileNames, explainProfile, loadProfile } from '../bridge/profiles/index.js';
-import type { HostProfile } from '../bridge/profiles/index.js';
 import type { ClientTransport } from '../client/index.js';
 import { McpKitError } from '../errors/index.js';
 import { HttpClientTransport } from '../transports/http/client/index.js';
@@ -59,12 +58,6 @@ export function printConfig(args: BridgeArgs): number {
   return 0;
 }
 
-/** Test-only until profile files load: MCPKIT_BRIDGE_READS_RESOURCES=0 sets readsResources false. */
-function withTestOverride(profile: HostProfile): HostProfile {
-  const raw = process.env['MCPKIT_BRIDGE_READS_RESOURCES'];
-  return raw === '0' ? { ...profile, readsResources: false } : profile;
-}
-
 async function upstreamTransport(args: BridgeArgs): Promise<ClientTransport> {
   const target = args.target;
   if (target.kind === 'stdio')
@@ -94,7 +87,7 @@ async function upstreamTransport(args: BridgeArgs): Promise<ClientTransport> {
 export async function runBridge(
   args: BridgeArgs,
 ): Promise<{ done: Promise<number>; stop: () => Promise<void> }> {
-  const profile = withTestOverride(await loadProfile(args.profile ?? 'passthrough'));
+  const profile = await loadProfile(args.profile ?? 'passthrough');
   const log = (line: string): void => void process.stderr.write(`${line}\n`);
   let decisions: WriteStream | undefined;
   if (args.log !== undefined) {

@@ -219,6 +219,7 @@ export abstract class ClientBase {
     if (
       result['resultType'] === 'input_required' &&
       this.era === 'modern' &&
+      options.inputRequired !== 'return' &&
       mayRequireInput(method)
     ) {
       ({ result, rounds } = await withInputs(
@@ -313,6 +314,12 @@ export abstract class ClientBase {
     if (this.reinitializing) await this.reinitializing;
     const epoch = this.sessionEpoch;
     const sendParams = withMeta(this.envelope(), params, options.meta);
+    // A proxy speaks for its own client: that client's capabilities, not this one's.
+    if (options.clientCapabilities && this.era === 'modern')
+      sendParams['_meta'] = {
+        ...(sendParams['_meta'] as Obj),
+        ['io.modelcontextprotocol/clientCapabilities']: options.clientCapabilities,
+      };
     let extra: Record<string, string> | undefined;
     if (method === 'tools/call') {
       this.toolHeaders.refuseDropped(String(params['name']));

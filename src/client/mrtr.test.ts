@@ -50,6 +50,27 @@ async function open(script: (m: JSONRPCRequest) => Reply, options: Partial<McpCl
 const paramsOf = (t: ScriptedTransport) => t.requests('tools/call').map((r) => r.params);
 
 describe('MRTR', () => {
+  it("inputRequired: 'return' gives the input_required result as it came (a proxy's client answers it); clientCapabilities replaces the client's own", async () => {
+    const asked = {
+      resultType: 'input_required',
+      inputRequests: { who: elicit },
+      requestState: 's1',
+    };
+    const { t, c } = await open(() => result(asked));
+    const caps = { elicitation: { form: {} } };
+    const out = await c.request(
+      'tools/call',
+      { name: 'greet' },
+      { inputRequired: 'return', clientCapabilities: caps },
+    );
+    expect(out).toMatchObject(asked);
+    expect(t.requests('tools/call')).toHaveLength(1);
+    expect(handlers.elicitation).not.toHaveBeenCalled();
+    expect(paramsOf(t)[0]?.['_meta']).toMatchObject({
+      'io.modelcontextprotocol/clientCapabilities': caps,
+    });
+  });
+
   it('answers input requests through the handlers and retries with a new id, the original params, inputResponses and the exact requestState', async () => {
     const state = 'opaque+/=state\u00e9 ';
     const { t, c } = await open((m) =>

@@ -95,4 +95,11 @@ export interface RequestOptions {
    * saying why). The host's resolver sets it from `maxLinkBytes`.
    */
   maxResponseBytes?: number;
+  /**
+   * `'return'`: a 2026-07-28 `input_required` result is returned as it came instead of being
+   * answered through the handlers (a proxy passes it on to its own client, which retries).
+   */
+  inputRequired?: 'answer' | 'return';
+  /** 2026-07-28: the capabilities this request declares instead of the client's (a proxy's client's). */
+  clientCapabilities?: Record<string, unknown>;
 }

@@ -42,8 +42,17 @@ function client(
   }).connect();
 }
 
-/** A bridge whose profile says the host reads no resources (test override until profile files load). */
-const NO_READ = { MCPKIT_BRIDGE_READS_RESOURCES: '0' };
+/** A profile file: passthrough, except that the host reads no resources (so the own tools are added). */
+let NO_READ = '';
+let profileDir = '';
+beforeAll(async () => {
+  profileDir = await mkdtemp(join(tmpdir(), 'mcpkit-bridge-profile-'));
+  NO_READ = join(profileDir, 'no-read.json');
+  await writeFile(NO_READ, JSON.stringify({ extends: 'passthrough', readsResources: false }));
+});
+afterAll(async () => {
+  await rm(profileDir, { recursive: true, force: true });
+});
 
 function textOf(result: Obj): string {
   const content = result['content'] as Array<{ type: string; text?: string }>;
@@ -220,9 +229,14 @@ describe('mcpkit bridge: read_resource and list_resources for hosts that read no
   ];
 
   it('reads exact text, exact blob bytes and byte ranges (through the upstream parts)', async () => {
-    const bridged = await client(process.execPath, [CLI, 'bridge', '--', ...upstream()], {
-      env: NO_READ,
-    });
+    const bridged = await client(process.execPath, [
+      CLI,
+      'bridge',
+      '--profile',
+      NO_READ,
+      '--',
+      ...upstream(),
+    ]);
     try {
       const names = (await bridged.listTools()).map((t) => t.name);
       expect(names).toEqual(
@@ -263,11 +277,15 @@ describe('mcpkit bridge: read_resource and list_resources for hosts that read no
   });
 
   it('renames its tools with bridge_ when the upstream has one of the name', async () => {
-    const bridged = await client(
+    const bridged = await client(process.execPath, [
+      CLI,
+      'bridge',
+      '--profile',
+      NO_READ,
+      '--',
       process.execPath,
-      [CLI, 'bridge', '--', process.execPath, ...FIXTURE],
-      { env: NO_READ },
-    );
+      ...FIXTURE,
+    ]);
     try {
       const names = (await bridged.listTools()).map((t) => t.name);
       expect(names).toEqual(
