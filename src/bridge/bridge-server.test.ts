@@ -10,7 +10,10 @@ vi.mock('./rewrite/index.js', () => ({
     Promise.resolve({
       ...result,
       _meta: {
-        'dev.mcpkit/decisions': [{ uri: 'test://x', action: 'kept', readTool: ctx.readToolName }],
+        'dev.mcpkit/decisions': [
+          { uri: 'upstream://own', action: 'embedded' },
+          { uri: 'test://x', action: 'kept', readTool: ctx.readToolName, by: 'bridge' },
+        ],
       },
     }),
   rewritePromptResult: (result: unknown) => Promise.resolve(result),

@@ -373,8 +373,10 @@ export class BridgeServer extends McpServer {
     const decisions = (result._meta as Obj | undefined)?.[DECISIONS];
     if (this.bridge.onDecision && Array.isArray(decisions) && decisions !== before) {
       const at = new Date().toISOString();
+      // The upstream's own decisions (an mcpkit upstream writes the same key) are not logged.
       for (const decision of decisions)
-        this.bridge.onDecision({ at, method, name: params['name'], ...(decision as Obj) });
+        if ((decision as Obj)['by'] === 'bridge')
+          this.bridge.onDecision({ at, method, name: params['name'], ...(decision as Obj) });
     }
     return result as unknown as Obj;
   }

@@ -14,6 +14,7 @@ import {
   readResourceTool,
   type ReadToolSource,
 } from '../content/readable-links.js';
+import { blockedLinkHost } from './rewrite/link-consent.js';
 
 export const READ_TOOL = 'read_resource';
 export const LIST_TOOL = 'list_resources';
@@ -64,7 +65,7 @@ export class OwnTools {
   /** Runs one of the two; bad arguments are a tool error the model can read, as for any tool. */
   async call(name: string, args: unknown): Promise<CallToolResult> {
     const a = (typeof args === 'object' && args !== null ? args : {}) as Record<string, unknown>;
-    const problem = name === this.readName ? readArgsProblem(a) : listArgsProblem(a);
+    const problem = name === this.readName ? readProblem(a) : listArgsProblem(a);
     if (problem)
       return {
         content: [{ type: 'text', text: `Invalid arguments for tool "${name}": ${problem}` }],
@@ -89,6 +90,13 @@ export class OwnTools {
 function unknownKey(args: Record<string, unknown>, known: readonly string[]): string | undefined {
   const extra = Object.keys(args).find((k) => !known.includes(k));
   return extra === undefined ? undefined : `unknown argument "${extra}"`;
+}
+
+/** Bad arguments, or a URI whose host the SSRF guard refuses (never asked of the upstream). */
+function readProblem(a: Record<string, unknown>): string | undefined {
+  const problem = readArgsProblem(a);
+  if (problem !== undefined) return problem;
+  return blockedLinkHost(a['uri'] as string);
 }
 
 function readArgsProblem(a: Record<string, unknown>): string | undefined {

@@ -69,6 +69,20 @@ function hostOf(uri: string): string | undefined {
   }
 }
 
+/**
+ * Why the SSRF guard refuses the host of `uri` (loopback, private, metadata, their spellings),
+ * or undefined: a URI without a host, or `file://localhost/`, has none to refuse.
+ */
+export function blockedLinkHost(uri: string): string | undefined {
+  const host = hostOf(uri);
+  if (host === undefined) return undefined;
+  const bare = host.startsWith('[') ? host.slice(1, -1) : host;
+  if (bare === '' || (schemeOf(uri) === 'file' && bare.toLowerCase() === 'localhost'))
+    return undefined;
+  const reason = blockedHost(bare);
+  return reason === undefined ? undefined : `guard: ${host} is refused by the SSRF guard (${reason})`;
+}
+
 /** Why the bridge does not read `uri`, or undefined. */
 export function refuseLink(
   uri: string,
@@ -81,11 +95,10 @@ export function refuseLink(
   const scheme = schemeOf(uri);
   const host = hostOf(uri);
   if (host === undefined) return NETWORK_SCHEMES.has(scheme) ? 'guard: not a valid URL' : undefined;
+  const blocked = blockedLinkHost(uri);
+  if (blocked !== undefined) return blocked;
   const bare = host.startsWith('[') ? host.slice(1, -1) : host;
-  const local = scheme === 'file' && (bare === '' || bare.toLowerCase() === 'localhost');
-  if (bare === '' || local) return undefined;
-  const reason = blockedHost(bare);
-  if (reason !== undefined) return `guard: ${host} is refused by the SSRF guard (${reason})`;
+  if (bare === '' || (scheme === 'file' && bare.toLowerCase() === 'localhost')) return undefined;
   if (NETWORK_SCHEMES.has(scheme))
     return `guard: the bridge does not have the upstream fetch ${scheme}: URLs (what it connects to cannot be checked here); the host may fetch it itself`;
   return undefined;
