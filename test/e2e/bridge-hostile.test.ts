@@ -114,8 +114,11 @@ describe('mcpkit bridge in front of a hostile upstream', () => {
         expect(text).toContain(uri);
         const decision = ((r['_meta'] as Obj)[DECISIONS] as Obj[]).find((d) => d['uri'] === uri);
         expect(decision?.['action'], uri).toBe('text');
+        expect(decision?.['reason'], uri).toMatch(/^guard: /);
       }
-      expect(text).toContain('read_resource');
+      // Named as refused by the guard, with no read_resource call to try (it refuses them too).
+      expect(text).toMatch(/refused by the SSRF guard/);
+      expect(text).not.toContain('read_resource');
       expect((r['content'] as Obj[]).some((b) => b['type'] === 'resource_link')).toBe(false);
       await stillUsable(host);
     } finally {
