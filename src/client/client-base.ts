@@ -13,18 +13,14 @@ import type {
   Tool,
 } from '../protocol/index.js';
 import { ClientCache } from './cache.js';
-import { Connection } from './connection.js';
-import type { SendRequestOptions } from './connection.js';
-import { standardHeaders, withMeta } from './envelope.js';
-import type { EnvelopeContext } from './envelope.js';
+import { Connection, type SendRequestOptions } from './connection.js';
+import { standardHeaders, withMeta, type EnvelopeContext } from './envelope.js';
 import type { ServerIdentity } from './era-detect.js';
-import { handshake, initialize } from './handshake.js';
-import type { HandshakeDeps } from './handshake.js';
+import { handshake, initialize, type HandshakeDeps } from './handshake.js';
 import { capabilitiesFromHandlers } from './input-handlers.js';
 import { inputContext, withInputs } from './mrtr.js';
 import { ListenRegistry } from './listen-registry.js';
-import { listLimitsOf, paginate } from './lists.js';
-import type { ListMethod } from './lists.js';
+import { listLimitsOf, paginate, type ListMethod } from './lists.js';
 import {
   DEFAULT_CACHE_ENTRIES,
   DEFAULT_DISCOVER_TIMEOUT_MS,
@@ -365,7 +361,7 @@ export abstract class ClientBase {
     return this.reinitializing;
   }
 
-  /** MRTR: answer `input_required` through the handlers and retry with a new id. */
+  /** The `Mcp-Param` headers of a modern `tools/call` over HTTP (from the tool's schema). */
   private async paramHeaders(params: Obj): Promise<Record<string, string> | undefined> {
     if (this.transport.kind !== 'http' || this.era !== 'modern') return undefined;
     return this.toolHeaders.headersFor(
