@@ -5,7 +5,11 @@ describe('CpuSaturation', () => {
   it('is saturated when the process used at least 85% of every core since the last call', () => {
     let cpu = 0;
     let wall = 0;
-    const meter = new CpuSaturation(2, () => cpu, () => wall);
+    const meter = new CpuSaturation(
+      2,
+      () => cpu,
+      () => wall,
+    );
     wall += 100;
     cpu += 170; // 1.7 of 2 cores
     expect(meter.saturated()).toBe(true);
@@ -20,7 +24,11 @@ describe('CpuSaturation', () => {
   it('keeps its last verdict for windows too short to judge', () => {
     let cpu = 0;
     let wall = 0;
-    const meter = new CpuSaturation(1, () => cpu, () => wall);
+    const meter = new CpuSaturation(
+      1,
+      () => cpu,
+      () => wall,
+    );
     wall += 50;
     cpu += 50;
     expect(meter.saturated()).toBe(true);

@@ -15,7 +15,7 @@ import {
   type ListingState,
 } from './folder-listing.js';
 import { FileParts } from './file-parts.js';
-import { fileInfo, ListingViews, type FileInfo } from './listing-views.js';
+import { ListingViews, type FileInfo } from './listing-views.js';
 import { registerFileResources } from './file-resources.js';
 import { followChanges } from './bus-freshness.js';
 import { fingerprintOfOutcome, FINGERPRINT_MAX_WIRE_BYTES } from './fingerprint.js';
@@ -228,14 +228,12 @@ export class FilesystemProvider {
 
   /** One listed file, from the current listing (no I/O beyond a stale-listing walk). */
   async file(relative: string): Promise<FileInfo | undefined> {
-    const found = (await this.freshIndex()).get(relative);
-    return found ? fileInfo(found, this.uriOf(found.path)) : undefined;
+    return this.views.infoOf((await this.freshIndex()).get(relative));
   }
 
   /** One file of the listing as it is now, never walking a stale one. */
   listed(relative: string): FileInfo | undefined {
-    const found = this.listing?.index.get(relative);
-    return found ? fileInfo(found, this.uriOf(found.path)) : undefined;
+    return this.views.infoOf(this.listing?.index.get(relative));
   }
 
   /** `resources/list` entries: uri, name (the relative path), mimeType, size, lastModified. */

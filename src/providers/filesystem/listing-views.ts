@@ -67,7 +67,7 @@ export class ListingViews {
   private readonly listed: ViewsOf<ListedResource>;
   private readonly paths = new ViewsOf<string>((f) => f.path, true);
 
-  constructor(uriOf: (relative: string) => string) {
+  constructor(private readonly uriOf: (relative: string) => string) {
     this.files = new ViewsOf((f) => Object.freeze(fileInfo(f, uriOf(f.path))), true);
     this.listed = new ViewsOf(
       (f) => ({
@@ -97,6 +97,11 @@ export class ListingViews {
   resourcesOf(from: readonly IndexedFile[]): ListedResource[] {
     // Shared by every page of this listing: the server only reads it.
     return this.listed.of(from) as ListedResource[];
+  }
+
+  /** One file with its URI (a fresh object: the caller may keep it). */
+  infoOf(file: IndexedFile | undefined): FileInfo | undefined {
+    return file ? fileInfo(file, this.uriOf(file.path)) : undefined;
   }
 
   /** The listed paths, in order. */

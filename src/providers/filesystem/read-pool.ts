@@ -94,9 +94,14 @@ const IDLE_WORKER_MS = 5000;
 const READ_WORKER_YOUNG_MB = 4;
 
 function startWorker(claims: Int32Array): Worker {
-  return startModuleWorker(import.meta.url, 'read-worker', { claims }, {
-    maxYoungGenerationSizeMb: READ_WORKER_YOUNG_MB,
-  });
+  return startModuleWorker(
+    import.meta.url,
+    'read-worker',
+    { claims },
+    {
+      maxYoungGenerationSizeMb: READ_WORKER_YOUNG_MB,
+    },
+  );
 }
 
 function asError(raw: { message: string; code?: string }): Error {

@@ -158,7 +158,11 @@ describe('maxStalledReads: reads past their limit that still hold a pool thread'
     const readers = await Promise.all(
       Array.from({ length: 16 }, () => send(conn, 'resources/read', { uri })),
     );
-    for (const reader of readers) expect(reader.error?.data).toMatchObject({ reason: 'timeout' });
+    // Readers that arrive after the first gave up (a loaded machine spreads 16 requests over
+    // more than 50 ms) are refused as stalled at once; none reaches the disk a second time.
+    const reasons = readers.map((r) => (r.error?.data as { reason?: string } | undefined)?.reason);
+    expect(reasons).toContain('timeout');
+    for (const reason of reasons) expect(['timeout', 'stalled']).toContain(reason);
     // One read holds one thread, however many gave up on it: the folder is not "stalled".
     expect(state.pending()).toBe(1);
     const quick = await send(conn, 'resources/read', { uri: 'file:///a.txt' });
