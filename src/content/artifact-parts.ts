@@ -37,9 +37,12 @@ export function artifactReadBytes(
   uri: string,
   mimeType: string,
   content: { text?: string | undefined; blob?: string | undefined },
+  textWire?: number,
 ): number {
   const body =
-    content.text !== undefined ? jsonStringWireSize(content.text) : (content.blob ?? '').length + 2;
+    content.text !== undefined
+      ? (textWire ?? jsonStringWireSize(content.text))
+      : (content.blob ?? '').length + 2;
   return body + utf8Length(JSON.stringify({ uri, mimeType })) + RESULT_OVERHEAD;
 }
 
@@ -118,6 +121,7 @@ export function artifactFirstPart(
   content: { text?: string | undefined; blob?: string | undefined; bytes?: Uint8Array | undefined },
   mimeType: string,
   capBytes: number,
+  textWire?: number,
 ): number | undefined {
   const base = ARTIFACT_PREFIX + '0'.repeat(64);
   const isText = content.text !== undefined;
@@ -127,7 +131,7 @@ export function artifactFirstPart(
       ? content.blob.length
       : Math.ceil((content.bytes?.length ?? 0) / 3) * 4;
   const whole = isText
-    ? artifactReadBytes(base, mimeType, { text: content.text })
+    ? artifactReadBytes(base, mimeType, { text: content.text }, textWire)
     : blobChars + artifactReadBytes(base, mimeType, { blob: '' });
   if (whole <= capBytes) return undefined;
   const bytes = isText

@@ -5,7 +5,7 @@ import { McpKitError } from '../errors/mcpkit-error.js';
 import { TOO_LARGE_REASON } from '../errors/wire-errors.js';
 import { isAttachment, type Attachment, type AttachmentContent } from './attachment.js';
 import { artifactFirstPart } from './artifact-parts.js';
-import { embedWireSize, hasContent, linkSkeleton, rawSizeOf } from './block-shapes.js';
+import { embedWireSize, hasContent, linkSkeleton, sizeOfContent } from './block-shapes.js';
 import { decodeBase64, encodeBase64 } from './blob.js';
 import {
   DEFAULT_BINARY_MIME,
@@ -96,7 +96,8 @@ export async function assembleBlocks(
   for (const [index, item] of items.entries()) {
     if (!isAttachment(item)) continue;
     let content: AttachmentContent | undefined = hasContent(item) ? item : undefined;
-    let raw = content ? rawSizeOf(content) : item.size;
+    let size = content ? sizeOfContent(content) : { raw: item.size };
+    let raw = size.raw;
     let mime = content ? await mimeOf(item, content) : (item.mimeType ?? mimeFromName(item.name));
     const room = Math.min(blockBudgetBytes, cap - fixed, resultBudgetBytes - fixed);
     const mustLoad = (item.mode === 'embed' || item.required === true) && !content;
@@ -104,7 +105,8 @@ export async function assembleBlocks(
     if (raw === undefined || mustLoad || (!content && mightEmbed(item, raw, room, canRead, mime))) {
       try {
         content = await loadContent(item);
-        raw = rawSizeOf(content) ?? 0;
+        size = sizeOfContent(content);
+        raw = size.raw ?? 0;
         mime = await mimeOf(item, content);
       } catch (error) {
         // An optional resource too large for its reader to return is linked, not an error.
@@ -115,12 +117,14 @@ export async function assembleBlocks(
     }
     const finalMime = mime ?? DEFAULT_BINARY_MIME;
     const embedWire = content
-      ? embedWireSize(item, content, raw, finalMime)
+      ? embedWireSize(item, content, raw, finalMime, size.textWire)
       : raw === 0
         ? 0
         : embedWireSize(item, { blob: '' }, raw, finalMime);
     const firstPart =
-      item.uri === undefined && content ? artifactFirstPart(content, finalMime, cap) : undefined;
+      item.uri === undefined && content
+        ? artifactFirstPart(content, finalMime, cap, size.textWire)
+        : undefined;
     const linkWire = contentWireSize(linkSkeleton(item, raw, finalMime, firstPart)) + 1 + overhead;
     const ctx = {
       capBytes: cap,

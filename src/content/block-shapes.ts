@@ -7,17 +7,26 @@ import type { EmbeddedResource, ResourceLink } from '../protocol/types.js';
 import { ARTIFACT_PREFIX, partUri } from './artifact-parts.js';
 import type { Attachment, AttachmentContent } from './attachment.js';
 import { firstPartDescription } from './policy.js';
-import { contentWireSize, jsonStringWireSize, utf8Length } from './wire-size.js';
+import { contentWireSize, jsonStringWireSize, textSizes } from './wire-size.js';
 
-/** Raw bytes of content: UTF-8 of a text, a blob's decoded length. */
-export function rawSizeOf(c: AttachmentContent): number | undefined {
-  if (c.text !== undefined) return utf8Length(c.text);
-  if (c.bytes !== undefined) return c.bytes.length;
+/** What content weighs: `raw`, UTF-8 of a text or a blob's decoded length; a text's JSON string. */
+export interface ContentSize {
+  raw: number | undefined;
+  /** `jsonStringWireSize(text)`, measured in the same scan as `raw`. */
+  textWire?: number;
+}
+
+export function sizeOfContent(c: AttachmentContent): ContentSize {
+  if (c.text !== undefined) {
+    const { utf8, json } = textSizes(c.text);
+    return { raw: utf8, textWire: json };
+  }
+  if (c.bytes !== undefined) return { raw: c.bytes.length };
   if (c.blob !== undefined) {
     const pad = c.blob.endsWith('==') ? 2 : c.blob.endsWith('=') ? 1 : 0;
-    return (c.blob.length / 4) * 3 - pad;
+    return { raw: (c.blob.length / 4) * 3 - pad };
   }
-  return undefined;
+  return { raw: undefined };
 }
 
 export function hasContent(c: AttachmentContent | undefined): boolean {
@@ -63,6 +72,7 @@ export function embedWireSize(
   content: AttachmentContent,
   raw: number,
   mime: string,
+  textWire?: number,
 ): number {
   const skeleton: EmbeddedResource = {
     type: 'resource',
@@ -71,7 +81,7 @@ export function embedWireSize(
   if (att.annotations !== undefined) skeleton.annotations = att.annotations;
   if (att._meta !== undefined) skeleton._meta = att._meta;
   const base = contentWireSize(skeleton) - 2;
-  if (content.text !== undefined) return base + jsonStringWireSize(content.text);
+  if (content.text !== undefined) return base + (textWire ?? jsonStringWireSize(content.text));
   // "blob" and "text" are both four characters: only the string differs.
   return base + base64Length(raw) + 2;
 }

@@ -4,6 +4,7 @@ import {
   contentWireSize,
   jsonStringWireSize,
   resourceContentsWireSize,
+  textSizes,
   utf8Length,
 } from './wire-size.js';
 
@@ -121,5 +122,22 @@ describe('resourceContentsWireSize', () => {
     ['blob', { uri: 'file:///a.bin', mimeType: 'image/png', blob: 'AAAA' }],
   ])('%s', (_name, contents) => {
     expect(resourceContentsWireSize(contents)).toBe(bytesOf(contents));
+  });
+});
+
+describe('textSizes', () => {
+  it.each([
+    ['ascii', 'plain text'],
+    ['escapes', 'a"b\\c\n\t\b\f\r'],
+    ['controls', '\u0000\u0001\u001f'],
+    ['two and three bytes', 'é€ü'],
+    ['a surrogate pair', '😀x'],
+    ['lone surrogates', '\ud800a\udc00\ud83d'],
+    ['empty', ''],
+  ])('%s: the UTF-8 length and the JSON string size of one scan', (_name, text) => {
+    expect(textSizes(text)).toEqual({
+      utf8: Buffer.byteLength(text, 'utf8'),
+      json: Buffer.byteLength(JSON.stringify(text), 'utf8'),
+    });
   });
 });
