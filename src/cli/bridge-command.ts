@@ -8,7 +8,7 @@ import { builtinProfileNames, explainProfile, loadProfile } from '../bridge/prof
 import type { ClientTransport } from '../client/index.js';
 import { McpKitError } from '../errors/index.js';
 import { HttpClientTransport } from '../transports/http/client/index.js';
-import { LOOPBACK_HOSTS } from '../transports/http/server/index.js';
+import { hostsAllowedFor } from '../transports/http/server/origin-guard.js';
 import { serveHttp } from '../transports/node.js';
 import { StdioClientTransport } from '../transports/stdio/client/index.js';
 import { serveStdio } from '../transports/stdio/server/index.js';
@@ -163,16 +163,7 @@ export async function runBridge(
     };
   }
   const { host, port } = args.downstream;
-  const allowedHosts =
-    args.allowHosts.length === 0
-      ? undefined
-      : [
-          ...new Set([
-            ...LOOPBACK_HOSTS,
-            ...(LOOPBACK_HOSTS.includes(host) ? [] : [host]),
-            ...args.allowHosts,
-          ]),
-        ];
+  const allowedHosts = hostsAllowedFor(host, args.allowHosts);
   let running;
   try {
     running = await serveHttp(built.server, {
@@ -180,7 +171,7 @@ export async function runBridge(
       port,
       legacy: true,
       ...(auth ? { auth } : {}),
-      ...(allowedHosts ? { allowedHosts } : {}),
+      allowedHosts,
     });
   } catch (error) {
     await close();

@@ -14,8 +14,8 @@ import {
 import {
   DEFAULT_HTTP_MAX_RESPONSE_BYTES,
   DEFAULT_MAX_BODY_BYTES,
-  LOOPBACK_HOSTS,
 } from '../transports/http/server/index.js';
+import { hostsAllowedFor } from '../transports/http/server/origin-guard.js';
 import { serveHttp } from '../transports/node.js';
 import { assemblyCapBytes } from '../transports/stdio/server/serve-stdio.js';
 import type { ServeArgs } from './args.js';
@@ -226,16 +226,7 @@ async function start(
   const { host, port } = args.transport;
   const maxBodyBytes = args.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const maxResponseBytes = args.maxResponseBytes ?? DEFAULT_HTTP_MAX_RESPONSE_BYTES;
-  const allowedHosts =
-    args.allowHosts.length === 0
-      ? undefined
-      : [
-          ...new Set([
-            ...LOOPBACK_HOSTS,
-            ...(LOOPBACK_HOSTS.includes(host) ? [] : [host]),
-            ...args.allowHosts,
-          ]),
-        ];
+  const allowedHosts = hostsAllowedFor(host, args.allowHosts);
   // The resource's URL is the endpoint's as bound (its port known once listening).
   let boundUrl = '';
   let auth;
@@ -271,7 +262,7 @@ async function start(
         maxSessions: args.maxSessions,
         sessionIdleMs: args.sessionIdleMs,
       }),
-      ...(allowedHosts ? { allowedHosts } : {}),
+      allowedHosts,
     });
   } catch (error) {
     await closeFolder();

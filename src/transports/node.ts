@@ -19,7 +19,7 @@ import { parsedBodyText } from './http/server/node-parsed-body.js';
 import type { HttpExchange, HttpResponder, SseSink } from './http/server/exchange.js';
 import { HttpEndpoint } from './http/server/endpoint.js';
 import { writeTimeoutMsOf, type HttpOptions } from './http/server/options.js';
-import { LOOPBACK_HOSTS } from './http/server/origin-guard.js';
+import { hostsAllowedFor } from './http/server/origin-guard.js';
 import { DROPPED_SINK } from './http/server/sse.js';
 import { writeParts } from './node-parts-writer.js';
 import { hasStreamedPart, type MessagePart } from './oversize.js';
@@ -270,9 +270,7 @@ export async function serveHttp(
   const host = options.host ?? '127.0.0.1';
   const handler = toNodeHandler(server, {
     ...options,
-    allowedHosts:
-      options.allowedHosts ??
-      (LOOPBACK_HOSTS.includes(host) ? LOOPBACK_HOSTS : [...LOOPBACK_HOSTS, host]),
+    allowedHosts: options.allowedHosts ?? hostsAllowedFor(host),
   });
   const headerTimeoutMs = options.headerTimeoutMs ?? DEFAULT_HEADER_TIMEOUT_MS;
   const limits: RequestHeadLimits = {

@@ -9,6 +9,11 @@ export interface OriginGuardOptions {
 
 export const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]', '::1'];
 
+/** The `Host` names a server bound to `host` accepts: loopback, `host` itself, then `extra`. */
+export function hostsAllowedFor(host: string, extra: readonly string[] = []): string[] {
+  return [...new Set([...LOOPBACK_HOSTS, host, ...extra])];
+}
+
 function hostnameOf(hostHeader: string): string {
   const value = hostHeader.trim().toLowerCase();
   if (value.startsWith('[')) {
