@@ -10,18 +10,27 @@ import { textItem, type OutItem } from './out-item.js';
 
 export const PDF_MIME = 'application/pdf';
 
-const isPdf = (mimeType: string): boolean =>
-  mimeType.split(';')[0]?.trim().toLowerCase() === PDF_MIME;
+const PDF_MAGIC = [0x25, 0x50, 0x44, 0x46, 0x2d]; // "%PDF-"
+
+/**
+ * A PDF by its type, or a blob sent as `application/octet-stream` that starts like one (servers
+ * that know no MIME type for a file send that, server-filesystem among them).
+ */
+export function isPdf(mimeType: string, bytes: Uint8Array): boolean {
+  const type = mimeType.split(';')[0]?.trim().toLowerCase();
+  if (type === PDF_MIME) return true;
+  return type === 'application/octet-stream' && PDF_MAGIC.every((b, i) => bytes[i] === b);
+}
 
 /** The PDFs' bytes in `resolved`: embedded blobs and the contents of links read upstream. */
 function pdfBytesOf(resolved: readonly ResolvedBlock[]): Uint8Array[] {
   const found: Uint8Array[] = [];
   for (const r of resolved) {
     if (r.type === 'resource' && r.contents?.text === undefined && r.contents)
-      if (isPdf(r.contents.mimeType)) found.push(r.contents.bytes);
+      if (isPdf(r.contents.mimeType, r.contents.bytes)) found.push(r.contents.bytes);
     if (r.type === 'resource_link' && r.outcome.status === 'read')
       for (const c of r.outcome.contents ?? [])
-        if (c.text === undefined && isPdf(c.mimeType)) found.push(c.bytes);
+        if (c.text === undefined && isPdf(c.mimeType, c.bytes)) found.push(c.bytes);
   }
   return found;
 }
