@@ -36,7 +36,7 @@ Rewriting limits:
   --pdf-max-pages N       pages extracted from the start of each PDF (default 50)
   --pdf-max-bytes BYTES   largest PDF parsed (default 8m); a larger one is named
   --pdf-timeout SECONDS   time the PDFs of one result may take together (default 10); the
-                          worker is also ended past 192 MiB of added memory
+                          worker is also ended past 128 MiB of added memory
 
 Upstream:
   --url URL               an http(s) upstream (instead of a command after "--")

@@ -5,6 +5,7 @@
  * flag, with why, and the bridge answers the next call. Without the flag, or where the host
  * passes PDFs, nothing changes.
  */
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,30 +37,40 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function bridged(profile: string, extra: string[]): Promise<McpClient> {
-  return new McpClient({
-    transport: new StdioClientTransport({
-      command: process.execPath,
-      args: [
-        CLI,
-        'bridge',
-        '--profile',
-        profile,
-        ...extra,
-        '--',
-        process.execPath,
-        CLI,
-        'serve',
-        dir,
-        '--stdio',
-        '--quiet',
-        '--no-watch',
-      ],
-      stderr: 'capture',
-    }),
-    era: 'modern',
-    cache: false,
-  }).connect();
+/** The bridge's process id, by client (for its peak RSS). */
+const pids = new WeakMap<McpClient, number | undefined>();
+
+async function bridged(profile: string, extra: string[]): Promise<McpClient> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [
+      CLI,
+      'bridge',
+      '--profile',
+      profile,
+      ...extra,
+      '--',
+      process.execPath,
+      CLI,
+      'serve',
+      dir,
+      '--stdio',
+      '--quiet',
+      '--no-watch',
+    ],
+    stderr: 'capture',
+  });
+  const client = await new McpClient({ transport, era: 'modern', cache: false }).connect();
+  pids.set(client, transport.pid);
+  return client;
+}
+
+/** The bridge's peak resident set (VmHWM) in bytes; undefined without /proc (not Linux). */
+function peakRss(client: McpClient): number | undefined {
+  const pid = pids.get(client);
+  if (!existsSync('/proc/self/status') || pid === undefined) return undefined;
+  const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) * 1024 : undefined;
 }
 
 const read = (c: McpClient, path: string, mode: 'embed' | 'link'): Promise<Obj> =>
@@ -143,6 +154,9 @@ describe('mcpkit bridge --extract-pdf', () => {
       );
       const after = textOfBlocks(blocksOf(await read(host, 'book.pdf', 'embed')));
       expect(after).toContain(PAGES[2]);
+      // The bridge itself stayed far under 500 MiB while the worker inflated the bomb.
+      const rss = peakRss(host);
+      if (rss !== undefined) expect(rss).toBeLessThan(500 * 1024 * 1024);
     } finally {
       await host.close();
     }

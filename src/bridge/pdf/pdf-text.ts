@@ -23,14 +23,14 @@ export interface PdfExtractOptions {
   maxTextBytes: number;
   /** Time one PDF may take (`--pdf-timeout`, default 10 s); the worker is ended then. */
   timeoutMs: number;
-  /** Memory the extraction may add to the process (RSS), default 192 MiB; the worker is ended then. */
+  /** Memory the extraction may add to the process (RSS), default 128 MiB; the worker is ended then. */
   maxMemoryBytes: number;
 }
 
 export const DEFAULT_PDF_MAX_PAGES = 50;
 export const DEFAULT_PDF_MAX_BYTES = 8 * 1024 * 1024;
 export const DEFAULT_PDF_TIMEOUT_MS = 10_000;
-export const DEFAULT_PDF_MAX_MEMORY_BYTES = 192 * 1024 * 1024;
+export const DEFAULT_PDF_MAX_MEMORY_BYTES = 128 * 1024 * 1024;
 
 export type PdfOutcome =
   | ({ ok: true } & ExtractedPages)
