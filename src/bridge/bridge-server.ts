@@ -28,6 +28,7 @@ import { McpServer } from '../server/index.js';
 import { DEFAULT_READ_TOOL_BYTES } from '../content/readable-links.js';
 import type { HandleExtra, Peer, PeerOptions } from '../server/transport.js';
 import type { HostProfile } from './profiles/index.js';
+import type { PdfExtractOptions } from './pdf/pdf-text.js';
 import { rewritePromptResult, rewriteToolResult, type RewriteContext } from './rewrite/index.js';
 import { FORWARDED_METHODS, hostError, hostResult, upstreamParams } from './forward-shape.js';
 import { OwnTools } from './own-tools.js';
@@ -55,6 +56,8 @@ export interface BridgeOptions {
    */
   maxSpillBytes?: number;
   maxSpillCount?: number;
+  /** `--extract-pdf`: the text of PDFs the host would not see, within these limits (off by default). */
+  pdf?: PdfExtractOptions;
   /** Each decision of a rewritten result (`_meta["dev.mcpkit/decisions"]`), for `--log`. */
   onDecision?: (entry: Obj) => void;
   onWarning?: (message: string) => void;
@@ -353,6 +356,7 @@ export class BridgeServer extends McpServer {
       signal,
       // Only the bridge's own read_resource serves what was kept.
       spill: this.own ? (text, mimeType) => this.spill.keep(text, mimeType) : undefined,
+      pdf: this.bridge.pdf,
     };
   }
 

@@ -36,6 +36,53 @@ describe('parseBridgeArgs', () => {
     );
   });
 
+  it('takes --extract-pdf and its limits (defaults 50 pages, 8 MiB, 10 s), kept for --print-config', () => {
+    const plain = ok(['--', 'node', 's.js']);
+    expect(plain).toMatchObject({
+      extractPdf: false,
+      pdfMaxPages: 50,
+      pdfMaxBytes: 8 * 1024 * 1024,
+      pdfTimeoutMs: 10_000,
+    });
+    const args = ok([
+      '--extract-pdf',
+      '--pdf-max-pages',
+      '3',
+      '--pdf-max-bytes=2m',
+      '--pdf-timeout',
+      '5',
+      '--',
+      'node',
+      's.js',
+    ]);
+    expect(args).toMatchObject({
+      extractPdf: true,
+      pdfMaxPages: 3,
+      pdfMaxBytes: 2 * 1024 * 1024,
+      pdfTimeoutMs: 5000,
+    });
+    expect(args.optionWords).toEqual([
+      '--extract-pdf',
+      '--pdf-max-pages',
+      '3',
+      '--pdf-max-bytes=2m',
+      '--pdf-timeout',
+      '5',
+    ]);
+    expect(error(['--pdf-max-pages', '3', '--', 'node'])).toBe(
+      '--pdf-max-pages applies with --extract-pdf only',
+    );
+    expect(error(['--extract-pdf', '--pdf-max-pages', '0', '--', 'node'])).toContain(
+      '--pdf-max-pages expects a whole number, at least 1',
+    );
+    expect(error(['--extract-pdf', '--pdf-max-bytes', 'lots', '--', 'node'])).toContain(
+      '--pdf-max-bytes expects a size in bytes',
+    );
+    expect(error(['--extract-pdf', '--pdf-timeout', '-1', '--', 'node'])).toContain(
+      '--pdf-timeout expects a number of seconds',
+    );
+  });
+
   it('takes an http upstream with --url and its sign-in options', () => {
     const args = ok(['--url', 'https://example.com/mcp', '--token-env', 'TOKEN']);
     expect(args.target).toEqual({ kind: 'http', url: 'https://example.com/mcp' });

@@ -11,6 +11,11 @@ import {
 import { argTokens, type ArgToken } from './arg-tokens.js';
 import type { HostArgs, HostTarget } from './host-args.js';
 import { AUTH_VALUE_FLAGS, authProblem, setAuthValue, type ServeAuthArgs } from './serve-auth.js';
+import {
+  DEFAULT_PDF_MAX_BYTES,
+  DEFAULT_PDF_MAX_PAGES,
+  DEFAULT_PDF_TIMEOUT_MS,
+} from '../bridge/pdf/pdf-text.js';
 import { looksLikeAddress, parseDuration, parseHostPort, parseSize } from './values.js';
 
 export const DEFAULT_BRIDGE_MAX_LINK_BYTES = 256 * 1024;
@@ -44,6 +49,11 @@ export interface BridgeArgs {
   maxResultChars?: number;
   maxReadBytes?: number;
   log?: string;
+  /** `--extract-pdf` and its limits (`--pdf-max-pages`, `--pdf-max-bytes`, `--pdf-timeout`). */
+  extractPdf: boolean;
+  pdfMaxPages: number;
+  pdfMaxBytes: number;
+  pdfTimeoutMs: number;
   /** `--print-config HOST`: print the host's configuration instead of running. */
   printConfig?: string;
   /** `--name NAME` (with --print-config): the server's key in the host's configuration. */
@@ -67,6 +77,7 @@ const FLAGS = new Set([
   '--http',
   '--insecure-no-auth',
   '--forward-input',
+  '--extract-pdf',
 ]);
 const VALUES = new Set([
   '--profile',
@@ -86,6 +97,9 @@ const VALUES = new Set([
   '--print-config',
   '--name',
   '--allow-host',
+  '--pdf-max-pages',
+  '--pdf-max-bytes',
+  '--pdf-timeout',
   ...Object.keys(AUTH_VALUE_FLAGS),
 ]);
 const ERAS = ['auto', '2026-07-28', '2025-11-25'] as const;
@@ -127,6 +141,10 @@ export function parseBridgeArgs(argv: readonly string[]): ParsedBridgeArgs {
     forwardInput: false,
     allowHosts: [],
     maxLinkBytes: DEFAULT_BRIDGE_MAX_LINK_BYTES,
+    extractPdf: false,
+    pdfMaxPages: DEFAULT_PDF_MAX_PAGES,
+    pdfMaxBytes: DEFAULT_PDF_MAX_BYTES,
+    pdfTimeoutMs: DEFAULT_PDF_TIMEOUT_MS,
     optionWords: [],
   };
   let url: string | undefined;
@@ -156,6 +174,7 @@ export function parseBridgeArgs(argv: readonly string[]): ParsedBridgeArgs {
       else if (name === '--open') args.upstream.open = true;
       else if (name === '--insecure-no-auth') args.insecureNoAuth = true;
       else if (name === '--forward-input') args.forwardInput = true;
+      else if (name === '--extract-pdf') args.extractPdf = true;
       else if (name === '--stdio') args.downstream = { kind: 'stdio' };
       else {
         const next = tokens[t + 1];
@@ -221,6 +240,11 @@ export function parseBridgeArgs(argv: readonly string[]): ParsedBridgeArgs {
   if (args.upstream.open && !args.upstream.auth) return error('--open applies with --auth only');
   if (signIn.length > 0 && args.target.kind !== 'http')
     return error(`${String(signIn[0])} applies to an upstream --url, not to a stdio server`);
+  const pdfLimit = ['--pdf-max-pages', '--pdf-max-bytes', '--pdf-timeout'].find((f) =>
+    args.optionWords.some((w) => w === f || w.startsWith(`${f}=`)),
+  );
+  if (pdfLimit !== undefined && !args.extractPdf)
+    return error(`${pdfLimit} applies with --extract-pdf only`);
   if (args.name !== undefined && args.printConfig === undefined)
     return error('--name applies with --print-config only');
   const authIssue = authProblem(args.serveAuth, args.insecureNoAuth);
@@ -261,6 +285,13 @@ function setValue(args: BridgeArgs, name: string, raw: string): string | undefin
         return `--era expects one of ${ERAS.join(', ')}, got ${JSON.stringify(raw)}`;
       args.upstream.era = raw as HostArgs['era'];
       return undefined;
+    case '--pdf-timeout': {
+      const ms = parseDuration(raw);
+      if (ms === undefined || ms <= 0)
+        return `--pdf-timeout expects a number of seconds (or 500ms, 2m), more than 0, got ${JSON.stringify(raw)}`;
+      args.pdfTimeoutMs = ms;
+      return undefined;
+    }
     case '--timeout': {
       const ms = parseDuration(raw);
       if (ms === undefined || ms <= 0)
@@ -277,7 +308,8 @@ function setValue(args: BridgeArgs, name: string, raw: string): string | undefin
       args.upstream.tokenFile = raw;
       return undefined;
   }
-  const size = name !== '--max-list-items' && name !== '--max-result-chars';
+  const size =
+    name !== '--max-list-items' && name !== '--max-result-chars' && name !== '--pdf-max-pages';
   const value = positiveInt(name, raw, size);
   if (typeof value === 'string') return value;
   if (name === '--max-list-items') args.upstream.maxListItems = value;
@@ -285,6 +317,8 @@ function setValue(args: BridgeArgs, name: string, raw: string): string | undefin
   else if (name === '--max-cursor-bytes') args.upstream.maxCursorBytes = value;
   else if (name === '--max-link-bytes') args.maxLinkBytes = value;
   else if (name === '--max-read-bytes') args.maxReadBytes = value;
+  else if (name === '--pdf-max-pages') args.pdfMaxPages = value;
+  else if (name === '--pdf-max-bytes') args.pdfMaxBytes = value;
   else args.maxResultChars = value;
   return undefined;
 }

@@ -4,6 +4,11 @@
  */
 import { createWriteStream, statSync, type WriteStream } from 'node:fs';
 import { createBridge } from '../bridge/index.js';
+import {
+  DEFAULT_PDF_MAX_MEMORY_BYTES,
+  PDFJS_INSTALL,
+  pdfLibraryUrl,
+} from '../bridge/pdf/pdf-text.js';
 import { builtinProfileNames, explainProfile, loadProfile } from '../bridge/profiles/index.js';
 import type { ClientTransport } from '../client/index.js';
 import { McpKitError } from '../errors/index.js';
@@ -88,6 +93,8 @@ export async function runBridge(
   args: BridgeArgs,
 ): Promise<{ done: Promise<number>; stop: () => Promise<void> }> {
   const profile = await loadProfile(args.profile ?? 'passthrough');
+  if (args.extractPdf && pdfLibraryUrl() === undefined)
+    throw new UsageError(`--extract-pdf needs pdf.js, which is not installed: ${PDFJS_INSTALL}`);
   const log = (line: string): void => void process.stderr.write(`${line}\n`);
   let decisions: WriteStream | undefined;
   if (args.log !== undefined) {
@@ -127,6 +134,17 @@ export async function runBridge(
       requestTimeoutMs: args.upstream.timeoutMs,
       ...(args.maxResultChars !== undefined ? { maxResultChars: args.maxResultChars } : {}),
       ...(args.maxReadBytes !== undefined ? { maxReadBytes: args.maxReadBytes } : {}),
+      ...(args.extractPdf
+        ? {
+            pdf: {
+              maxPages: args.pdfMaxPages,
+              maxBytes: args.pdfMaxBytes,
+              maxTextBytes: args.maxLinkBytes,
+              timeoutMs: args.pdfTimeoutMs,
+              maxMemoryBytes: DEFAULT_PDF_MAX_MEMORY_BYTES,
+            },
+          }
+        : {}),
       ...(decisions
         ? { onDecision: (entry) => void decisions?.write(`${JSON.stringify(entry)}\n`) }
         : {}),

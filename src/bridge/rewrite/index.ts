@@ -19,6 +19,7 @@ import {
   type ResultLimit,
   type SurfaceRules,
 } from '../profiles/index.js';
+import type { PdfExtractOptions } from '../pdf/pdf-text.js';
 import { DECISIONS_META_KEY, type Decision } from './decisions.js';
 import type { OutItem } from './out-item.js';
 import { applyLimit } from './result-limit.js';
@@ -46,6 +47,8 @@ export interface RewriteContext {
    * the rest is not kept.
    */
   spill?: ((text: string, mimeType: string) => string | undefined) | undefined;
+  /** `--extract-pdf`: the text of PDFs the host would not see, within these limits. */
+  pdf?: PdfExtractOptions | undefined;
 }
 
 export const DEFAULT_MAX_LINK_BYTES = 256 * 1024;
@@ -101,6 +104,7 @@ async function rewriteList(
       readToolName: ctx.readToolName,
       signal: ctx.signal,
       timeoutMs: ctx.readTimeoutMs,
+      pdf: ctx.pdf,
     },
     decisions,
   );

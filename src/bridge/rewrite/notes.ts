@@ -49,3 +49,8 @@ export function sameAsAbove(s: NoteSubject): string {
 export function restCall(tool: string, uri: string, offset: number, length: number): string {
   return readCall(tool, uri, offset, length);
 }
+
+/** The call that reads a whole resource. */
+export function wholeRead(tool: string, uri: string): string {
+  return readCall(tool, uri);
+}

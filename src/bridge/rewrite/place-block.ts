@@ -15,6 +15,8 @@ import type { Decision } from './decisions.js';
 import { header, linkNotRead, notShown, restCall, sameAsAbove, type NoteSubject } from './notes.js';
 import { textItem, type OutItem } from './out-item.js';
 import { prefixWithinBytes } from './result-limit.js';
+import type { PdfExtractOptions, PdfOutcome } from '../pdf/pdf-text.js';
+import { pdfTextItems } from './pdf-place.js';
 
 /** What one side of the host surfaces, prompts' `nonText: false` already applied. */
 export interface SideView {
@@ -32,6 +34,10 @@ export interface BlockContext {
   readToolName: string;
   signal?: AbortSignal | undefined;
   timeoutMs?: number | undefined;
+  /** `--extract-pdf`: its limits; absent, PDFs are named, never parsed. */
+  pdf?: PdfExtractOptions | undefined;
+  /** The text extracted from this result's PDFs, by their bytes (extractResultPdfs). */
+  pdfTexts?: ReadonlyMap<Uint8Array, PdfOutcome> | undefined;
 }
 
 const fatalUtf8 = new TextDecoder('utf-8', { fatal: true });
@@ -87,6 +93,29 @@ export class Placer {
         mimeType,
       }),
     );
+  }
+
+  /**
+   * A PDF the host would not see, as its extracted text (`--extract-pdf`); false when there is
+   * none. `why` gets the reason extraction failed, for the line that names the PDF instead.
+   */
+  private pdfText(subject: NoteSubject, bytes: Uint8Array, source: number, why: string[]): boolean {
+    const outcome = this.ctx.pdf ? this.ctx.pdfTexts?.get(bytes) : undefined;
+    if (!outcome || !this.ctx.pdf) return false;
+    if (!outcome.ok) {
+      why.push(`its text could not be extracted: ${outcome.reason}`);
+      return false;
+    }
+    this.out.push(...pdfTextItems(subject, outcome, this.ctx.readToolName, this.ctx.pdf, source));
+    this.decide({
+      uri: subject.uri,
+      action: 'extracted',
+      reason: `the host does not pass ${subject.mimeType ?? 'application/pdf'} in ${this.view.where}; text of ${outcome.pagesRead} of ${outcome.pageCount} pages extracted (--extract-pdf)`,
+      ...(subject.mimeType ? { mimeType: subject.mimeType } : {}),
+      ...(subject.bytes !== undefined ? { bytes: subject.bytes } : {}),
+      block: source,
+    });
+    return true;
   }
 
   embedded(
@@ -153,7 +182,12 @@ export class Placer {
       });
       return;
     }
-    const why = `this host does not pass ${mimeType} to the model in ${this.view.where}`;
+    const failed: string[] = [];
+    if (this.pdfText(subject, contents.bytes, source, failed)) return;
+    const why = [
+      `this host does not pass ${mimeType} to the model in ${this.view.where}`,
+      ...failed,
+    ].join('; ');
     this.out.push(textItem(source, '', notShown(subject, why, this.ctx.readToolName)));
     this.decide({ uri, action: 'text', reason: why, mimeType, bytes, block: source });
   }
@@ -270,13 +304,13 @@ export class Placer {
       this.textOf(s, text, c.mimeType, 'read by the bridge and decoded', source);
       return;
     }
-    const why = `this host does not pass ${c.mimeType} to the model in ${this.view.where}`;
-    this.out.push(
-      textItem(
-        source,
-        '',
-        notShown({ ...s, mimeType: c.mimeType, bytes: c.size }, why, this.ctx.readToolName),
-      ),
-    );
+    const failed: string[] = [];
+    const subjectOf = { ...s, mimeType: c.mimeType, bytes: c.size };
+    if (this.pdfText(subjectOf, c.bytes, source, failed)) return;
+    const why = [
+      `this host does not pass ${c.mimeType} to the model in ${this.view.where}`,
+      ...failed,
+    ].join('; ');
+    this.out.push(textItem(source, '', notShown(subjectOf, why, this.ctx.readToolName)));
   }
 }

@@ -4,22 +4,32 @@
  * and embedded as text, blobs it would drop are decoded or named in a line of text.
  */
 import { decodedBase64Length, type ContentBlock } from '../../protocol/index.js';
-import { BYTES_PER_TOKEN, Resolver, type ResolvedBlock } from '../../host/index.js';
+import { BYTES_PER_TOKEN, mimeAllowed, Resolver, type ResolvedBlock } from '../../host/index.js';
 import type { Decision } from './decisions.js';
 import { compileUriPattern, refuseLink } from './link-consent.js';
 import { textItem, type OutItem } from './out-item.js';
+import { extractResultPdfs, PDF_MIME } from './pdf-place.js';
 import { blobAllowed, Placer, type BlockContext, type SideView } from './place-block.js';
 
 export type { BlockContext, SideView } from './place-block.js';
 
+/** The MIME types links may be read for: with `--extract-pdf`, PDFs too where the host drops them. */
+function readableTypes(view: SideView, ctx: BlockContext): string[] | null {
+  const types = ctx.read.mimeTypes;
+  if (!types || !ctx.pdf || blobAllowed(view.blobs, PDF_MIME) || mimeAllowed(types, PDF_MIME))
+    return types;
+  return [...types, PDF_MIME];
+}
+
 function policyOf(view: SideView, ctx: BlockContext, refused: Map<string, string>) {
   const { read } = ctx;
+  const mimeTypes = readableTypes(view, ctx);
   const tokenBytes = read.maxTurnTokens === null ? Infinity : read.maxTurnTokens * BYTES_PER_TOKEN;
   return {
     select:
       view.links === 'read' ? ('none' as const) : (link: { uri: string }) => !refused.has(link.uri),
     ...(read.schemes ? { schemes: read.schemes } : {}),
-    ...(read.mimeTypes ? { mimeTypes: read.mimeTypes } : {}),
+    ...(mimeTypes ? { mimeTypes } : {}),
     maxLinkBytes: ctx.maxLinkBytes,
     budgetBytes: Math.min(read.maxTurnBytes, tokenBytes),
     ...(ctx.signal ? { signal: ctx.signal } : {}),
@@ -52,7 +62,11 @@ export async function rewriteBlocks(
   }
   const out: OutItem[] = [];
   const embeddedUris = new Set<string>();
-  const put = new Placer(out, decisions, view, ctx);
+  const pdfTexts =
+    ctx.pdf && !blobAllowed(view.blobs, PDF_MIME)
+      ? await extractResultPdfs(resolved, ctx.pdf, ctx.signal)
+      : undefined;
+  const put = new Placer(out, decisions, view, { ...ctx, pdfTexts });
   for (let i = 0; i < resolved.length; i++) {
     const r = resolved[i] as ResolvedBlock;
     const source = sources[i] ?? i;
