@@ -10,7 +10,6 @@
 // in"): those are expected failures, and one that passes fails the run, as does any other failure.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -113,35 +112,28 @@ if (typeof fs.globSync !== 'function') register('./hooks.mjs', import.meta.url);
   return { server: join(dir, 'register.mjs'), client: join(dir, 'client-register.mjs') };
 }
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-function startFixture(port) {
+/** The fixture server on a port of its own choosing (port 0); resolves with the child and its URL. */
+function startFixture() {
   const child = spawn(
     process.execPath,
     ['--import', 'tsx', join(root, 'test/conformance/fixture-server.ts')],
     {
       cwd: root,
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1' },
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
   let log = '';
+  let out = '';
   child.stderr.on('data', (d) => (log += d));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`fixture did not start:\n${log}`)), 30_000);
     child.stdout.on('data', (d) => {
-      if (String(d).includes('listening')) {
+      out += d;
+      const found = /^listening (\S+)$/m.exec(out);
+      if (found) {
         clearTimeout(timer);
-        resolve(child);
+        resolve({ child, url: found[1] });
       }
     });
     child.once('exit', (code) => reject(new Error(`fixture exited (${code}):\n${log}`)));
@@ -269,9 +261,7 @@ let failed = 0;
 let expected = 0;
 let notScored = 0;
 
-const port = await freePort();
-const fixture = await startFixture(port);
-const fixtureUrl = `http://127.0.0.1:${port}/mcp`;
+const { child: fixture, url: fixtureUrl } = await startFixture();
 const bridge = viaBridge ? await startBridge(fixtureUrl) : undefined;
 const url = bridge?.url ?? fixtureUrl;
 if (bridge) console.log(`server suite through mcpkit bridge at ${url} (fixture at ${fixtureUrl})`);

@@ -64,15 +64,6 @@ export interface TestIssuer {
   stop(): Promise<void>;
 }
 
-/** A free port on 127.0.0.1 (the issuer and resource URLs name it before anything listens). */
-export async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
 async function formBody(req: IncomingMessage): Promise<URLSearchParams> {
   let text = '';
   for await (const chunk of req) text += String(chunk);
@@ -98,9 +89,30 @@ export interface IssuerOptions {
 
 /** Starts oidc-provider on 127.0.0.1 with the login page in front of it. */
 export async function startIssuer(options: IssuerOptions = {}): Promise<TestIssuer> {
+  // Listening first, on a port of its own choosing (0): the issuer's URL names it.
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const stop = async (): Promise<void> => {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  };
+  try {
+    return await issuerOn(server, url, stop, options);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** The provider and its login page, answering on `server` (which no request reached yet). */
+async function issuerOn(
+  server: Server,
+  url: string,
+  stop: () => Promise<void>,
+  options: IssuerOptions,
+): Promise<TestIssuer> {
   const scopes = options.scopes ?? ['mcp', 'other'];
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
   const { default: Provider } = (await import(OIDC_PROVIDER)) as { default: ProviderClass };
   const state: TestIssuer = {
     url,
@@ -109,7 +121,7 @@ export async function startIssuer(options: IssuerOptions = {}): Promise<TestIssu
     registered: [],
     audienceFor: (resource) => resource,
     clientCredentialsToken: (resource, scope) => clientCredentials(url, resource, scope),
-    stop: async () => undefined,
+    stop,
   };
   const provider = new Provider(url, {
     clients: [
@@ -161,18 +173,13 @@ export async function startIssuer(options: IssuerOptions = {}): Promise<TestIssu
     state.registered.push(String((client as { clientId: string }).clientId));
   });
   const oidc = provider.callback();
-  const server: Server = createServer((req, res) => {
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     const path = new URL(req.url ?? '/', url).pathname;
     if (!path.startsWith('/interaction/')) return oidc(req, res);
     void loginPage(provider, state, req, res, path).catch((error: unknown) =>
       json(res, 500, { error: String(error) }),
     );
   });
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  state.stop = async () => {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  };
   return state;
 }
 

@@ -5,7 +5,7 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { freePort } from './auth-issuer.js';
+import { onFreePort } from './free-port.js';
 import { CLI, EXAMPLE_DIR, ROOT, stopChild } from './serve-harness.js';
 
 export interface ProtectedServe {
@@ -16,8 +16,18 @@ export interface ProtectedServe {
   stop(): Promise<unknown>;
 }
 
-export async function serveProtected(issuer: string, ...more: string[]): Promise<ProtectedServe> {
-  const port = await freePort();
+/**
+ * The audience names the URL, so the port is chosen before serve listens: when another process
+ * took it meanwhile (serve says "the address is in use"), again on another.
+ */
+export function serveProtected(issuer: string, ...more: string[]): Promise<ProtectedServe> {
+  return onFreePort(
+    (port) => serveOn(port, issuer, more),
+    (error) => /address is in use/.test(String(error)),
+  );
+}
+
+async function serveOn(port: number, issuer: string, more: string[]): Promise<ProtectedServe> {
   const url = `http://127.0.0.1:${port}/mcp`;
   const args = [CLI, 'serve', EXAMPLE_DIR, '-q', '--auth-issuer', issuer, '--auth-audience', url];
   const child = spawn(process.execPath, [...args, ...more, '--http', `127.0.0.1:${port}`], {
@@ -29,7 +39,8 @@ export async function serveProtected(issuer: string, ...more: string[]): Promise
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`serve printed no URL; ${stderr}`)), 15_000);
-    child.once('exit', (code) => reject(new Error(`serve exited (${code}): ${stderr}`)));
+    // 'close', not 'exit': its stderr (which says why) is read whole by then.
+    child.once('close', (code) => reject(new Error(`serve exited (${code}): ${stderr}`)));
     createInterface({ input: child.stdout }).once('line', (line) => {
       clearTimeout(timer);
       if (line === url) resolve();

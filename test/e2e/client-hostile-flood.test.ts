@@ -29,6 +29,8 @@ interface Report {
   elapsedMs: number;
   peakRss: number;
   warnings: Record<string, number>;
+  /** The most TCP connections the client process had open at once (counted there). */
+  peakSockets: number;
 }
 
 const run = promisify(execFile);
@@ -67,9 +69,9 @@ async function httpServer(era: string): Promise<{ url: string; stats: () => Prom
 }
 
 interface Stats {
-  peak: number;
-  open: number;
   posts: number;
+  /** POSTs that answered one of the server's pings. */
+  replies: number;
 }
 
 describe('a server that floods the client with its own requests', () => {
@@ -100,9 +102,12 @@ describe('a server that floods the client with its own requests', () => {
     expectOnTime(report);
     expect(report.peakRss).toBeLessThan(RSS_BOUND);
     const stats = await server.stats();
-    // The client did answer (a flood of POSTs is possible), through 16 connections at most.
-    expect(stats.posts).toBeGreaterThan(20);
-    expect(stats.peak).toBeLessThanOrEqual(16);
+    // The client did answer (a flood of POSTs is possible), through 16 connections at most,
+    // counted by the client: the server sees a closed one until it reads the close, which may
+    // be after the pool opened the next one (it saw 17 so under load).
+    expect(stats.replies).toBeGreaterThan(0);
+    expect(report.peakSockets).toBeGreaterThan(1);
+    expect(report.peakSockets).toBeLessThanOrEqual(16);
   });
 
   it('HTTP, 2025-11-25: maxSocketsPerOrigin bounds the pool', async () => {
@@ -115,8 +120,9 @@ describe('a server that floods the client with its own requests', () => {
     });
     expectOnTime(report);
     const stats = await server.stats();
-    expect(stats.posts).toBeGreaterThan(6);
-    expect(stats.peak).toBeLessThanOrEqual(3);
+    expect(stats.replies).toBeGreaterThan(0);
+    expect(report.peakSockets).toBeGreaterThan(1);
+    expect(report.peakSockets).toBeLessThanOrEqual(3);
   });
 
   it('HTTP, 2026-07-28: the pings are dropped unanswered (no POST for them)', async () => {

@@ -7,7 +7,8 @@ import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { connectRedis, RedisBus, type RedisBusOptions } from '../../src/bus/index.js';
 import type { ChangeEvent } from '../../src/bus/types.js';
-import { describeRedis, freePort, RedisProcess, waitFor } from './redis-harness.js';
+import { freePort } from './free-port.js';
+import { describeRedis, RedisProcess, waitFor } from './redis-harness.js';
 
 /** One bus and what it saw. */
 interface Probe {

@@ -6,10 +6,10 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { describe, it } from 'vitest';
+import { onFreePort } from './free-port.js';
 
 export const IN_CI = /^(1|true)$/i.test(process.env['CI'] ?? '');
 
@@ -67,18 +67,6 @@ export function describeRedis(
   }
   console.warn(`skipping "${name}": ${reason}`);
   describe.skip(name, body);
-}
-
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
 }
 
 /** Polls `check` until it returns something truthy; fails with `what` after `timeoutMs`. */
@@ -164,18 +152,22 @@ export class RedisProcess {
     this.certs = options.tls ? makeCertificates(this.dir) : undefined;
   }
 
-  static async start(options: RedisProcessOptions = {}): Promise<RedisProcess> {
-    for (let attempt = 1; ; attempt++) {
-      const redis = new RedisProcess(await freePort(), options);
-      try {
-        await redis.spawn();
-        return redis;
-      } catch (error) {
-        redis.cleanUp();
-        // Another process may have taken the port between freePort and the bind: try another.
-        if (attempt >= 3) throw error;
-      }
-    }
+  static start(options: RedisProcessOptions = {}): Promise<RedisProcess> {
+    // redis-server has no port 0 that it reports. A failed start may be the port taken between
+    // freePort and the bind: any failure tries another port.
+    return onFreePort(
+      async (port) => {
+        const redis = new RedisProcess(port, options);
+        try {
+          await redis.spawn();
+          return redis;
+        } catch (error) {
+          redis.cleanUp();
+          throw error;
+        }
+      },
+      () => true,
+    );
   }
 
   /** `redis://127.0.0.1:<port>` (or `rediss://`), with the password when there is one. */

@@ -5,14 +5,16 @@
 //                      read), never the answer
 //   any other POST     (the client's replies and notifications included) an SSE answer of 50
 //                      `ping` requests
-// GET statsPort/ answers {"peak", "open", "posts"}: the most connections open at once to the MCP
-// port, those open now, and the POSTs received.
+// GET statsPort/ answers {"peak", "open", "posts", "replies"}: the most connections open at once
+// to the MCP port, those open now, the POSTs received and those among them that answered a ping.
+// A connection counts as closed once its client ended it ('end' or 'error'), not at its 'close',
+// which may come after the client's pool opened the next one (the client counts its own too).
 import { createServer } from 'node:http';
 
 const era = process.argv[2] === 'legacy' ? 'legacy' : 'modern';
 const serverInfo = { name: 'request-flood', version: '0.0.0' };
 const meta = { resultType: 'complete', ttlMs: 0, cacheScope: 'private' };
-const stats = { peak: 0, open: 0, posts: 0 };
+const stats = { peak: 0, open: 0, posts: 0, replies: 0 };
 let pingId = 0;
 
 const rpc = (message) => JSON.stringify({ jsonrpc: '2.0', ...message });
@@ -62,6 +64,7 @@ const server = createServer((req, res) => {
       return;
     }
     const { id, method, params } = message;
+    if (method === undefined && id !== undefined) stats.replies++;
     if (method === 'server/discover' && era === 'modern') {
       return answer(res, id, {
         ...meta,
@@ -97,7 +100,14 @@ const server = createServer((req, res) => {
 server.on('connection', (socket) => {
   stats.open++;
   stats.peak = Math.max(stats.peak, stats.open);
-  socket.once('close', () => stats.open--);
+  let gone = false;
+  const leave = () => {
+    if (!gone) stats.open--;
+    gone = true;
+  };
+  socket.once('end', leave);
+  socket.once('error', leave);
+  socket.once('close', leave);
 });
 server.keepAliveTimeout = 30_000;
 
