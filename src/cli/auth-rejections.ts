@@ -1,14 +1,16 @@
 /**
- * `serve`'s line on stderr when a token is refused: the reason only (never the token), at most
- * one line per interval, with how many more were refused since the last line, so that a client
- * retrying in a loop cannot flood the log.
+ * Lines on stderr about what a peer does (a refused token, an upstream's odd message): one line,
+ * its control characters blanked and its length bounded, at most one per interval, with how many
+ * more came since the last line, so that a peer repeating itself in a loop cannot flood the log.
  */
 
 export const REJECTION_LINE_INTERVAL_MS = 10_000;
+const MAX_REASON_CHARS = 300;
 
-/** A reporter for `ResourceServerOptions.onRejected`. */
-export function rejectionReporter(
+/** `format(text, more)` builds the line; `more` counts the reports skipped since the last one. */
+export function rateLimitedLines(
   write: (line: string) => void,
+  format: (text: string, more: number) => string,
   intervalMs: number = REJECTION_LINE_INTERVAL_MS,
   now: () => number = Date.now,
 ): (reason: string) => void {
@@ -21,10 +23,24 @@ export function rejectionReporter(
       return;
     }
     last = t;
-    const more = skipped > 0 ? ` (${skipped} more refused since the last line)` : '';
+    const more = skipped;
     skipped = 0;
-    // One line, bounded: a reason may quote a URL or a library message.
-    const text = reason.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').slice(0, 300);
-    write(`auth: refused a bearer token: ${text}${more}`);
+    const text = reason.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').slice(0, MAX_REASON_CHARS);
+    write(format(text, more));
   };
+}
+
+/** `serve`'s reporter for `ResourceServerOptions.onRejected`: the reason only, never the token. */
+export function rejectionReporter(
+  write: (line: string) => void,
+  intervalMs: number = REJECTION_LINE_INTERVAL_MS,
+  now: () => number = Date.now,
+): (reason: string) => void {
+  return rateLimitedLines(
+    write,
+    (text, more) =>
+      `auth: refused a bearer token: ${text}${more > 0 ? ` (${more} more refused since the last line)` : ''}`,
+    intervalMs,
+    now,
+  );
 }

@@ -23,12 +23,14 @@ import type { HostArgs } from './host-args.js';
 import { targetAuth } from './host-auth.js';
 import { describeTarget } from './host-connect.js';
 import { packageVersion } from './package-version.js';
-import { rejectionReporter } from './auth-rejections.js';
+import { rateLimitedLines, rejectionReporter } from './auth-rejections.js';
 import { resourceServerOf } from './serve-auth.js';
 import { UsageError } from './usage-error.js';
 
 /** Upstream messages over this are not buffered whole (the request fails, the bridge stays up). */
 const UPSTREAM_MAX_LINE_BYTES = 16 * 1024 * 1024;
+/** At most one line a second about the upstream's warnings (a stream of bad lines is counted). */
+const UPSTREAM_WARNING_INTERVAL_MS = 1000;
 
 /** `--explain-profile NAME`: the profile as JSON that `--profile FILE` accepts back. */
 export async function explainCommand(name: string): Promise<number> {
@@ -117,6 +119,15 @@ export async function runBridge(
       : undefined;
   let bridge;
   try {
+    const upstreamWarning = (() => {
+      const line = rateLimitedLines(
+        log,
+        (text, more) =>
+          `mcpkit bridge: the upstream server: ${text}${more > 0 ? ` (${more} more warnings since the last line)` : ''}`,
+        UPSTREAM_WARNING_INTERVAL_MS,
+      );
+      return (warning: { message: string }) => line(warning.message);
+    })();
     bridge = await createBridge({
       transport: await upstreamTransport(args),
       client: {
@@ -127,6 +138,8 @@ export async function runBridge(
         maxListItems: args.upstream.maxListItems,
         maxListBytes: args.upstream.maxListBytes,
         maxCursorBytes: args.upstream.maxCursorBytes,
+        // An upstream that breaks its framing is named on stderr, not silent until the timeout.
+        onWarning: upstreamWarning,
       },
       profile,
       forwardInput: args.forwardInput,
