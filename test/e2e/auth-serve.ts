@@ -40,7 +40,10 @@ async function serveOn(port: number, issuer: string, more: string[]): Promise<Pr
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`serve printed no URL; ${stderr}`)), 15_000);
     // 'close', not 'exit': its stderr (which says why) is read whole by then.
-    child.once('close', (code) => reject(new Error(`serve exited (${code}): ${stderr}`)));
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`serve exited (${code}): ${stderr}`));
+    });
     createInterface({ input: child.stdout }).once('line', (line) => {
       clearTimeout(timer);
       if (line === url) resolve();

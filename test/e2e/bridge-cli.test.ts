@@ -2,16 +2,15 @@
  * `mcpkit bridge` end to end through the built CLI: --explain-profile, an unknown profile,
  * --print-config whose output runs as printed, the own read_resource/list_resources tools
  * (exact bytes and ranges, also through the upstream's part reads; renamed on a clash), a hung
- * upstream, and an upstream that dies and is restarted.
+ * upstream, and an upstream that dies and is restarted (changes and HTTP downstream:
+ * bridge-changes-http.test.ts; an answer over the line cap: bridge-huge-answer.test.ts).
  */
 
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpClient } from '../../src/client/index.js';
-import { HttpClientTransport } from '../../src/transports/http/client/index.js';
 import { StdioClientTransport } from '../../src/transports/stdio/client/index.js';
 import { runCli } from './host/audit-harness.js';
 import { CLI } from './serve-harness.js';
@@ -370,164 +369,4 @@ describe('mcpkit bridge: an upstream that hangs or dies', () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
-});
-
-describe('mcpkit bridge: changes and HTTP downstream', () => {
-  it('a 2025-11-25 host subscribed to a resource hears of its upstream updates and list changes', async () => {
-    const notes: Array<{ method: string; params?: Obj }> = [];
-    const bridged = await client(
-      process.execPath,
-      [CLI, 'bridge', '--', process.execPath, ...FIXTURE],
-      {
-        era: 'legacy',
-        onNotification: (n) => notes.push(n),
-      },
-    );
-    try {
-      await bridged.request('resources/subscribe', { uri: 'test://hello.txt' });
-      // The upstream subscription is opened as the host's begins: retry until it is in place.
-      for (
-        let i = 0;
-        i < 50 && !notes.some((n) => n.method === 'notifications/resources/updated');
-        i++
-      ) {
-        await bridged.callTool('touch', {});
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      expect(notes).toContainEqual(
-        expect.objectContaining({
-          method: 'notifications/resources/updated',
-          params: expect.objectContaining({ uri: 'test://hello.txt' }),
-        }),
-      );
-      await bridged.callTool('add-tool', {});
-      for (
-        let i = 0;
-        i < 50 && !notes.some((n) => n.method === 'notifications/tools/list_changed');
-        i++
-      )
-        await new Promise((r) => setTimeout(r, 100));
-      expect((await bridged.listTools()).map((t) => t.name)).toContain('added');
-      expect(notes.map((n) => n.method)).toContain('notifications/tools/list_changed');
-    } finally {
-      await bridged.close();
-    }
-  });
-
-  it('a 2026-07-28 host listening through the bridge hears of upstream resource updates', async () => {
-    const bridged = await client(
-      process.execPath,
-      [CLI, 'bridge', '--', process.execPath, ...FIXTURE],
-      { era: 'modern' },
-    );
-    try {
-      const stream = await bridged.listen({
-        resourceSubscriptions: ['test://hello.txt'],
-        toolsListChanged: true,
-      });
-      const heard: string[] = [];
-      const reading = (async () => {
-        for await (const note of stream) {
-          heard.push(`${note.method} ${String(note.params['uri'] ?? '')}`);
-          if (note.method === 'notifications/resources/updated') return;
-        }
-      })();
-      for (let i = 0; i < 50 && heard.length === 0; i++) {
-        await bridged.callTool('touch', {});
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      await reading;
-      expect(heard).toContain('notifications/resources/updated test://hello.txt');
-      await stream.close();
-    } finally {
-      await bridged.close();
-    }
-  });
-
-  it('--http serves the host over Streamable HTTP; a non-loopback address without auth is refused', async () => {
-    const child = spawn(
-      process.execPath,
-      [CLI, 'bridge', '--http', '127.0.0.1:0', '--', process.execPath, EVERYTHING],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        child.stdout.setEncoding('utf8').on('data', (d: string) => {
-          out += d;
-          const line = out.split('\n')[0];
-          if (out.includes('\n') && line) resolve(line.trim());
-        });
-        child.once('exit', (code) => reject(new Error(`exited ${String(code)}`)));
-      });
-      const http = await new McpClient({
-        transport: new HttpClientTransport({ url }),
-        cache: false,
-      }).connect();
-      try {
-        expect((await http.listTools()).map((t) => t.name)).toContain('get-resource-links');
-      } finally {
-        await http.close();
-      }
-    } finally {
-      child.kill('SIGTERM');
-    }
-    const refused = await runCli([
-      'bridge',
-      '--http',
-      '0.0.0.0:0',
-      '--',
-      process.execPath,
-      EVERYTHING,
-    ]);
-    expect(refused.code).not.toBe(0);
-    expect(refused.stderr).toContain('--insecure-no-auth');
-  });
-});
-
-describe('mcpkit bridge: a hostile upstream', () => {
-  // Each phase is bounded (the calls by PHASE_MS, connecting by the discover timeout and
-  // PHASE_MS, closing by the transport's 2 + 2 s) and together they stay under the test's
-  // timeout: a hang fails an assertion naming its phase. Under load the calls took < 2 s each.
-  const PHASE_MS = 15_000;
-
-  it('an upstream answer over 16 MiB is an error for that call; the host connection stays usable', async () => {
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [CLI, 'bridge', '--', process.execPath, 'test/e2e/bridge/huge-server.mjs'],
-      stderr: 'capture',
-      env: { ...process.env },
-    });
-    const failed = (phase: string, error: unknown): string =>
-      `${phase}: ${(error as Error | undefined)?.message ?? 'no error'}; the bridge's stderr: ${transport.stderrText()}`;
-    const bridged = await new McpClient({
-      transport,
-      era: 'auto',
-      cache: false,
-      requestTimeoutMs: PHASE_MS,
-    })
-      .connect()
-      .catch((e: unknown) => expect.fail(failed('connecting to the bridge', e)));
-    try {
-      // The upstream stops in the middle of the line until the next request: this call's error
-      // comes from the 16 MiB cap, never from the line's end.
-      const error = await bridged.callTool('huge', {}, { timeoutMs: PHASE_MS }).then(
-        () => undefined,
-        (e: Error) => e,
-      );
-      expect(error?.message, failed('the "huge" call', error)).toMatch(
-        /the upstream server failed: Response too large: .*exceeds maxLineBytes \(16777216 bytes\)/,
-      );
-      // Sent while the rest of the line (23 MiB) still streams in to be discarded: answered after it.
-      const ok = await bridged.callTool('ok', {}, { timeoutMs: PHASE_MS }).then(
-        (result) => ({ text: textOf(result) }),
-        (e: Error) => ({ error: e }),
-      );
-      expect(ok, failed('the "ok" call after it', 'error' in ok ? ok.error : undefined)).toEqual({
-        text: 'fine',
-      });
-    } finally {
-      await bridged.close();
-    }
-  }, 60_000);
 });

@@ -55,7 +55,10 @@ async function sdkHost(
       stderr: 'pipe',
     }),
   );
-  expect(client.getProtocolEra()).toBe(era);
+  if (client.getProtocolEra() !== era) {
+    await client.close();
+    expect.fail(`the bridge spoke ${String(client.getProtocolEra())} to a ${era} host`);
+  }
   return client;
 }
 

@@ -99,7 +99,12 @@ for (const upstream of FIXTURES) {
     for (const era of ERAS) {
       it(`passthrough, ${era} host: lists, results and reads equal a direct client's`, async () => {
         const direct = await connect(upstream.argv, era);
-        const bridged = await connect(bridge('passthrough', upstream.argv), era);
+        const bridged = await connect(bridge('passthrough', upstream.argv), era).catch(
+          async (error: unknown) => {
+            await direct.close();
+            throw error;
+          },
+        );
         try {
           expect(bridged.era).toBe(era);
           const probes: Array<[string, Obj]> = [
@@ -225,7 +230,12 @@ describe('bridge in front of @modelcontextprotocol/server-filesystem', () => {
   for (const era of ERAS) {
     it(`passthrough, ${era} host: what a direct 2025-11-25 client gets`, async () => {
       const direct = await connect(fs(), 'legacy');
-      const bridged = await connect(bridge('passthrough', fs()), era);
+      const bridged = await connect(bridge('passthrough', fs()), era).catch(
+        async (error: unknown) => {
+          await direct.close();
+          throw error;
+        },
+      );
       try {
         expect(bridged.era).toBe(era);
         for (const [method, params] of probes()) {

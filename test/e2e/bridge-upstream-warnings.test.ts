@@ -13,10 +13,8 @@ describe('mcpkit bridge: the upstream client warnings', () => {
     });
     const client = await new McpClient({ transport, era: 'modern', cache: false }).connect();
     try {
-      for (let i = 0; i < 5; i++) {
-        const result = await client.callTool('noisy', {});
-        expect(result.content).toEqual([{ type: 'text', text: 'done' }]);
-      }
+      const result = await client.callTool('noisy', {});
+      expect(result.content).toEqual([{ type: 'text', text: 'done' }]);
       let stderr = '';
       for (let i = 0; i < 50 && !stderr.includes('not a JSON line'); i++) {
         await new Promise((r) => setTimeout(r, 100));
@@ -25,7 +23,7 @@ describe('mcpkit bridge: the upstream client warnings', () => {
       const lines = stderr.split('\n').filter((l) => l.includes('the upstream server: '));
       expect(lines[0]).toMatch(/^mcpkit bridge: the upstream server: .*not a JSON line/);
       expect(stderr).not.toContain('\u001b[31m');
-      // Five bad lines in well under a second: one line, the rest counted on the next.
+      // Five bad lines written at once: not five lines on stderr (the rest are counted).
       expect(lines.length).toBeLessThan(5);
     } finally {
       await client.close();

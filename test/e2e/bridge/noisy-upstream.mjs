@@ -1,5 +1,5 @@
-// A 2026-07-28 stdio upstream for the bridge's tests that writes a line that is not JSON (with a
-// control character in it) before each tools/call answer: the bridge names it on its stderr.
+// A 2026-07-28 stdio upstream for the bridge's tests that writes five lines that are not JSON (with
+// a control character in them) before each tools/call answer: the bridge names it on its stderr.
 import { createInterface } from 'node:readline';
 
 const info = { 'io.modelcontextprotocol/serverInfo': { name: 'noisy', version: '0.0.1' } };
@@ -25,7 +25,8 @@ createInterface({ input: process.stdin }).on('line', (line) => {
       cacheScope: 'public',
     });
   if (method === 'tools/call') {
-    process.stdout.write('debug: not a JSON line \u001b[31mred\n');
+    // Five bad lines in one write: they reach the bridge within the same moment.
+    process.stdout.write('debug: not a JSON line \u001b[31mred\n'.repeat(5));
     return write(id, { content: [{ type: 'text', text: 'done' }] });
   }
   process.stdout.write(
