@@ -15,12 +15,6 @@ export interface CreateBridgeOptions extends BridgeOptions {
   /** The upstream client's options: era, list bounds, clientInfo. */
   client?: Omit<McpClientOptions, 'transport' | 'handlers' | 'onNotification'>;
   onLog?: (line: string) => void;
-  /**
-   * Declare elicitation, sampling and roots to the upstream and forward its input requests to a
-   * 2025-11-25 host that declared them (default false: the upstream sees a client without them,
-   * so that what it lists is what a plain client sees).
-   */
-  forwardInput?: boolean;
 }
 
 export interface Bridge {
@@ -38,7 +32,8 @@ const CAPABILITY: Record<string, string> = {
 /**
  * Connects to the upstream and returns the bridge. The upstream's input requests (2026-07-28
  * `input_required`, 2025-11-25 server-to-client requests) go to the host that made the request
- * when it speaks 2025-11-25 and declared the capability; otherwise they fail with a clear error.
+ * when it declared the capability: as server-to-client requests to a 2025-11-25 host, as an
+ * `input_required` result to a 2026-07-28 host; otherwise they fail with a clear error.
  */
 export async function createBridge(options: CreateBridgeOptions): Promise<Bridge> {
   // The server is built once the upstream is connected; the hooks below run only after that.
@@ -46,12 +41,15 @@ export async function createBridge(options: CreateBridgeOptions): Promise<Bridge
   const ask =
     (method: string) =>
     async (params: Obj, ctx: InputHandlerContext): Promise<never> => {
+      // A 2025-11-25 upstream's request while a 2026-07-28 host's request is in flight.
+      const call = built.server?.inputCall();
+      if (call) return (await call.ask(method, params)) as never;
       const peer = built.server?.askerOf(ctx.signal);
       const capability = CAPABILITY[method] as string;
       if (!peer?.session)
         throw new ProtocolError(
           -32601,
-          `the upstream asked for ${method}, which the bridge forwards only to a 2025-11-25 host`,
+          `the upstream asked for ${method} outside a request the bridge can tie it to (a 2025-11-25 host's request, or a 2026-07-28 host's tools/call, prompts/get or resources/read while it is the only one in flight)`,
         );
       if (!(capability in peer.session.clientCapabilities))
         throw new ProtocolError(
