@@ -61,6 +61,8 @@ export interface BridgeOptions {
   maxParkedInputs?: number;
   /** How long such a call waits for the host's retry (default 60 s): then it is cancelled. */
   inputTtlMs?: number;
+  /** The upstream session for a 2026-07-28 host's input capabilities (createBridge's lanes). */
+  laneFor?: (capabilities: Obj) => Promise<McpClient | undefined>;
 }
 
 export class BridgeServer extends McpServer {
@@ -309,14 +311,16 @@ export class BridgeServer extends McpServer {
         ...{ peer, method, params, signal, authInfo: extra.authInfo },
         ...(onProgress ? { progress: onProgress } : {}),
         capabilities: hostCapabilities(params),
-        start: (s, call) =>
-          this.upstream.send(this.timeoutMs, (c) =>
+        start: async (s, call) => {
+          const lane = await this.bridge.laneFor?.(hostCapabilities(params));
+          // The parking times each round and the wait for the host; the call spans them.
+          const send = (c: McpClient): Promise<Obj> =>
             (client = c).request(method, upstreamParams(plain), {
-              // The parking times each round and the wait for the host; the call spans them.
               ...{ signal: s, timeoutMs: 0, cache: false },
               onProgress: (p) => call.progress(p),
-            }),
-          ),
+            });
+          return lane ? send(lane) : this.upstream.send(this.timeoutMs, send);
+        },
       });
       if (result['resultType'] === 'input_required') return result;
       return this.finish(method, params, result, client, signal);

@@ -2,9 +2,16 @@
  * `createBridge`: connects to the upstream, then builds the downstream server in front of it.
  * Serve the server with any server transport (`serveStdio`, `serveHttp`).
  */
-import type { ClientTransport, InputHandlerContext, McpClientOptions } from '../client/index.js';
+import { McpClient } from '../client/index.js';
+import type {
+  ClientTransport,
+  InputHandlerContext,
+  InputHandlers,
+  McpClientOptions,
+} from '../client/index.js';
 import { ProtocolError } from '../errors/index.js';
 import { BridgeServer, type BridgeOptions } from './bridge-server.js';
+import { handlersFor, InputLanes } from './input-lanes.js';
 import { Upstream } from './upstream.js';
 
 type Obj = Record<string, unknown>;
@@ -15,6 +22,12 @@ export interface CreateBridgeOptions extends BridgeOptions {
   /** The upstream client's options: era, list bounds, clientInfo. */
   client?: Omit<McpClientOptions, 'transport' | 'handlers' | 'onNotification'>;
   onLog?: (line: string) => void;
+  /**
+   * Another transport to the same upstream (HTTP: same URL and sign-in). With `forwardInput` and
+   * a 2025-11-25 upstream, a 2026-07-28 host that declares only some input capabilities gets an
+   * upstream session declaring just those (see InputLanes); without it the main session serves.
+   */
+  moreTransport?: () => ClientTransport;
 }
 
 export interface Bridge {
@@ -58,28 +71,46 @@ export async function createBridge(options: CreateBridgeOptions): Promise<Bridge
         );
       return (await peer.request(method, params, peer.send, ctx.signal)) as never;
     };
+  const handlers: InputHandlers = {
+    elicitation: ask('elicitation/create'),
+    sampling: ask('sampling/createMessage'),
+    roots: ask('roots/list'),
+  };
+  const onNotification = (note: { method: string; params?: Obj }): void =>
+    built.server?.upstreamNotification(note);
+  const more = options.moreTransport;
+  const lanes =
+    options.forwardInput && more
+      ? new InputLanes(async (kinds) => {
+          const client = new McpClient({
+            ...options.client,
+            era: 'legacy',
+            transport: more(),
+            handlers: handlersFor(handlers, kinds),
+            onNotification,
+          });
+          await client.connect();
+          return client;
+        })
+      : undefined;
   const upstream = new Upstream({
     ...options.client,
     transport: options.transport,
-    ...(options.forwardInput
-      ? {
-          handlers: {
-            elicitation: ask('elicitation/create'),
-            sampling: ask('sampling/createMessage'),
-            roots: ask('roots/list'),
-          },
-        }
-      : {}),
-    onNotification: (note) => built.server?.upstreamNotification(note),
+    ...(options.forwardInput ? { handlers } : {}),
+    onNotification,
     onRestarted: () => void built.server?.restarted().catch(() => undefined),
     ...(options.onLog ? { onLog: options.onLog } : {}),
   });
   await upstream.connect();
-  const server = new BridgeServer(upstream, options);
+  const server = new BridgeServer(upstream, {
+    ...options,
+    ...(lanes ? { laneFor: (caps: Obj) => lanes.client(caps) } : {}),
+  });
   built.server = server;
   try {
     await server.start();
   } catch (error) {
+    await lanes?.close();
     await upstream.close().catch(() => undefined);
     throw error;
   }
@@ -88,6 +119,7 @@ export async function createBridge(options: CreateBridgeOptions): Promise<Bridge
     upstream,
     close: async () => {
       server.close();
+      await lanes?.close();
       await upstream.close();
     },
   };
