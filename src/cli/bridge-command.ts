@@ -139,6 +139,8 @@ export async function runBridge(
       requestTimeoutMs: args.upstream.timeoutMs,
       ...(args.maxResultChars !== undefined ? { maxResultChars: args.maxResultChars } : {}),
       ...(args.maxReadBytes !== undefined ? { maxReadBytes: args.maxReadBytes } : {}),
+      ...(args.inputTtlMs !== undefined ? { inputTtlMs: args.inputTtlMs } : {}),
+      ...(args.maxParkedInputs !== undefined ? { maxParkedInputs: args.maxParkedInputs } : {}),
       ...(decisions
         ? { onDecision: (entry) => void decisions?.write(`${JSON.stringify(entry)}\n`) }
         : {}),
