@@ -11,7 +11,7 @@ const log = (level: string): JSONRPCMessage => ({
 function levelsThrough(era: 'modern' | 'legacy', meta: Record<string, unknown>): string[] {
   const got: string[] = [];
   const sink = logSink(era, { _meta: meta }, (m) =>
-    got.push(String((m as { params: { level: string } }).params.level)),
+    got.push(String((m as unknown as { params: { level: string } }).params.level)),
   );
   for (const level of ['debug', 'info', 'warning', 'error']) sink(log(level));
   return got;
