@@ -76,6 +76,7 @@ export class ParkedCall {
       );
     if (this.outcome !== undefined || this.cancel.signal.aborted)
       return Promise.reject(ProtocolError.internal(`${method}: the request it belongs to ended`));
+    // What waits is bounded by the upstream client: 64 server requests in flight per session.
     this.seq++;
     const key = this.keyFor(capability, params);
     return new Promise<Obj>((resolve, reject) => {

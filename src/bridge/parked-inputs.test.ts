@@ -6,13 +6,18 @@ import { createBridge, type Bridge, type CreateBridgeOptions } from './create-br
 
 type Obj = Record<string, unknown>;
 
+interface Seen {
+  cancelled: number;
+  caps: string[];
+}
+
 const elicit = (message: string) => ({
   method: 'elicitation/create' as const,
   params: { message, requestedSchema: { type: 'object', properties: { v: { type: 'string' } } } },
 });
 
 /** A 2025-11-25 upstream (the bridge pins the era) whose tools ask for input. */
-function upstream(seen: { cancelled: number; caps: string[] }): McpServer {
+function upstream(seen: Seen): McpServer {
   const server = createServer({ name: 'legacy-up', version: '1.0.0' });
   server.tool(
     'ask',
@@ -36,6 +41,13 @@ function upstream(seen: { cancelled: number; caps: string[] }): McpServer {
     const { b } = await ctx.ask({ b: elicit('second?') });
     return `${JSON.stringify(a['content'])} ${JSON.stringify(b['content'])}`;
   });
+  server.tool('flood', {}, async (_args, ctx) => {
+    const many = Object.fromEntries(
+      Array.from({ length: 70 }, (_, i) => [`k${i}`, elicit(`${i}`)]),
+    );
+    await ctx.ask(many);
+    return 'answered';
+  });
   server.tool('caps', {}, (_args, ctx) => {
     seen.caps = ['elicitation', 'sampling', 'roots'].filter((c) => ctx.hasCapability(c));
     return seen.caps.join(',') || 'none';
@@ -49,7 +61,7 @@ afterEach(async () => {
 });
 
 async function setup(options: Partial<CreateBridgeOptions> = {}, lanes = false) {
-  const seen = { cancelled: 0, caps: [] as string[] };
+  const seen: Seen = { cancelled: 0, caps: [] };
   const up = upstream(seen);
   const bridge: Bridge = await createBridge({
     transport: new MemoryClientTransport(up),
@@ -238,6 +250,13 @@ describe('a 2026-07-28 host in front of a 2025-11-25 upstream (parked input requ
     });
     expect(done['content']).toEqual([{ type: 'text', text: 'hello "one"' }]);
     expect(bridge.server.inputCall()).toBeUndefined();
+  });
+
+  it("holds at most 64 of an upstream's input requests (the client's bound on them)", async () => {
+    const { host } = await setup();
+    const client = await host();
+    const result = await call(client, { name: 'flood', arguments: {} });
+    expect(Object.keys(result['inputRequests'] as Obj)).toHaveLength(64);
   });
 
   it('fails the upstream request for a capability the host did not declare', async () => {
