@@ -9,10 +9,11 @@ import type { Progress } from '../client/index.js';
 import type { InputRequests } from '../protocol/index.js';
 import { INPUT_KEY_META } from '../protocol/meta-keys.js';
 import type { Peer } from '../server/transport.js';
+import { inputKinds, type InputKind } from './input-lanes.js';
 
 type Obj = Record<string, unknown>;
 
-const CAPABILITY: Readonly<Record<string, string>> = {
+const CAPABILITY: Readonly<Record<string, InputKind>> = {
   'elicitation/create': 'elicitation',
   'sampling/createMessage': 'sampling',
   'roots/list': 'roots',
@@ -60,14 +61,10 @@ export class ParkedCall {
     );
   }
 
-  get signal(): AbortSignal {
-    return this.cancel.signal;
-  }
-
   /** The upstream asks: the answer comes with the host's next round, or the request fails. */
   ask(method: string, params: Obj): Promise<Obj> {
     const capability = CAPABILITY[method];
-    if (capability === undefined || !(capability in this.capabilities))
+    if (capability === undefined || !inputKinds(this.capabilities).includes(capability))
       return Promise.reject(
         new ProtocolError(
           -32601,
