@@ -10,7 +10,7 @@ import type { Era } from '../protocol/index.js';
 import { META } from '../protocol/meta-keys.js';
 import { validateParams } from '../protocol/validate.js';
 import { isModernVersion } from '../protocol/versions.js';
-import { levelRank } from '../server/log-levels.js';
+import { levelRank } from '../protocol/log-levels.js';
 import { checkModernMeta } from '../server/transport.js';
 import type { HandleExtra, Peer } from '../server/transport.js';
 import { FORWARDED_METHODS } from './forward-shape.js';

@@ -34,6 +34,14 @@ interface Waiting {
 export type Round =
   { kind: 'complete'; result: Obj } | { kind: 'input'; inputRequests: InputRequests };
 
+/** What a retry must repeat: the method, its target, the arguments (any key order), the caller. */
+export interface Binding {
+  method: string;
+  target: unknown;
+  args: unknown;
+  caller: string;
+}
+
 type Outcome = { ok: true; result: Obj } | { ok: false; error: unknown };
 
 export class ParkedCall {
@@ -50,7 +58,7 @@ export class ParkedCall {
     /** The host connection that made the request: only it may answer. */
     readonly peer: Peer,
     /** Method, target, arguments and caller (what the retry must repeat). */
-    readonly binding: string,
+    readonly binding: Binding,
     /** The capabilities the host declared on its latest round. */
     public capabilities: Obj,
     start: (signal: AbortSignal, call: ParkedCall) => Promise<Obj>,

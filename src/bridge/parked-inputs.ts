@@ -7,10 +7,10 @@
  */
 import type { Progress } from '../client/index.js';
 import { ProtocolError } from '../errors/index.js';
-import { bytesToBase64Url } from '../server/encoding.js';
-import { METHODS } from '../server/methods/index.js';
-import type { Peer } from '../server/transport.js';
-import { ParkedCall } from './parked-call.js';
+import { randomBytes } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
+import { callerKey, isAuthInfo, type Peer } from '../server/transport.js';
+import { ParkedCall, type Binding } from './parked-call.js';
 
 type Obj = Record<string, unknown>;
 
@@ -47,6 +47,12 @@ export interface ParkRequest {
   start: (signal: AbortSignal, call: ParkedCall) => Promise<Obj>;
   /** The host's progress token's sink for this round, when it gave one. */
   progress?: (progress: Progress) => void;
+}
+
+function bindingOf(method: string, params: Obj, authInfo: unknown): Binding {
+  const caller = isAuthInfo(authInfo) ? callerKey(authInfo) : JSON.stringify(authInfo ?? null);
+  const target = method === 'resources/read' ? params['uri'] : params['name'];
+  return { method, target, args: params['arguments'] ?? {}, caller };
 }
 
 interface Parked {
@@ -88,7 +94,7 @@ export class ParkedInputs {
   /** Runs one round of the host's request: the upstream's final result, or input_required. */
   async run(request: ParkRequest): Promise<Obj> {
     const { peer, method, params } = request;
-    const binding = METHODS[method]?.target?.(params, request.authInfo) ?? method;
+    const binding = bindingOf(method, params, request.authInfo);
     const state = params['requestState'];
     let call: ParkedCall;
     if (typeof state === 'string') {
@@ -119,7 +125,7 @@ export class ParkedInputs {
         { maxParkedInputs: this.maxParked },
       );
     }
-    const token = bytesToBase64Url(crypto.getRandomValues(new Uint8Array(32)));
+    const token = randomBytes(32).toString('base64url');
     const timer = setTimeout(() => this.expire(token), this.ttlMs);
     timer.unref?.();
     this.parked.set(token, { call, method, timer });
@@ -144,14 +150,14 @@ export class ParkedInputs {
    * The parked call a retry names. A token this host connection was not given reads as
    * unknown (it does not tell that the token exists), and stays parked for its own host.
    */
-  private resume(token: string, peer: Peer, binding: string): ParkedCall {
+  private resume(token: string, peer: Peer, binding: Binding): ParkedCall {
     const parked = this.parked.get(token);
     if (parked === undefined || parked.call.peer !== peer)
       throw ProtocolError.invalidParams(
         `params.requestState is unknown or has expired (the bridge keeps a call waiting for input ${this.ttlMs} ms, and each requestState answers once): send the request again without it`,
         { field: 'params.requestState' },
       );
-    if (parked.call.binding !== binding)
+    if (!isDeepStrictEqual(parked.call.binding, binding))
       throw ProtocolError.invalidParams(
         `params.requestState belongs to another request (${parked.method} with other arguments, or another caller)`,
         { field: 'params.requestState' },

@@ -26,7 +26,7 @@ import {
 import { AnswerBudget, type AnswerLease } from './answer-budget.js';
 import type { Cancellation } from './cancellation.js';
 import { InputRequiredSignal } from './input-required.js';
-import { levelRank } from './log-levels.js';
+import { levelRank } from '../protocol/log-levels.js';
 import { isAuthInfo, type AuthInfo } from './auth-info.js';
 import { assembleForResult, attachUri, type ContentEnv } from './result-assembly.js';
 
