@@ -23,8 +23,12 @@ const revisions = (process.env.CONFORMANCE_REVISIONS ?? '2026-07-28 2025-11-25')
   .filter(Boolean);
 const verbose = process.argv.includes('--verbose');
 // --bridge: the server suite only, against `mcpkit bridge --profile passthrough` (dist/, built)
-// fronting the fixture server; CONFORMANCE_BRIDGE_ERA sets the bridge's upstream --era.
+// fronting the fixture server; `--bridge-era ERA` (or CONFORMANCE_BRIDGE_ERA) sets the bridge's
+// upstream --era (default auto).
 const viaBridge = process.argv.includes('--bridge');
+const eraAt = process.argv.indexOf('--bridge-era');
+const bridgeEra =
+  (eraAt > 0 ? process.argv[eraAt + 1] : undefined) ?? process.env.CONFORMANCE_BRIDGE_ERA ?? 'auto';
 
 const confDir = join(root, '.conformance');
 /** Extension auth scenarios mcpkit's client does not implement, with the reason. */
@@ -142,7 +146,7 @@ function startFixture() {
 
 /** `mcpkit bridge` over HTTP in front of `upstreamUrl`; resolves with the child and its URL. */
 function startBridge(upstreamUrl) {
-  const era = process.env.CONFORMANCE_BRIDGE_ERA ?? 'auto';
+  const era = bridgeEra;
   const child = spawn(
     process.execPath,
     [
@@ -264,7 +268,10 @@ let notScored = 0;
 const { child: fixture, url: fixtureUrl } = await startFixture();
 const bridge = viaBridge ? await startBridge(fixtureUrl) : undefined;
 const url = bridge?.url ?? fixtureUrl;
-if (bridge) console.log(`server suite through mcpkit bridge at ${url} (fixture at ${fixtureUrl})`);
+if (bridge)
+  console.log(
+    `server suite through mcpkit bridge (upstream era ${bridgeEra}) at ${url} (fixture at ${fixtureUrl})`,
+  );
 try {
   for (const revision of revisions) {
     const reqs = requirements(revision);

@@ -4,34 +4,27 @@
  * the upstream's. Those requests are answered by asking the upstream (pages passed through as
  * they come); tool results and prompt messages go through the profile's rewriter.
  */
-import type { McpClient } from '../client/index.js';
-import { DEFAULT_MAX_DEPTH, deepField } from '../protocol/depth.js';
-import { requestEra } from '../protocol/era.js';
-import { classify, errorResponse, resultResponse } from '../protocol/jsonrpc.js';
+import type { McpClient, Progress } from '../client/index.js';
+import { errorResponse, resultResponse } from '../protocol/jsonrpc.js';
 import type {
   JSONRPCMessage,
   JSONRPCRequest,
   JSONRPCResponse,
   RequestId,
 } from '../protocol/jsonrpc.js';
-import type {
-  CallToolResult,
-  Era,
-  GetPromptResult,
-  ServerCapabilities,
-  Tool,
-} from '../protocol/index.js';
-import { validateParams } from '../protocol/validate.js';
-import { isModernVersion } from '../protocol/versions.js';
-import { checkModernMeta } from '../server/transport.js';
+import type { Era, ServerCapabilities, Tool } from '../protocol/index.js';
 import { McpServer } from '../server/index.js';
 import { DEFAULT_READ_TOOL_BYTES } from '../content/readable-links.js';
 import type { HandleExtra, Peer, PeerOptions } from '../server/transport.js';
 import type { HostProfile } from './profiles/index.js';
 import type { PdfExtractOptions } from './pdf/pdf-text.js';
 import { rewritePromptResult, rewriteToolResult, type RewriteContext } from './rewrite/index.js';
-import { FORWARDED_METHODS, hostError, hostResult, upstreamParams } from './forward-shape.js';
+import { DECISIONS, logDecisions } from './decision-log.js';
+import { forwardable, hostCapabilities, logSink } from './forward-request.js';
+import { hostError, hostResult, upstreamParams } from './forward-shape.js';
 import { OwnTools } from './own-tools.js';
+import type { ParkedCall } from './parked-call.js';
+import { INPUT_METHODS, ParkedInputs } from './parked-inputs.js';
 import { SpillStore } from './spill-store.js';
 import type { Upstream } from './upstream.js';
 import { UpstreamChanges } from './upstream-changes.js';
@@ -61,14 +54,18 @@ export interface BridgeOptions {
   /** Each decision of a rewritten result (`_meta["dev.mcpkit/decisions"]`), for `--log`. */
   onDecision?: (entry: Obj) => void;
   onWarning?: (message: string) => void;
-}
-
-const DECISIONS = 'dev.mcpkit/decisions';
-
-/** The capabilities a 2026-07-28 host declared on its request (it answers input_required itself). */
-function hostCapabilities(params: Obj): Obj {
-  const caps = (params['_meta'] as Obj | undefined)?.['io.modelcontextprotocol/clientCapabilities'];
-  return typeof caps === 'object' && caps !== null && !Array.isArray(caps) ? (caps as Obj) : {};
+  /**
+   * Declare elicitation, sampling and roots to the upstream and forward its input requests to a
+   * 2025-11-25 host that declared them, or as `input_required` to a 2026-07-28 host (default
+   * false: the upstream sees a client without them, so that it lists what a plain client sees).
+   */
+  forwardInput?: boolean;
+  /** Most calls of 2026-07-28 hosts waiting for their input at once (default 32). */
+  maxParkedInputs?: number;
+  /** How long such a call waits for the host's retry (default 60 s): then it is cancelled. */
+  inputTtlMs?: number;
+  /** The upstream session for a 2026-07-28 host's input capabilities (createBridge's lanes). */
+  laneFor?: (capabilities: Obj) => Promise<McpClient | undefined>;
 }
 
 export class BridgeServer extends McpServer {
@@ -80,7 +77,6 @@ export class BridgeServer extends McpServer {
   private readonly schemas = new Map<string, Tool['inputSchema']>();
   /** Forwarded requests in flight per host connection, for its `notifications/cancelled`. */
   private readonly inflight = new WeakMap<Peer, Map<RequestId, AbortController>>();
-  /** Where each forwarded request's own notifications go (its response stream, over HTTP). */
   /** Forwarded requests in flight (of every host): who asked, and where its notifications go. */
   private readonly live = new Map<
     AbortController,
@@ -88,6 +84,8 @@ export class BridgeServer extends McpServer {
   >();
   private readonly timeoutMs: number;
   private readonly spill: SpillStore;
+  /** 2026-07-28 hosts' calls waiting for their input to a 2025-11-25 upstream's requests. */
+  private readonly parking: ParkedInputs | undefined;
 
   constructor(
     private readonly upstream: Upstream,
@@ -102,6 +100,13 @@ export class BridgeServer extends McpServer {
     });
     this.timeoutMs = bridge.requestTimeoutMs ?? 60_000;
     this.spill = new SpillStore(bridge.maxSpillBytes, bridge.maxSpillCount);
+    this.parking = bridge.forwardInput
+      ? new ParkedInputs({
+          timeoutMs: this.timeoutMs,
+          ...(bridge.maxParkedInputs !== undefined ? { maxParked: bridge.maxParkedInputs } : {}),
+          ...(bridge.inputTtlMs !== undefined ? { ttlMs: bridge.inputTtlMs } : {}),
+        })
+      : undefined;
     this.changes = new UpstreamChanges(() => this.upstream.client, {
       listChanged: (kind) => {
         if (kind === 'tools') void this.nameOwnTools().catch(() => undefined);
@@ -155,7 +160,7 @@ export class BridgeServer extends McpServer {
     const inner = peer.handle.bind(peer);
     peer.handle = (raw: unknown, extra: HandleExtra = {}) => {
       this.cancelled(peer, raw);
-      const request = this.forwardable(peer, raw, extra);
+      const request = forwardable(peer, raw, extra, this.options.maxDepth);
       return request ? this.forward(peer, request.message, request.era, extra) : inner(raw, extra);
     };
     return peer;
@@ -163,7 +168,13 @@ export class BridgeServer extends McpServer {
 
   override close(): void {
     this.changes.close();
+    this.parking?.close();
     super.close();
+  }
+
+  /** The 2026-07-28 host's call a 2025-11-25 upstream's input request belongs to, if one. */
+  inputCall(): ParkedCall | undefined {
+    return this.parking?.owner(this.live.size);
   }
 
   /** The host connection an upstream input request belongs to (its request's signal). */
@@ -195,9 +206,9 @@ export class BridgeServer extends McpServer {
       if (!peer.isClosed) notify(message);
       return;
     }
-    if (this.downstream.size !== 1) return;
-    const peer = [...this.downstream][0] as Peer;
-    if (!peer.isClosed) peer.send(message);
+    const peer = this.downstream.size === 1 ? [...this.downstream][0] : undefined;
+    // A 2026-07-28 host gets logs only on a request that named a level.
+    if (peer?.session && !peer.isClosed) peer.send(message);
   }
 
   private async nameOwnTools(): Promise<void> {
@@ -240,28 +251,6 @@ export class BridgeServer extends McpServer {
     if (typeof id === 'string' || typeof id === 'number') this.inflight.get(peer)?.get(id)?.abort();
   }
 
-  /** The request, when the bridge forwards it: well-formed, in a known era; else the engine answers. */
-  private forwardable(
-    peer: Peer,
-    raw: unknown,
-    extra: HandleExtra,
-  ): { message: JSONRPCRequest; era: Era } | undefined {
-    const c = classify(raw);
-    if (c.kind !== 'request' || !FORWARDED_METHODS.has(c.message.method)) return undefined;
-    const { method } = c.message;
-    const params = c.message.params ?? {};
-    if (deepField(c.message, this.options.maxDepth ?? DEFAULT_MAX_DEPTH) !== undefined)
-      return undefined;
-    const era = extra.era ?? requestEra({ method, params, inSession: peer.session !== undefined });
-    if (era === 'modern') {
-      if (checkModernMeta(params['_meta'], method)) return undefined;
-      const meta = params['_meta'] as Obj;
-      if (!isModernVersion(meta['io.modelcontextprotocol/protocolVersion'])) return undefined;
-    } else if (!peer.session) return undefined;
-    if (validateParams(era, method, params)) return undefined;
-    return { message: c.message, era };
-  }
-
   private async forward(
     peer: Peer,
     request: JSONRPCRequest,
@@ -277,7 +266,7 @@ export class BridgeServer extends McpServer {
     const inflight = this.inflightOf(peer);
     inflight.set(id, cancel);
     this.askers.set(cancel.signal, peer);
-    this.live.set(cancel, [peer, extra.notify ?? peer.send]);
+    this.live.set(cancel, [peer, logSink(era, params, extra.notify ?? peer.send)]);
     try {
       const result = await this.answer(peer, method, params, cancel.signal, extra, era);
       if (cancel.signal.aborted) return undefined;
@@ -309,6 +298,36 @@ export class BridgeServer extends McpServer {
     const meta = params['_meta'] as Obj | undefined;
     const token = meta?.['progressToken'];
     const notify = extra.notify ?? peer.send;
+    const onProgress =
+      typeof token === 'string' || typeof token === 'number'
+        ? (p: Progress) =>
+            notify({
+              jsonrpc: '2.0',
+              method: 'notifications/progress',
+              params: { progressToken: token, ...p },
+            })
+        : undefined;
+    const progress = onProgress ? { onProgress } : {};
+    if (this.parking && era === 'modern' && client.era === 'legacy' && INPUT_METHODS.has(method)) {
+      const { inputResponses: _r, requestState: _s, ...plain } = params;
+      const result = await this.parking.run({
+        ...{ peer, method, params, signal, authInfo: extra.authInfo },
+        ...(onProgress ? { progress: onProgress } : {}),
+        capabilities: hostCapabilities(params),
+        start: async (s, call) => {
+          const lane = await this.bridge.laneFor?.(hostCapabilities(params));
+          // The parking times each round and the wait for the host; the call spans them.
+          const send = (c: McpClient): Promise<Obj> =>
+            (client = c).request(method, upstreamParams(plain), {
+              ...{ signal: s, timeoutMs: 0, cache: false },
+              onProgress: (p) => call.progress(p),
+            });
+          return lane ? send(lane) : this.upstream.send(this.timeoutMs, send);
+        },
+      });
+      if (result['resultType'] === 'input_required') return result;
+      return this.finish(method, params, result, client, signal);
+    }
     const result = await this.upstream.send(this.timeoutMs, (c) =>
       (client = c).request(method, upstreamParams(params), {
         signal,
@@ -323,27 +342,32 @@ export class BridgeServer extends McpServer {
           : {}),
         timeoutMs: this.timeoutMs,
         cache: false,
-        ...(typeof token === 'string' || typeof token === 'number'
-          ? {
-              onProgress: (p) =>
-                notify({
-                  jsonrpc: '2.0',
-                  method: 'notifications/progress',
-                  params: { progressToken: token, ...p },
-                }),
-            }
-          : {}),
+        ...progress,
       }),
     );
+    return this.finish(method, params, result, client, signal);
+  }
+
+  /** The upstream's final result as the host gets it (own tools added, rewritten). */
+  private async finish(
+    method: string,
+    params: Obj,
+    result: Obj,
+    client: McpClient,
+    signal: AbortSignal,
+  ): Promise<Obj> {
     if (method === 'tools/list') return this.withOwnTools(result);
     // The upstream's own _meta decisions (if any) are not the bridge's: only new ones are logged.
     const before = (result['_meta'] as Obj | undefined)?.[DECISIONS];
     const ctx = (): RewriteContext => this.context(client, signal);
-    if (method === 'tools/call')
-      return this.logged(method, params, before, await rewriteToolResult(result as never, ctx()));
-    if (method === 'prompts/get')
-      return this.logged(method, params, before, await rewritePromptResult(result as never, ctx()));
-    return result;
+    const rewritten =
+      method === 'tools/call'
+        ? await rewriteToolResult(result as never, ctx())
+        : method === 'prompts/get'
+          ? await rewritePromptResult(result as never, ctx())
+          : undefined;
+    if (!rewritten) return result;
+    return logDecisions(this.bridge.onDecision, method, params, before, rewritten);
   }
 
   private context(client: McpClient, signal: AbortSignal): RewriteContext {
@@ -366,23 +390,6 @@ export class BridgeServer extends McpServer {
     for (const t of tools) this.schemas.set(t.name, t.inputSchema);
     if (!this.own || page['nextCursor'] !== undefined) return page;
     return { ...page, tools: [...tools, ...structuredClone(this.own.tools)] };
-  }
-
-  private logged(
-    method: string,
-    params: Obj,
-    before: unknown,
-    result: CallToolResult | GetPromptResult,
-  ): Obj {
-    const decisions = (result._meta as Obj | undefined)?.[DECISIONS];
-    if (this.bridge.onDecision && Array.isArray(decisions) && decisions !== before) {
-      const at = new Date().toISOString();
-      // The upstream's own decisions (an mcpkit upstream writes the same key) are not logged.
-      for (const decision of decisions)
-        if ((decision as Obj)['by'] === 'bridge')
-          this.bridge.onDecision({ at, method, name: params['name'], ...(decision as Obj) });
-    }
-    return result as unknown as Obj;
   }
 
   private warnLine(message: string): void {

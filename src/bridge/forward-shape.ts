@@ -57,7 +57,7 @@ export function hostResult(method: string, result: Obj, era: Era, info: Implemen
   const out: Obj = { ...result };
   if (era === 'modern') {
     out['resultType'] ??= 'complete';
-    if (LISTS.has(method) || method === 'resources/read') {
+    if (out['resultType'] === 'complete' && (LISTS.has(method) || method === 'resources/read')) {
       out['ttlMs'] ??= 0;
       out['cacheScope'] ??= LISTS.has(method) ? 'public' : 'private';
     }

@@ -83,6 +83,32 @@ describe('parseBridgeArgs', () => {
     );
   });
 
+  it('takes --input-ttl and --max-parked-inputs (kept for --print-config), refusing 0', () => {
+    const args = ok([
+      '--forward-input',
+      '--input-ttl',
+      '90',
+      '--max-parked-inputs',
+      '4',
+      '--',
+      'n',
+    ]);
+    expect(args.inputTtlMs).toBe(90_000);
+    expect(args.maxParkedInputs).toBe(4);
+    expect(args.optionWords).toEqual([
+      '--forward-input',
+      '--input-ttl',
+      '90',
+      '--max-parked-inputs',
+      '4',
+    ]);
+    expect(ok(['--', 'n']).inputTtlMs).toBeUndefined();
+    expect(error(['--input-ttl', '0', '--', 'n'])).toContain('--input-ttl expects a number of');
+    expect(error(['--max-parked-inputs', '0', '--', 'n'])).toContain(
+      '--max-parked-inputs expects a whole number, at least 1',
+    );
+  });
+
   it('takes an http upstream with --url and its sign-in options', () => {
     const args = ok(['--url', 'https://example.com/mcp', '--token-env', 'TOKEN']);
     expect(args.target).toEqual({ kind: 'http', url: 'https://example.com/mcp' });

@@ -44,6 +44,10 @@ export interface BridgeArgs {
   insecureNoAuth: boolean;
   /** `--forward-input`: forward the upstream's elicitation, sampling and roots requests. */
   forwardInput: boolean;
+  /** `--input-ttl`: how long a 2026-07-28 host's call waits for its input (with --forward-input). */
+  inputTtlMs?: number;
+  /** `--max-parked-inputs`: most such calls waiting at once. */
+  maxParkedInputs?: number;
   allowHosts: string[];
   maxLinkBytes: number;
   maxResultChars?: number;
@@ -92,6 +96,8 @@ const VALUES = new Set([
   '--max-link-bytes',
   '--max-result-chars',
   '--max-read-bytes',
+  '--input-ttl',
+  '--max-parked-inputs',
   '--log',
   '--explain-profile',
   '--print-config',
@@ -299,6 +305,13 @@ function setValue(args: BridgeArgs, name: string, raw: string): string | undefin
       args.upstream.timeoutMs = ms;
       return undefined;
     }
+    case '--input-ttl': {
+      const ms = parseDuration(raw);
+      if (ms === undefined || ms <= 0)
+        return `--input-ttl expects a number of seconds (or 500ms, 2m), more than 0, got ${JSON.stringify(raw)}`;
+      args.inputTtlMs = ms;
+      return undefined;
+    }
     case '--token-env':
       if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(raw))
         return `--token-env expects the name of an environment variable, got ${JSON.stringify(raw)}`;
@@ -308,8 +321,12 @@ function setValue(args: BridgeArgs, name: string, raw: string): string | undefin
       args.upstream.tokenFile = raw;
       return undefined;
   }
-  const size =
-    name !== '--max-list-items' && name !== '--max-result-chars' && name !== '--pdf-max-pages';
+  const size = ![
+    '--max-list-items',
+    '--max-result-chars',
+    '--pdf-max-pages',
+    '--max-parked-inputs',
+  ].includes(name);
   const value = positiveInt(name, raw, size);
   if (typeof value === 'string') return value;
   if (name === '--max-list-items') args.upstream.maxListItems = value;
@@ -319,6 +336,7 @@ function setValue(args: BridgeArgs, name: string, raw: string): string | undefin
   else if (name === '--max-read-bytes') args.maxReadBytes = value;
   else if (name === '--pdf-max-pages') args.pdfMaxPages = value;
   else if (name === '--pdf-max-bytes') args.pdfMaxBytes = value;
+  else if (name === '--max-parked-inputs') args.maxParkedInputs = value;
   else args.maxResultChars = value;
   return undefined;
 }

@@ -65,26 +65,36 @@ export function printConfig(args: BridgeArgs): number {
   return 0;
 }
 
-async function upstreamTransport(args: BridgeArgs): Promise<ClientTransport> {
+/**
+ * The upstream's transport, and for an HTTP upstream a way to open more sessions with the same
+ * sign-in (the input lanes of 2026-07-28 hosts in front of a 2025-11-25 upstream).
+ */
+async function upstreamTransport(
+  args: BridgeArgs,
+): Promise<{ transport: ClientTransport; more?: () => ClientTransport }> {
   const target = args.target;
-  if (target.kind === 'stdio')
-    return new StdioClientTransport({
+  if (target.kind === 'stdio') {
+    const transport = new StdioClientTransport({
       command: target.command,
       args: target.args,
       env: { ...process.env },
       stderr: 'inherit',
       maxLineBytes: UPSTREAM_MAX_LINE_BYTES,
     });
+    return { transport };
+  }
   const signIn = await targetAuth(
     { ...args.upstream, target } as unknown as HostArgs,
     target.url,
     (line) => void process.stderr.write(`${line}\n`),
   );
-  return new HttpClientTransport({
-    url: target.url,
-    auth: signIn.auth,
-    maxResponseBytes: UPSTREAM_MAX_LINE_BYTES,
-  });
+  const more = (): ClientTransport =>
+    new HttpClientTransport({
+      url: target.url,
+      auth: signIn.auth,
+      maxResponseBytes: UPSTREAM_MAX_LINE_BYTES,
+    });
+  return { transport: more(), more };
 }
 
 /**
@@ -128,8 +138,10 @@ export async function runBridge(
       );
       return (warning: { message: string }) => line(warning.message);
     })();
+    const { transport, more } = await upstreamTransport(args);
     bridge = await createBridge({
-      transport: await upstreamTransport(args),
+      transport,
+      ...(more ? { moreTransport: more } : {}),
       client: {
         clientInfo: { name: 'mcpkit-bridge', version: packageVersion() },
         era: era[args.upstream.era],
@@ -158,6 +170,8 @@ export async function runBridge(
             },
           }
         : {}),
+      ...(args.inputTtlMs !== undefined ? { inputTtlMs: args.inputTtlMs } : {}),
+      ...(args.maxParkedInputs !== undefined ? { maxParkedInputs: args.maxParkedInputs } : {}),
       ...(decisions
         ? { onDecision: (entry) => void decisions?.write(`${JSON.stringify(entry)}\n`) }
         : {}),

@@ -50,9 +50,13 @@ Upstream:
   --max-list-items N, --max-list-bytes BYTES, --max-cursor-bytes BYTES
                           bounds of the lists the bridge reads itself (as for inspect)
   --forward-input         declare elicitation, sampling and roots to the upstream and forward
-                          its requests for them to a 2025-11-25 host that declared them
-                          (default off: the upstream sees a client without them, so it lists
-                          what a plain client sees)
+                          its requests for them to the host whose request caused them, when it
+                          declared them: as requests to a 2025-11-25 host, as an input_required
+                          result to a 2026-07-28 host (default off: the upstream sees a client
+                          without them, so it lists what a plain client sees)
+  --input-ttl SECONDS     how long a 2026-07-28 host's call to a 2025-11-25 upstream waits for
+                          the host's retry with its input (default 60); then it is cancelled
+  --max-parked-inputs N   most such calls waiting at once (default 32); one more fails clearly
   An upstream command that exits is started again at once (with backoff after repeated
   failures) and the host is told that the lists changed.
 

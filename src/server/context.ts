@@ -1,5 +1,5 @@
 import type { RequestId, JSONRPCNotification } from '../protocol/jsonrpc.js';
-import { META } from '../protocol/meta-keys.js';
+import { INPUT_KEY_META, META } from '../protocol/meta-keys.js';
 import type {
   CallToolResult,
   ClientCapabilities,
@@ -26,7 +26,7 @@ import {
 import { AnswerBudget, type AnswerLease } from './answer-budget.js';
 import type { Cancellation } from './cancellation.js';
 import { InputRequiredSignal } from './input-required.js';
-import { levelRank } from './log-levels.js';
+import { levelRank } from '../protocol/log-levels.js';
 import { isAuthInfo, type AuthInfo } from './auth-info.js';
 import { assembleForResult, attachUri, type ContentEnv } from './result-assembly.js';
 
@@ -35,6 +35,14 @@ const CAPABILITY_OF: Record<InputRequest['method'], 'elicitation' | 'sampling' |
   'sampling/createMessage': 'sampling',
   'roots/list': 'roots',
 };
+
+/** A 2025-11-25 server request's params with its input key in `_meta` (for a bridge). */
+function keyed(params: InputRequest['params'] | undefined, key: string): Record<string, unknown> {
+  const p = (params ?? {}) as Record<string, unknown>;
+  const meta = p['_meta'];
+  const base = typeof meta === 'object' && meta !== null && !Array.isArray(meta) ? meta : {};
+  return { ...p, _meta: { ...base, [INPUT_KEY_META]: key } };
+}
 
 /** How a context reaches the client; supplied by the server per request. */
 export interface ContextChannel {
@@ -212,7 +220,9 @@ export class RequestContext {
       const send = this.channel.request;
       if (!send) throw ProtocolError.internal('this transport cannot send requests to the client');
       const results = await Promise.all(
-        keys.map((key) => send(requests[key].method, requests[key].params ?? {}, this.signal)),
+        keys.map((key) =>
+          send(requests[key].method, keyed(requests[key].params, key), this.signal),
+        ),
       );
       return Object.fromEntries(keys.map((key, i) => [key, results[i]])) as Record<
         K,

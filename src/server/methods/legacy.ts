@@ -10,7 +10,7 @@ import { LATEST_LEGACY_VERSION, eraOf } from '../../protocol/versions.js';
 import { ProtocolError } from '../../errors/protocol-error.js';
 import type { ServerCore } from '../core.js';
 import { SessionSubscriptions } from '../listen-legacy.js';
-import { levelRank } from '../log-levels.js';
+import { levelRank } from '../../protocol/log-levels.js';
 import type { LegacySession, Peer } from '../peer.js';
 import type { AuthInfo } from '../auth-info.js';
 import { readScopes, requireScopes } from './scopes.js';
