@@ -1,6 +1,6 @@
 /** The CLI as a process (through tsx, no build needed): exit codes, one-line errors, clean stdout. */
 import { spawn } from 'node:child_process';
-import { link, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { link, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,9 +16,9 @@ interface Run {
   stderr: string;
 }
 
-function run(args: string[], input?: string): Promise<Run> {
+function run(args: string[], input?: string, script = MAIN): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { stdio: 'pipe' });
+    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { stdio: 'pipe' });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
@@ -125,6 +125,25 @@ describe('mcpkit (process)', () => {
     expect(stderr).toContain('"mcpServers"');
     // Inspector 2.x, or 0.15.0 pinned on a Node older than 22.19 (banner.test.ts has both).
     expect(stderr).toMatch(/npx @modelcontextprotocol\/inspector(@0\.15\.0)? -- /);
+  });
+
+  it('prints a configuration naming the CLI file itself when run through a link (as npx does)', async () => {
+    const bin = await mkdtemp(join(tmpdir(), 'mcpkit-cli-link-'));
+    try {
+      const linked = join(bin, 'mcpkit.ts');
+      await symlink(MAIN, linked);
+      const { code, stderr } = await run(['serve', dir, '--stdio'], '', linked);
+      expect(code).toBe(0);
+      const start = stderr.indexOf('{\n  "mcpServers"');
+      const config = JSON.parse(stderr.slice(start, stderr.indexOf('\n}\n', start) + 2)) as {
+        mcpServers: Record<string, { args: string[] }>;
+      };
+      const [entry] = Object.values(config.mcpServers);
+      expect(entry?.args).toContain(MAIN);
+      expect(entry?.args).not.toContain(linked);
+    } finally {
+      await rm(bin, { recursive: true, force: true });
+    }
   });
 
   it('hands the stdio limits to the server: --max-depth and --search-max-file-bytes take effect', async () => {

@@ -1,5 +1,5 @@
 /** `mcpkit serve`: a folder as an MCP server over stdio or Streamable HTTP. */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { McpKitError } from '../errors/index.js';
@@ -42,8 +42,20 @@ export interface ServeIo {
 
 function selfCommand(io: ServeIo): { command: string; args: string[] } {
   if (io.self) return io.self;
-  const script = process.argv[1] ?? fileURLToPath(new URL('./main.js', import.meta.url));
-  return { command: process.execPath, args: [...process.execArgv, path.resolve(script)] };
+  const script = path.resolve(
+    process.argv[1] ?? fileURLToPath(new URL('./main.js', import.meta.url)),
+  );
+  return { command: process.execPath, args: [...process.execArgv, realFile(script)] };
+}
+
+/** The file a link points to: `npx mcpkit` runs the CLI through a link in npm's cache
+ * (~/.npm/_npx/…), gone at the next cache clean, and a pasted configuration must outlive it. */
+function realFile(file: string): string {
+  try {
+    return realpathSync(file);
+  } catch {
+    return file;
+  }
 }
 
 export { UsageError };

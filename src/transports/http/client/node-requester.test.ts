@@ -138,13 +138,17 @@ describe.each([
   });
 
   it('readText stops past the cap: undefined, and the connection closes', async () => {
-    const server = await serve((_req, res) => {
+    let carrier: Socket | undefined;
+    const server = await serve((req, res) => {
+      carrier = req.socket;
       res.writeHead(200, { 'content-type': 'application/json' });
       res.write('x'.repeat(5000)); // and never ends
     });
     const answer = await make().request(request(server.url));
     expect(await answer.readText(4096)).toBeUndefined();
-    await until(() => server.closed() === 1, 'the socket to close');
+    // The connection that carried the body, not a count: fetch may open a spare connection
+    // (Node 24's closes it too).
+    await until(() => carrier?.destroyed === true, 'the socket to close');
   });
 
   it('cancel of an unfinished body closes its connection; a finished one is kept', async () => {

@@ -102,8 +102,8 @@ describe('the 2025-11-25 GET stream of a caller whose token runs out', () => {
     const reader = stream.body!.getReader();
     while (!(await reader.read()).done);
     // Ended by the expiry of the token it was opened with, not before (without one it would
-    // stay open).
-    expect(Date.now()).toBeGreaterThanOrEqual(shortExpiry * 1000);
+    // stay open); a timer may fire a millisecond early against the wall clock.
+    expect(Date.now()).toBeGreaterThanOrEqual(shortExpiry * 1000 - 5);
     const again = await open('fresh');
     expect(again.status).toBe(200);
     handle.close();

@@ -21,7 +21,10 @@ function setup(maxListenQueueBytes = LIMIT) {
     onWarning: (m) => warnings.push(m),
   });
   const input = new PassThrough();
-  const output = new PassThrough();
+  // congest() waits for stdout to say it is full (writableNeedDrain), which needs its
+  // highWaterMark under the mark where the server starts holding frames. Node 22 raised the
+  // default from 16 KiB to 64 KiB, the mark itself: the stream would hold, and be cut, first.
+  const output = new PassThrough({ highWaterMark: 16 * 1024 });
   const conn = serveStdio(server, { input, output });
   const req = modern('subscriptions/listen', {
     notifications: { resourceSubscriptions: ['mem://big/'] },
