@@ -14,8 +14,9 @@
 # FUSE, the docs site build) and conformance all exercise the engine. The environment, CI=true
 # included, is inherited, so missing Redis/Chromium/FUSE fail here as they do on Node 20.
 #
-# Every version is tried and summarised before the exit status says whether any failed;
-# GATE_SUMMARY (set by .ci/run: the Node 20 run's line) heads the summary.
+# Every version is tried and summarised; GATE_SUMMARY (set by .ci/run: the Node 20 run's line)
+# heads the summary. The exit status says whether any forward run failed; .ci/run decides what
+# that means (FORWARD_RUNS_GATE).
 set -uo pipefail
 
 # One function, parsed whole before it runs, so editing this file mid-run cannot change the run.

@@ -80,7 +80,9 @@ export function blockedLinkHost(uri: string): string | undefined {
   if (bare === '' || (schemeOf(uri) === 'file' && bare.toLowerCase() === 'localhost'))
     return undefined;
   const reason = blockedHost(bare);
-  return reason === undefined ? undefined : `guard: ${host} is refused by the SSRF guard (${reason})`;
+  return reason === undefined
+    ? undefined
+    : `guard: ${host} is refused by the SSRF guard (${reason})`;
 }
 
 /** Why the bridge does not read `uri`, or undefined. */
