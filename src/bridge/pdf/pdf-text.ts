@@ -8,6 +8,7 @@ import { memoryUsage } from 'node:process';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ExtractedPages } from './extract-pages.js';
+import type { PdfLane } from './pdf-lane.js';
 
 /** The pdf.js build for Node that the worker loads. */
 export const PDFJS_MODULE = 'pdfjs-dist/legacy/build/pdf.mjs';
@@ -25,6 +26,8 @@ export interface PdfExtractOptions {
   timeoutMs: number;
   /** Memory the extraction may add to the process (RSS), default 128 MiB; the worker is ended then. */
   maxMemoryBytes: number;
+  /** The bridge's one extraction lane: a PDF waits there (within `timeoutMs`) for the one before. */
+  lane: PdfLane;
 }
 
 export const DEFAULT_PDF_MAX_PAGES = 50;
@@ -70,6 +73,33 @@ export function extractPdfText(
   const libraryUrl = pdfLibraryUrl();
   if (libraryUrl === undefined)
     return Promise.resolve({ ok: false, reason: `pdf.js is not installed (${PDFJS_INSTALL})` });
+  const started = Date.now();
+  const timedOut: PdfOutcome = {
+    ok: false,
+    reason: `extraction stopped after ${options.timeoutMs} ms (--pdf-timeout)`,
+  };
+  return options.lane.enter(started + options.timeoutMs, signal).then(async (entry) => {
+    if (entry === 'timeout') return timedOut;
+    if (entry === 'cancelled') return { ok: false, reason: 'the request was cancelled' };
+    try {
+      const left = Math.max(1, started + options.timeoutMs - Date.now());
+      return await runWorker(bytes, libraryUrl, options, left, timedOut, signal, workerUrl);
+    } finally {
+      options.lane.leave();
+    }
+  });
+}
+
+/** One worker for one PDF, ended at `timeoutMs`, the memory cap or `signal`. */
+function runWorker(
+  bytes: Uint8Array,
+  libraryUrl: string,
+  options: PdfExtractOptions,
+  timeoutMs: number,
+  timedOut: PdfOutcome,
+  signal: AbortSignal | undefined,
+  workerUrl: URL,
+): Promise<PdfOutcome> {
   return new Promise<PdfOutcome>((resolve) => {
     let settled = false;
     const baseline = memoryUsage.rss();
@@ -95,14 +125,7 @@ export function extractPdfText(
       resolve(outcome);
     };
     const onAbort = (): void => finish({ ok: false, reason: 'the request was cancelled' });
-    const timer = setTimeout(
-      () =>
-        finish({
-          ok: false,
-          reason: `extraction stopped after ${options.timeoutMs} ms (--pdf-timeout)`,
-        }),
-      options.timeoutMs,
-    );
+    const timer = setTimeout(() => finish(timedOut), timeoutMs);
     const sampler = setInterval(() => {
       if (memoryUsage.rss() - baseline > options.maxMemoryBytes)
         finish({
