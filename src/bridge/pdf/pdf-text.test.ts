@@ -84,6 +84,17 @@ describe('extractPdfText, several at once', () => {
     );
   }, 60_000);
 
+  it('the memory cap counts what the document adds, not the worker and pdf.js loading', async () => {
+    // Loading pdf.js in a fresh worker alone grows the RSS by about 56 MiB.
+    const got = await extractPdfText(
+      makePdf(['small']),
+      { ...LIMITS, maxMemoryBytes: 40 * 1024 * 1024 },
+      undefined,
+      WORKER,
+    );
+    expect(got).toMatchObject({ ok: true, text: '--- page 1 ---\nsmall' });
+  });
+
   it('a PDF waiting for the lane past its --pdf-timeout is named with the timeout, or cancelled', async () => {
     const lane = new PdfLane();
     expect(await lane.enter(Date.now() + 1000)).toBe('entered');

@@ -24,7 +24,10 @@ export interface PdfExtractOptions {
   maxTextBytes: number;
   /** Time one PDF may take (`--pdf-timeout`, default 10 s); the worker is ended then. */
   timeoutMs: number;
-  /** Memory the extraction may add to the process (RSS), default 128 MiB; the worker is ended then. */
+  /**
+   * Growth of the process's RSS allowed while one PDF is parsed, measured from when its worker has
+   * loaded pdf.js (default 128 MiB); the worker is ended past it.
+   */
   maxMemoryBytes: number;
   /** The bridge's one extraction lane: a PDF waits there (within `timeoutMs`) for the one before. */
   lane: PdfLane;
@@ -102,7 +105,8 @@ function runWorker(
 ): Promise<PdfOutcome> {
   return new Promise<PdfOutcome>((resolve) => {
     let settled = false;
-    const baseline = memoryUsage.rss();
+    // Set when the worker has loaded pdf.js: what the document costs is measured from there.
+    let baseline: number | undefined;
     const worker = new Worker(workerUrl, {
       workerData: {
         libraryUrl,
@@ -127,7 +131,7 @@ function runWorker(
     const onAbort = (): void => finish({ ok: false, reason: 'the request was cancelled' });
     const timer = setTimeout(() => finish(timedOut), timeoutMs);
     const sampler = setInterval(() => {
-      if (memoryUsage.rss() - baseline > options.maxMemoryBytes)
+      if (baseline !== undefined && memoryUsage.rss() - baseline > options.maxMemoryBytes)
         finish({
           ok: false,
           reason: `extraction stopped: it needed more than ${options.maxMemoryBytes} bytes of memory`,
@@ -138,7 +142,10 @@ function runWorker(
     // pdf.js's own warnings are not the host's business (stdout is the host's channel).
     worker.stdout.resume();
     worker.stderr.resume();
-    worker.on('message', (m: PdfOutcome) => finish(m));
+    worker.on('message', (m: PdfOutcome | { ready: true }) => {
+      if ('ready' in m) baseline = memoryUsage.rss();
+      else finish(m);
+    });
     worker.on('error', (error) =>
       finish({ ok: false, reason: `the PDF could not be read: ${error.message.slice(0, 300)}` }),
     );
