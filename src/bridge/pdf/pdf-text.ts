@@ -36,6 +36,8 @@ export interface PdfExtractOptions {
 export const DEFAULT_PDF_MAX_PAGES = 50;
 export const DEFAULT_PDF_MAX_BYTES = 8 * 1024 * 1024;
 export const DEFAULT_PDF_TIMEOUT_MS = 10_000;
+/** The largest `--pdf-timeout` (timers overflow past 2^31-1 ms; an hour per result is plenty). */
+export const MAX_PDF_TIMEOUT_MS = 3_600_000;
 export const DEFAULT_PDF_MAX_MEMORY_BYTES = 128 * 1024 * 1024;
 
 export type PdfOutcome =
