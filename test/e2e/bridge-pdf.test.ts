@@ -26,6 +26,10 @@ let generic: ExplainedProfile;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'mcpkit-bridge-pdf-'));
   files['book.pdf'] = makePdf(PAGES);
+  // About 1 MiB: far over --max-link-bytes (256 KiB), within --pdf-max-bytes (8 MiB).
+  files['large.pdf'] = makePdf(
+    Array.from({ length: 60 }, (_, i) => `Large page ${i + 1}. ${'words of text '.repeat(1250)}`),
+  );
   files['broken.pdf'] = Buffer.from('%PDF-1.7\n1 0 obj\n<< /Type /Catalog >>\n%%EOF\n');
   // 1 GiB of content once inflated, about 1 MiB on disk.
   files['bomb.pdf'] = await makeFlateBombPdf(1024 * 1024 * 1024);
@@ -101,6 +105,24 @@ describe('mcpkit bridge --extract-pdf', () => {
       });
       const base64 = String(blocksOf(whole)[0]?.['text']);
       expect(Buffer.from(base64, 'base64').equals(files['book.pdf'] as Buffer)).toBe(true);
+    } finally {
+      await host.close();
+    }
+  });
+
+  it('a linked PDF of about 1 MiB with a declared size is read under --pdf-max-bytes and extracted', async () => {
+    expect(files['large.pdf']?.length).toBeGreaterThan(1024 * 1024);
+    const host = await bridged('generic-text-only', ['--extract-pdf']);
+    try {
+      const r = await read(host, 'large.pdf', 'link');
+      const text = textOfBlocks(blocksOf(r));
+      expect(text).toContain(
+        `file:///large.pdf (application/pdf, ${files['large.pdf']?.length} bytes), text extracted from pages 1-50 of 60`,
+      );
+      expect(text).toContain('--- page 1 ---\nLarge page 1.');
+      expect(decisionsOf(r)).toContainEqual(
+        expect.objectContaining({ uri: 'file:///large.pdf', action: 'extracted' }),
+      );
     } finally {
       await host.close();
     }
