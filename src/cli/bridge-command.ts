@@ -157,6 +157,7 @@ export async function runBridge(
               timeoutMs: args.pdfTimeoutMs,
               maxMemoryBytes: DEFAULT_PDF_MAX_MEMORY_BYTES,
               lane: new PdfLane(),
+              readUnsizedLinks: args.target.kind === 'http',
             },
           }
         : {}),

@@ -30,8 +30,8 @@ Rewriting limits:
   --max-read-bytes BYTES  most bytes one read_resource call returns (default 4m)
   --log FILE              append each rewriting decision (naming its URI) as a JSON line
   --extract-pdf           give PDFs the host would not see (embedded, or linked and read
-                          within --pdf-max-bytes when the link declares its size, else within
-                          --max-link-bytes) as the text of their first pages, extracted
+                          within --pdf-max-bytes when the link declares its size or the
+                          upstream is --url) as the text of their first pages, extracted
                           with pdf.js (pdfjs-dist 5) in a worker thread; the text is bounded by
                           --max-link-bytes, and a PDF that fails is named as without the flag
   --pdf-max-pages N       pages extracted from the start of each PDF (default 50)

@@ -14,7 +14,7 @@ import { McpClient } from '../../src/client/index.js';
 import { StdioClientTransport } from '../../src/transports/stdio/client/index.js';
 import { makeFlateBombPdf, makePdf } from '../../src/testing/pdf.js';
 import { runCli } from './host/audit-harness.js';
-import { CLI } from './serve-harness.js';
+import { CLI, ROOT } from './serve-harness.js';
 import { expectSurfaced, textOfBlocks, type ExplainedProfile } from './bridge/profile-check.js';
 
 type Obj = Record<string, unknown>;
@@ -123,6 +123,40 @@ describe('mcpkit bridge --extract-pdf', () => {
       expect(decisionsOf(r)).toContainEqual(
         expect.objectContaining({ uri: 'file:///large.pdf', action: 'extracted' }),
       );
+    } finally {
+      await host.close();
+    }
+  });
+
+  it('over stdio, a PDF link without a declared size is not read: the upstream connection lives on', async () => {
+    const stats = join(dir, 'hostile-stats.json');
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [
+        CLI,
+        'bridge',
+        '--profile',
+        'generic-text-only',
+        '--extract-pdf',
+        '--',
+        process.execPath,
+        join(ROOT, 'test/e2e/bridge/hostile-upstream.mjs'),
+        stats,
+      ],
+      stderr: 'capture',
+    });
+    const host = await new McpClient({ transport, era: 'modern', cache: false }).connect();
+    try {
+      const r = await host.request('tools/call', { name: 'pdf-link', arguments: {} });
+      const text = textOfBlocks(blocksOf(r));
+      expect(text).toContain('test://unsized.pdf (application/pdf): not read by the bridge');
+      expect(text).toContain('the PDF link declares no size');
+      expect(text).toContain('read_resource {"uri":"test://unsized.pdf"}');
+      const ok = await host.request('tools/call', { name: 'ok', arguments: {} });
+      expect(textOfBlocks(blocksOf(ok))).toContain('fine');
+      // Never asked for: an answer past the limit would have ended the stdio connection.
+      const seen = JSON.parse(readFileSync(stats, 'utf8')) as { reads: string[] };
+      expect(seen.reads).not.toContain('test://unsized.pdf');
     } finally {
       await host.close();
     }

@@ -16,6 +16,7 @@ const LIMITS: PdfExtractOptions = {
   timeoutMs: 20_000,
   maxMemoryBytes: 192 * 1024 * 1024,
   lane: new PdfLane(),
+  readUnsizedLinks: false,
 };
 
 describe('extractPdfText (a worker thread per PDF)', () => {

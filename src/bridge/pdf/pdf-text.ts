@@ -29,6 +29,12 @@ export interface PdfExtractOptions {
    * loaded pdf.js (default 128 MiB); the worker is ended past it.
    */
   maxMemoryBytes: number;
+  /**
+   * Whether a PDF link that declares no size is read (under `maxBytes`): only where the upstream
+   * caps one answer without ending the connection (HTTP); over stdio the rest of a line cannot be
+   * skipped, so an answer past the cap would end it, and such a link is not read.
+   */
+  readUnsizedLinks: boolean;
   /** The bridge's one extraction lane: a PDF waits there (within `timeoutMs`) for the one before. */
   lane: PdfLane;
 }

@@ -59,17 +59,20 @@ const isPdfType = (mimeType: unknown): boolean =>
   typeof mimeType === 'string' && mimeType.split(';')[0]?.trim().toLowerCase() === PDF_MIME;
 
 /**
- * How `--extract-pdf` reads a link declared as a PDF with a size: null when it is not one (a PDF
- * without a declared size is read like any link, within --max-link-bytes), undefined when it is
- * read under `--pdf-max-bytes`, else why it is not read.
+ * How `--extract-pdf` reads a link declared as a PDF: null when it is not one, undefined when it
+ * is read (under `--pdf-max-bytes`), else why it is not read.
  */
 function pdfLinkRefusal(
   link: { mimeType?: unknown; size?: unknown },
-  maxBytes: number,
+  pdf: { maxBytes: number; readUnsizedLinks: boolean },
 ): string | null | undefined {
-  if (!isPdfType(link.mimeType) || typeof link.size !== 'number') return null;
-  if (link.size > maxBytes)
-    return `size: the link declares ${link.size} bytes, over the ${maxBytes} the bridge parses (--pdf-max-bytes)`;
+  if (!isPdfType(link.mimeType)) return null;
+  if (typeof link.size !== 'number')
+    return pdf.readUnsizedLinks
+      ? undefined
+      : 'the PDF link declares no size, and over stdio an answer past --pdf-max-bytes would end the upstream connection, so the bridge does not read it';
+  if (link.size > pdf.maxBytes)
+    return `size: the link declares ${link.size} bytes, over the ${pdf.maxBytes} the bridge parses (--pdf-max-bytes)`;
   return undefined;
 }
 
@@ -93,7 +96,7 @@ export async function rewriteBlocks(
   if (pdfLinks && ctx.pdf && view.links !== 'read')
     for (const b of blocks) {
       if (b?.type !== 'resource_link' || typeof b.uri !== 'string' || refused.has(b.uri)) continue;
-      const why = pdfLinkRefusal(b, ctx.pdf.maxBytes);
+      const why = pdfLinkRefusal(b, ctx.pdf);
       if (why === null) continue;
       if (why === undefined) pdfLinks.add(b.uri);
       else refused.set(b.uri, why);
