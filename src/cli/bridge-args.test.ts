@@ -81,6 +81,16 @@ describe('parseBridgeArgs', () => {
     expect(error(['--extract-pdf', '--pdf-timeout', '-1', '--', 'node'])).toContain(
       '--pdf-timeout expects a number of seconds',
     );
+    // Past 2^31-1 ms a timer fires at once: the cap is an hour.
+    expect(error(['--extract-pdf', '--pdf-timeout', '2147484', '--', 'node'])).toContain(
+      '--pdf-timeout is at most 3600 seconds',
+    );
+    expect(error(['--extract-pdf', '--pdf-timeout', '3601', '--', 'node'])).toContain(
+      '--pdf-timeout is at most 3600 seconds',
+    );
+    expect(ok(['--extract-pdf', '--pdf-timeout', '3600', '--', 'node']).pdfTimeoutMs).toBe(
+      3_600_000,
+    );
   });
 
   it('takes --input-ttl and --max-parked-inputs (kept for --print-config), refusing 0', () => {

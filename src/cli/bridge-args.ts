@@ -15,6 +15,7 @@ import {
   DEFAULT_PDF_MAX_BYTES,
   DEFAULT_PDF_MAX_PAGES,
   DEFAULT_PDF_TIMEOUT_MS,
+  MAX_PDF_TIMEOUT_MS,
 } from '../bridge/pdf/pdf-text.js';
 import { looksLikeAddress, parseDuration, parseHostPort, parseSize } from './values.js';
 
@@ -295,6 +296,8 @@ function setValue(args: BridgeArgs, name: string, raw: string): string | undefin
       const ms = parseDuration(raw);
       if (ms === undefined || ms <= 0)
         return `--pdf-timeout expects a number of seconds (or 500ms, 2m), more than 0, got ${JSON.stringify(raw)}`;
+      if (ms > MAX_PDF_TIMEOUT_MS)
+        return `--pdf-timeout is at most ${MAX_PDF_TIMEOUT_MS / 1000} seconds (1h), got ${JSON.stringify(raw)}`;
       args.pdfTimeoutMs = ms;
       return undefined;
     }

@@ -9,6 +9,7 @@ import {
   PDFJS_INSTALL,
   pdfLibraryUrl,
 } from '../bridge/pdf/pdf-text.js';
+import { PdfLane } from '../bridge/pdf/pdf-lane.js';
 import { builtinProfileNames, explainProfile, loadProfile } from '../bridge/profiles/index.js';
 import type { ClientTransport } from '../client/index.js';
 import { McpKitError } from '../errors/index.js';
@@ -167,6 +168,8 @@ export async function runBridge(
               maxTextBytes: args.maxLinkBytes,
               timeoutMs: args.pdfTimeoutMs,
               maxMemoryBytes: DEFAULT_PDF_MAX_MEMORY_BYTES,
+              lane: new PdfLane(),
+              readUnsizedLinks: args.target.kind === 'http',
             },
           }
         : {}),

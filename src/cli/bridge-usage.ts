@@ -30,13 +30,16 @@ Rewriting limits:
   --max-read-bytes BYTES  most bytes one read_resource call returns (default 4m)
   --log FILE              append each rewriting decision (naming its URI) as a JSON line
   --extract-pdf           give PDFs the host would not see (embedded, or linked and read
-                          within --max-link-bytes) as the text of their first pages, extracted
+                          within --pdf-max-bytes when the link declares its size or the
+                          upstream is --url) as the text of their first pages, extracted
                           with pdf.js (pdfjs-dist 5) in a worker thread; the text is bounded by
                           --max-link-bytes, and a PDF that fails is named as without the flag
   --pdf-max-pages N       pages extracted from the start of each PDF (default 50)
   --pdf-max-bytes BYTES   largest PDF parsed (default 8m); a larger one is named
-  --pdf-timeout SECONDS   time the PDFs of one result may take together (default 10); the
-                          worker is also ended past 128 MiB of added memory
+  --pdf-timeout SECONDS   time the PDFs of one result may take together, waiting for the
+                          bridge's one extraction at a time included (default 10, at most
+                          3600); the worker is also ended when the bridge's RSS grows by
+                          128 MiB after pdf.js has loaded
 
 Upstream:
   --url URL               an http(s) upstream (instead of a command after "--")

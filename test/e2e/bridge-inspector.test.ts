@@ -82,12 +82,15 @@ const blocksOf = (r: Obj): Obj[] => r['content'] as Obj[];
 
 for (const era of ['legacy', 'modern'] as const) {
   describe(`the Inspector CLI as the host (${era}), generic-text-only`, () => {
-    const cli = (ins: Inspector, options: string[], target: string[]) =>
-      inspectorCli(ins, ['--protocol-era', era, ...options], target, ROOT);
+    // The test's signal: a test that times out takes its Inspector (and the bridge) down with it.
+    const cli = (ins: Inspector, options: string[], target: string[], signal: AbortSignal) =>
+      inspectorCli(ins, ['--protocol-era', era, ...options], target, ROOT, signal);
 
     it('in front of an SDK v2 server: tools listed, links read as text, the PDF named', async (ctx) => {
       const ins = need(ctx);
-      const list = resultOf(await cli(ins, ['--method', 'tools/list'], bridged(SDK_V2)));
+      const list = resultOf(
+        await cli(ins, ['--method', 'tools/list'], bridged(SDK_V2), ctx.signal),
+      );
       expect((list['tools'] as Obj[]).map((t) => t['name'])).toEqual([
         'links',
         'embedded',
@@ -96,7 +99,12 @@ for (const era of ['legacy', 'modern'] as const) {
       ]);
       for (const tool of ['links', 'embedded']) {
         const r = resultOf(
-          await cli(ins, ['--method', 'tools/call', '--tool-name', tool], bridged(SDK_V2)),
+          await cli(
+            ins,
+            ['--method', 'tools/call', '--tool-name', tool],
+            bridged(SDK_V2),
+            ctx.signal,
+          ),
         );
         expectSurfaced(generic.tools, blocksOf(r), `inspector ${era} ${tool}`);
         // A 2026-07-28 answer names the server in each result; a 2025-11-25 one does not.
@@ -108,7 +116,7 @@ for (const era of ['legacy', 'modern'] as const) {
         for (const part of [REPORT_URI, REPORT_MIME, 'read_resource']) expect(text).toContain(part);
         expect(JSON.stringify(r)).not.toContain(REPORT_PDF.toString('base64').slice(0, 40));
       }
-    });
+    }, 120_000);
 
     it('read_resource gives the exact text, the exact PDF bytes and a byte range', async (ctx) => {
       const ins = need(ctx);
@@ -125,6 +133,7 @@ for (const era of ['legacy', 'modern'] as const) {
               JSON.stringify(args),
             ],
             bridged(SDK_V2),
+            ctx.signal,
           ),
         );
         expect(r['isError']).not.toBe(true);
@@ -135,7 +144,7 @@ for (const era of ['legacy', 'modern'] as const) {
       expect(Buffer.from(await read({ uri: REPORT_URI }), 'base64').equals(REPORT_PDF)).toBe(true);
       const part = await read({ uri: REPORT_URI, offset: 9, length: 100 });
       expect(Buffer.from(part, 'base64').equals(REPORT_PDF.subarray(9, 109))).toBe(true);
-    });
+    }, 120_000);
 
     it('--extract-pdf: the linked PDF arrives as the text of its pages', async (ctx) => {
       const ins = need(ctx);
@@ -144,11 +153,12 @@ for (const era of ['legacy', 'modern'] as const) {
           ins,
           ['--method', 'tools/call', '--tool-name', 'links'],
           bridged(SDK_V2, ['--extract-pdf']),
+          ctx.signal,
         ),
       );
       expectSurfaced(generic.tools, blocksOf(r), `inspector ${era} --extract-pdf`);
       expect(textOfBlocks(blocksOf(r))).toContain('--- page 2 ---\nRevenue grew by four percent');
-    });
+    }, 120_000);
 
     it('in front of server-everything: its resource links become text, none reaches the host', async (ctx) => {
       const ins = need(ctx);
@@ -157,6 +167,7 @@ for (const era of ['legacy', 'modern'] as const) {
           ins,
           ['--method', 'tools/call', '--tool-name', 'get-resource-links', '--tool-arg', 'count=3'],
           bridged(EVERYTHING),
+          ctx.signal,
         ),
       );
       const blocks = blocksOf(r);
@@ -175,9 +186,10 @@ for (const era of ['legacy', 'modern'] as const) {
             JSON.stringify({ resourceType: 'Blob', resourceId: 2 }),
           ],
           bridged(EVERYTHING),
+          ctx.signal,
         ),
       );
       expectSurfaced(generic.tools, blocksOf(blob), `inspector ${era} get-resource-reference`);
-    });
+    }, 120_000);
   });
 }

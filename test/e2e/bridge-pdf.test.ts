@@ -14,7 +14,7 @@ import { McpClient } from '../../src/client/index.js';
 import { StdioClientTransport } from '../../src/transports/stdio/client/index.js';
 import { makeFlateBombPdf, makePdf } from '../../src/testing/pdf.js';
 import { runCli } from './host/audit-harness.js';
-import { CLI } from './serve-harness.js';
+import { CLI, ROOT } from './serve-harness.js';
 import { expectSurfaced, textOfBlocks, type ExplainedProfile } from './bridge/profile-check.js';
 
 type Obj = Record<string, unknown>;
@@ -26,6 +26,10 @@ let generic: ExplainedProfile;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'mcpkit-bridge-pdf-'));
   files['book.pdf'] = makePdf(PAGES);
+  // About 1 MiB: far over --max-link-bytes (256 KiB), within --pdf-max-bytes (8 MiB).
+  files['large.pdf'] = makePdf(
+    Array.from({ length: 60 }, (_, i) => `Large page ${i + 1}. ${'words of text '.repeat(1250)}`),
+  );
   files['broken.pdf'] = Buffer.from('%PDF-1.7\n1 0 obj\n<< /Type /Catalog >>\n%%EOF\n');
   // 1 GiB of content once inflated, about 1 MiB on disk.
   files['bomb.pdf'] = await makeFlateBombPdf(1024 * 1024 * 1024);
@@ -106,6 +110,58 @@ describe('mcpkit bridge --extract-pdf', () => {
     }
   });
 
+  it('a linked PDF of about 1 MiB with a declared size is read under --pdf-max-bytes and extracted', async () => {
+    expect(files['large.pdf']?.length).toBeGreaterThan(1024 * 1024);
+    const host = await bridged('generic-text-only', ['--extract-pdf']);
+    try {
+      const r = await read(host, 'large.pdf', 'link');
+      const text = textOfBlocks(blocksOf(r));
+      expect(text).toContain(
+        `file:///large.pdf (application/pdf, ${files['large.pdf']?.length} bytes), text extracted from pages 1-50 of 60`,
+      );
+      expect(text).toContain('--- page 1 ---\nLarge page 1.');
+      expect(decisionsOf(r)).toContainEqual(
+        expect.objectContaining({ uri: 'file:///large.pdf', action: 'extracted' }),
+      );
+    } finally {
+      await host.close();
+    }
+  });
+
+  it('over stdio, a PDF link without a declared size is not read: the upstream connection lives on', async () => {
+    const stats = join(dir, 'hostile-stats.json');
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [
+        CLI,
+        'bridge',
+        '--profile',
+        'generic-text-only',
+        '--extract-pdf',
+        '--',
+        process.execPath,
+        join(ROOT, 'test/e2e/bridge/hostile-upstream.mjs'),
+        stats,
+      ],
+      stderr: 'capture',
+    });
+    const host = await new McpClient({ transport, era: 'modern', cache: false }).connect();
+    try {
+      const r = await host.request('tools/call', { name: 'pdf-link', arguments: {} });
+      const text = textOfBlocks(blocksOf(r));
+      expect(text).toContain('test://unsized.pdf (application/pdf): not read by the bridge');
+      expect(text).toContain('the PDF link declares no size');
+      expect(text).toContain('read_resource {"uri":"test://unsized.pdf"}');
+      const ok = await host.request('tools/call', { name: 'ok', arguments: {} });
+      expect(textOfBlocks(blocksOf(ok))).toContain('fine');
+      // Never asked for: an answer past the limit would have ended the stdio connection.
+      const seen = JSON.parse(readFileSync(stats, 'utf8')) as { reads: string[] };
+      expect(seen.reads).not.toContain('test://unsized.pdf');
+    } finally {
+      await host.close();
+    }
+  });
+
   it('--pdf-max-pages: the first pages, and a line naming what was left and how to read it', async () => {
     const host = await bridged('generic-text-only', ['--extract-pdf', '--pdf-max-pages', '2']);
     try {
@@ -135,7 +191,10 @@ describe('mcpkit bridge --extract-pdf', () => {
     const quick = await bridged('generic-text-only', ['--extract-pdf', '--pdf-timeout', '1ms']);
     try {
       const text = textOfBlocks(blocksOf(await read(quick, 'book.pdf', 'embed')));
-      expect(text).toMatch(/extraction stopped after \d+ ms \(--pdf-timeout\)/);
+      // Past 1 ms before the worker starts, or while it runs: either way named with the option.
+      expect(text).toMatch(
+        /extraction stopped after \d+ ms \(--pdf-timeout\)|the result's \d+ ms for PDF extraction were spent \(--pdf-timeout\)/,
+      );
     } finally {
       await quick.close();
     }

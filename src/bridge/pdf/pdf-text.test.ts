@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { makeFlateBombPdf, makePdf } from '../../testing/pdf.js';
+import { PdfLane } from './pdf-lane.js';
 import { extractPdfText, type PdfExtractOptions } from './pdf-text.js';
 
 // The worker runs compiled (the test setup builds dist/ first).
@@ -14,6 +15,8 @@ const LIMITS: PdfExtractOptions = {
   maxTextBytes: 64 * 1024,
   timeoutMs: 20_000,
   maxMemoryBytes: 192 * 1024 * 1024,
+  lane: new PdfLane(),
+  readUnsizedLinks: false,
 };
 
 describe('extractPdfText (a worker thread per PDF)', () => {
@@ -63,6 +66,50 @@ describe('extractPdfText (a worker thread per PDF)', () => {
     const pending = extractPdfText(pdf, { ...LIMITS, maxPages: 300 }, controller.signal, WORKER);
     controller.abort();
     expect(await pending).toEqual({ ok: false, reason: 'the request was cancelled' });
+  });
+});
+
+describe('extractPdfText, several at once', () => {
+  it('4 parallel calls on one bridge all succeed under the default memory cap', async () => {
+    const limits = { ...LIMITS, maxMemoryBytes: 128 * 1024 * 1024 };
+    const pdfs = [1, 2, 3, 4].map((n) => makePdf([`parallel ${n}`]));
+    const got = await Promise.all(pdfs.map((p) => extractPdfText(p, limits, undefined, WORKER)));
+    expect(got).toEqual(
+      [1, 2, 3, 4].map((n) => ({
+        ok: true,
+        text: `--- page 1 ---\nparallel ${n}`,
+        pagesRead: 1,
+        pageCount: 1,
+        cut: false,
+      })),
+    );
+  }, 60_000);
+
+  it('the memory cap counts what the document adds, not the worker and pdf.js loading', async () => {
+    // Loading pdf.js in a fresh worker alone grows the RSS by about 56 MiB.
+    const got = await extractPdfText(
+      makePdf(['small']),
+      { ...LIMITS, maxMemoryBytes: 40 * 1024 * 1024 },
+      undefined,
+      WORKER,
+    );
+    expect(got).toMatchObject({ ok: true, text: '--- page 1 ---\nsmall' });
+  });
+
+  it('a PDF waiting for the lane past its --pdf-timeout is named with the timeout, or cancelled', async () => {
+    const lane = new PdfLane();
+    expect(await lane.enter(Date.now() + 1000)).toBe('entered');
+    const pdf = makePdf(['waiting']);
+    const late = await extractPdfText(pdf, { ...LIMITS, lane, timeoutMs: 20 }, undefined, WORKER);
+    expect(late).toEqual({ ok: false, reason: 'extraction stopped after 20 ms (--pdf-timeout)' });
+    const controller = new AbortController();
+    const pending = extractPdfText(pdf, { ...LIMITS, lane }, controller.signal, WORKER);
+    controller.abort();
+    expect(await pending).toEqual({ ok: false, reason: 'the request was cancelled' });
+    lane.leave();
+    expect(await extractPdfText(pdf, { ...LIMITS, lane }, undefined, WORKER)).toMatchObject({
+      ok: true,
+    });
   });
 });
 

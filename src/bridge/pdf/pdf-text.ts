@@ -8,6 +8,7 @@ import { memoryUsage } from 'node:process';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ExtractedPages } from './extract-pages.js';
+import type { PdfLane } from './pdf-lane.js';
 
 /** The pdf.js build for Node that the worker loads. */
 export const PDFJS_MODULE = 'pdfjs-dist/legacy/build/pdf.mjs';
@@ -23,13 +24,26 @@ export interface PdfExtractOptions {
   maxTextBytes: number;
   /** Time one PDF may take (`--pdf-timeout`, default 10 s); the worker is ended then. */
   timeoutMs: number;
-  /** Memory the extraction may add to the process (RSS), default 128 MiB; the worker is ended then. */
+  /**
+   * Growth of the process's RSS allowed while one PDF is parsed, measured from when its worker has
+   * loaded pdf.js (default 128 MiB); the worker is ended past it.
+   */
   maxMemoryBytes: number;
+  /**
+   * Whether a PDF link that declares no size is read (under `maxBytes`): only where the upstream
+   * caps one answer without ending the connection (HTTP); over stdio the rest of a line cannot be
+   * skipped, so an answer past the cap would end it, and such a link is not read.
+   */
+  readUnsizedLinks: boolean;
+  /** The bridge's one extraction lane: a PDF waits there (within `timeoutMs`) for the one before. */
+  lane: PdfLane;
 }
 
 export const DEFAULT_PDF_MAX_PAGES = 50;
 export const DEFAULT_PDF_MAX_BYTES = 8 * 1024 * 1024;
 export const DEFAULT_PDF_TIMEOUT_MS = 10_000;
+/** The largest `--pdf-timeout` (timers overflow past 2^31-1 ms; an hour per result is plenty). */
+export const MAX_PDF_TIMEOUT_MS = 3_600_000;
 export const DEFAULT_PDF_MAX_MEMORY_BYTES = 128 * 1024 * 1024;
 
 export type PdfOutcome =
@@ -70,9 +84,37 @@ export function extractPdfText(
   const libraryUrl = pdfLibraryUrl();
   if (libraryUrl === undefined)
     return Promise.resolve({ ok: false, reason: `pdf.js is not installed (${PDFJS_INSTALL})` });
+  const started = Date.now();
+  const timedOut: PdfOutcome = {
+    ok: false,
+    reason: `extraction stopped after ${options.timeoutMs} ms (--pdf-timeout)`,
+  };
+  return options.lane.enter(started + options.timeoutMs, signal).then(async (entry) => {
+    if (entry === 'timeout') return timedOut;
+    if (entry === 'cancelled') return { ok: false, reason: 'the request was cancelled' };
+    try {
+      const left = Math.max(1, started + options.timeoutMs - Date.now());
+      return await runWorker(bytes, libraryUrl, options, left, timedOut, signal, workerUrl);
+    } finally {
+      options.lane.leave();
+    }
+  });
+}
+
+/** One worker for one PDF, ended at `timeoutMs`, the memory cap or `signal`. */
+function runWorker(
+  bytes: Uint8Array,
+  libraryUrl: string,
+  options: PdfExtractOptions,
+  timeoutMs: number,
+  timedOut: PdfOutcome,
+  signal: AbortSignal | undefined,
+  workerUrl: URL,
+): Promise<PdfOutcome> {
   return new Promise<PdfOutcome>((resolve) => {
     let settled = false;
-    const baseline = memoryUsage.rss();
+    // Set when the worker has loaded pdf.js: what the document costs is measured from there.
+    let baseline: number | undefined;
     const worker = new Worker(workerUrl, {
       workerData: {
         libraryUrl,
@@ -95,16 +137,9 @@ export function extractPdfText(
       resolve(outcome);
     };
     const onAbort = (): void => finish({ ok: false, reason: 'the request was cancelled' });
-    const timer = setTimeout(
-      () =>
-        finish({
-          ok: false,
-          reason: `extraction stopped after ${options.timeoutMs} ms (--pdf-timeout)`,
-        }),
-      options.timeoutMs,
-    );
+    const timer = setTimeout(() => finish(timedOut), timeoutMs);
     const sampler = setInterval(() => {
-      if (memoryUsage.rss() - baseline > options.maxMemoryBytes)
+      if (baseline !== undefined && memoryUsage.rss() - baseline > options.maxMemoryBytes)
         finish({
           ok: false,
           reason: `extraction stopped: it needed more than ${options.maxMemoryBytes} bytes of memory`,
@@ -115,7 +150,10 @@ export function extractPdfText(
     // pdf.js's own warnings are not the host's business (stdout is the host's channel).
     worker.stdout.resume();
     worker.stderr.resume();
-    worker.on('message', (m: PdfOutcome) => finish(m));
+    worker.on('message', (m: PdfOutcome | { ready: true }) => {
+      if ('ready' in m) baseline = memoryUsage.rss();
+      else finish(m);
+    });
     worker.on('error', (error) =>
       finish({ ok: false, reason: `the PDF could not be read: ${error.message.slice(0, 300)}` }),
     );

@@ -14,6 +14,8 @@ interface Job extends PageLimits {
 const job = workerData as Job;
 try {
   const pdfjs = (await import(job.libraryUrl)) as PdfJsModule;
+  // The parent measures the memory the document adds from here, not the worker's and pdf.js's own.
+  parentPort?.postMessage({ ready: true });
   const pages = await extractPages(pdfjs, job.data, job);
   parentPort?.postMessage({ ok: true, ...pages });
 } catch (error) {

@@ -21,20 +21,59 @@ function readableTypes(view: SideView, ctx: BlockContext): string[] | null {
   return [...types, PDF_MIME];
 }
 
-function policyOf(view: SideView, ctx: BlockContext, refused: Map<string, string>) {
+function policyOf(
+  view: SideView,
+  ctx: BlockContext,
+  skip: (uri: string) => boolean,
+  mimeTypes = readableTypes(view, ctx),
+  maxLinkBytes = ctx.maxLinkBytes,
+  budgetFloor = 0,
+) {
   const { read } = ctx;
-  const mimeTypes = readableTypes(view, ctx);
   const tokenBytes = read.maxTurnTokens === null ? Infinity : read.maxTurnTokens * BYTES_PER_TOKEN;
   return {
-    select:
-      view.links === 'read' ? ('none' as const) : (link: { uri: string }) => !refused.has(link.uri),
+    select: view.links === 'read' ? ('none' as const) : (link: { uri: string }) => !skip(link.uri),
     ...(read.schemes ? { schemes: read.schemes } : {}),
     ...(mimeTypes ? { mimeTypes } : {}),
-    maxLinkBytes: ctx.maxLinkBytes,
-    budgetBytes: Math.min(read.maxTurnBytes, tokenBytes),
+    maxLinkBytes,
+    budgetBytes: Math.max(Math.min(read.maxTurnBytes, tokenBytes), budgetFloor),
     ...(ctx.signal ? { signal: ctx.signal } : {}),
     ...(ctx.timeoutMs !== undefined ? { timeoutMs: ctx.timeoutMs } : {}),
   };
+}
+
+async function resolveWith(
+  ctx: BlockContext,
+  policy: ReturnType<typeof policyOf>,
+  blocks: readonly ContentBlock[],
+): Promise<ResolvedBlock[]> {
+  const resolver = new Resolver(ctx.upstream, policy, { cache: false });
+  try {
+    return (await resolver.resolve(blocks)).blocks;
+  } finally {
+    resolver.close();
+  }
+}
+
+const isPdfType = (mimeType: unknown): boolean =>
+  typeof mimeType === 'string' && mimeType.split(';')[0]?.trim().toLowerCase() === PDF_MIME;
+
+/**
+ * How `--extract-pdf` reads a link declared as a PDF: null when it is not one, undefined when it
+ * is read (under `--pdf-max-bytes`), else why it is not read.
+ */
+function pdfLinkRefusal(
+  link: { mimeType?: unknown; size?: unknown },
+  pdf: { maxBytes: number; readUnsizedLinks: boolean },
+): string | null | undefined {
+  if (!isPdfType(link.mimeType)) return null;
+  if (typeof link.size !== 'number')
+    return pdf.readUnsizedLinks
+      ? undefined
+      : 'the PDF link declares no size, and over stdio an answer past --pdf-max-bytes would end the upstream connection, so the bridge does not read it';
+  if (link.size > pdf.maxBytes)
+    return `size: the link declares ${link.size} bytes, over the ${pdf.maxBytes} the bridge parses (--pdf-max-bytes)`;
+  return undefined;
 }
 
 export async function rewriteBlocks(
@@ -53,12 +92,27 @@ export async function rewriteBlocks(
       if (why !== undefined) refused.set(b.uri, why);
     }
   }
-  const resolver = new Resolver(ctx.upstream, policyOf(view, ctx, refused), { cache: false });
-  let resolved: ResolvedBlock[];
-  try {
-    resolved = (await resolver.resolve(blocks)).blocks;
-  } finally {
-    resolver.close();
+  const pdfLinks = ctx.pdf && !blobAllowed(view.blobs, PDF_MIME) ? new Set<string>() : undefined;
+  if (pdfLinks && ctx.pdf && view.links !== 'read')
+    for (const b of blocks) {
+      if (b?.type !== 'resource_link' || typeof b.uri !== 'string' || refused.has(b.uri)) continue;
+      const why = pdfLinkRefusal(b, ctx.pdf);
+      if (why === null) continue;
+      if (why === undefined) pdfLinks.add(b.uri);
+      else refused.set(b.uri, why);
+    }
+  const skipMain = (uri: string): boolean => refused.has(uri) || pdfLinks?.has(uri) === true;
+  let resolved = await resolveWith(ctx, policyOf(view, ctx, skipMain), blocks);
+  if (pdfLinks && pdfLinks.size > 0 && ctx.pdf) {
+    // PDF links with a declared size within --pdf-max-bytes: read under that limit.
+    // Their bytes go to the extraction, not to the host: one PDF's worth at least per result.
+    const { maxBytes } = ctx.pdf;
+    const policy = policyOf(view, ctx, (uri) => !pdfLinks.has(uri), [PDF_MIME], maxBytes, maxBytes);
+    const pdfs = await resolveWith(ctx, policy, blocks);
+    resolved = resolved.map((r, i) => {
+      const b = blocks[i];
+      return b?.type === 'resource_link' && pdfLinks.has(b.uri) ? (pdfs[i] ?? r) : r;
+    });
   }
   const out: OutItem[] = [];
   const embeddedUris = new Set<string>();

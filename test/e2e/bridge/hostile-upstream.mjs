@@ -6,6 +6,7 @@
 //   tools/call blob            one embedded blob of 200 MB (base64 on one line)
 //   tools/call blob-link       a link (image/png, size 1000) whose read answers a 200 MB blob
 //   tools/call liar {big}      a link claiming 10 bytes; its read sends 100 MB of text (big) or 100 KiB
+//   tools/call pdf-link        a link (application/pdf, no size) whose read answers 2 MB
 //   tools/call ok              a few bytes
 //   subscriptions/listen       acknowledges, then sends notifications without end (until cancelled)
 import { writeFileSync } from 'node:fs';
@@ -67,6 +68,8 @@ const tools = {
     answer(id, {
       content: [link(args.big ? 'test://liar-big.txt' : 'test://liar.txt', 'text/plain', 10)],
     }),
+  'pdf-link': (id) =>
+    answer(id, { content: [link('test://unsized.pdf', 'application/pdf', undefined)] }),
   ok: (id) => answer(id, { content: [{ type: 'text', text: 'fine' }] }),
 };
 
@@ -101,6 +104,8 @@ function readAnswer(id, uri) {
     return out(() => longLine(head('image/png', 'blob'), (200 * MB * 4) / 3, 'QUFB', '"}]}}'));
   if (uri === 'test://liar-big.txt')
     return out(() => longLine(head('text/plain', 'text'), 100 * MB, 'x', '"}]}}'));
+  if (uri === 'test://unsized.pdf')
+    return out(() => longLine(head('application/pdf', 'blob'), 2 * MB, 'QUFB', '"}]}}'));
   if (uri === 'test://liar.txt')
     return out(() => longLine(head('text/plain', 'text'), 100 * 1024, 'y', '"}]}}'));
   return send({ id, error: { code: -32002, message: `Resource not found: ${uri}` } });

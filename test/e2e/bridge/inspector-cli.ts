@@ -4,8 +4,8 @@
  * a package, and `@modelcontextprotocol/inspector`, pinned) into a prefix under the system's
  * temporary directory keyed by their versions, installed once and reused by later runs.
  */
-import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,7 +27,11 @@ export interface Inspector {
   installMs: number;
 }
 
-const PREFIX = join(tmpdir(), `mcpkit-inspector-${INSPECTOR_VERSION}-node-${NODE22_VERSION}`);
+// Per user: another user's copy in a shared temporary directory is never executed.
+const PREFIX = join(
+  tmpdir(),
+  `mcpkit-inspector-${INSPECTOR_VERSION}-node-${NODE22_VERSION}-uid-${process.getuid?.() ?? 'any'}`,
+);
 const MARK = '.installed';
 
 function paths(prefix: string): Omit<Inspector, 'installMs'> {
@@ -46,10 +50,63 @@ function paths(prefix: string): Omit<Inspector, 'installMs'> {
   };
 }
 
+/** True when `path` belongs to the current user (always true where there are no user ids). */
+function ownedByMe(path: string): boolean {
+  const uid = process.getuid?.();
+  if (uid === undefined) return true;
+  try {
+    return statSync(path).uid === uid;
+  } catch {
+    return false;
+  }
+}
+
 const complete = (prefix: string): boolean => {
   const p = paths(prefix);
-  return existsSync(join(prefix, MARK)) && existsSync(p.node) && existsSync(p.launcher);
+  return (
+    ownedByMe(prefix) &&
+    existsSync(join(prefix, MARK)) &&
+    existsSync(p.node) &&
+    existsSync(p.launcher)
+  );
 };
+
+/**
+ * Runs npm in its own process group and ends the whole group at `timeoutMs` (npm's children,
+ * node's install scripts among them, would outlive npm alone).
+ */
+function npmInstall(args: string[], timeoutMs: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('npm', args, { detached: true, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk: string) => {
+      stderr = (stderr + chunk).slice(-4000);
+    });
+    const killGroup = (): void => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    };
+    const timer = setTimeout(killGroup, timeoutMs);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) resolve();
+      else
+        reject(
+          Object.assign(new Error(`npm ${args[0]} ended with ${signal ?? `code ${code}`}`), {
+            stderr,
+          }),
+        );
+    });
+  });
+}
 
 /**
  * The Inspector, installed when it is not there yet. Resolves with why when it cannot be had
@@ -63,8 +120,7 @@ export async function ensureInspector(): Promise<Inspector | { error: string }> 
   try {
     await mkdir(staging, { recursive: true });
     await writeFile(join(staging, 'package.json'), '{"private":true}\n');
-    await run(
-      'npm',
+    await npmInstall(
       [
         'install',
         '--no-save',
@@ -77,12 +133,14 @@ export async function ensureInspector(): Promise<Inspector | { error: string }> 
         `node@${NODE22_VERSION}`,
         `@modelcontextprotocol/inspector@${INSPECTOR_VERSION}`,
       ],
-      { timeout: 280_000, maxBuffer: 16 * 1024 * 1024 },
+      280_000,
     );
     const { stdout } = await run(paths(staging).node, ['--version']);
     if (!stdout.startsWith(`v${NODE22_VERSION}`))
       throw new Error(`node@${NODE22_VERSION} installed, but it says ${stdout.trim()}`);
     await writeFile(join(staging, MARK), `${new Date().toISOString()}\n`);
+    // An incomplete copy (an interrupted run, or not ours) would make the rename fail every time.
+    if (existsSync(PREFIX) && !complete(PREFIX)) await rm(PREFIX, { recursive: true, force: true });
     await rename(staging, PREFIX).catch(async (error: unknown) => {
       // Another run finished first: use its copy.
       if (!complete(PREFIX)) throw error;
@@ -113,12 +171,15 @@ export async function inspectorCli(
   options: string[],
   target: string[],
   cwd: string,
+  signal?: AbortSignal,
 ): Promise<InspectorRun> {
   const argv = [inspector.launcher, '--cli', '--format', 'json', ...options, '--', ...target];
   const done = await run(inspector.node, argv, {
     cwd,
-    timeout: 60_000,
+    timeout: 100_000,
+    killSignal: 'SIGKILL',
     maxBuffer: 32 * 1024 * 1024,
+    ...(signal ? { signal } : {}),
   }).then(
     (r) => ({ code: 0, stdout: r.stdout, stderr: r.stderr }),
     (e: { code?: number | string; stdout?: string; stderr?: string }) => ({

@@ -32,7 +32,14 @@ function build(): McpServer {
     content: [
       { type: 'text', text: INTRO },
       { type: 'resource_link', uri: NOTES_URI, name: 'notes', mimeType: NOTES_MIME },
-      { type: 'resource_link', uri: REPORT_URI, name: 'report', mimeType: REPORT_MIME },
+      // With its size: over stdio, --extract-pdf reads only a PDF link that declares one.
+      {
+        type: 'resource_link',
+        uri: REPORT_URI,
+        name: 'report',
+        mimeType: REPORT_MIME,
+        size: REPORT_PDF.length,
+      },
     ],
   }));
   server.registerTool(
