@@ -155,6 +155,7 @@ export class BridgeServer extends McpServer {
     this.downstream.add(peer);
     peer.onClose(() => {
       this.downstream.delete(peer);
+      this.parking?.drop(peer);
       for (const cancel of this.inflight.get(peer)?.values() ?? []) cancel.abort();
     });
     const inner = peer.handle.bind(peer);
@@ -177,14 +178,19 @@ export class BridgeServer extends McpServer {
     return this.parking?.owner(this.live.size);
   }
 
+  /** Upstream requests open: forwarded ones in flight and parked calls not yet ended. */
+  private openUpstream(): number {
+    return this.live.size + (this.parking?.open ?? 0);
+  }
+
   /** The host connection an upstream input request belongs to (its request's signal). */
   askerOf(signal: AbortSignal | undefined): Peer | undefined {
     const peer = signal ? this.askers.get(signal) : undefined;
     if (peer) return peer;
     // A 2025-11-25 upstream's own request names no request. It asks while the request that needs
     // the input is in flight: with one forwarded request in flight, it is that one's host;
-    // otherwise only a single host is unambiguous.
-    if (this.live.size === 1) return [...this.live.values()][0]?.[0];
+    // otherwise only a single host is unambiguous. A parked call's upstream request is open too.
+    if (this.openUpstream() === 1 && this.live.size === 1) return [...this.live.values()][0]?.[0];
     return this.downstream.size === 1 ? [...this.downstream][0] : undefined;
   }
 
@@ -201,7 +207,7 @@ export class BridgeServer extends McpServer {
       method: note.method,
       params: note.params ?? {},
     };
-    if (this.live.size === 1) {
+    if (this.openUpstream() === 1 && this.live.size === 1) {
       const [[peer, notify]] = [...this.live.values()] as [[Peer, (m: JSONRPCMessage) => void]];
       if (!peer.isClosed) notify(message);
       return;

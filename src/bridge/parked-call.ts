@@ -69,6 +69,11 @@ export class ParkedCall {
     );
   }
 
+  /** The upstream's request has ended (answered, failed or cancelled). */
+  get settled(): boolean {
+    return this.outcome !== undefined || this.cancel.signal.aborted;
+  }
+
   /** The upstream asks: the answer comes with the host's next round, or the request fails. */
   ask(method: string, params: Obj): Promise<Obj> {
     const capability = CAPABILITY[method];

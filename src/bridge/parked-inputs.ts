@@ -78,17 +78,34 @@ export class ParkedInputs {
     return this.parked.size;
   }
 
+  /** Parked calls whose upstream request is still open (not counted in the forwarded ones). */
+  get open(): number {
+    let n = 0;
+    for (const { call } of this.parked.values()) if (!call.settled) n++;
+    return n;
+  }
+
   /**
    * The call an upstream's input request belongs to, when only one can be: a 2025-11-25
-   * upstream's request names none, so with `live` forwarded requests in flight (of every host)
-   * it is the one active call when that is the only one, or the one parked call when nothing
-   * else is in flight. Otherwise undefined: never a guess that could reach another host.
+   * upstream's request names none, so it is the call whose upstream request is the only one
+   * open (`live` forwarded requests of every host, plus the parked calls still open).
+   * Otherwise undefined: never a guess that could reach another host.
    */
   owner(live: number): ParkedCall | undefined {
-    if (live === 1 && this.active.size === 1) return [...this.active][0];
-    if (live === 0 && this.active.size === 0 && this.parked.size === 1)
-      return [...this.parked.values()][0]?.call;
-    return undefined;
+    const open = [...this.parked.values()].filter(({ call }) => !call.settled);
+    if (live + open.length !== 1) return undefined;
+    if (live === 1) return this.active.size === 1 ? [...this.active][0] : undefined;
+    return open[0]?.call;
+  }
+
+  /** The host connection closed: its parked calls are cancelled upstream now, not at expiry. */
+  drop(peer: Peer): void {
+    for (const [token, { call, timer }] of this.parked) {
+      if (call.peer !== peer) continue;
+      clearTimeout(timer);
+      this.parked.delete(token);
+      call.abort('the host closed its connection');
+    }
   }
 
   /** Runs one round of the host's request: the upstream's final result, or input_required. */
