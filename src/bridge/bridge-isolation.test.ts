@@ -64,7 +64,7 @@ it("a parked call's later input request never reaches another host", async () =>
   expect(String(secret)).toMatch(/outside a request the bridge can tie it to/);
 });
 
-it("a host that closes its connection has its parked calls cancelled upstream at once", async () => {
+it('a host that closes its connection has its parked calls cancelled upstream at once', async () => {
   const up = createServer({ name: 'u', version: '1' });
   let cancelled = 0;
   up.tool('ask', {}, async (_args, ctx) => {

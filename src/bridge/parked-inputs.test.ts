@@ -50,7 +50,11 @@ function upstream(seen: Seen): McpServer {
     return 'answered';
   });
   // Each input asked on its own, so that the refused ones do not end the call.
-  const separately = async (ctx: Parameters<Parameters<McpServer['tool']>[2]>[1], n: number, message: string) => {
+  const separately = async (
+    ctx: Parameters<Parameters<McpServer['tool']>[2]>[1],
+    n: number,
+    message: string,
+  ) => {
     const asks = Array.from({ length: n }, (_, i) =>
       ctx.ask({ [`k${i}`]: elicit(message) }).catch((e: Error & { code?: unknown }) => {
         seen.refused.push(`${String(e.code)} ${e.message}`);
@@ -154,11 +158,13 @@ describe('a 2026-07-28 host in front of a 2025-11-25 upstream (parked input requ
     expect(Object.keys(first['inputRequests'] as Obj).sort()).toEqual(['dirs', 'name', 'sample']);
     // The first round's call is cancelled with its host connection (one open call at a time).
     await client.close();
-    const result = await (await host({
-      elicitation: () => ({ action: 'accept', content: { v: 'a' } }),
-      sampling: () => ({ role: 'assistant', content: { type: 'text', text: 'hi' }, model: 'm' }),
-      roots: () => ({ roots: [] }),
-    })).callTool('three', {});
+    const result = await (
+      await host({
+        elicitation: () => ({ action: 'accept', content: { v: 'a' } }),
+        sampling: () => ({ role: 'assistant', content: { type: 'text', text: 'hi' }, model: 'm' }),
+        roots: () => ({ roots: [] }),
+      })
+    ).callTool('three', {});
     expect(result.content).toEqual([{ type: 'text', text: 'got dirs,name,sample' }]);
   });
 

@@ -6,7 +6,7 @@
  * connection, the request and its caller), within a time to live and a bound on parked calls.
  */
 import type { Progress } from '../client/index.js';
-import { ProtocolError } from '../errors/index.js';
+import { McpKitError, ProtocolError } from '../errors/index.js';
 import { randomBytes } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { callerKey, isAuthInfo, type Peer } from '../server/transport.js';
@@ -130,18 +130,23 @@ export class ParkedInputs {
         request.signal,
         request.progress,
       );
+    } catch (error) {
+      if (typeof state === 'string' && error instanceof McpKitError && error.code === 'PEER_CLOSED')
+        throw ProtocolError.invalidParams(
+          'params.requestState: the upstream restarted; send the request again without requestState',
+          { field: 'params.requestState' },
+        );
+      throw error;
     } finally {
       this.active.delete(call);
     }
     if (round.kind === 'complete') return round.result;
-    if (this.parked.size >= this.maxParked) {
-      call.abort(`the bridge holds ${this.maxParked} calls waiting for input already`);
-      throw new ProtocolError(
-        -32603,
-        `${method}: the upstream asked for input, but ${this.maxParked} calls already wait for a host's input (maxParkedInputs, --max-parked-inputs); answer or let one expire (${this.ttlMs} ms) first`,
-        { maxParkedInputs: this.maxParked },
-      );
+    // The host went away between the round and its answer: nobody would get the token.
+    if (request.signal.aborted) {
+      call.abort('the host cancelled the request');
+      throw new McpKitError('REQUEST_CANCELLED', 'the host cancelled the request');
     }
+    this.admit(call, method);
     const token = randomBytes(32).toString('base64url');
     const timer = setTimeout(() => this.expire(token), this.ttlMs);
     timer.unref?.();
@@ -151,6 +156,30 @@ export class ParkedInputs {
       inputRequests: round.inputRequests,
       requestState: token,
     };
+  }
+
+  /**
+   * Room for one more parked call: at most maxParked in all and a quarter of them per host
+   * connection and caller (over stateless HTTP without auth all hosts are one connection and
+   * one caller). Calls whose upstream request already ended do not count.
+   */
+  private admit(call: ParkedCall, method: string): void {
+    const open = [...this.parked.values()].filter((p) => !p.call.settled);
+    const quota = Math.max(1, Math.floor(this.maxParked / 4));
+    const mine = open.filter(
+      (p) => p.call.peer === call.peer && p.call.binding.caller === call.binding.caller,
+    ).length;
+    const full = open.length >= this.maxParked;
+    if (!full && mine < quota) return;
+    const why = full
+      ? `${this.maxParked} calls already wait for a host's input`
+      : `this caller has ${quota} calls waiting for input already (a quarter of maxParkedInputs)`;
+    call.abort(`the bridge holds too many calls waiting for input`);
+    throw new ProtocolError(
+      -32603,
+      `${method}: the upstream asked for input, but ${why} (maxParkedInputs, --max-parked-inputs); answer or let one expire (${this.ttlMs} ms) first`,
+      { maxParkedInputs: this.maxParked, perCaller: quota },
+    );
   }
 
   /** Cancels every parked and active call (the bridge closes). */
