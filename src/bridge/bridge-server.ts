@@ -16,11 +16,10 @@ import type { Era, ServerCapabilities, Tool } from '../protocol/index.js';
 import { McpServer } from '../server/index.js';
 import { DEFAULT_READ_TOOL_BYTES } from '../content/readable-links.js';
 import type { HandleExtra, Peer, PeerOptions } from '../server/transport.js';
-import type { HostProfile } from './profiles/index.js';
-import type { PdfExtractOptions } from './pdf/pdf-text.js';
 import { rewritePromptResult, rewriteToolResult, type RewriteContext } from './rewrite/index.js';
 import { DECISIONS, logDecisions } from './decision-log.js';
 import { forwardable, hostCapabilities, logSink } from './forward-request.js';
+import { forwardParked } from './forward-input.js';
 import { hostError, hostResult, upstreamParams } from './forward-shape.js';
 import { OwnTools } from './own-tools.js';
 import type { ParkedCall } from './parked-call.js';
@@ -28,45 +27,13 @@ import { INPUT_METHODS, ParkedInputs } from './parked-inputs.js';
 import { SpillStore } from './spill-store.js';
 import type { Upstream } from './upstream.js';
 import { UpstreamChanges } from './upstream-changes.js';
+import type { BridgeOptions } from './bridge-options.js';
 
 type Obj = Record<string, unknown>;
 
 export const DEFAULT_MAX_LINK_BYTES = 256 * 1024;
 
-export interface BridgeOptions {
-  profile: HostProfile;
-  /** `--max-link-bytes`: the most one resolved link brings (default 256 KiB). */
-  maxLinkBytes?: number;
-  /** `--max-result-chars`: the most text one result carries (default: the profile's). */
-  maxResultChars?: number;
-  /** Each upstream request's time (default 60 s): a hung upstream fails the host's request then. */
-  requestTimeoutMs?: number;
-  /** Most bytes one `read_resource` call returns (default 4 MiB). */
-  maxReadBytes?: number;
-  /**
-   * The rest of results cut to the host's limit is kept for `read_resource` (when the bridge adds
-   * it) up to these bounds, oldest evicted first (default 8 MiB, 32 texts; 0 keeps none).
-   */
-  maxSpillBytes?: number;
-  maxSpillCount?: number;
-  /** `--extract-pdf`: the text of PDFs the host would not see, within these limits (off by default). */
-  pdf?: PdfExtractOptions;
-  /** Each decision of a rewritten result (`_meta["dev.mcpkit/decisions"]`), for `--log`. */
-  onDecision?: (entry: Obj) => void;
-  onWarning?: (message: string) => void;
-  /**
-   * Declare elicitation, sampling and roots to the upstream and forward its input requests to a
-   * 2025-11-25 host that declared them, or as `input_required` to a 2026-07-28 host (default
-   * false: the upstream sees a client without them, so that it lists what a plain client sees).
-   */
-  forwardInput?: boolean;
-  /** Most calls of 2026-07-28 hosts waiting for their input at once (default 32). */
-  maxParkedInputs?: number;
-  /** How long such a call waits for the host's retry (default 60 s): then it is cancelled. */
-  inputTtlMs?: number;
-  /** The upstream session for a 2026-07-28 host's input capabilities (createBridge's lanes). */
-  laneFor?: (capabilities: Obj) => Promise<McpClient | undefined>;
-}
+export type { BridgeOptions } from './bridge-options.js';
 
 export class BridgeServer extends McpServer {
   private own: OwnTools | undefined;
@@ -315,23 +282,18 @@ export class BridgeServer extends McpServer {
         : undefined;
     const progress = onProgress ? { onProgress } : {};
     if (this.parking && era === 'modern' && client.era === 'legacy' && INPUT_METHODS.has(method)) {
-      const { inputResponses: _r, requestState: _s, ...plain } = params;
-      const result = await this.parking.run({
-        ...{ peer, method, params, signal, authInfo: extra.authInfo },
-        ...(onProgress ? { progress: onProgress } : {}),
-        capabilities: hostCapabilities(params),
-        start: async (s, call) => {
-          const lane = await this.bridge.laneFor?.(hostCapabilities(params));
-          // The parking times each round and the wait for the host; the call spans them.
-          const send = (c: McpClient): Promise<Obj> =>
-            (client = c).request(method, upstreamParams(plain), {
-              ...{ signal: s, timeoutMs: 0, cache: false },
-              onProgress: (p) => call.progress(p),
-            });
-          return lane ? send(lane) : this.upstream.send(this.timeoutMs, send);
+      const parked = await forwardParked(
+        {
+          parking: this.parking,
+          upstream: this.upstream,
+          timeoutMs: this.timeoutMs,
+          laneFor: this.bridge.laneFor,
         },
-      });
+        { peer, method, params, signal, authInfo: extra.authInfo, onProgress },
+      );
+      const result = parked.result;
       if (result['resultType'] === 'input_required') return result;
+      client = parked.client ?? client;
       return this.finish(method, params, result, client, signal);
     }
     const result = await this.upstream.send(this.timeoutMs, (c) =>
