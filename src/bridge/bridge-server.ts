@@ -23,7 +23,7 @@ import { forwardParked } from './forward-input.js';
 import { hostError, hostResult, upstreamParams } from './forward-shape.js';
 import { OwnTools } from './own-tools.js';
 import type { ParkedCall } from './parked-call.js';
-import { INPUT_METHODS, ParkedInputs } from './parked-inputs.js';
+import { callerOf, INPUT_METHODS, ParkedInputs } from './parked-inputs.js';
 import { SpillStore } from './spill-store.js';
 import type { Upstream } from './upstream.js';
 import { UpstreamChanges } from './upstream-changes.js';
@@ -47,7 +47,7 @@ export class BridgeServer extends McpServer {
   /** Forwarded requests in flight (of every host): who asked, and where its notifications go. */
   private readonly live = new Map<
     AbortController,
-    [peer: Peer, notify: (message: JSONRPCMessage) => void]
+    [peer: Peer, notify: (message: JSONRPCMessage) => void, caller: string]
   >();
   private readonly timeoutMs: number;
   private readonly spill: SpillStore;
@@ -142,12 +142,25 @@ export class BridgeServer extends McpServer {
 
   /** The 2026-07-28 host's call a 2025-11-25 upstream's input request belongs to, if one. */
   inputCall(): ParkedCall | undefined {
-    return this.parking?.owner(this.live.size);
+    return this.parking?.owner(this.live.size, this.oneHost());
   }
 
-  /** Upstream requests open: forwarded ones in flight and parked calls not yet ended. */
-  private openUpstream(): number {
-    return this.live.size + (this.parking?.open ?? 0);
+  /**
+   * Whether every upstream request open (forwarded ones in flight, parked calls not ended) is
+   * one host's: one connection and one caller. Only then can a 2025-11-25 upstream's request or
+   * log, which names no request, be given to a host.
+   */
+  private oneHost(): boolean {
+    const hosts = new Set<string>();
+    const ids = new Map<Peer, number>();
+    const key = (peer: Peer, caller: string): string => {
+      if (!ids.has(peer)) ids.set(peer, ids.size);
+      return `${ids.get(peer)}\u0000${caller}`;
+    };
+    for (const [peer, , caller] of this.live.values()) hosts.add(key(peer, caller));
+    for (const call of this.parking?.openCalls() ?? [])
+      hosts.add(key(call.peer, call.binding.caller));
+    return hosts.size <= 1;
   }
 
   /** The host connection an upstream input request belongs to (its request's signal). */
@@ -157,7 +170,7 @@ export class BridgeServer extends McpServer {
     // A 2025-11-25 upstream's own request names no request. It asks while the request that needs
     // the input is in flight: with one forwarded request in flight, it is that one's host;
     // otherwise only a single host is unambiguous. A parked call's upstream request is open too.
-    if (this.openUpstream() === 1 && this.live.size === 1) return [...this.live.values()][0]?.[0];
+    if (this.live.size === 1 && this.oneHost()) return [...this.live.values()][0]?.[0];
     return this.downstream.size === 1 ? [...this.downstream][0] : undefined;
   }
 
@@ -174,8 +187,12 @@ export class BridgeServer extends McpServer {
       method: note.method,
       params: note.params ?? {},
     };
-    if (this.openUpstream() === 1 && this.live.size === 1) {
-      const [[peer, notify]] = [...this.live.values()] as [[Peer, (m: JSONRPCMessage) => void]];
+    if (this.live.size === 1 && this.oneHost()) {
+      const [peer, notify] = [...this.live.values()][0] as [
+        Peer,
+        (m: JSONRPCMessage) => void,
+        string,
+      ];
       if (!peer.isClosed) notify(message);
       return;
     }
@@ -239,7 +256,11 @@ export class BridgeServer extends McpServer {
     const inflight = this.inflightOf(peer);
     inflight.set(id, cancel);
     this.askers.set(cancel.signal, peer);
-    this.live.set(cancel, [peer, logSink(era, params, extra.notify ?? peer.send)]);
+    this.live.set(cancel, [
+      peer,
+      logSink(era, params, extra.notify ?? peer.send),
+      callerOf(extra.authInfo),
+    ]);
     try {
       const result = await this.answer(peer, method, params, cancel.signal, extra, era);
       if (cancel.signal.aborted) return undefined;

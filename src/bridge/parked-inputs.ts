@@ -49,8 +49,13 @@ export interface ParkRequest {
   progress?: (progress: Progress) => void;
 }
 
+/** Who a request is from, as a parked call is bound to it (the signed-in caller, or none). */
+export function callerOf(authInfo: unknown): string {
+  return isAuthInfo(authInfo) ? callerKey(authInfo) : JSON.stringify(authInfo ?? null);
+}
+
 function bindingOf(method: string, params: Obj, authInfo: unknown): Binding {
-  const caller = isAuthInfo(authInfo) ? callerKey(authInfo) : JSON.stringify(authInfo ?? null);
+  const caller = callerOf(authInfo);
   const target = method === 'resources/read' ? params['uri'] : params['name'];
   return { method, target, args: params['arguments'] ?? {}, caller };
 }
@@ -78,24 +83,24 @@ export class ParkedInputs {
     return this.parked.size;
   }
 
-  /** Parked calls whose upstream request is still open (not counted in the forwarded ones). */
-  get open(): number {
-    let n = 0;
-    for (const { call } of this.parked.values()) if (!call.settled) n++;
-    return n;
-  }
-
   /**
    * The call an upstream's input request belongs to, when only one can be: a 2025-11-25
-   * upstream's request names none, so it is the call whose upstream request is the only one
-   * open (`live` forwarded requests of every host, plus the parked calls still open).
-   * Otherwise undefined: never a guess that could reach another host.
+   * upstream's request names none. Only while every upstream request open (`live` forwarded
+   * ones, and parked calls not ended) is one host's (`oneHost`: one connection and caller): then
+   * the one call running a round, or the one parked call when nothing runs. Otherwise undefined:
+   * never a guess that could reach another host.
    */
-  owner(live: number): ParkedCall | undefined {
-    const open = [...this.parked.values()].filter(({ call }) => !call.settled);
-    if (live + open.length !== 1) return undefined;
-    if (live === 1) return this.active.size === 1 ? [...this.active][0] : undefined;
-    return open[0]?.call;
+  owner(live: number, oneHost: boolean): ParkedCall | undefined {
+    if (!oneHost) return undefined;
+    if (live === 1 && this.active.size === 1) return [...this.active][0];
+    const open = this.openCalls();
+    if (live === 0 && this.active.size === 0 && open.length === 1) return open[0];
+    return undefined;
+  }
+
+  /** Parked calls whose upstream request is still open. */
+  openCalls(): ParkedCall[] {
+    return [...this.parked.values()].filter(({ call }) => !call.settled).map(({ call }) => call);
   }
 
   /** The host connection closed: its parked calls are cancelled upstream now, not at expiry. */
