@@ -266,14 +266,18 @@ let expected = 0;
 let notScored = 0;
 
 const { child: fixture, url: fixtureUrl } = await startFixture();
-const bridge = viaBridge ? await startBridge(fixtureUrl) : undefined;
-const url = bridge?.url ?? fixtureUrl;
-if (bridge)
-  console.log(
-    `server suite through mcpkit bridge (upstream era ${bridgeEra}) at ${url} (fixture at ${fixtureUrl})`,
-  );
+// Through the bridge, a fresh one per revision: calls one revision's scenarios leave waiting for
+// input (they never retry) must not make the next revision's input requests ambiguous.
+let bridge;
 try {
   for (const revision of revisions) {
+    bridge?.child.kill('SIGTERM');
+    bridge = viaBridge ? await startBridge(fixtureUrl) : undefined;
+    const url = bridge?.url ?? fixtureUrl;
+    if (bridge)
+      console.log(
+        `server ${revision} through mcpkit bridge (upstream era ${bridgeEra}) at ${url} (fixture at ${fixtureUrl})`,
+      );
     const reqs = requirements(revision);
     const scored = new Set(reqs.server ?? []);
     const { code, out } = await runSuite(

@@ -16,57 +16,24 @@ import type { Era, ServerCapabilities, Tool } from '../protocol/index.js';
 import { McpServer } from '../server/index.js';
 import { DEFAULT_READ_TOOL_BYTES } from '../content/readable-links.js';
 import type { HandleExtra, Peer, PeerOptions } from '../server/transport.js';
-import type { HostProfile } from './profiles/index.js';
-import type { PdfExtractOptions } from './pdf/pdf-text.js';
 import { rewritePromptResult, rewriteToolResult, type RewriteContext } from './rewrite/index.js';
 import { DECISIONS, logDecisions } from './decision-log.js';
 import { forwardable, hostCapabilities, logSink } from './forward-request.js';
+import { forwardParked } from './forward-input.js';
 import { hostError, hostResult, upstreamParams } from './forward-shape.js';
 import { OwnTools } from './own-tools.js';
 import type { ParkedCall } from './parked-call.js';
-import { INPUT_METHODS, ParkedInputs } from './parked-inputs.js';
+import { callerOf, INPUT_METHODS, ParkedInputs } from './parked-inputs.js';
 import { SpillStore } from './spill-store.js';
 import type { Upstream } from './upstream.js';
 import { UpstreamChanges } from './upstream-changes.js';
+import type { BridgeOptions } from './bridge-options.js';
 
 type Obj = Record<string, unknown>;
 
 export const DEFAULT_MAX_LINK_BYTES = 256 * 1024;
 
-export interface BridgeOptions {
-  profile: HostProfile;
-  /** `--max-link-bytes`: the most one resolved link brings (default 256 KiB). */
-  maxLinkBytes?: number;
-  /** `--max-result-chars`: the most text one result carries (default: the profile's). */
-  maxResultChars?: number;
-  /** Each upstream request's time (default 60 s): a hung upstream fails the host's request then. */
-  requestTimeoutMs?: number;
-  /** Most bytes one `read_resource` call returns (default 4 MiB). */
-  maxReadBytes?: number;
-  /**
-   * The rest of results cut to the host's limit is kept for `read_resource` (when the bridge adds
-   * it) up to these bounds, oldest evicted first (default 8 MiB, 32 texts; 0 keeps none).
-   */
-  maxSpillBytes?: number;
-  maxSpillCount?: number;
-  /** `--extract-pdf`: the text of PDFs the host would not see, within these limits (off by default). */
-  pdf?: PdfExtractOptions;
-  /** Each decision of a rewritten result (`_meta["dev.mcpkit/decisions"]`), for `--log`. */
-  onDecision?: (entry: Obj) => void;
-  onWarning?: (message: string) => void;
-  /**
-   * Declare elicitation, sampling and roots to the upstream and forward its input requests to a
-   * 2025-11-25 host that declared them, or as `input_required` to a 2026-07-28 host (default
-   * false: the upstream sees a client without them, so that it lists what a plain client sees).
-   */
-  forwardInput?: boolean;
-  /** Most calls of 2026-07-28 hosts waiting for their input at once (default 32). */
-  maxParkedInputs?: number;
-  /** How long such a call waits for the host's retry (default 60 s): then it is cancelled. */
-  inputTtlMs?: number;
-  /** The upstream session for a 2026-07-28 host's input capabilities (createBridge's lanes). */
-  laneFor?: (capabilities: Obj) => Promise<McpClient | undefined>;
-}
+export type { BridgeOptions } from './bridge-options.js';
 
 export class BridgeServer extends McpServer {
   private own: OwnTools | undefined;
@@ -80,7 +47,7 @@ export class BridgeServer extends McpServer {
   /** Forwarded requests in flight (of every host): who asked, and where its notifications go. */
   private readonly live = new Map<
     AbortController,
-    [peer: Peer, notify: (message: JSONRPCMessage) => void]
+    [peer: Peer, notify: (message: JSONRPCMessage) => void, caller: string]
   >();
   private readonly timeoutMs: number;
   private readonly spill: SpillStore;
@@ -155,6 +122,7 @@ export class BridgeServer extends McpServer {
     this.downstream.add(peer);
     peer.onClose(() => {
       this.downstream.delete(peer);
+      this.parking?.drop(peer);
       for (const cancel of this.inflight.get(peer)?.values() ?? []) cancel.abort();
     });
     const inner = peer.handle.bind(peer);
@@ -174,7 +142,25 @@ export class BridgeServer extends McpServer {
 
   /** The 2026-07-28 host's call a 2025-11-25 upstream's input request belongs to, if one. */
   inputCall(): ParkedCall | undefined {
-    return this.parking?.owner(this.live.size);
+    return this.parking?.owner(this.live.size, this.oneHost());
+  }
+
+  /**
+   * Whether every upstream request open (forwarded ones in flight, parked calls not ended) is
+   * one host's: one connection and one caller. Only then can a 2025-11-25 upstream's request or
+   * log, which names no request, be given to a host.
+   */
+  private oneHost(): boolean {
+    const hosts = new Set<string>();
+    const ids = new Map<Peer, number>();
+    const key = (peer: Peer, caller: string): string => {
+      if (!ids.has(peer)) ids.set(peer, ids.size);
+      return `${ids.get(peer)}\u0000${caller}`;
+    };
+    for (const [peer, , caller] of this.live.values()) hosts.add(key(peer, caller));
+    for (const call of this.parking?.openCalls() ?? [])
+      hosts.add(key(call.peer, call.binding.caller));
+    return hosts.size <= 1;
   }
 
   /** The host connection an upstream input request belongs to (its request's signal). */
@@ -183,8 +169,8 @@ export class BridgeServer extends McpServer {
     if (peer) return peer;
     // A 2025-11-25 upstream's own request names no request. It asks while the request that needs
     // the input is in flight: with one forwarded request in flight, it is that one's host;
-    // otherwise only a single host is unambiguous.
-    if (this.live.size === 1) return [...this.live.values()][0]?.[0];
+    // otherwise only a single host is unambiguous. A parked call's upstream request is open too.
+    if (this.live.size === 1 && this.oneHost()) return [...this.live.values()][0]?.[0];
     return this.downstream.size === 1 ? [...this.downstream][0] : undefined;
   }
 
@@ -201,8 +187,12 @@ export class BridgeServer extends McpServer {
       method: note.method,
       params: note.params ?? {},
     };
-    if (this.live.size === 1) {
-      const [[peer, notify]] = [...this.live.values()] as [[Peer, (m: JSONRPCMessage) => void]];
+    if (this.live.size === 1 && this.oneHost()) {
+      const [peer, notify] = [...this.live.values()][0] as [
+        Peer,
+        (m: JSONRPCMessage) => void,
+        string,
+      ];
       if (!peer.isClosed) notify(message);
       return;
     }
@@ -266,7 +256,11 @@ export class BridgeServer extends McpServer {
     const inflight = this.inflightOf(peer);
     inflight.set(id, cancel);
     this.askers.set(cancel.signal, peer);
-    this.live.set(cancel, [peer, logSink(era, params, extra.notify ?? peer.send)]);
+    this.live.set(cancel, [
+      peer,
+      logSink(era, params, extra.notify ?? peer.send),
+      callerOf(extra.authInfo),
+    ]);
     try {
       const result = await this.answer(peer, method, params, cancel.signal, extra, era);
       if (cancel.signal.aborted) return undefined;
@@ -309,23 +303,18 @@ export class BridgeServer extends McpServer {
         : undefined;
     const progress = onProgress ? { onProgress } : {};
     if (this.parking && era === 'modern' && client.era === 'legacy' && INPUT_METHODS.has(method)) {
-      const { inputResponses: _r, requestState: _s, ...plain } = params;
-      const result = await this.parking.run({
-        ...{ peer, method, params, signal, authInfo: extra.authInfo },
-        ...(onProgress ? { progress: onProgress } : {}),
-        capabilities: hostCapabilities(params),
-        start: async (s, call) => {
-          const lane = await this.bridge.laneFor?.(hostCapabilities(params));
-          // The parking times each round and the wait for the host; the call spans them.
-          const send = (c: McpClient): Promise<Obj> =>
-            (client = c).request(method, upstreamParams(plain), {
-              ...{ signal: s, timeoutMs: 0, cache: false },
-              onProgress: (p) => call.progress(p),
-            });
-          return lane ? send(lane) : this.upstream.send(this.timeoutMs, send);
+      const parked = await forwardParked(
+        {
+          parking: this.parking,
+          upstream: this.upstream,
+          timeoutMs: this.timeoutMs,
+          laneFor: this.bridge.laneFor,
         },
-      });
+        { peer, method, params, signal, authInfo: extra.authInfo, onProgress },
+      );
+      const result = parked.result;
       if (result['resultType'] === 'input_required') return result;
+      client = parked.client ?? client;
       return this.finish(method, params, result, client, signal);
     }
     const result = await this.upstream.send(this.timeoutMs, (c) =>

@@ -21,12 +21,19 @@ const CAPABILITY: Readonly<Record<string, InputKind>> = {
 
 const MAX_KEY_CHARS = 128;
 
+/** Input requests one call keeps waiting at most: more fail back to the upstream at once. */
+export const MAX_INPUTS_PER_CALL = 16;
+/** Bytes of one input request's params (serialised), and of all those waiting in one call. */
+export const MAX_INPUT_BYTES = 1024 * 1024;
+export const MAX_ROUND_BYTES = 4 * 1024 * 1024;
+
 /** How many more gather waits one round may take while the upstream keeps asking. */
 const MAX_GATHER_WAITS = 5;
 
 interface Waiting {
   method: string;
   params: Obj;
+  bytes: number;
   resolve: (result: Obj) => void;
   reject: (error: Error) => void;
 }
@@ -69,6 +76,11 @@ export class ParkedCall {
     );
   }
 
+  /** The upstream's request has ended (answered, failed or cancelled). */
+  get settled(): boolean {
+    return this.outcome !== undefined || this.cancel.signal.aborted;
+  }
+
   /** The upstream asks: the answer comes with the host's next round, or the request fails. */
   ask(method: string, params: Obj): Promise<Obj> {
     const capability = CAPABILITY[method];
@@ -81,13 +93,33 @@ export class ParkedCall {
       );
     if (this.outcome !== undefined || this.cancel.signal.aborted)
       return Promise.reject(ProtocolError.internal(`${method}: the request it belongs to ended`));
-    // What waits is bounded by the upstream client: 64 server requests in flight per session.
+    // The upstream client holds 64 server requests per session: one call keeps at most 16.
+    if (this.waiting.size >= MAX_INPUTS_PER_CALL)
+      return Promise.reject(
+        ProtocolError.internal(
+          `${method}: the request it belongs to waits for ${MAX_INPUTS_PER_CALL} inputs already (the bridge's limit per call)`,
+        ),
+      );
+    const bytes = Buffer.byteLength(JSON.stringify(params));
+    if (bytes > MAX_INPUT_BYTES || this.waitingBytes() + bytes > MAX_ROUND_BYTES)
+      return Promise.reject(
+        ProtocolError.invalidParams(
+          `${method}: params is ${bytes} bytes serialised; the bridge keeps ${MAX_INPUT_BYTES} bytes per input request and ${MAX_ROUND_BYTES} per call waiting for input`,
+          { field: 'params' },
+        ),
+      );
     this.seq++;
     const key = this.keyFor(capability, params);
     return new Promise<Obj>((resolve, reject) => {
-      this.waiting.set(key, { method, params, resolve, reject });
+      this.waiting.set(key, { method, params, bytes, resolve, reject });
       this.wake?.();
     });
+  }
+
+  private waitingBytes(): number {
+    let total = 0;
+    for (const { bytes } of this.waiting.values()) total += bytes;
+    return total;
   }
 
   /**

@@ -9,6 +9,7 @@ type Obj = Record<string, unknown>;
 interface Seen {
   cancelled: number;
   caps: string[];
+  refused: string[];
 }
 
 const elicit = (message: string) => ({
@@ -48,6 +49,22 @@ function upstream(seen: Seen): McpServer {
     await ctx.ask(many);
     return 'answered';
   });
+  // Each input asked on its own, so that the refused ones do not end the call.
+  const separately = async (
+    ctx: Parameters<Parameters<McpServer['tool']>[2]>[1],
+    n: number,
+    message: string,
+  ) => {
+    const asks = Array.from({ length: n }, (_, i) =>
+      ctx.ask({ [`k${i}`]: elicit(message) }).catch((e: Error & { code?: unknown }) => {
+        seen.refused.push(`${String(e.code)} ${e.message}`);
+      }),
+    );
+    await Promise.all(asks);
+    return 'answered';
+  };
+  server.tool('twenty', {}, (_args, ctx) => separately(ctx, 20, 'one of many'));
+  server.tool('huge', {}, (_args, ctx) => separately(ctx, 1, 'x'.repeat(1024 * 1024 + 1)));
   server.tool('caps', {}, (_args, ctx) => {
     seen.caps = ['elicitation', 'sampling', 'roots'].filter((c) => ctx.hasCapability(c));
     return seen.caps.join(',') || 'none';
@@ -61,7 +78,7 @@ afterEach(async () => {
 });
 
 async function setup(options: Partial<CreateBridgeOptions> = {}, lanes = false) {
-  const seen: Seen = { cancelled: 0, caps: [] };
+  const seen: Seen = { cancelled: 0, caps: [], refused: [] };
   const up = upstream(seen);
   const bridge: Bridge = await createBridge({
     transport: new MemoryClientTransport(up),
@@ -139,7 +156,15 @@ describe('a 2026-07-28 host in front of a 2025-11-25 upstream (parked input requ
     });
     const first = await call(client, { name: 'three', arguments: {} });
     expect(Object.keys(first['inputRequests'] as Obj).sort()).toEqual(['dirs', 'name', 'sample']);
-    const result = await client.callTool('three', {});
+    // The first round's call is cancelled with its host connection (one open call at a time).
+    await client.close();
+    const result = await (
+      await host({
+        elicitation: () => ({ action: 'accept', content: { v: 'a' } }),
+        sampling: () => ({ role: 'assistant', content: { type: 'text', text: 'hi' }, model: 'm' }),
+        roots: () => ({ roots: [] }),
+      })
+    ).callTool('three', {});
     expect(result.content).toEqual([{ type: 'text', text: 'got dirs,name,sample' }]);
   });
 
@@ -235,28 +260,45 @@ describe('a 2026-07-28 host in front of a 2025-11-25 upstream (parked input requ
     expect(late?.message).toMatch(/params\.requestState is unknown or has expired.*20 ms/);
   });
 
-  it('holds at most maxParkedInputs calls: one more fails clearly and is cancelled upstream', async () => {
-    const { host, seen, bridge } = await setup({ maxParkedInputs: 1 });
+  it("one host: a call asking while the host's other call waits gets its own input_required", async () => {
+    const { host, seen, bridge } = await setup();
     const client = await host();
     const first = await call(client, { name: 'ask', arguments: { n: 1 } });
-    const second = await failure(call(client, { name: 'ask', arguments: { n: 2 } }));
-    expect(second?.message).toMatch(/1 calls already wait for a host's input \(maxParkedInputs/);
-    await expect.poll(() => seen.cancelled, { timeout: 5_000 }).toBe(1);
-    const done = await call(client, {
-      name: 'ask',
-      arguments: { n: 1 },
-      inputResponses: { who: { action: 'accept', content: { v: 'one' } } },
-      requestState: first['requestState'],
-    });
-    expect(done['content']).toEqual([{ type: 'text', text: 'hello "one"' }]);
-    expect(bridge.server.inputCall()).toBeUndefined();
+    const second = await call(client, { name: 'ask', arguments: { n: 2 } });
+    expect(second['resultType']).toBe('input_required');
+    expect(JSON.stringify(second['inputRequests'])).toContain('who? 2');
+    expect(seen.cancelled).toBe(0);
+    for (const [parked, n, v] of [
+      [second, 2, 'two'],
+      [first, 1, 'one'],
+    ] as const) {
+      const done = await call(client, {
+        name: 'ask',
+        arguments: { n },
+        inputResponses: { who: { action: 'accept', content: { v } } },
+        requestState: parked['requestState'],
+      });
+      expect(done['content']).toEqual([{ type: 'text', text: `hello "${v}"` }]);
+    }
+    expect((bridge.server as unknown as { parking: { size: number } }).parking.size).toBe(0);
   });
 
-  it("holds at most 64 of an upstream's input requests (the client's bound on them)", async () => {
-    const { host } = await setup();
+  it('keeps at most 16 inputs waiting per call: more fail back to the upstream at once', async () => {
+    const { host, seen } = await setup();
     const client = await host();
-    const result = await call(client, { name: 'flood', arguments: {} });
-    expect(Object.keys(result['inputRequests'] as Obj)).toHaveLength(64);
+    const result = await call(client, { name: 'twenty', arguments: {} });
+    expect(Object.keys(result['inputRequests'] as Obj)).toHaveLength(16);
+    expect(seen.refused).toHaveLength(4);
+    expect(seen.refused[0]).toMatch(/waits for 16 inputs already/);
+  });
+
+  it('answers an over-size input request to the upstream with -32602 naming params', async () => {
+    const { host, seen } = await setup();
+    const client = await host();
+    const result = await call(client, { name: 'huge', arguments: {} });
+    expect(result['resultType']).not.toBe('input_required');
+    expect(seen.refused).toHaveLength(1);
+    expect(seen.refused[0]).toMatch(/^-32602 .*params is \d+ bytes serialised/);
   });
 
   it('fails the upstream request for a capability the host did not declare', async () => {

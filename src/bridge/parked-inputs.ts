@@ -6,7 +6,7 @@
  * connection, the request and its caller), within a time to live and a bound on parked calls.
  */
 import type { Progress } from '../client/index.js';
-import { ProtocolError } from '../errors/index.js';
+import { McpKitError, ProtocolError } from '../errors/index.js';
 import { randomBytes } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { callerKey, isAuthInfo, type Peer } from '../server/transport.js';
@@ -49,8 +49,13 @@ export interface ParkRequest {
   progress?: (progress: Progress) => void;
 }
 
+/** Who a request is from, as a parked call is bound to it (the signed-in caller, or none). */
+export function callerOf(authInfo: unknown): string {
+  return isAuthInfo(authInfo) ? callerKey(authInfo) : JSON.stringify(authInfo ?? null);
+}
+
 function bindingOf(method: string, params: Obj, authInfo: unknown): Binding {
-  const caller = isAuthInfo(authInfo) ? callerKey(authInfo) : JSON.stringify(authInfo ?? null);
+  const caller = callerOf(authInfo);
   const target = method === 'resources/read' ? params['uri'] : params['name'];
   return { method, target, args: params['arguments'] ?? {}, caller };
 }
@@ -80,15 +85,32 @@ export class ParkedInputs {
 
   /**
    * The call an upstream's input request belongs to, when only one can be: a 2025-11-25
-   * upstream's request names none, so with `live` forwarded requests in flight (of every host)
-   * it is the one active call when that is the only one, or the one parked call when nothing
-   * else is in flight. Otherwise undefined: never a guess that could reach another host.
+   * upstream's request names none. Only while every upstream request open (`live` forwarded
+   * ones, and parked calls not ended) is one host's (`oneHost`: one connection and caller): then
+   * the one call running a round, or the one parked call when nothing runs. Otherwise undefined:
+   * never a guess that could reach another host.
    */
-  owner(live: number): ParkedCall | undefined {
+  owner(live: number, oneHost: boolean): ParkedCall | undefined {
+    if (!oneHost) return undefined;
     if (live === 1 && this.active.size === 1) return [...this.active][0];
-    if (live === 0 && this.active.size === 0 && this.parked.size === 1)
-      return [...this.parked.values()][0]?.call;
+    const open = this.openCalls();
+    if (live === 0 && this.active.size === 0 && open.length === 1) return open[0];
     return undefined;
+  }
+
+  /** Parked calls whose upstream request is still open. */
+  openCalls(): ParkedCall[] {
+    return [...this.parked.values()].filter(({ call }) => !call.settled).map(({ call }) => call);
+  }
+
+  /** The host connection closed: its parked calls are cancelled upstream now, not at expiry. */
+  drop(peer: Peer): void {
+    for (const [token, { call, timer }] of this.parked) {
+      if (call.peer !== peer) continue;
+      clearTimeout(timer);
+      this.parked.delete(token);
+      call.abort('the host closed its connection');
+    }
   }
 
   /** Runs one round of the host's request: the upstream's final result, or input_required. */
@@ -113,18 +135,23 @@ export class ParkedInputs {
         request.signal,
         request.progress,
       );
+    } catch (error) {
+      if (typeof state === 'string' && error instanceof McpKitError && error.code === 'PEER_CLOSED')
+        throw ProtocolError.invalidParams(
+          'params.requestState: the upstream restarted; send the request again without requestState',
+          { field: 'params.requestState' },
+        );
+      throw error;
     } finally {
       this.active.delete(call);
     }
     if (round.kind === 'complete') return round.result;
-    if (this.parked.size >= this.maxParked) {
-      call.abort(`the bridge holds ${this.maxParked} calls waiting for input already`);
-      throw new ProtocolError(
-        -32603,
-        `${method}: the upstream asked for input, but ${this.maxParked} calls already wait for a host's input (maxParkedInputs, --max-parked-inputs); answer or let one expire (${this.ttlMs} ms) first`,
-        { maxParkedInputs: this.maxParked },
-      );
+    // The host went away between the round and its answer: nobody would get the token.
+    if (request.signal.aborted) {
+      call.abort('the host cancelled the request');
+      throw new McpKitError('REQUEST_CANCELLED', 'the host cancelled the request');
     }
+    this.admit(call, method);
     const token = randomBytes(32).toString('base64url');
     const timer = setTimeout(() => this.expire(token), this.ttlMs);
     timer.unref?.();
@@ -134,6 +161,30 @@ export class ParkedInputs {
       inputRequests: round.inputRequests,
       requestState: token,
     };
+  }
+
+  /**
+   * Room for one more parked call: at most maxParked in all and a quarter of them per host
+   * connection and caller (over stateless HTTP without auth all hosts are one connection and
+   * one caller). Calls whose upstream request already ended do not count.
+   */
+  private admit(call: ParkedCall, method: string): void {
+    const open = [...this.parked.values()].filter((p) => !p.call.settled);
+    const quota = Math.max(1, Math.floor(this.maxParked / 4));
+    const mine = open.filter(
+      (p) => p.call.peer === call.peer && p.call.binding.caller === call.binding.caller,
+    ).length;
+    const full = open.length >= this.maxParked;
+    if (!full && mine < quota) return;
+    const why = full
+      ? `${this.maxParked} calls already wait for a host's input`
+      : `this caller has ${quota} calls waiting for input already (a quarter of maxParkedInputs)`;
+    call.abort(`the bridge holds too many calls waiting for input`);
+    throw new ProtocolError(
+      -32603,
+      `${method}: the upstream asked for input, but ${why} (maxParkedInputs, --max-parked-inputs); answer or let one expire (${this.ttlMs} ms) first`,
+      { maxParkedInputs: this.maxParked, perCaller: quota },
+    );
   }
 
   /** Cancels every parked and active call (the bridge closes). */

@@ -26,6 +26,16 @@ describe('parseBridgeArgs', () => {
     expect(args.maxLinkBytes).toBe(262_144);
   });
 
+  it('refuses --input-ttl and --max-parked-inputs without --forward-input', () => {
+    expect(error(['--input-ttl', '5', '--', 'node'])).toBe(
+      '--input-ttl applies with --forward-input only',
+    );
+    expect(error(['--max-parked-inputs=3', '--', 'node'])).toBe(
+      '--max-parked-inputs applies with --forward-input only',
+    );
+    expect(ok(['--forward-input', '--input-ttl', '5', '--', 'node']).forwardInput).toBe(true);
+  });
+
   it('takes --forward-input (a flag, kept for --print-config)', () => {
     const args = ok(['--forward-input', '--', 'node', 's.js']);
     expect(args.forwardInput).toBe(true);

@@ -252,6 +252,11 @@ export function parseBridgeArgs(argv: readonly string[]): ParsedBridgeArgs {
   );
   if (pdfLimit !== undefined && !args.extractPdf)
     return error(`${pdfLimit} applies with --extract-pdf only`);
+  const inputLimit = ['--input-ttl', '--max-parked-inputs'].find((f) =>
+    args.optionWords.some((w) => w === f || w.startsWith(`${f}=`)),
+  );
+  if (inputLimit !== undefined && !args.forwardInput)
+    return error(`${inputLimit} applies with --forward-input only`);
   if (args.name !== undefined && args.printConfig === undefined)
     return error('--name applies with --print-config only');
   const authIssue = authProblem(args.serveAuth, args.insecureNoAuth);
