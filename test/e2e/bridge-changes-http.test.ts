@@ -8,35 +8,16 @@ import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { McpClient } from '../../src/client/index.js';
 import { HttpClientTransport } from '../../src/transports/http/client/index.js';
-import { StdioClientTransport } from '../../src/transports/stdio/client/index.js';
 import { runCli } from './host/audit-harness.js';
 import { CLI } from './serve-harness.js';
+import { stdioClient, type StdioClientChoice } from './bridge/harness.js';
 
 const EVERYTHING = 'node_modules/@modelcontextprotocol/server-everything/dist/index.js';
 const FIXTURE = ['--import', 'tsx', 'test/e2e/bridge/fixture-server.ts'];
 type Obj = Record<string, unknown>;
 
-function client(
-  command: string,
-  args: string[],
-  options: {
-    era?: 'legacy' | 'modern';
-    env?: Record<string, string>;
-    onNotification?: (n: { method: string }) => void;
-  } = {},
-): Promise<McpClient> {
-  return new McpClient({
-    transport: new StdioClientTransport({
-      command,
-      args,
-      stderr: 'capture',
-      env: { ...process.env, ...options.env },
-    }),
-    era: options.era ?? 'auto',
-    cache: false,
-    ...(options.onNotification ? { onNotification: options.onNotification } : {}),
-  }).connect();
-}
+const client = (command: string, args: string[], options: StdioClientChoice = {}) =>
+  stdioClient([command, ...args], { env: {}, ...options });
 
 describe('mcpkit bridge: changes and HTTP downstream', () => {
   it('a 2025-11-25 host subscribed to a resource hears of its upstream updates and list changes', async () => {

@@ -10,36 +10,16 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { McpClient } from '../../src/client/index.js';
-import { StdioClientTransport } from '../../src/transports/stdio/client/index.js';
 import { runCli } from './host/audit-harness.js';
 import { CLI } from './serve-harness.js';
+import { stdioClient, textOf, type StdioClientChoice } from './bridge/harness.js';
 
 const EVERYTHING = 'node_modules/@modelcontextprotocol/server-everything/dist/index.js';
 const FIXTURE = ['--import', 'tsx', 'test/e2e/bridge/fixture-server.ts'];
 type Obj = Record<string, unknown>;
 
-function client(
-  command: string,
-  args: string[],
-  options: {
-    era?: 'legacy' | 'modern';
-    env?: Record<string, string>;
-    onNotification?: (n: { method: string }) => void;
-  } = {},
-): Promise<McpClient> {
-  return new McpClient({
-    transport: new StdioClientTransport({
-      command,
-      args,
-      stderr: 'capture',
-      env: { ...process.env, ...options.env },
-    }),
-    era: options.era ?? 'auto',
-    cache: false,
-    ...(options.onNotification ? { onNotification: options.onNotification } : {}),
-  }).connect();
-}
+const client = (command: string, args: string[], options: StdioClientChoice = {}) =>
+  stdioClient([command, ...args], { env: {}, ...options });
 
 /** A profile file: passthrough, except that the host reads no resources (so the own tools are added). */
 let NO_READ = '';
@@ -52,13 +32,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await rm(profileDir, { recursive: true, force: true });
 });
-
-function textOf(result: Obj): string {
-  const content = result['content'] as Array<{ type: string; text?: string }>;
-  expect(content).toHaveLength(1);
-  expect(content[0]?.type).toBe('text');
-  return content[0]?.text as string;
-}
 
 describe('mcpkit bridge: profiles on the command line', () => {
   it('--explain-profile prints the profile as JSON and exits 0', async () => {

@@ -4,15 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { McpClient } from '../../src/client/index.js';
 import { StdioClientTransport } from '../../src/transports/stdio/client/index.js';
 import { CLI } from './serve-harness.js';
-
-type Obj = Record<string, unknown>;
-
-function textOf(result: Obj): string {
-  const content = result['content'] as Array<{ type: string; text?: string }>;
-  expect(content).toHaveLength(1);
-  expect(content[0]?.type).toBe('text');
-  return content[0]?.text as string;
-}
+import { textOf } from './bridge/harness.js';
 
 describe('mcpkit bridge: a hostile upstream', () => {
   // Each phase is bounded (the calls by PHASE_MS, connecting by the discover timeout and

@@ -6,31 +6,17 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpClient } from '../../src/client/index.js';
-import { StdioClientTransport } from '../../src/transports/stdio/client/index.js';
 import { CLI } from './serve-harness.js';
+import { bridgeArgv, stdioClient } from './bridge/harness.js';
 
 const EVERYTHING = 'node_modules/@modelcontextprotocol/server-everything/dist/index.js';
 type Era = 'legacy' | 'modern';
 type Obj = Record<string, unknown>;
 
-function client(argv: string[], era: Era | 'auto' = 'auto'): Promise<McpClient> {
-  const [command, ...args] = argv as [string, ...string[]];
-  return new McpClient({
-    transport: new StdioClientTransport({ command, args, stderr: 'capture' }),
-    era,
-    cache: false,
-  }).connect();
-}
+const client = (argv: string[], era: Era | 'auto' = 'auto'): Promise<McpClient> =>
+  stdioClient(argv, { era });
 
-const bridge = (upstream: string[]): string[] => [
-  process.execPath,
-  CLI,
-  'bridge',
-  '--profile',
-  'passthrough',
-  '--',
-  ...upstream,
-];
+const bridge = (upstream: string[]): string[] => bridgeArgv('passthrough', upstream);
 
 /** The requests both views are compared on. */
 type Probe = [method: string, params: Obj];

@@ -12,9 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpClient } from '../../src/client/index.js';
-import { StdioClientTransport } from '../../src/transports/stdio/client/index.js';
 import { runCli } from './host/audit-harness.js';
-import { CLI, EXAMPLE_DIR, type Era } from './serve-harness.js';
+import { EXAMPLE_DIR, type Era } from './serve-harness.js';
+import { bridgeArgv, stdioClient } from './bridge/harness.js';
 import { expectSurfaced, textOfBlocks, type ExplainedProfile } from './bridge/profile-check.js';
 import {
   INTRO,
@@ -35,25 +35,9 @@ const TMCP = [...TSX, 'test/e2e/bridge/tmcp-upstream.ts'];
 const DECISIONS = 'dev.mcpkit/decisions';
 const ERAS: Era[] = ['legacy', 'modern'];
 
-function connect(argv: string[], era: Era): Promise<McpClient> {
-  const [command, ...args] = argv as [string, ...string[]];
-  return new McpClient({
-    transport: new StdioClientTransport({ command, args, stderr: 'capture' }),
-    era,
-    cache: false,
-  }).connect();
-}
+const connect = (argv: string[], era: Era): Promise<McpClient> => stdioClient(argv, { era });
 
-const bridge = (profile: string, upstream: string[], extra: string[] = []): string[] => [
-  process.execPath,
-  CLI,
-  'bridge',
-  '--profile',
-  profile,
-  ...extra,
-  '--',
-  ...upstream,
-];
+const bridge = bridgeArgv;
 
 const call = (c: McpClient, name: string, args: Obj = {}): Promise<Obj> =>
   c.request('tools/call', { name, arguments: args });
