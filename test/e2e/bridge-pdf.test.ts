@@ -15,6 +15,7 @@ import { StdioClientTransport } from '../../src/transports/stdio/client/index.js
 import { makeFlateBombPdf, makePdf } from '../../src/testing/pdf.js';
 import { runCli } from './host/audit-harness.js';
 import { CLI, ROOT } from './serve-harness.js';
+import { bridgeArgv, serveArgv } from './bridge/harness.js';
 import { expectSurfaced, textOfBlocks, type ExplainedProfile } from './bridge/profile-check.js';
 
 type Obj = Record<string, unknown>;
@@ -47,21 +48,7 @@ const pids = new WeakMap<McpClient, number | undefined>();
 async function bridged(profile: string, extra: string[]): Promise<McpClient> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [
-      CLI,
-      'bridge',
-      '--profile',
-      profile,
-      ...extra,
-      '--',
-      process.execPath,
-      CLI,
-      'serve',
-      dir,
-      '--stdio',
-      '--quiet',
-      '--no-watch',
-    ],
+    args: bridgeArgv(profile, serveArgv(dir), extra).slice(1),
     stderr: 'capture',
   });
   const client = await new McpClient({ transport, era: 'modern', cache: false }).connect();

@@ -15,6 +15,7 @@ import { McpClient } from '../../src/client/index.js';
 import { StdioClientTransport } from '../../src/transports/stdio/client/index.js';
 import { runCli } from './host/audit-harness.js';
 import { CLI, EXAMPLE_DIR, MODERN } from './serve-harness.js';
+import { serveArgv } from './bridge/harness.js';
 import { expectSurfaced, textOfBlocks, type ExplainedProfile } from './bridge/profile-check.js';
 
 type Obj = Record<string, unknown>;
@@ -37,15 +38,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const serve = (): string[] => [
-  process.execPath,
-  CLI,
-  'serve',
-  dir,
-  '--stdio',
-  '--quiet',
-  '--no-watch',
-];
+const serve = (): string[] => serveArgv(dir);
 
 async function bridged(
   profile: string,
