@@ -94,8 +94,9 @@ export class QueryClauses {
       if (!head || !tail || head.length === 0 || tail.length === 0) continue;
       const [small, large] = head.length <= tail.length ? [head, tail] : [tail, head];
       const ids: number[] = [];
+      const smallIds = small.ids;
       for (let i = 0; i < small.length; i++) {
-        const id = small.ids[i]!;
+        const id = smallIds[i]!;
         if (large.has(id)) ids.push(id);
       }
       const value = (this.idf(head.length) + this.idf(tail.length)) * SPLIT_WEIGHT;

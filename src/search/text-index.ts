@@ -77,6 +77,9 @@ export class TextIndex {
   private firstLine = new Uint32Array(0);
   private bestText = new Float64Array(0);
   private bestName = new Float64Array(0);
+  private candidates = new Uint32Array(0);
+  private aliveIds = new Uint32Array(0);
+  private touchedIds = new Uint32Array(0);
 
   /** Files indexed. */
   get size(): number {
@@ -209,17 +212,24 @@ export class TextIndex {
     const last = clauses.length;
     this.scratch();
     const generation = ++this.generation;
-    const candidates: number[] = [];
-    const { stamp, level, place, scores, firstLine, lengths } = this;
+    // Files touched, and those still in, live in this index's typed arrays: a search for common
+    // words visits tens of thousands of files, and arrays of that size made per search were
+    // garbage that only a full collection frees (the worker's heap grew by hundreds of MiB under
+    // four searches at once).
+    const { stamp, level, place, scores, firstLine, lengths, candidates } = this;
+    let candidateCount = 0;
     const average = Math.max(1, this.tokens / Math.max(1, this.size));
     const { bestText, bestName } = this;
     // Files still in (every clause so far): a later clause is checked against them alone.
-    let alive: number[] = [];
-    clauses.forEach((alternatives, k) => {
+    let alive = this.aliveIds;
+    let aliveCount = 0;
+    let touched = this.touchedIds;
+    for (let k = 0; k < clauses.length; k++) {
+      const alternatives = clauses[k]!;
       // A clause scores its best text alternative and its best name one (the exact word, or a
       // longer word it starts): many prefix variants never outrank the word itself.
-      const touched: number[] = [];
-      if (k > 0 && alive.length > 1) alive.sort((a, b) => a - b);
+      let touchedCount = 0;
+      if (k > 0 && aliveCount > 1) alive.subarray(0, aliveCount).sort();
       for (const alternative of alternatives) {
         const { ids, length, weight, counts, lines, name } = alternative;
         const bit = name ? 1 : 2;
@@ -230,7 +240,7 @@ export class TextIndex {
             level[id] = k + 1;
             bestText[id] = 0;
             bestName[id] = 0;
-            touched.push(id);
+            touched[touchedCount++] = id;
           }
           place[id] = place[id]! | bit;
           if (name) bestName[id] = Math.max(bestName[id]!, weight);
@@ -245,11 +255,12 @@ export class TextIndex {
             if (line > 0 && (known === 0 || line < known)) firstLine[id] = line;
           }
         };
-        if (k > 0 && alive.length * PROBE_RATIO < length) {
+        if (k > 0 && aliveCount * PROBE_RATIO < length) {
           // Few files left and a long list (two common words): look each file up in the list
           // (galloping from the last one found) instead of reading the whole list.
           let at = 0;
-          for (const id of alive) {
+          for (let i = 0; i < aliveCount; i++) {
+            const id = alive[i]!;
             at = seek(ids, length, at, id);
             if (at >= length) break;
             if (ids[at] === id && stamp[id] === generation) visit(at, id);
@@ -265,23 +276,29 @@ export class TextIndex {
             place[id] = 0;
             scores[id] = 0;
             firstLine[id] = 0;
-            candidates.push(id);
+            candidates[candidateCount++] = id;
           }
           visit(at, id);
         }
       }
-      for (const id of touched) scores[id] = scores[id]! + bestText[id]! + bestName[id]!;
-      alive = touched;
-    });
-    const found: number[] = [];
-    for (const id of candidates) {
+      for (let i = 0; i < touchedCount; i++) {
+        const id = touched[i]!;
+        scores[id] = scores[id]! + bestText[id]! + bestName[id]!;
+      }
+      [alive, touched] = [touched, alive];
+      aliveCount = touchedCount;
+    }
+    // The files in every clause, kept in place at the front of the candidates.
+    let found = 0;
+    for (let i = 0; i < candidateCount; i++) {
+      const id = candidates[i]!;
       if (this.level[id] !== last) continue;
       if (options.filter && !options.filter(this.paths[id]!)) continue;
-      found.push(id);
+      candidates[found++] = id;
     }
-    const best = topBy(found, options.limit, scores);
+    const best = topBy(candidates.subarray(0, found), options.limit, scores);
     return {
-      total: found.length,
+      total: found,
       matches: best.map((id): IndexMatch => {
         const line = this.firstLine[id]!;
         const path = this.paths[id]!;
@@ -307,6 +324,9 @@ export class TextIndex {
       this.firstLine = new Uint32Array(capacity);
       this.bestText = new Float64Array(capacity);
       this.bestName = new Float64Array(capacity);
+      this.candidates = new Uint32Array(capacity);
+      this.aliveIds = new Uint32Array(capacity);
+      this.touchedIds = new Uint32Array(capacity);
       this.generation = 0;
     }
   }
@@ -327,7 +347,8 @@ export class TextIndex {
     for (const vocabulary of [this.text, this.names]) {
       for (const list of vocabulary.lists.values()) {
         list.keep(alive);
-        for (let i = 0; i < list.length; i++) list.ids[i] = remap[list.ids[i]!]!;
+        const ids = list.ids;
+        for (let i = 0; i < list.length; i++) ids[i] = remap[ids[i]!]!;
       }
       vocabulary.dropEmpty();
     }

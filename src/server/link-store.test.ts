@@ -136,4 +136,15 @@ describe('MemoryLinkStore', () => {
     expect(await store.get(b)).toEqual({ expired: true });
     expect(await store.get(a)).toMatchObject({ found: { text: 'aaaa' } });
   });
+
+  it('a re-put of the same content keeps the stored artifact and moves only its lifetime and name', async () => {
+    const { store, clock } = clocked({ ttlMs: 100 });
+    const uri = await store.put(text('same'));
+    clock.now += 90;
+    expect(await store.put({ ...text('same'), name: 'renamed.txt' })).toBe(uri);
+    clock.now += 90; // past the first lifetime, within the second
+    expect(await store.get(uri)).toEqual({
+      found: { ...text('same'), name: 'renamed.txt', uri, expiresAt: clock.now + 10 },
+    });
+  });
 });

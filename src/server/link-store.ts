@@ -70,10 +70,18 @@ export const ARTIFACT_URI_PREFIX = 'mcpkit://artifacts/';
 export async function artifactUri(content: ArtifactNaming, key: CryptoKeyLike): Promise<string> {
   // An owner comes first, JSON-quoted: no owner, and no other owner, can spell the same input.
   const owner = content.owner === undefined ? '' : `o:${JSON.stringify(content.owner)}\n`;
-  const data = new TextEncoder().encode(
-    `${owner}${content.mimeType}\n${content.text !== undefined ? `t:${content.text}` : `b:${content.blob ?? ''}`}`,
+  const body = content.text ?? content.blob ?? '';
+  // The body is encoded straight after the head, not joined to it first: a joined copy of a
+  // large artifact would be a second string of its size, garbage only a full collection frees.
+  const encoder = new TextEncoder();
+  const head = encoder.encode(
+    `${owner}${content.mimeType}\n${content.text !== undefined ? 't:' : 'b:'}`,
   );
-  const mac = new Uint8Array(await crypto.subtle.sign('HMAC', await key, data));
+  const data = new Uint8Array(head.length + body.length * 3);
+  data.set(head);
+  const { written } = encoder.encodeInto(body, data.subarray(head.length));
+  const signed = data.subarray(0, head.length + written);
+  const mac = new Uint8Array(await crypto.subtle.sign('HMAC', await key, signed));
   return `${ARTIFACT_URI_PREFIX}${bytesToHex(mac)}`;
 }
 
@@ -141,9 +149,15 @@ export class MemoryLinkStore implements LinkStore {
       if (item.expiresAt > now) break;
       this.remove(key, true);
     }
-    const cost = (artifact.text ?? artifact.blob ?? '').length;
     const old = this.items.get(uri);
-    if (old) this.remove(uri, false);
+    if (old) {
+      // The same content (its URI is a MAC of it): the kept copy stays and only its lifetime
+      // moves, so that a repeated result does not turn a long-lived copy into garbage.
+      this.items.delete(uri);
+      this.items.set(uri, { ...old, name: artifact.name, expiresAt: now + ttlMs });
+      return uri;
+    }
+    const cost = (artifact.text ?? artifact.blob ?? '').length;
     this.items.set(uri, { ...artifact, uri, expiresAt: now + ttlMs });
     this.tombstones.delete(uri);
     this.bytes += cost;

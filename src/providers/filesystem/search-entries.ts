@@ -6,6 +6,20 @@
  */
 import type { IndexMatch } from '../../search/text-index.js';
 
+/**
+ * `JSON.stringify(value)` with every character past U+00FF written as a `\u` escape: the same
+ * JSON value, and a string V8 keeps at one byte a character. One snippet's `…` would otherwise
+ * make a whole artifact of a thousand entries two bytes a character, in every copy of it.
+ */
+export function latin1Json(value: unknown): string {
+  const json = JSON.stringify(value);
+  return WIDE.test(json) ? json.replace(WIDE_ALL, escapeWide) : json;
+}
+
+const WIDE = /[\u0100-\uffff]/;
+const WIDE_ALL = /[\u0100-\uffff]/g;
+const escapeWide = (c: string): string => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+
 /** The matches past the returned links, as the artifact lists them. */
 export interface MoreEntries {
   /** Their artifact entries (`{uri, name, where, line?}`), best first, comma-separated ('' none). */
@@ -31,7 +45,7 @@ export function moreEntries(
     if (where !== 'content') names++;
     const at = lines && line !== undefined ? `,"line":${line}` : '';
     parts[i] =
-      `{"uri":${JSON.stringify(uriOf(path))},"name":${JSON.stringify(path)},"where":"${where}"${at}}`;
+      `{"uri":${latin1Json(uriOf(path))},"name":${latin1Json(path)},"where":"${where}"${at}}`;
   }
   return { json: parts.join(','), count: matches.length, names };
 }

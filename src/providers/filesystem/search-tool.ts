@@ -12,6 +12,7 @@ import {
   type SearchHit,
   type SearchResult,
 } from './folder-text.js';
+import { latin1Json } from './search-entries.js';
 
 const SEARCH_MAX = 100;
 
@@ -74,14 +75,14 @@ function matchesArtifact(
     ...(h.snippet !== undefined ? { snippet: h.snippet } : {}),
     ...(h.line !== undefined ? { line: h.line } : {}),
   }));
-  // The entries past the hits come written (search-entries.ts): spliced in, the same text as
-  // JSON.stringify of the whole SearchArtifact, in its key order.
+  // The entries past the hits come written (search-entries.ts): spliced in, the same JSON value
+  // as JSON.stringify of the whole SearchArtifact, in its key order (wide characters escaped).
   const entries = [
-    ...hits.map((h) => JSON.stringify(h)),
+    ...hits.map((h) => latin1Json(h)),
     ...(found.more.json ? [found.more.json] : []),
   ];
   const text =
-    `${JSON.stringify(head).slice(0, -1)},"matches":[${entries.join(',')}],` +
+    `${latin1Json(head).slice(0, -1)},"matches":[${entries.join(',')}],` +
     JSON.stringify(tail).slice(1);
   const listed =
     listedCount < found.matched
