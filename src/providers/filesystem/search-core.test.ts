@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mimeFromName } from '../../content/mime.js';
 import { nodeFs } from './fs-types.js';
 import { SearchCore, type SearchFile } from './search-core.js';
+import { entriesText } from './search-entries.js';
 
 let dir: string;
 let outside: string;
@@ -149,7 +150,7 @@ describe('SearchCore', () => {
     const answer = await c.search({ query: 'common', limit: 3, listLimit: 5 });
     expect(answer.hits).toHaveLength(3);
     expect(answer.total).toBe(12);
-    const more = JSON.parse(`[${answer.more.json}]`) as Record<string, unknown>[];
+    const more = JSON.parse(`[${entriesText(answer.more.json)}]`) as Record<string, unknown>[];
     expect(answer.more).toMatchObject({ count: 2, names: 0 });
     expect(more.map((m) => m['name'])).toEqual(['m/8.txt', 'm/7.txt']);
     expect(more[0]).toEqual({ uri: 'file:///m/8.txt', name: 'm/8.txt', where: 'content', line: 1 });

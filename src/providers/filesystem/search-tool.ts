@@ -12,7 +12,7 @@ import {
   type SearchHit,
   type SearchResult,
 } from './folder-text.js';
-import { latin1Json } from './search-entries.js';
+import { asciiJson, entriesText } from './search-entries.js';
 
 const SEARCH_MAX = 100;
 
@@ -78,11 +78,11 @@ function matchesArtifact(
   // The entries past the hits come written (search-entries.ts): spliced in, the same JSON value
   // as JSON.stringify of the whole SearchArtifact, in its key order (wide characters escaped).
   const entries = [
-    ...hits.map((h) => latin1Json(h)),
-    ...(found.more.json ? [found.more.json] : []),
+    ...hits.map((h) => asciiJson(h)),
+    ...(found.more.json.length > 0 ? [entriesText(found.more.json)] : []),
   ];
   const text =
-    `${latin1Json(head).slice(0, -1)},"matches":[${entries.join(',')}],` +
+    `${asciiJson(head).slice(0, -1)},"matches":[${entries.join(',')}],` +
     JSON.stringify(tail).slice(1);
   const listed =
     listedCount < found.matched
