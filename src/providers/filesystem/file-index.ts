@@ -11,6 +11,8 @@ import { canRead } from './resolve.js';
 export interface IndexedFile {
   /** Relative to the root, `/`-separated: the listed name and the template's `path`. */
   readonly path: string;
+  /** The URI it is listed and read under. */
+  readonly uri: string;
   readonly size: number;
   readonly mtimeMs: number;
   /**
@@ -45,8 +47,11 @@ export interface FileIndexOptions {
   refuseHardLinks?: boolean;
   /** Stop walking once this many files are listed. */
   maxFiles: number;
-  /** Leaves a path out of the listing (e.g. one whose URI would not map back to it). */
-  accept?: ((relative: string) => boolean) | undefined;
+  /**
+   * The URI a file is listed under; undefined leaves the file out (e.g. a path whose URI would
+   * not map back to it).
+   */
+  uriOf: (relative: string) => string | undefined;
   onProgress?: ((progress: IndexProgress) => void) | undefined;
   onWarning?: ((message: string) => void) | undefined;
   /**
@@ -85,11 +90,10 @@ function sameVersion(v: Verdict, stats: Stats): boolean {
 }
 
 /** One name still to visit, in a directory already read. */
-interface Pending {
-  rel: string;
-  kind: 'dir' | 'file';
-  link: boolean;
-}
+type Pending =
+  | { rel: string; kind: 'dir'; link: false }
+  | { rel: string; kind: 'file'; link: boolean; uri: string };
+type PendingFile = Extract<Pending, { kind: 'file' }>;
 
 /**
  * The sort key of a name among its siblings: a directory's name ends with `/`, so that visiting
@@ -205,11 +209,13 @@ export class FileIndex {
       } else {
         // A bounded number of stats (and sniffs) at once, and never more than the listing still
         // has room for: a huge directory must neither exhaust handles nor cost a stat per file.
-        const batch: Pending[] = [];
+        const batch: PendingFile[] = [];
         const room = Math.min(CONCURRENCY, maxFiles - found.length);
         while (batch.length < room && stack[stack.length - 1]?.kind === 'file')
-          batch.push(stack.pop() as Pending);
-        const entries = await Promise.all(batch.map((c) => this.entry(c.rel, c.link, known)));
+          batch.push(stack.pop() as PendingFile);
+        const entries = await Promise.all(
+          batch.map((c) => this.entry(c.rel, c.uri, c.link, known)),
+        );
         for (const file of entries) {
           if (!file) continue;
           found.push(file);
@@ -258,11 +264,14 @@ export class FileIndex {
       const rel = dir === '' ? d.name : `${dir}/${d.name}`;
       if (d.isDirectory())
         keyed.push({ key: keyOf(d.name, true), item: { rel, kind: 'dir', link: false } });
-      else if ((d.isFile() || d.isSymbolicLink()) && (this.options.accept?.(rel) ?? true))
+      else if (d.isFile() || d.isSymbolicLink()) {
+        const uri = this.options.uriOf(rel);
+        if (uri === undefined) continue;
         keyed.push({
           key: keyOf(d.name, false),
-          item: { rel, kind: 'file', link: d.isSymbolicLink() },
+          item: { rel, kind: 'file', link: d.isSymbolicLink(), uri },
         });
+      }
     }
     keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     return keyed.map((k) => k.item);
@@ -270,6 +279,7 @@ export class FileIndex {
 
   private async entry(
     rel: string,
+    uri: string,
     isLink: boolean,
     known: Map<string, Verdict>,
   ): Promise<IndexedFile | undefined> {
@@ -303,21 +313,26 @@ export class FileIndex {
           verdict = { ino: stats.ino, size, mtimeMs, ctimeMs: stats.ctimeMs, mimeType };
       }
       if (verdict === undefined) return undefined;
-      known.set(rel, verdict);
       const { mimeType } = verdict;
-      if (mimeType === undefined) return undefined;
+      if (mimeType === undefined) {
+        known.set(rel, verdict);
+        return undefined;
+      }
       // The same object for the same version: what was built from it (its views) stays valid.
       const old = this.byKey.get(rel);
       const { ino, ctimeMs } = verdict;
-      if (
+      const file =
         old?.size === size &&
         old.mtimeMs === mtimeMs &&
         old.ino === ino &&
         old.ctimeMs === ctimeMs &&
-        old.mimeType === mimeType
-      )
-        return old;
-      return { path: rel, size, mtimeMs, ino, ctimeMs, mimeType };
+        old.mimeType === mimeType &&
+        old.uri === uri
+          ? old
+          : Object.freeze({ path: rel, uri, size, mtimeMs, ino, ctimeMs, mimeType });
+      // A listed file is its own verdict: one object a file, not two (100,000 fewer to keep).
+      known.set(rel, file);
+      return file;
     } catch (error) {
       const code = errorCode(error);
       if (isUnreachable(error) || code === 'ELOOP' || code === 'EPERM') return undefined;

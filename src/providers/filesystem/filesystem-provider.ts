@@ -85,7 +85,7 @@ export class FilesystemProvider {
   private opening: Promise<void> | undefined;
   /** `open()` resolved: a read need not wait for it (and may be answered without a promise). */
   private started = false;
-  private readonly views = new ListingViews((relative) => this.uriOf(relative));
+  private readonly views = new ListingViews();
   private readonly freshness: FolderFreshness;
   /** What serves the folder beside it (its search index): told of the listing, closed with it. */
   private readonly companions = new Set<ListingCompanion>();
@@ -183,7 +183,10 @@ export class FilesystemProvider {
       root: real,
       visibility: this.visibility,
       provider: this.options,
-      accept: (rel) => this.pathOf(this.uriOf(rel)) === rel,
+      uriOf: (rel) => {
+        const uri = this.uriOf(rel);
+        return this.pathOf(uri) === rel ? uri : undefined;
+      },
       freshness: this.freshness,
       servers: this.servers,
       onGrow: (files) => this.views.extend(files),
@@ -228,12 +231,12 @@ export class FilesystemProvider {
 
   /** One listed file, from the current listing (no I/O beyond a stale-listing walk). */
   async file(relative: string): Promise<FileInfo | undefined> {
-    return this.views.infoOf((await this.freshIndex()).get(relative));
+    return (await this.freshIndex()).get(relative);
   }
 
   /** One file of the listing as it is now, never walking a stale one. */
   listed(relative: string): FileInfo | undefined {
-    return this.views.infoOf(this.listing?.index.get(relative));
+    return this.listing?.index.get(relative);
   }
 
   /** `resources/list` entries: uri, name (the relative path), mimeType, size, lastModified. */

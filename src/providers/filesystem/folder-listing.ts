@@ -34,8 +34,8 @@ export interface FolderListingOptions {
   root: string;
   visibility: Visibility;
   provider: FilesystemProviderOptions;
-  /** Whether a path's URI maps back to it (a file whose URI would not is not listed). */
-  accept: (relative: string) => boolean;
+  /** A file's URI; undefined when it would not map back to its path (the file is not listed). */
+  uriOf: (relative: string) => string | undefined;
   freshness: FolderFreshness;
   servers: ReadonlySet<McpServer>;
   /** The first walk's listing grew (it only grows at its end): build what is built from it. */
@@ -90,7 +90,7 @@ export class FolderListing {
       visibility: options.visibility,
       refuseHardLinks: provider.refuseHardLinks ?? false,
       maxFiles: this.maxFiles,
-      accept: options.accept,
+      uriOf: options.uriOf,
       onProgress: (progress) => {
         if (progress.first) {
           options.onGrow(this.index.files);

@@ -8,19 +8,8 @@
 import type { ListedResource } from '../../server/index.js';
 import type { IndexedFile } from './file-index.js';
 
-export interface FileInfo extends IndexedFile {
-  readonly uri: string;
-}
-
-/**
- * `file` with its URI, spelled field by field: a spread of files whose number fields changed
- * representation (an integer mtime, then a fractional one) gives each copy a hidden class of its
- * own, ~300 bytes a file (30 MB on a 100,000-file listing, measured), and slower lookups.
- */
-export function fileInfo(file: IndexedFile, uri: string): FileInfo {
-  const { path, size, mtimeMs, ino, ctimeMs, mimeType } = file;
-  return { path, size, mtimeMs, ino, ctimeMs, mimeType, uri };
-}
+/** A served file with its URI (frozen, shared by every caller). */
+export type FileInfo = IndexedFile;
 
 /** The views of one listing so far; the copy callers get is made when they ask. */
 interface Built<T> {
@@ -30,18 +19,26 @@ interface Built<T> {
   snapshot: readonly T[] | undefined;
 }
 
-/** One kind of view of a listing's files, cached per file version (an {@link IndexedFile}). */
+/**
+ * One kind of view of a listing's files; with `cached`, each built once per file version (an
+ * {@link IndexedFile}), else read off the file (a weak map of 100,000 entries is work for every
+ * full collection).
+ */
 class ViewsOf<T> {
   private built: Built<T> | undefined;
-  private readonly cache = new WeakMap<IndexedFile, T>();
+  private readonly cache: WeakMap<IndexedFile, T> | undefined;
 
   constructor(
     private readonly view: (file: IndexedFile) => T,
     private readonly freeze: boolean,
-  ) {}
+    cached: boolean,
+  ) {
+    this.cache = cached ? new WeakMap() : undefined;
+  }
 
-  /** The view of one file version, built once. */
+  /** The view of one file version. */
   get(file: IndexedFile): T {
+    if (!this.cache) return this.view(file);
     let item = this.cache.get(file);
     if (item === undefined) this.cache.set(file, (item = this.view(file)));
     return item;
@@ -65,24 +62,19 @@ class ViewsOf<T> {
 }
 
 export class ListingViews {
-  private readonly files: ViewsOf<FileInfo>;
-  private readonly listed: ViewsOf<ListedResource>;
-  private readonly paths = new ViewsOf<string>((f) => f.path, true);
-
-  constructor(private readonly uriOf: (relative: string) => string) {
-    this.files = new ViewsOf((f) => Object.freeze(fileInfo(f, uriOf(f.path))), true);
-    // The entry shares its URI string with the file's view (100,000 strings fewer to keep).
-    this.listed = new ViewsOf(
-      (f) => ({
-        uri: this.files.get(f).uri,
-        name: f.path,
-        mimeType: f.mimeType,
-        size: f.size,
-        annotations: { lastModified: new Date(f.mtimeMs).toISOString() },
-      }),
-      false,
-    );
-  }
+  private readonly files = new ViewsOf<FileInfo>((f) => f, true, false);
+  private readonly paths = new ViewsOf<string>((f) => f.path, true, false);
+  private readonly listed = new ViewsOf<ListedResource>(
+    (f) => ({
+      uri: f.uri,
+      name: f.path,
+      mimeType: f.mimeType,
+      size: f.size,
+      annotations: { lastModified: new Date(f.mtimeMs).toISOString() },
+    }),
+    false,
+    true,
+  );
 
   /** Builds the views of the files of `from` that have none yet (a growing listing, as it grows). */
   extend(from: readonly IndexedFile[]): void {
@@ -100,11 +92,6 @@ export class ListingViews {
   resourcesOf(from: readonly IndexedFile[]): ListedResource[] {
     // Shared by every page of this listing: the server only reads it.
     return this.listed.of(from) as ListedResource[];
-  }
-
-  /** One file with its URI (a fresh object: the caller may keep it). */
-  infoOf(file: IndexedFile | undefined): FileInfo | undefined {
-    return file ? fileInfo(file, this.uriOf(file.path)) : undefined;
   }
 
   /** The listed paths, in order. */
