@@ -65,7 +65,9 @@ export class Postings {
 
   /** Keeps the documents `alive` says to keep, in order; returns how many are left. */
   keep(alive: (id: number) => boolean): number {
-    const { ids, counts, lines } = this.writable();
+    // Views made for this pass only: a compaction keeps every list, and views kept on each
+    // would hold the index's heap at its unfitted size until the next fit.
+    const { ids, counts, lines } = this.views ?? viewsOf(this.buffer!, this.capacity);
     let out = 0;
     for (let i = 0; i < this.length; i++) {
       const id = ids[i]!;
@@ -76,7 +78,10 @@ export class Postings {
       out++;
     }
     this.length = out;
-    if (this.capacity > 16 && out < this.capacity / 4) this.resize(Math.max(2, out * 2));
+    if (this.capacity > 16 && out < this.capacity / 4) {
+      this.resize(Math.max(2, out * 2));
+      if (this.buffer !== undefined) this.views = undefined;
+    }
     return out;
   }
 
@@ -87,19 +92,9 @@ export class Postings {
     this.views = undefined;
   }
 
-  /** Whether `id` is in the list (binary search: ids are sorted). */
+  /** Whether `id` is in the list (see {@link sortedHas} to look up many in one view). */
   has(id: number): boolean {
-    const ids = this.ids;
-    let lo = 0;
-    let hi = this.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      const at = ids[mid]!;
-      if (at === id) return true;
-      if (at < id) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return false;
+    return sortedHas(this.ids, this.length, id);
   }
 
   /** Bytes held by the arrays. */
@@ -130,6 +125,20 @@ export class Postings {
     this.capacity = capacity;
     this.views = to;
   }
+}
+
+/** Whether `id` is among the first `length` of sorted `ids` (binary search). */
+export function sortedHas(ids: ArrayLike<number>, length: number, id: number): boolean {
+  let lo = 0;
+  let hi = length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const at = ids[mid]!;
+    if (at === id) return true;
+    if (at < id) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
 }
 
 const BYTES_PER_POSTING = 7;

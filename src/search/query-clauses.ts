@@ -4,7 +4,7 @@
  * it starts (a prefix), or, for a word the texts do not hold, the two parts of an identifier it
  * may be written as (`parseargs` for `parseArgs`); each weighted by idf and the kind of match.
  */
-import type { Postings } from './postings.js';
+import { sortedHas, type Postings } from './postings.js';
 import type { Vocabulary } from './vocabulary.js';
 
 const NAME_BOOST = 3;
@@ -95,9 +95,10 @@ export class QueryClauses {
       const [small, large] = head.length <= tail.length ? [head, tail] : [tail, head];
       const ids: number[] = [];
       const smallIds = small.ids;
+      const largeIds = large.ids;
       for (let i = 0; i < small.length; i++) {
         const id = smallIds[i]!;
-        if (large.has(id)) ids.push(id);
+        if (sortedHas(largeIds, large.length, id)) ids.push(id);
       }
       const value = (this.idf(head.length) + this.idf(tail.length)) * SPLIT_WEIGHT;
       return { ids, length: ids.length, weight: value, name: false };

@@ -147,4 +147,30 @@ describe('MemoryLinkStore', () => {
       found: { ...text('same'), name: 'renamed.txt', uri, expiresAt: clock.now + 10 },
     });
   });
+
+  it("names an artifact by the HMAC of its type and text, whatever the text's characters", async () => {
+    const secret = 'shared secret';
+    const store = new MemoryLinkStore({ secret });
+    const key = await crypto.subtle.importKey(
+      'raw',
+      new TextEncoder().encode(secret),
+      { name: 'HMAC', hash: 'SHA-256' },
+      false,
+      ['sign'],
+    );
+    for (const body of [
+      'plain ascii',
+      'caf\u00e9 \u65e5\u672c \u{1f600} \u2026',
+      'lone \ud800 end',
+      '',
+    ]) {
+      const mac = await crypto.subtle.sign(
+        'HMAC',
+        key,
+        new TextEncoder().encode(`text/plain\nt:${body}`),
+      );
+      const hex = Buffer.from(mac).toString('hex');
+      expect(await store.put(text(body))).toBe(`${ARTIFACT_URI_PREFIX}${hex}`);
+    }
+  });
 });

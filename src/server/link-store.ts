@@ -77,10 +77,14 @@ export async function artifactUri(content: ArtifactNaming, key: CryptoKeyLike): 
   const head = encoder.encode(
     `${owner}${content.mimeType}\n${content.text !== undefined ? 't:' : 'b:'}`,
   );
-  const data = new Uint8Array(head.length + body.length * 3);
-  data.set(head);
-  const { written } = encoder.encodeInto(body, data.subarray(head.length));
-  const signed = data.subarray(0, head.length + written);
+  const within = (room: number): Uint8Array | undefined => {
+    const data = new Uint8Array(head.length + room);
+    data.set(head);
+    const { read, written } = encoder.encodeInto(body, data.subarray(head.length));
+    return read === body.length ? data.subarray(0, head.length + written) : undefined;
+  };
+  // Room for one byte a character first (ASCII, the usual artifact), three when that falls short.
+  const signed = within(body.length) ?? (within(body.length * 3) as Uint8Array);
   const mac = new Uint8Array(await crypto.subtle.sign('HMAC', await key, signed));
   return `${ARTIFACT_URI_PREFIX}${bytesToHex(mac)}`;
 }

@@ -7,6 +7,7 @@ import { modern } from '../../testing/messages.js';
 import { createServer } from '../../server/server.js';
 import { MemoryLinkStore } from '../../server/link-store.js';
 import { serveFolder, type ServeFolderOptions } from './folder-server.js';
+import { asciiJson } from './search-entries.js';
 import type { SearchArtifact } from './search-tool.js';
 
 type Block = { type: string; text?: string; uri?: string; [key: string]: unknown };
@@ -38,8 +39,10 @@ async function readJson(conn: MemoryConnection, uri: string): Promise<SearchArti
   const [contents] = res.result?.contents ?? [];
   expect(contents).toMatchObject({ uri, mimeType: 'application/json' });
   const body = JSON.parse(contents?.text ?? '') as SearchArtifact;
-  // Spliced from parts, the text is still exactly what JSON.stringify writes of the whole.
-  expect(contents?.text).toBe(JSON.stringify(body));
+  // Spliced from parts, the text is still exactly what JSON.stringify writes of the whole, with
+  // every character past U+007E escaped (ASCII: one byte a character).
+  expect(contents?.text).toBe(asciiJson(body));
+  expect(contents?.text).toMatch(/^[\x20-\x7e]*$/);
   return body;
 }
 
@@ -148,5 +151,38 @@ describe('search beyond its limit', () => {
     const content = await searchFor(conn, { query: 'okapi', path: '*.md' });
     expect(content[0]?.text).toMatch(/^1 file in "\*\.md" match "okapi"/);
     expect(content.slice(1).map((l) => l.uri)).toEqual(['file:///okapi-notes.md']);
+  });
+
+  it('writes names, URIs and snippets past ASCII as escapes of the same values', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mcpkit-search-wide-'));
+    try {
+      const names = ['caf\u00e9.txt', '\u65e5\u672c-notes.md', 'smile-\u{1f600}.txt', 'plain.txt'];
+      for (const name of names)
+        await writeFile(
+          join(dir, name),
+          `first line\nthe okapi \u2026 na\u00efve \u65e5\u672c\u8a9e`,
+        );
+      const server = createServer({ name: 'folder', version: '1', linkStore });
+      await serveFolder(server, { root: dir }).ready();
+      const conn = await connectInMemory(server);
+      const [summary, ...links] = await searchFor(conn, { query: 'okapi', limit: 2 });
+      expect(summary?.text).toMatch(/^4 files match "okapi"/);
+      const body = await readJson(conn, links[2]?.uri ?? '');
+      expect(body).toMatchObject({ query: 'okapi', matched: 4, complete: true });
+      expect(body.matches.map((m) => m.name).sort()).toEqual([...names].sort());
+      for (const m of body.matches) {
+        expect(m.uri).toBe(`file:///${encodeURIComponent(m.name)}`);
+        expect(m.line).toBe(2);
+      }
+      // The returned links' entries carry their snippet, as the links do.
+      for (const [i, link] of links.slice(0, 2).entries()) {
+        expect(body.matches[i]?.uri).toBe(link.uri);
+        expect(body.matches[i]?.snippet).toContain(
+          'the okapi \u2026 na\u00efve \u65e5\u672c\u8a9e',
+        );
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
