@@ -8,7 +8,8 @@
 //   - recall against rg on the single-word queries: the files rg lists that the answer lists (its
 //     links and its artifact), compared as sets when the answer lists every match;
 //   - `server/discover` p99 while 4 searches run back to back;
-//   - peak RSS of the server process (its worker threads included), and MiB per 1,000 files.
+//   - peak RSS of the server process over the whole run (its worker threads included; serve
+//     starts no child process), and MiB per 1,000 files.
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
@@ -212,6 +213,7 @@ export async function runRepoScale(opts) {
       discoverP99Building: pct(probes, 0.99),
       discoverMaxBuilding: probes.length ? Math.max(...probes) : null,
       discoverP99Searching: pct(loadProbes, 0.99),
+      discoverMaxSearching: loadProbes.length ? Math.max(...loadProbes) : null,
       peakMiB: peak,
       mibPer1000: peak / (folder.files / 1000),
     };
@@ -275,13 +277,13 @@ export function repoScaleMarkdown({ rows: r }) {
       r.discoverP99Building <= 100 && r.discoverMaxBuilding <= 500,
     ),
     line(
-      '`server/discover` p99 while 4 searches run',
-      `${f(r.discoverP99Searching)} ms`,
-      '≤ 100 ms',
-      r.discoverP99Searching <= 100,
+      '`server/discover` p99 / max while 4 searches run',
+      `${f(r.discoverP99Searching)} / ${f(r.discoverMaxSearching)} ms`,
+      '≤ 100 / ≤ 500 ms',
+      r.discoverP99Searching <= 100 && (r.discoverMaxSearching ?? 0) <= 500,
     ),
     line(
-      'peak RSS (index built)',
+      'peak RSS (the whole run: build, queries, 4 searches at once)',
       `${f(r.peakMiB, 0)} MiB (${f(r.mibPer1000, 2)} MiB per 1,000 files)`,
       '≤ 1 GiB',
       r.peakMiB <= 1024,
