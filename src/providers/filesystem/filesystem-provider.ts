@@ -183,10 +183,7 @@ export class FilesystemProvider {
       root: real,
       visibility: this.visibility,
       provider: this.options,
-      uriOf: (rel) => {
-        const uri = this.uriOf(rel);
-        return this.pathOf(uri) === rel ? uri : undefined;
-      },
+      uriOf: (rel) => this.uris.listedUri(rel),
       freshness: this.freshness,
       servers: this.servers,
       onGrow: (files) => this.views.extend(files),

@@ -39,4 +39,10 @@ export class FolderUris {
     const value = match?.ok ? match.variables['path'] : undefined;
     return typeof value === 'string' ? value : undefined;
   }
+
+  /** The URI a listed file gets; undefined when it would not map back to `relative` (not listed). */
+  listedUri(relative: string): string | undefined {
+    const uri = this.uriOf(relative);
+    return this.pathOf(uri) === relative ? uri : undefined;
+  }
 }
