@@ -12,7 +12,7 @@ import { isAbsolute, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './host/audit-harness.js';
 import { CLI } from './serve-harness.js';
-import { stdioClient, textOf, type StdioClientChoice } from './bridge/harness.js';
+import { serveArgv, stdioClient, textOf, type StdioClientChoice } from './bridge/harness.js';
 
 const EVERYTHING = 'node_modules/@modelcontextprotocol/server-everything/dist/index.js';
 const FIXTURE = ['--import', 'tsx', 'test/e2e/bridge/fixture-server.ts'];
@@ -188,17 +188,7 @@ describe('mcpkit bridge: read_resource and list_resources for hosts that read no
     await rm(dir, { recursive: true, force: true });
   });
 
-  const upstream = (): string[] => [
-    process.execPath,
-    CLI,
-    'serve',
-    dir,
-    '--stdio',
-    '--quiet',
-    '--no-watch',
-    '--max-response-bytes',
-    '64k',
-  ];
+  const upstream = (): string[] => [...serveArgv(dir), '--max-response-bytes', '64k'];
 
   it('reads exact text, exact blob bytes and byte ranges (through the upstream parts)', async () => {
     const bridged = await client(process.execPath, [

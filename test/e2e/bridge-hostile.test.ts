@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpClient } from '../../src/client/index.js';
 import { StdioClientTransport } from '../../src/transports/stdio/client/index.js';
-import { CLI } from './serve-harness.js';
+import { bridgeArgv } from './bridge/harness.js';
 
 type Obj = Record<string, unknown>;
 const HOSTILE = 'test/e2e/bridge/hostile-upstream.mjs';
@@ -41,21 +41,12 @@ async function bridged(
   extra: string[] = [],
   era: 'modern' | 'legacy' = 'modern',
 ): Promise<Bridged> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [
-      CLI,
-      'bridge',
-      '--profile',
-      'generic-text-only',
-      ...extra,
-      '--',
-      process.execPath,
-      HOSTILE,
-      stats,
-    ],
-    stderr: 'capture',
-  });
+  const [command, ...args] = bridgeArgv(
+    'generic-text-only',
+    [process.execPath, HOSTILE, stats],
+    extra,
+  );
+  const transport = new StdioClientTransport({ command: command!, args, stderr: 'capture' });
   const notes: string[] = [];
   const host = await new McpClient({
     transport,

@@ -14,7 +14,7 @@ import { McpClient } from '../../src/client/index.js';
 import { StdioClientTransport } from '../../src/transports/stdio/client/index.js';
 import { makeFlateBombPdf, makePdf } from '../../src/testing/pdf.js';
 import { runCli } from './host/audit-harness.js';
-import { CLI, ROOT } from './serve-harness.js';
+import { ROOT } from './serve-harness.js';
 import { bridgeArgv, serveArgv } from './bridge/harness.js';
 import { expectSurfaced, textOfBlocks, type ExplainedProfile } from './bridge/profile-check.js';
 
@@ -117,21 +117,12 @@ describe('mcpkit bridge --extract-pdf', () => {
 
   it('over stdio, a PDF link without a declared size is not read: the upstream connection lives on', async () => {
     const stats = join(dir, 'hostile-stats.json');
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [
-        CLI,
-        'bridge',
-        '--profile',
-        'generic-text-only',
-        '--extract-pdf',
-        '--',
-        process.execPath,
-        join(ROOT, 'test/e2e/bridge/hostile-upstream.mjs'),
-        stats,
-      ],
-      stderr: 'capture',
-    });
+    const [command, ...args] = bridgeArgv(
+      'generic-text-only',
+      [process.execPath, join(ROOT, 'test/e2e/bridge/hostile-upstream.mjs'), stats],
+      ['--extract-pdf'],
+    );
+    const transport = new StdioClientTransport({ command: command!, args, stderr: 'capture' });
     const host = await new McpClient({ transport, era: 'modern', cache: false }).connect();
     try {
       const r = await host.request('tools/call', { name: 'pdf-link', arguments: {} });
