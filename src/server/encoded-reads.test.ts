@@ -4,6 +4,7 @@ import { preEncodedBytesOf, preEncodedOf, preEncodedPartsOf } from '../protocol/
 import { initializeRequest, legacy, modern } from '../testing/messages.js';
 import { encodeMessage } from '../transports/oversize.js';
 import { connectInMemory } from '../transports/memory.js';
+import { base64Body } from '../content/streamed-body.js';
 import { versionedRead } from './versioned-read.js';
 import { createServer } from './server.js';
 
@@ -76,6 +77,60 @@ describe('answers of a versioned read', () => {
     expect(preEncodedOf(again?.['result' as never])).toContain('"text":"changed"');
     expect(preEncodedOf(before?.['result' as never])).toContain('"text":"aaaa');
     expect(reads()).toBe(4);
+  });
+
+  it('an answer given as a function is built only while no encoded answer of its version is kept', async () => {
+    const server = createServer({ name: 's', version: '1' });
+    const version = {};
+    let builds = 0;
+    let handled = 0;
+    server.resource('mem://lazy', { name: 'lazy', mimeType: 'text/plain' }, (uri) => {
+      handled++;
+      return versionedRead(() => {
+        builds++;
+        return { contents: [{ uri, mimeType: 'text/plain', text: 'built' }] };
+      }, version);
+    });
+    const conn = connectInMemory(server);
+    const answers = [];
+    for (let i = 0; i < 4; i++) answers.push(await conn.send(read('mem://lazy', i)));
+    // The first answer is built and written; the second built and kept; then none is built.
+    expect([handled, builds]).toEqual([4, 2]);
+    for (const [i, answer] of answers.entries())
+      expect(answer).toMatchObject({ id: i, result: { contents: [{ text: 'built' }] } });
+    expect(preEncodedBytesOf(answers[3]?.['result' as never])).toBe(
+      preEncodedBytesOf(answers[2]?.['result' as never]),
+    );
+  });
+
+  it('a versioned answer holding a streamed blob is never kept: each request gets its bytes', async () => {
+    const server = createServer({ name: 's', version: '1' });
+    const version = {};
+    const bytes = Uint8Array.from([1, 2, 3, 4, 5]);
+    let builds = 0;
+    server.resource('mem://streamed', { name: 'streamed' }, (uri) =>
+      versionedRead(() => {
+        builds++;
+        const blob = base64Body({
+          size: bytes.length,
+          chunks: async function* () {
+            yield bytes;
+          },
+        });
+        return { contents: [{ uri, mimeType: 'application/octet-stream', blob }] };
+      }, version),
+    );
+    const conn = connectInMemory(server);
+    for (let i = 0; i < 3; i++) {
+      const answer = await conn.send(read('mem://streamed', i));
+      expect(answer).toMatchObject({
+        id: i,
+        result: { contents: [{ blob: Buffer.from(bytes).toString('base64') }] },
+      });
+      expect(preEncodedBytesOf(answer?.['result' as never])).toBeUndefined();
+    }
+    // Built once per request: the first, then each one found it could not be kept.
+    expect(builds).toBe(3);
   });
 
   it('keeps the eras apart, and leaves unversioned and large answers alone', async () => {

@@ -59,10 +59,11 @@ export class EncodedReads {
 
   /**
    * The answer of `version` under `key` (URI and era): the one kept; else, for a version
-   * answered before, `result()` encoded and kept (see {@link keep}); else undefined, and the
-   * version is remembered (weakly).
+   * answered before, `result()` encoded and kept (see {@link keep}; undefined when `result()`
+   * is: an answer that cannot be encoded ahead); else undefined, and the version is remembered
+   * (weakly).
    */
-  answer(version: object, key: string, result: () => Result): Result | undefined {
+  answer(version: object, key: string, result: () => Result | undefined): Result | undefined {
     if (this.limit === 0) return undefined;
     const kept = this.byVersion.get(version)?.find((k) => k.key === key);
     if (kept?.encoded !== undefined) {
@@ -71,7 +72,10 @@ export class EncodedReads {
       this.held.add(kept);
       return kept.encoded;
     }
-    if (this.seen.has(version)) return this.keep(version, key, result());
+    if (this.seen.has(version)) {
+      const final = result();
+      return final && this.keep(version, key, final);
+    }
     this.seen.add(version);
     return undefined;
   }

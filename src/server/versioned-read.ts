@@ -5,12 +5,22 @@
  * the whole answer once per version, URI and era (`ServerOptions.maxEncodedReadBytes`).
  */
 export class VersionedRead<A = unknown> {
+  private built: { value: A } | undefined;
+
   /** @internal Use {@link versionedRead}. */
   constructor(
-    /** What the handler would return otherwise (a `ReadReturn`). */
-    readonly answer: A,
+    private readonly make: A | (() => A),
     readonly version: object,
   ) {}
+
+  /** What the handler would return otherwise (a `ReadReturn`), built on first use. */
+  get answer(): A {
+    if (this.built === undefined) {
+      const make = this.make;
+      this.built = { value: typeof make === 'function' ? (make as () => A)() : make };
+    }
+    return this.built.value;
+  }
 }
 
 /**
@@ -18,14 +28,15 @@ export class VersionedRead<A = unknown> {
  * content changes (a cache entry, say), so that a new version is a new object and nothing is
  * ever served stale. The server then encodes the whole answer once per version, URI and era
  * and writes it again with only the request's id spliced in; the handler still runs for every
- * request.
+ * request. `answer` may be a function that builds it: the server calls it only when it has no
+ * encoded answer of this version to write, so a repeated read builds nothing.
  *
  * @example
  * server.resource('mem://readme', { name: 'readme', mimeType: 'text/markdown' }, (uri) => {
  *   const entry = cache.current(); // replaced whenever the text changes
- *   return versionedRead({ contents: [{ uri, mimeType: 'text/markdown', text: entry.text }] }, entry);
+ *   return versionedRead(() => ({ contents: [{ uri, mimeType: 'text/markdown', text: entry.text }] }), entry);
  * });
  */
-export function versionedRead<A>(answer: A, version: object): VersionedRead<A> {
+export function versionedRead<A>(answer: A | (() => A), version: object): VersionedRead<A> {
   return new VersionedRead(answer, version);
 }

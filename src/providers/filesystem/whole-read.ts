@@ -2,6 +2,7 @@
 import { resourceRefused } from '../../errors/wire-errors.js';
 import { asBlobString } from '../../content/streamed-body.js';
 import { versionedRead, type ReadReturn, type VersionedRead } from '../../server/index.js';
+import type { FileContents } from './read-file.js';
 import type { WholeReadOutcome } from './streamed-file.js';
 import { fileChanged, metaOf, tooLarge, wholeEnvelope } from './wire.js';
 
@@ -61,15 +62,9 @@ function answerOf(
       throw fileChanged(uri, outcome.attempts);
     case 'ok': {
       const c = outcome.contents;
-      // Built per answer: a table of them by version cost cold reads more than the date does.
-      const meta = metaOf(c.size, c.mtimeMs);
-      // Two literals, not a spread of the body: one shape each, built without a runtime call.
-      const item =
-        c.text !== undefined
-          ? { uri, mimeType: c.mimeType, text: c.text, _meta: meta }
-          : { uri, mimeType: c.mimeType, blob: c.blob as string, _meta: meta };
-      // The cached contents stand for this file version: its answer is encoded once.
-      return versionedRead({ contents: [item] }, c);
+      // The cached contents stand for this file version: its answer is encoded once, and built
+      // only when no encoded one is kept (a repeated read builds nothing).
+      return versionedRead(() => ({ contents: [itemOf(uri, c)] }), c);
     }
     case 'streamed': {
       const c = outcome.contents;
@@ -79,4 +74,13 @@ function answerOf(
       };
     }
   }
+}
+
+/** The contents item of `c` at `uri`, with `_meta` (size, modification time). */
+function itemOf(uri: string, c: FileContents) {
+  const meta = metaOf(c.size, c.mtimeMs);
+  // Two literals, not a spread of the body: one shape each, built without a runtime call.
+  return c.text !== undefined
+    ? { uri, mimeType: c.mimeType, text: c.text, _meta: meta }
+    : { uri, mimeType: c.mimeType, blob: c.blob as string, _meta: meta };
 }

@@ -47,10 +47,15 @@ function withCache(result: Result, hints: { ttlMs?: number; cacheScope?: string 
   return result;
 }
 
-/** A read's result, and the version its handler said it served (see versionedRead). */
+/**
+ * A read's result, built on first use, and the version its handler said it served (see
+ * versionedRead): an answer the server kept encoded is written without building the result.
+ */
 interface ReadOutcome {
-  readonly result: Result;
+  result(): Result;
   readonly version?: object | undefined;
+  /** The `cacheScope` the result carries, known without building it. */
+  readonly cacheScope?: string | undefined;
 }
 
 /** The result of a handler's answer, with `mimeType` and cache hints of its definition. */
@@ -60,9 +65,17 @@ function outcomeOf(
   mimeType: string | undefined,
   hints: { ttlMs?: number; cacheScope?: string },
 ): ReadOutcome {
-  const answer = value instanceof VersionedRead ? value.answer : value;
-  const result = withCache({ contents: normalizeContents(uri, answer, mimeType) }, hints);
-  return value instanceof VersionedRead ? { result, version: value.version } : { result };
+  if (!(value instanceof VersionedRead)) {
+    const result = withCache({ contents: normalizeContents(uri, value, mimeType) }, hints);
+    return { result: () => result };
+  }
+  let result: Result | undefined;
+  return {
+    result: () =>
+      (result ??= withCache({ contents: normalizeContents(uri, value.answer, mimeType) }, hints)),
+    version: value.version,
+    cacheScope: hints.cacheScope,
+  };
 }
 
 /**
@@ -74,7 +87,7 @@ export async function readResource(
   uri: string,
   ctx: RequestContext,
 ): Promise<Result> {
-  return (await resolveRead(core, uri, ctx)).result;
+  return (await resolveRead(core, uri, ctx)).result();
 }
 
 async function resolveRead(
@@ -118,13 +131,12 @@ async function resolveRead(
       const contents = target.part
         ? artifactPart(uri, { base: target.base, part: target.part }, a, ctx.capBytes)
         : wholeArtifact(uri, a, ctx.capBytes);
-      return {
-        result: {
-          contents: [contents],
-          ttlMs: Math.max(0, a.expiresAt - Date.now()),
-          cacheScope: 'private',
-        },
+      const result = {
+        contents: [contents],
+        ttlMs: Math.max(0, a.expiresAt - Date.now()),
+        cacheScope: 'private',
       };
+      return { result: () => result };
     }
     if ('expired' in found)
       throw resourceNotFound(
@@ -172,13 +184,16 @@ function holdsStreamedBlob(result: Result): boolean {
  * encoded-reads.ts). One with a streamed blob is not: it is read as the client takes it.
  */
 function encodedOnce(core: ServerCore, uri: string, ctx: RequestContext, read: ReadOutcome) {
-  const { result, version } = read;
-  if (version === undefined || holdsStreamedBlob(result)) return undefined;
+  const { version } = read;
+  if (version === undefined) return undefined;
   // A private answer is one caller's: never handed to another (with auth, callers are known).
-  const scope = result['cacheScope'] ?? core.options.readCache?.cacheScope ?? 'private';
+  const scope = read.cacheScope ?? core.options.readCache?.cacheScope ?? 'private';
   const caller = ctx.auth && scope === 'private' ? `\n${callerKey(ctx.auth)}` : '';
   const key = `${ctx.era}\n${uri}${caller}`;
-  return core.encodedReads.answer(version, key, () => finalResult(core, ctx.era, 'read', result));
+  return core.encodedReads.answer(version, key, () => {
+    const result = read.result();
+    return holdsStreamedBlob(result) ? undefined : finalResult(core, ctx.era, 'read', result);
+  });
 }
 
 /** Static resources, then what each template's `list` reports; what the caller may read. */
@@ -224,7 +239,8 @@ export const resourceMethods: Record<string, MethodSpec> = {
       const read = await resolveRead(core, uri, ctx);
       const encoded = encodedOnce(core, uri, ctx, read);
       if (encoded) return encoded;
-      return ctx.streamsBodies ? read.result : blobsInMemory(read.result);
+      const result = read.result();
+      return ctx.streamsBodies ? result : blobsInMemory(result);
     },
   },
 };
