@@ -220,9 +220,8 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Stdio
   const admitWaiting = (): void => {
     if (isClosed) return;
     while (waiting.size > 0 && canStart()) {
-      // Kept as its text while it waited (compact, and what maxQueuedBytes counts).
-      const text = waiting.shift();
-      if (text !== undefined) start(JSON.parse(text));
+      const message = waiting.shift();
+      if (message !== undefined) start(message);
     }
     updateFlow();
     if (ending && pending === 0 && waiting.size === 0) close();
@@ -251,7 +250,7 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Stdio
     }
     const id = requestIdOf(message);
     if (id !== undefined && (waiting.size > 0 || !canStart())) {
-      waiting.push(id, event.text);
+      waiting.push(id, event.text, message);
       updateFlow();
       return;
     }

@@ -1,14 +1,32 @@
 import type { RequestId } from '../../../protocol/jsonrpc.js';
 
+/**
+ * Lines up to this many characters wait parsed (read once at the edge); longer ones wait as
+ * their text, which is more compact than the objects it parses into.
+ */
+export const PARSED_MAX_CHARS = 4096;
+
+/**
+ * What a parsed line is counted as per character of its text: the objects of a small message
+ * take a few times its text (keys, headers, numbers as doubles).
+ */
+export const PARSED_WEIGHT = 4;
+
 interface Waiting {
   id: RequestId;
-  text: string;
+  /** The message parsed (a small line), else undefined. */
+  message: unknown;
+  /** The line's text when it waits unparsed (a long line), else undefined. */
+  text: string | undefined;
+  /** What it counts against `maxQueuedBytes`. */
+  weight: number;
   cancelled: boolean;
 }
 
 /**
- * Requests read while `maxInFlight` were running, in the order they came, kept as their text
- * (its length is what counts against `maxQueuedBytes`). Every operation is O(1) amortized: a
+ * Requests read while `maxInFlight` were running, in the order they came: a small one as the
+ * message parsed from its line, a long one as its text (parsed again when it starts). What they
+ * weigh (`bytes`) is what counts against `maxQueuedBytes`. Every operation is O(1) amortized: a
  * client may send a cancellation per line, and each must not scan the whole queue.
  */
 export class WaitingRequests {
@@ -16,7 +34,7 @@ export class WaitingRequests {
   private head = 0;
   private readonly byId = new Map<RequestId, Waiting[]>();
   private live = 0;
-  /** Text length of the requests still waiting. */
+  /** What the requests still waiting weigh: text length, times PARSED_WEIGHT when parsed. */
   bytes = 0;
 
   /** How many requests are still waiting (cancelled ones excluded). */
@@ -24,18 +42,22 @@ export class WaitingRequests {
     return this.live;
   }
 
-  push(id: RequestId, text: string): void {
-    const entry: Waiting = { id, text, cancelled: false };
+  /** Queues the request `message` with `id`, parsed from `text`. */
+  push(id: RequestId, text: string, message: unknown): void {
+    const entry: Waiting =
+      text.length <= PARSED_MAX_CHARS
+        ? { id, message, text: undefined, weight: text.length * PARSED_WEIGHT, cancelled: false }
+        : { id, message: undefined, text, weight: text.length, cancelled: false };
     this.queue.push(entry);
     const same = this.byId.get(id);
     if (same) same.push(entry);
     else this.byId.set(id, [entry]);
     this.live++;
-    this.bytes += text.length;
+    this.bytes += entry.weight;
   }
 
-  /** The text of the oldest request still waiting, removed from the queue; undefined if none. */
-  shift(): string | undefined {
+  /** The oldest request still waiting, removed from the queue; undefined if none. */
+  shift(): unknown {
     while (this.head < this.queue.length) {
       const entry = this.queue[this.head++] as Waiting;
       if (entry.cancelled) continue;
@@ -45,7 +67,7 @@ export class WaitingRequests {
       else same.shift();
       this.forget(entry);
       this.compact();
-      return entry.text;
+      return entry.text === undefined ? entry.message : (JSON.parse(entry.text) as unknown);
     }
     this.queue = [];
     this.head = 0;
@@ -60,7 +82,8 @@ export class WaitingRequests {
     for (const entry of same) {
       entry.cancelled = true;
       this.forget(entry);
-      entry.text = ''; // its place in the queue stays until passed; its text need not
+      // Its place in the queue stays until passed; its message need not.
+      entry.text = entry.message = undefined;
     }
     return true;
   }
@@ -75,7 +98,7 @@ export class WaitingRequests {
 
   private forget(entry: Waiting): void {
     this.live--;
-    this.bytes -= entry.text.length;
+    this.bytes -= entry.weight;
   }
 
   // Drops the consumed head once it is most of the array (no O(n) Array#shift per request).
