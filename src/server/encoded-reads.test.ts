@@ -4,7 +4,7 @@ import { preEncodedBytesOf, preEncodedOf, preEncodedPartsOf } from '../protocol/
 import { initializeRequest, legacy, modern } from '../testing/messages.js';
 import { encodeMessage } from '../transports/oversize.js';
 import { connectInMemory } from '../transports/memory.js';
-import { base64Body } from '../content/streamed-body.js';
+import { asBlobString, base64Body } from '../content/streamed-body.js';
 import { versionedRead } from './versioned-read.js';
 import { createServer } from './server.js';
 
@@ -117,7 +117,9 @@ describe('answers of a versioned read', () => {
             yield bytes;
           },
         });
-        return { contents: [{ uri, mimeType: 'application/octet-stream', blob }] };
+        return {
+          contents: [{ uri, mimeType: 'application/octet-stream', blob: asBlobString(blob) }],
+        };
       }, version),
     );
     const conn = connectInMemory(server);

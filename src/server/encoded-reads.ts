@@ -38,6 +38,8 @@ export class EncodedReads {
   private readonly byVersion = new WeakMap<object, Kept[]>();
   /** Every answer held, least recently used first: what the bytes are counted over. */
   private readonly held = new Set<Kept>();
+  /** The answer used last, last in `held` (undefined: unknown): used again, it stays. */
+  private newest: Kept | undefined;
   private bytes = 0;
   /**
    * The largest answer kept: half the table, so that one cannot flush all the others, yet the
@@ -68,8 +70,11 @@ export class EncodedReads {
     const kept = this.byVersion.get(version)?.find((k) => k.key === key);
     if (kept?.encoded !== undefined) {
       // Most recently used: last out.
-      this.held.delete(kept);
-      this.held.add(kept);
+      if (kept !== this.newest) {
+        this.held.delete(kept);
+        this.held.add(kept);
+        this.newest = kept;
+      }
       return kept.encoded;
     }
     if (this.seen.has(version)) {
@@ -113,12 +118,14 @@ export class EncodedReads {
     const kept: Kept = { key, encoded, bytes };
     spellings.push(kept);
     this.held.add(kept);
+    this.newest = kept;
     this.bytes += bytes;
     return encoded;
   }
 
   private drop(kept: Kept): void {
     if (!this.held.delete(kept)) return;
+    if (kept === this.newest) this.newest = undefined;
     this.bytes -= kept.bytes;
     kept.encoded = undefined;
   }

@@ -2,6 +2,27 @@ import { describe, expect, it } from 'vitest';
 import { ByteLruCache } from './content-cache.js';
 
 describe('ByteLruCache', () => {
+  it('evicts the least recently used, a value used twice in a row counted once', () => {
+    const c = new ByteLruCache<string>(3, 3);
+    const kept = (...keys: string[]) => keys.filter((k) => c.peek(k) !== undefined);
+    for (const key of ['a', 'b', 'c']) c.set(key, key, 1);
+    c.get('a');
+    c.get('a'); // already the most recent: the order stays b, c, a
+    c.get('c'); // b, a, c
+    c.set('d', 'd', 1); // a, c, d
+    c.set('e', 'e', 1); // c, d, e
+    expect(kept('a', 'b', 'c', 'd', 'e')).toEqual(['c', 'd', 'e']);
+    c.delete('e'); // the most recent one leaves: c, d
+    c.get('c'); // d, c
+    c.set('f', 'f', 1);
+    c.set('g', 'g', 1); // c, f, g
+    expect(kept('c', 'd', 'f', 'g')).toEqual(['c', 'f', 'g']);
+    c.clear();
+    c.set('h', 'h', 1);
+    c.get('h');
+    expect(c.stats()).toMatchObject({ entries: 1, bytes: 1, hits: 5 });
+  });
+
   it('runs an entry’s onEvict once, however it leaves', () => {
     const gone: string[] = [];
     const cache = new ByteLruCache<number>(10, 10);

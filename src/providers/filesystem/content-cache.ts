@@ -24,6 +24,8 @@ export class ByteLruCache<V> {
   private readonly map = new Map<string, CacheEntry<V>>();
   /** Each group's keys: one key alone, or a Set of several. */
   private readonly groups = new Map<string, string | Set<string>>();
+  /** The entry used last, last in `map`'s order (undefined: unknown): used again, it stays. */
+  private newest: CacheEntry<V> | undefined;
   private bytes = 0;
   private hits = 0;
   private misses = 0;
@@ -43,8 +45,11 @@ export class ByteLruCache<V> {
       return undefined;
     }
     this.hits++;
-    this.map.delete(key);
-    this.map.set(key, entry);
+    if (entry !== this.newest) {
+      this.map.delete(key);
+      this.map.set(key, entry);
+      this.newest = entry;
+    }
     return entry.value;
   }
 
@@ -70,7 +75,9 @@ export class ByteLruCache<V> {
       onEvict?.();
       return false;
     }
-    this.map.set(key, { value, cost, onEvict, group });
+    const entry = { value, cost, onEvict, group };
+    this.map.set(key, entry);
+    this.newest = entry;
     if (group !== undefined) {
       // One version (the usual case) is its key alone; a Set only once there are more.
       const keys = this.groups.get(group);
@@ -90,6 +97,7 @@ export class ByteLruCache<V> {
     const entry = this.map.get(key);
     if (!entry) return;
     this.map.delete(key);
+    if (entry === this.newest) this.newest = undefined;
     this.bytes -= entry.cost;
     if (entry.group !== undefined) {
       const keys = this.groups.get(entry.group);
@@ -112,6 +120,7 @@ export class ByteLruCache<V> {
   clear(): void {
     const entries = [...this.map.values()];
     this.map.clear();
+    this.newest = undefined;
     this.groups.clear();
     this.bytes = 0;
     for (const entry of entries) entry.onEvict?.();
