@@ -92,8 +92,11 @@ export class Peer {
   session: LegacySession | undefined;
   /** @internal In-flight requests by id, for `notifications/cancelled`. */
   readonly inflight = new Map<RequestId, Cancellation>();
-  /** Every in-flight request, also those whose id another one reuses (stateless HTTP). */
-  private readonly running = new Set<Cancellation>();
+  /**
+   * In-flight requests whose id a later one took over in `inflight` (stateless HTTP reuses ids):
+   * still aborted by `close`. Empty unless ids repeat.
+   */
+  private readonly shadowed = new Set<Cancellation>();
   private readonly pending = new Map<RequestId, Pending>();
   private readonly requestTimeoutMs: number;
   private nextId = 0;
@@ -131,14 +134,15 @@ export class Peer {
    * `notifications/cancelled` by its id abort it.
    */
   begin(id: RequestId, cancel: Cancellation): void {
+    const earlier = this.inflight.get(id);
+    if (earlier !== undefined) this.shadowed.add(earlier);
     this.inflight.set(id, cancel);
-    this.running.add(cancel);
   }
 
   /** @internal */
   finish(id: RequestId, cancel: Cancellation): void {
-    this.running.delete(cancel);
     if (this.inflight.get(id) === cancel) this.inflight.delete(id);
+    else this.shadowed.delete(cancel);
   }
 
   /** @internal Sends a request to a legacy client and waits for its answer. */
@@ -265,9 +269,9 @@ export class Peer {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    // `running`, not `inflight`: requests that share an id are all aborted.
-    for (const cancel of [...this.running]) cancel.abort();
-    this.running.clear();
+    // Requests that share an id are all aborted: the shadowed ones too.
+    for (const cancel of [...this.inflight.values(), ...this.shadowed]) cancel.abort();
+    this.shadowed.clear();
     this.inflight.clear();
     for (const id of [...this.pending.keys()]) {
       this.settle(id, undefined, new McpKitError('PEER_CLOSED', 'the connection closed'));

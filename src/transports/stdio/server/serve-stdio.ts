@@ -150,12 +150,15 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Stdio
     let bytes = encoded.bytes;
     if (bytes < 0)
       bytes = parts.reduce((sum, p) => sum + (typeof p === 'string' ? p.length : partBytes(p)), 0);
-    // Shared bytes are written as they are: the newline goes into the last text part, or after.
-    const last = parts[parts.length - 1];
-    const line = typeof last === 'string' ? [...parts.slice(0, -1), `${last}\n`] : [...parts, '\n'];
+    // Shared bytes are written as they are: the newline goes into the last text part, or after
+    // (the parts are this message's own, made by encodeForSend).
+    const last = parts.length - 1;
+    const tail = parts[last];
+    if (typeof tail === 'string') parts[last] = `${tail}\n`;
+    else parts.push('\n');
     // An answer holds its share of the server's outbound budget until stdout took it.
     answer?.holdAtLeast(bytes + 1);
-    out.push(line, bytes + 1, answer && (() => answer.release()));
+    out.push(parts, bytes + 1, answer && (() => answer.release()));
     // Notifications come without a request: past the mark they too stop reading.
     updateFlow();
   };
