@@ -14,6 +14,7 @@ import type { ListenHub } from './listen-hub.js';
 import type { ServerOptions } from './options.js';
 import type { RegistryView } from './registry.js';
 import type { RequestStateSigner } from './request-state.js';
+import type { TemplateMatches } from './template-matches.js';
 
 /**
  * What the engine (dispatch, methods, reads, result assembly) needs of a server. `McpServer`
@@ -26,6 +27,8 @@ export interface ServerCore {
   readonly tools: RegistryView<ToolEntry, Tool>;
   readonly resources: RegistryView<ResourceEntry, Resource>;
   readonly templates: RegistryView<TemplateEntry, ResourceTemplate>;
+  /** Which templates each URI matched, remembered while the template list stays the same. */
+  readonly templateMatches: TemplateMatches;
   readonly prompts: RegistryView<PromptEntry, Prompt>;
   readonly listen: ListenHub;
   readonly signer: RequestStateSigner;

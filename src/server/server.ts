@@ -19,6 +19,7 @@ import type {
 } from './definitions.js';
 import { dispatch } from './dispatch.js';
 import { EncodedReads } from './encoded-reads.js';
+import { TemplateMatches } from './template-matches.js';
 import type { PromptEntry, ResourceEntry, TemplateEntry, ToolEntry } from './entries.js';
 import { MemoryLinkStore, type LinkStore } from './link-store.js';
 import { ListenHub } from './listen-hub.js';
@@ -150,6 +151,7 @@ export class McpServer {
       tools: this.tools,
       resources: this.resources,
       templates: this.templates,
+      templateMatches: new TemplateMatches(() => this.templates.list()),
       prompts: this.prompts,
       listen: this.listen,
       signer: this.signer,

@@ -14,7 +14,6 @@ import { artifactPart, artifactTarget, wholeArtifact } from '../artifact-read.js
 import { finalResult } from '../modern-envelope.js';
 import { VersionedRead } from '../versioned-read.js';
 import { lister } from './lists.js';
-import { templateHit } from './templates.js';
 import type { MethodSpec, Result } from './types.js';
 import { boundTarget } from './target.js';
 
@@ -103,7 +102,7 @@ async function resolveRead(
     return outcomeOf(uri, value, entry.resource.mimeType, entry.cache);
   }
   const templates = core.templates.list();
-  for (let i = 0, hit; (hit = templateHit(templates, uri, i)) !== undefined; i++) {
+  for (let i = 0, hit; (hit = core.templateMatches.hit(templates, uri, i)) !== undefined; i++) {
     if ('refused' in hit) throw resourceRefused(uri, hit.refused, hit.variable);
     requireScopes(`resource ${uri}`, hit.entry.definition.scopes, ctx.auth);
     const value = await hit.entry.read(uri, { ...hit.variables }, ctx);

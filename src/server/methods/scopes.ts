@@ -3,7 +3,6 @@ import { ERROR_CODES } from '../../protocol/error-codes.js';
 import { ProtocolError } from '../../errors/protocol-error.js';
 import { missingScopes, type AuthInfo } from '../auth-info.js';
 import type { ServerCore } from '../core.js';
-import { templateHit } from './templates.js';
 
 /**
  * A caller lacking an entry's scopes. HTTP answers 403 `insufficient_scope` before the engine
@@ -47,7 +46,7 @@ export function readScopes(core: ServerCore, uri: string): readonly string[] | u
   if (!core.hasScopedEntries()) return undefined;
   const entry = core.resources.get(uri);
   if (entry) return entry.scopes;
-  const hit = templateHit(core.templates.list(), uri, 0);
+  const hit = core.templateMatches.hit(core.templates.list(), uri, 0);
   return hit && !('refused' in hit) ? hit.entry.definition.scopes : undefined;
 }
 
