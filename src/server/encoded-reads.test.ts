@@ -103,6 +103,22 @@ describe('answers of a versioned read', () => {
     );
   });
 
+  it('an answer builder that returns a promise fails the read with -32603 naming versionedRead', async () => {
+    const errors: unknown[] = [];
+    const server = createServer({ name: 's', version: '1', onError: (e) => errors.push(e) });
+    server.resource('mem://async', { name: 'async' }, (uri) =>
+      versionedRead(
+        (async () => ({ contents: [{ uri, text: 'late' }] })) as unknown as () => {
+          contents: { uri: string; text: string }[];
+        },
+        {},
+      ),
+    );
+    const answer = await connectInMemory(server).send(read('mem://async', 1));
+    expect(answer).toMatchObject({ id: 1, error: { code: -32603 } });
+    expect(JSON.stringify([answer, errors.map(String)])).toContain('versionedRead');
+  });
+
   it('a versioned answer holding a streamed blob is never kept: each request gets its bytes', async () => {
     const server = createServer({ name: 's', version: '1' });
     const version = {};

@@ -59,7 +59,15 @@ export class TemplateMatches {
 
   /** The walks remembered on `list`, when it is the current list; else undefined. */
   private remembered(list: readonly TemplateEntry[]): Map<string, Walk> | undefined {
-    if (list !== this.current()) return undefined;
+    const current = this.current();
+    if (list !== current) {
+      // Walks of a list the registry replaced are let go (and its entries with them).
+      if (this.list !== undefined && this.list !== current) {
+        this.list = undefined;
+        this.byUri = new Map();
+      }
+      return undefined;
+    }
     if (list !== this.list) {
       this.list = list;
       this.byUri = new Map();

@@ -17,7 +17,12 @@ export class VersionedRead<A = unknown> {
   get answer(): A {
     if (this.built === undefined) {
       const make = this.make;
-      this.built = { value: typeof make === 'function' ? (make as () => A)() : make };
+      const value = typeof make === 'function' ? (make as () => A)() : make;
+      if (typeof (value as { then?: unknown } | null)?.then === 'function')
+        throw new TypeError(
+          'versionedRead: the answer builder returned a promise; it must return the answer itself (await in the handler instead)',
+        );
+      this.built = { value };
     }
     return this.built.value;
   }
@@ -29,11 +34,15 @@ export class VersionedRead<A = unknown> {
  * ever served stale. The server then encodes the whole answer once per version, URI and era
  * and writes it again with only the request's id spliced in; the handler still runs for every
  * request. `answer` may be a function that builds it: the server calls it only when it has no
- * encoded answer of this version to write, so a repeated read builds nothing.
+ * encoded answer of this version to write, so a repeated read builds nothing. It is called
+ * later than the handler returns, and its answer is kept as the content of `version`: it must
+ * build from `version` alone (never from a "current" entry that may have moved on meanwhile),
+ * synchronously; make a new `versionedRead` per request (each one keeps what it built).
  *
  * @example
  * server.resource('mem://readme', { name: 'readme', mimeType: 'text/markdown' }, (uri) => {
  *   const entry = cache.current(); // replaced whenever the text changes
+ *   // Built from `entry` alone, the version it names.
  *   return versionedRead(() => ({ contents: [{ uri, mimeType: 'text/markdown', text: entry.text }] }), entry);
  * });
  */

@@ -35,7 +35,9 @@ export interface StdioOptions {
   maxInFlight?: number;
   /**
    * High-water mark in bytes of each of two queues (default 16 MiB): answers stdout has not
-   * taken yet, and requests read but waiting for `maxInFlight`. Past it on either, stdin is not
+   * taken yet, and requests read but waiting for `maxInFlight` (a long one counted at its
+   * length; one of up to 4,096 characters waits parsed and is counted at what its objects may
+   * take: 5 bytes per character and 64 per object or array). Past it on either, stdin is not
    * read (and, for answers, no waiting request starts) until it drains below again.
    */
   maxQueuedBytes?: number;

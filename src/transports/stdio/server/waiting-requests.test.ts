@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PARSED_MAX_CHARS, PARSED_WEIGHT, WaitingRequests } from './waiting-requests.js';
+import { PARSED_MAX_CHARS, parsedWeight, WaitingRequests } from './waiting-requests.js';
 
 /** A request line with `id` and its parsed message; `pad` characters of params make it long. */
 function request(id: number | string, pad = 0): { text: string; message: unknown } {
@@ -23,16 +23,26 @@ function push(
 }
 
 describe('WaitingRequests', () => {
-  it('gives small requests back parsed, the very objects, in arrival order, weighed at PARSED_WEIGHT', () => {
+  it('gives small requests back parsed, the very objects, in arrival order, weighed by parsedWeight', () => {
     const w = new WaitingRequests();
     const a = push(w, 1);
     const b = push(w, 'b');
-    expect([w.size, w.bytes]).toEqual([2, (a.text.length + b.text.length) * PARSED_WEIGHT]);
+    expect([w.size, w.bytes]).toEqual([2, parsedWeight(a.text) + parsedWeight(b.text)]);
     expect(w.shift()).toBe(a.message);
-    expect([w.size, w.bytes]).toEqual([1, b.text.length * PARSED_WEIGHT]);
+    expect([w.size, w.bytes]).toEqual([1, parsedWeight(b.text)]);
     expect(w.shift()).toBe(b.message);
     expect(w.shift()).toBeUndefined();
     expect([w.size, w.bytes]).toEqual([0, 0]);
+  });
+
+  it('weighs a parsed line by its characters and its objects and arrays, at least the heap they take', () => {
+    expect(parsedWeight('{"a":1}')).toBe(7 * 5 + 64);
+    const flat = `{"p":"${'x'.repeat(3000)}"}`;
+    const nested = `{"p":[${Array.from({ length: 1000 }, () => '{}').join(',')}]}`;
+    expect(parsedWeight(flat)).toBe(flat.length * 5 + 64);
+    // ~1,000 empty objects in ~3,000 characters: counted per object, not per character.
+    expect(parsedWeight(nested)).toBe(nested.length * 5 + 1002 * 64);
+    expect(parsedWeight(nested)).toBeGreaterThan(60 * 1000);
   });
 
   it('keeps a long line as its text, counted at its length, and parses it when it starts', () => {
@@ -40,7 +50,7 @@ describe('WaitingRequests', () => {
     const long = push(w, 7, PARSED_MAX_CHARS);
     const small = push(w, 8);
     expect(long.text.length).toBeGreaterThan(PARSED_MAX_CHARS);
-    expect(w.bytes).toBe(long.text.length + small.text.length * PARSED_WEIGHT);
+    expect(w.bytes).toBe(long.text.length + parsedWeight(small.text));
     const first = w.shift();
     expect(first).not.toBe(long.message); // parsed again from the text it kept
     expect(first).toEqual(long.message);
@@ -57,7 +67,7 @@ describe('WaitingRequests', () => {
     expect(w.cancel(1)).toBe(true);
     expect(w.cancel(1)).toBe(false);
     expect(w.cancel('never')).toBe(false);
-    expect([w.size, w.bytes]).toEqual([2, (two.text.length + three.text.length) * PARSED_WEIGHT]);
+    expect([w.size, w.bytes]).toEqual([2, parsedWeight(two.text) + parsedWeight(three.text)]);
     expect([w.shift(), w.shift(), w.shift()]).toEqual([two.message, three.message, undefined]);
   });
 

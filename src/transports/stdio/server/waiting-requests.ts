@@ -7,10 +7,22 @@ import type { RequestId } from '../../../protocol/jsonrpc.js';
 export const PARSED_MAX_CHARS = 4096;
 
 /**
- * What a parsed line is counted as per character of its text: the objects of a small message
- * take a few times its text (keys, headers, numbers as doubles).
+ * What a parsed line weighs per character of its text, and per object or array in it: measured
+ * heap of parsed messages is 1-5 bytes per character (keys, numbers as doubles) plus up to ~60
+ * per container (`[{},{},...]`), so a queue full of any shape stays within `maxQueuedBytes`.
  */
-export const PARSED_WEIGHT = 4;
+export const PARSED_WEIGHT = { perChar: 5, perContainer: 64 } as const;
+
+/** What the parsed message of `text` is counted as: its characters and its objects and arrays. */
+export function parsedWeight(text: string): number {
+  let containers = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    // A brace inside a string is counted too: the weight errs on the heavy side.
+    if (c === 0x7b || c === 0x5b) containers++;
+  }
+  return text.length * PARSED_WEIGHT.perChar + containers * PARSED_WEIGHT.perContainer;
+}
 
 interface Waiting {
   id: RequestId;
@@ -34,7 +46,7 @@ export class WaitingRequests {
   private head = 0;
   private readonly byId = new Map<RequestId, Waiting[]>();
   private live = 0;
-  /** What the requests still waiting weigh: text length, times PARSED_WEIGHT when parsed. */
+  /** What the requests still waiting weigh: text length, or {@link parsedWeight} when parsed. */
   bytes = 0;
 
   /** How many requests are still waiting (cancelled ones excluded). */
@@ -46,7 +58,7 @@ export class WaitingRequests {
   push(id: RequestId, text: string, message: unknown): void {
     const entry: Waiting =
       text.length <= PARSED_MAX_CHARS
-        ? { id, message, text: undefined, weight: text.length * PARSED_WEIGHT, cancelled: false }
+        ? { id, message, text: undefined, weight: parsedWeight(text), cancelled: false }
         : { id, message: undefined, text, weight: text.length, cancelled: false };
     this.queue.push(entry);
     const same = this.byId.get(id);
