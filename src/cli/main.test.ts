@@ -1,6 +1,6 @@
 /** The CLI as a process (through tsx, no build needed): exit codes, one-line errors, clean stdout. */
 import { spawn } from 'node:child_process';
-import { link, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { link, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -125,6 +125,28 @@ describe('mcpkit (process)', () => {
     expect(stderr).toContain('"mcpServers"');
     // Inspector 2.x, or 0.15.0 pinned on a Node older than 22.19 (banner.test.ts has both).
     expect(stderr).toMatch(/npx @modelcontextprotocol\/inspector(@0\.15\.0)? -- /);
+  });
+
+  it('prints the whole banner even when the client closes stdin at once, the folder still being walked', async () => {
+    const big = await mkdtemp(join(tmpdir(), 'mcpkit-cli-banner-'));
+    try {
+      for (let d = 0; d < 40; d++) {
+        await mkdir(join(big, `d${d}`));
+        await Promise.all(
+          Array.from({ length: 100 }, (_, f) => writeFile(join(big, `d${d}`, `f${f}.md`), 'x\n')),
+        );
+      }
+      const { code, stderr } = await run(['serve', big, '--stdio'], '');
+      expect(code).toBe(0);
+      expect(stderr).toContain('Serving over stdio');
+      const start = stderr.indexOf('{\n  "mcpServers"');
+      expect(start).toBeGreaterThanOrEqual(0);
+      const end = stderr.indexOf('\n}\n', start);
+      expect(end).toBeGreaterThan(start);
+      expect(JSON.parse(stderr.slice(start, end + 2))).toHaveProperty('mcpServers');
+    } finally {
+      await rm(big, { recursive: true, force: true });
+    }
   });
 
   it('prints a configuration naming the CLI file itself when run through a link (as npx does)', async () => {

@@ -207,6 +207,9 @@ async function start(
   if (args.transport.kind === 'stdio') {
     const maxLineBytes = args.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
     const maxResponseBytes = args.maxResponseBytes ?? DEFAULT_STDIO_MAX_RESPONSE_BYTES;
+    // Written once the first walk ended or BANNER_WAIT_MS passed; a client that closes stdin
+    // at once still gets it before the command exits.
+    let bannerWritten: Promise<unknown> = Promise.resolve();
     if (!args.quiet) {
       const transport = {
         kind: 'stdio' as const,
@@ -214,7 +217,7 @@ async function start(
         outboundBytes: maxResponseBytes,
         capBytes: assemblyCapBytes(maxResponseBytes) - ENVELOPE_RESERVE_BYTES,
       };
-      void withListing(provider, info).then((ready) =>
+      bannerWritten = withListing(provider, info).then((ready) =>
         io.stderr.write(`${banner({ ...ready, transport })}\n`),
       );
     }
@@ -225,6 +228,7 @@ async function start(
     });
     return {
       done: connection.closed.then(async () => {
+        await bannerWritten.catch(() => undefined);
         await closeFolder();
         return 0;
       }),
