@@ -5,26 +5,21 @@
  * the whole answer once per version, URI and era (`ServerOptions.maxEncodedReadBytes`).
  */
 export class VersionedRead<A = unknown> {
-  private built: { value: A } | undefined;
-
   /** @internal Use {@link versionedRead}. */
   constructor(
     private readonly make: A | (() => A),
     readonly version: object,
   ) {}
 
-  /** What the handler would return otherwise (a `ReadReturn`), built on first use. */
+  /** What the handler would return otherwise (a `ReadReturn`); a builder runs on each use. */
   get answer(): A {
-    if (this.built === undefined) {
-      const make = this.make;
-      const value = typeof make === 'function' ? (make as () => A)() : make;
-      if (typeof (value as { then?: unknown } | null)?.then === 'function')
-        throw new TypeError(
-          'versionedRead: the answer builder returned a promise; it must return the answer itself (await in the handler instead)',
-        );
-      this.built = { value };
-    }
-    return this.built.value;
+    const make = this.make;
+    const value = typeof make === 'function' ? (make as () => A)() : make;
+    if (typeof (value as { then?: unknown } | null)?.then === 'function')
+      throw new TypeError(
+        'versionedRead: the answer builder returned a promise; it must return the answer itself (await in the handler instead)',
+      );
+    return value;
   }
 }
 
@@ -37,7 +32,7 @@ export class VersionedRead<A = unknown> {
  * encoded answer of this version to write, so a repeated read builds nothing. It is called
  * later than the handler returns, and its answer is kept as the content of `version`: it must
  * build from `version` alone (never from a "current" entry that may have moved on meanwhile),
- * synchronously; make a new `versionedRead` per request (each one keeps what it built).
+ * synchronously. The server reads `answer` at most once per request.
  *
  * @example
  * server.resource('mem://readme', { name: 'readme', mimeType: 'text/markdown' }, (uri) => {
