@@ -101,3 +101,41 @@ describe('a library schema that cannot give JSON Schema by itself', () => {
     );
   });
 });
+
+describe('JSON Schemas with an $id', () => {
+  // Two different schemas under one $id, nested $id included: each server checks against its own.
+  const schemaOf = (inner: 'string' | 'number') => ({
+    $id: 'https://example.com/args.json',
+    type: 'object',
+    properties: { v: { $ref: 'https://example.com/value.json' } },
+    required: ['v'],
+    $defs: { value: { $id: 'https://example.com/value.json', type: inner } },
+  });
+  const serverWith = (inner: 'string' | 'number') => {
+    const server = createServer({ name: `ids-${inner}`, version: '1.0.0' });
+    server.tool('take', { input: schemaOf(inner) }, () => 'taken');
+    return connectInMemory(server);
+  };
+  const isError = async (conn: ReturnType<typeof connectInMemory>, v: unknown) =>
+    ((await conn.send(modern('tools/call', { name: 'take', arguments: { v } }))) as Answer).result
+      ?.isError === true;
+
+  it('two servers in one process each compile and enforce their own schema of the same $id', async () => {
+    const strings = serverWith('string');
+    const numbers = serverWith('number');
+    expect(await isError(strings, 'a')).toBe(false);
+    expect(await isError(strings, 1)).toBe(true);
+    expect(await isError(numbers, 1)).toBe(false);
+    expect(await isError(numbers, 'a')).toBe(true);
+  });
+
+  it('a tool removed and registered again with a changed schema of the same $id compiles', async () => {
+    const server = createServer({ name: 'again', version: '1.0.0' });
+    const remove = server.tool('take', { input: schemaOf('string') }, () => 'taken');
+    remove();
+    server.tool('take', { input: schemaOf('number') }, () => 'taken');
+    const conn = connectInMemory(server);
+    expect(await isError(conn, 1)).toBe(false);
+    expect(await isError(conn, 'a')).toBe(true);
+  });
+});

@@ -47,12 +47,28 @@ const ADAPTERS: Record<string, string> = {
 const ANY_ADAPTER =
   "use the library's adapter that implements Standard JSON Schema, or pass a JSON Schema object";
 
+/** The compiler of user schemas; it keeps nothing of them between compiles (see compileAlone). */
 let ajv: InstanceType<AjvClass> | undefined;
 
-function userAjv(): InstanceType<AjvClass> {
+/**
+ * Compiles `schema` and then removes from the compiler everything the compile added: two servers
+ * in one process (or one tool registered again) may use the same `$id` for different schemas,
+ * and nothing of a removed tool stays alive.
+ */
+function compileAlone(
+  schema: Record<string, unknown>,
+): ReturnType<InstanceType<AjvClass>['compile']> {
   // No loadSchema: network $refs are never dereferenced.
   ajv ??= new Ajv2020({ strict: false, allErrors: false, validateFormats: false });
-  return ajv;
+  const compiler = ajv;
+  const known = new Set([...Object.keys(compiler.refs), ...Object.keys(compiler.schemas)]);
+  try {
+    return compiler.compile(schema);
+  } finally {
+    compiler.removeSchema(schema);
+    for (const key of [...Object.keys(compiler.refs), ...Object.keys(compiler.schemas)])
+      if (!known.has(key)) compiler.removeSchema(key);
+  }
 }
 
 export function isStandardSchema(value: unknown): value is StandardSchemaLike {
@@ -104,7 +120,7 @@ export function compileSchema(schema: SchemaInput, what: string): CompiledSchema
   }
   let validate;
   try {
-    validate = userAjv().compile(schema);
+    validate = compileAlone(schema);
   } catch (cause) {
     const reason = cause instanceof Error ? cause.message : String(cause);
     throw new McpKitError(
