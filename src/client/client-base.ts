@@ -14,7 +14,7 @@ import type {
 } from '../protocol/index.js';
 import { ClientCache } from './cache.js';
 import { Connection, type SendRequestOptions } from './connection.js';
-import { standardHeaders, withMeta, type EnvelopeContext } from './envelope.js';
+import { envelopeOf, standardHeaders, withMeta, type Envelope } from './envelope.js';
 import type { ServerIdentity } from './era-detect.js';
 import { handshake, initialize, type HandshakeDeps } from './handshake.js';
 import { capabilitiesFromHandlers } from './input-handlers.js';
@@ -42,8 +42,6 @@ type Obj = Record<string, unknown>;
 export type { RequestOptions };
 
 const DEFAULT_CLIENT_INFO: Implementation = { name: 'mcpkit', version: '0.1.0' };
-/** Distinguishes clients that share a cache store without naming a credential. */
-let instances = 0;
 
 export abstract class ClientBase {
   readonly transport: ClientTransport;
@@ -66,7 +64,7 @@ export abstract class ClientBase {
   /** Counts the 2025-11-25 sessions this client re-created. */
   private sessionEpoch = 0;
   private connecting: Promise<this> | undefined;
-  private envelopeOf: [ServerIdentity, EnvelopeContext] | undefined;
+  private envelopeHeld: [ServerIdentity, Envelope] | undefined;
 
   /** Every tool of every page (the header table needs it). */
   abstract listTools(options?: RequestOptions): Promise<Tool[]>;
@@ -78,7 +76,8 @@ export abstract class ClientBase {
     this.pinnedEra = options.era === 'auto' ? undefined : options.era;
     // Without a credential, private entries belong to this instance alone (the documented default).
     this.credential =
-      (options.cache ? options.cache.credential : undefined) ?? `self:${++instances}`;
+      (options.cache ? options.cache.credential : undefined) ??
+      `self:${globalThis.crypto.randomUUID()}`;
     this.cacheStore =
       options.cache === false
         ? undefined
@@ -256,22 +255,22 @@ export abstract class ClientBase {
     return deps;
   }
 
-  private envelopeFor(era: Era, protocolVersion: string): EnvelopeContext {
-    return {
+  private envelopeFor(era: Era, protocolVersion: string): Envelope {
+    return envelopeOf({
       era,
       protocolVersion,
       clientInfo: this.clientInfo,
       capabilities: this.capabilities,
       maxMessageBytes: this.transport.maxMessageBytes,
-    };
+    });
   }
 
-  private envelope(): EnvelopeContext {
+  private envelope(): Envelope {
     const id = this.identity as ServerIdentity;
     // One envelope per identity, so that its shared `_meta` is built once.
-    if (this.envelopeOf?.[0] !== id)
-      this.envelopeOf = [id, this.envelopeFor(id.era, id.protocolVersion)];
-    return this.envelopeOf[1];
+    if (this.envelopeHeld?.[0] !== id)
+      this.envelopeHeld = [id, this.envelopeFor(id.era, id.protocolVersion)];
+    return this.envelopeHeld[1];
   }
 
   private headersFor(

@@ -6,18 +6,19 @@ import {
   rpcError,
 } from '../testing/scripted-transport.js';
 import { McpClient } from './client.js';
-import { MAX_MESSAGE_BYTES_META, standardHeaders, withMeta } from './envelope.js';
-import type { EnvelopeContext } from './envelope.js';
+import { MAX_MESSAGE_BYTES_META, envelopeOf, standardHeaders, withMeta } from './envelope.js';
+import type { Envelope } from './envelope.js';
 
 type Obj = Record<string, unknown>;
 
-const env = (era: 'modern' | 'legacy'): EnvelopeContext => ({
-  era,
-  protocolVersion: era === 'modern' ? '2026-07-28' : '2025-11-25',
-  clientInfo: { name: 'c', version: '1' },
-  capabilities: { elicitation: { form: {} } },
-  maxMessageBytes: 777,
-});
+const env = (era: 'modern' | 'legacy'): Envelope =>
+  envelopeOf({
+    era,
+    protocolVersion: era === 'modern' ? '2026-07-28' : '2025-11-25',
+    clientInfo: { name: 'c', version: '1' },
+    capabilities: { elicitation: { form: {} } },
+    maxMessageBytes: 777,
+  });
 
 const callResult = { content: [{ type: 'text', text: 'ok' }], resultType: 'complete' };
 const readResult = {

@@ -13,33 +13,32 @@ export interface EnvelopeContext {
   maxMessageBytes: number;
 }
 
+/** An envelope with the `_meta` every request of it carries, built once (never mutated). */
+export interface Envelope extends EnvelopeContext {
+  readonly meta: Readonly<Record<string, unknown>>;
+}
+
 type Params = Record<string, unknown>;
 
-const shared = new WeakMap<EnvelopeContext, Record<string, unknown>>();
-
-/** The `_meta` every request of this envelope carries, built once and shared (never mutated). */
-function baseMeta(env: EnvelopeContext): Record<string, unknown> {
-  let meta = shared.get(env);
-  if (!meta) {
-    meta = { [MAX_MESSAGE_BYTES_META]: env.maxMessageBytes };
-    if (env.era === 'modern') {
-      meta[META.protocolVersion] = env.protocolVersion;
-      meta[META.clientCapabilities] = env.capabilities;
-      meta[META.clientInfo] = env.clientInfo;
-    }
-    shared.set(env, Object.freeze(meta));
+/** The envelope of `env`: its shared `_meta` built once. */
+export function envelopeOf(env: EnvelopeContext): Envelope {
+  const meta: Record<string, unknown> = { [MAX_MESSAGE_BYTES_META]: env.maxMessageBytes };
+  if (env.era === 'modern') {
+    meta[META.protocolVersion] = env.protocolVersion;
+    meta[META.clientCapabilities] = env.capabilities;
+    meta[META.clientInfo] = env.clientInfo;
   }
-  return meta;
+  return { ...env, meta: Object.freeze(meta) };
 }
 
 /** `params` with the per-request `_meta` the era requires, the caller's own keys kept. */
 export function withMeta(
-  env: EnvelopeContext,
+  env: Envelope,
   params: Params | undefined,
   extra?: Record<string, unknown>,
 ): Params {
   const own = params?.['_meta'];
-  const base = baseMeta(env);
+  const base = env.meta;
   const mine = typeof own === 'object' && own !== null;
   const meta = mine || extra ? { ...(mine ? (own as Params) : {}), ...extra, ...base } : base;
   return { ...params, _meta: meta };

@@ -4,7 +4,7 @@ import { ERROR_CODES, LATEST_LEGACY_VERSION, LATEST_PROTOCOL_VERSION } from '../
 import type { ClientCapabilities, Era, Implementation } from '../protocol/index.js';
 import type { Connection } from './connection.js';
 import { MAX_MESSAGE_BYTES_META, standardHeaders, withMeta } from './envelope.js';
-import type { EnvelopeContext } from './envelope.js';
+import type { Envelope } from './envelope.js';
 import { classifyProbe, identityFromInitialize } from './era-detect.js';
 import type { ServerIdentity } from './era-detect.js';
 import { checkResult } from './result-check.js';
@@ -19,7 +19,7 @@ export interface HandshakeDeps {
   era: Era | undefined;
   capabilities: ClientCapabilities;
   clientInfo: Implementation;
-  envelopeFor(era: Era, protocolVersion: string): EnvelopeContext;
+  envelopeFor(era: Era, protocolVersion: string): Envelope;
   /** Budget of the probe (short on stdio, where a legacy server may stay silent). */
   probeTimeoutMs: number;
   timeoutMs: number;

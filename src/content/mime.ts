@@ -47,24 +47,12 @@ export function mimeFromName(nameOrPath: string): string | undefined {
   const dot = name.lastIndexOf('.');
   if (dot <= 0 || dot === name.length - 1) return undefined; // no extension, or a dotfile
   const ext = name.slice(dot + 1);
-  const known = byExtension.get(ext);
-  if (known !== undefined || byExtension.has(ext)) return known;
   const lower = ext.toLowerCase();
   const found = Object.hasOwn(OVERRIDES, lower) ? OVERRIDES[lower] : lookup(lower);
   // `.bin`, `.img`, `.so`… are registered as application/octet-stream, which says nothing about
   // the bytes: treat them as unknown so that callers sniff the content.
-  const type = found === false || found === DEFAULT_BINARY_MIME ? undefined : found;
-  // Remembered per extension as spelled; any name can pass here, so only a bounded number.
-  if (ext.length <= 16) {
-    if (byExtension.size >= MAX_REMEMBERED_EXTENSIONS) byExtension.clear();
-    byExtension.set(ext, type);
-  }
-  return type;
+  return found === false || found === DEFAULT_BINARY_MIME ? undefined : found;
 }
-
-/** The type of each extension looked up so far, as spelled (see mimeFromName). */
-const byExtension = new Map<string, string | undefined>();
-const MAX_REMEMBERED_EXTENSIONS = 1024;
 
 /**
  * Whether the first 8 KiB look like UTF-8 text: valid UTF-8 (a sequence cut at the end of the

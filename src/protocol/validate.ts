@@ -169,19 +169,11 @@ export function validateServerResult(
   method: string,
   result: unknown,
 ): ValidationIssue | undefined {
-  const key = `${era} ${method}`;
-  let check = resultChecks.get(key);
-  if (check === undefined) {
-    const table = RESULT_DEFS[era];
-    const def = Object.hasOwn(table, method) ? table[method] : undefined;
-    check = (def ? validators()[era].forDef(def, 'result') : undefined) ?? null;
-    // Bounded: only the methods of RESULT_DEFS get a validator; others are remembered as none.
-    if (def || resultChecks.size < 256) resultChecks.set(key, check);
-  }
+  const table = RESULT_DEFS[era];
+  const def = Object.hasOwn(table, method) ? table[method] : undefined;
+  const check = def ? validators()[era].forDef(def, 'result') : undefined;
   return check ? check(result) : undefined;
 }
-
-const resultChecks = new Map<string, ParamsValidator | null>();
 
 /** Validates any value against a named `$defs` entry; for tests and tooling. */
 export function validateDef(era: Era, def: string, value: unknown): ValidationIssue | undefined {

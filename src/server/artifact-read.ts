@@ -104,18 +104,20 @@ export function artifactTarget(uri: string): ArtifactTarget {
 }
 
 /**
- * An artifact's bytes, kept with the stored object while it lives: a walk reads many parts of
- * one artifact, and encoding it again for each would make the walk quadratic.
+ * One server's artifact bytes, kept with the stored object while it lives: a walk reads many
+ * parts of one artifact, and encoding it again for each would make the walk quadratic.
  */
-const BYTES = new WeakMap<StoredArtifact, Uint8Array>();
+export class ArtifactBytes {
+  private readonly kept = new WeakMap<StoredArtifact, Uint8Array>();
 
-function bytesOf(a: StoredArtifact): Uint8Array {
-  let bytes = BYTES.get(a);
-  if (!bytes) {
-    bytes = a.text !== undefined ? new TextEncoder().encode(a.text) : decodeBase64(a.blob ?? '');
-    BYTES.set(a, bytes);
+  of(a: StoredArtifact): Uint8Array {
+    let bytes = this.kept.get(a);
+    if (!bytes) {
+      bytes = a.text !== undefined ? new TextEncoder().encode(a.text) : decodeBase64(a.blob ?? '');
+      this.kept.set(a, bytes);
+    }
+    return bytes;
   }
-  return bytes;
 }
 
 function contentsOf(uri: string, a: StoredArtifact): ResourceContents {
@@ -134,9 +136,10 @@ export function firstArtifactPart(
   base: string,
   a: StoredArtifact,
   capBytes: number,
+  kept: ArtifactBytes,
 ): { uri: string; length: number } {
   const cut = cutPart({
-    bytes: bytesOf(a),
+    bytes: kept.of(a),
     isText: a.text !== undefined,
     base,
     uri: partUri(base, 0, ARTIFACT_PART_BYTES),
@@ -149,10 +152,15 @@ export function firstArtifactPart(
 }
 
 /** The whole artifact's contents, or -32603 with where its parts start when it cannot fit. */
-export function wholeArtifact(uri: string, a: StoredArtifact, capBytes: number): ResourceContents {
+export function wholeArtifact(
+  uri: string,
+  a: StoredArtifact,
+  capBytes: number,
+  kept: ArtifactBytes,
+): ResourceContents {
   if (fitsWhole(uri, a, capBytes)) return contentsOf(uri, a);
   const wireBytes = artifactReadBytes(uri, a.mimeType, a);
-  const firstPart = firstArtifactPart(uri, a, capBytes).uri;
+  const firstPart = firstArtifactPart(uri, a, capBytes, kept).uri;
   throw resultTooLarge(
     `${uri} is too large to return over this connection: ${a.size} bytes, ${wireBytes} on the wire, ` +
       `over the ${capBytes}-byte cap for one result. Read it in parts through ${ARTIFACT_PARTS_TEMPLATE}, ` +
@@ -170,9 +178,13 @@ function pastEnd(uri: string, offset: number, size: number): ProtocolError {
 }
 
 /** Whether the part `target` names lies inside the artifact (the link check of a part URI). */
-export function partExists(target: ArtifactTarget, a: StoredArtifact): boolean {
+export function partExists(
+  target: ArtifactTarget,
+  a: StoredArtifact,
+  kept: ArtifactBytes,
+): boolean {
   if (!target.part) return true;
-  const size = bytesOf(a).length;
+  const size = kept.of(a).length;
   return target.part.offset < size || (target.part.offset === 0 && size === 0);
 }
 
@@ -182,11 +194,12 @@ export function artifactPart(
   target: Required<ArtifactTarget>,
   a: StoredArtifact,
   capBytes: number,
+  kept: ArtifactBytes,
 ): ResourceContents {
-  const bytes = bytesOf(a);
+  const bytes = kept.of(a);
   const isText = a.text !== undefined;
   const { offset, length } = target.part;
-  if (!partExists(target, a)) throw pastEnd(uri, offset, bytes.length);
+  if (!partExists(target, a, kept)) throw pastEnd(uri, offset, bytes.length);
   const { start, end } = cutPart({
     bytes,
     isText,
@@ -209,16 +222,17 @@ export function artifactStat(
   target: ArtifactTarget,
   a: StoredArtifact,
   capBytes: number,
+  kept: ArtifactBytes,
 ): { size: number; mimeType: string; firstPart?: string } | undefined {
   if (target.part) {
-    if (!partExists(target, a)) return undefined;
-    const size = bytesOf(a).length;
+    if (!partExists(target, a, kept)) return undefined;
+    const size = kept.of(a).length;
     return { size: Math.min(target.part.length, size - target.part.offset), mimeType: a.mimeType };
   }
   if (fitsWhole(target.base, a, capBytes)) return { size: a.size, mimeType: a.mimeType };
   return {
     size: a.size,
     mimeType: a.mimeType,
-    firstPart: firstArtifactPart(target.base, a, capBytes).uri,
+    firstPart: firstArtifactPart(target.base, a, capBytes, kept).uri,
   };
 }

@@ -50,5 +50,5 @@ async function statArtifact(core: ServerCore, uri: string, ctx: RequestContext) 
   if (!found || !('found' in found)) return undefined;
   const caller = ctx.auth && callerKey(ctx.auth);
   if (!(await artifactOwnedBy(core.linkStore, target.base, found.found, caller))) return undefined;
-  return artifactStat(target, found.found, ctx.capBytes);
+  return artifactStat(target, found.found, ctx.capBytes, core.artifactBytes);
 }

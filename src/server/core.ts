@@ -7,6 +7,7 @@ import type {
   Tool,
 } from '../protocol/types.js';
 import type { AnswerBudget } from './answer-budget.js';
+import type { ArtifactBytes } from './artifact-read.js';
 import type { EncodedReads } from './encoded-reads.js';
 import type { PromptEntry, ResourceEntry, TemplateEntry, ToolEntry } from './entries.js';
 import type { LinkStore } from './link-store.js';
@@ -33,6 +34,8 @@ export interface ServerCore {
   readonly listen: ListenHub;
   readonly signer: RequestStateSigner;
   readonly linkStore: LinkStore;
+  /** The bytes of artifacts being read in parts, kept while the stored object lives. */
+  readonly artifactBytes: ArtifactBytes;
   /** This server's answers of versioned reads, encoded once (`maxEncodedReadBytes`). */
   readonly encodedReads: EncodedReads;
   /** Bytes of answers being produced or waiting to be written (`maxResponseTotalBytes`). */

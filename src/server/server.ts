@@ -44,6 +44,7 @@ import { declaredScopes, scopesFor } from './message-scopes.js';
 import { Emitter } from '../protocol/emitter.js';
 import { META } from '../protocol/meta-keys.js';
 import { AnswerBudget, DEFAULT_MAX_RESPONSE_TOTAL_BYTES } from './answer-budget.js';
+import { ArtifactBytes } from './artifact-read.js';
 import { registerReadableLinks, type ReadableLinksHost } from './readable-links-register.js';
 
 /** What a server has registered, as its list methods show it. */
@@ -156,6 +157,7 @@ export class McpServer {
       listen: this.listen,
       signer: this.signer,
       linkStore: this.linkStore,
+      artifactBytes: new ArtifactBytes(),
       encodedReads: new EncodedReads(options.maxEncodedReadBytes),
       answers: this.answerBudget,
       resultMeta: Object.freeze({ [META.serverInfo]: this.info }),

@@ -128,8 +128,6 @@ const KIND_OF: Readonly<Record<Operator, VariableKind>> = {
   '+': 'reserved',
   '#': 'reserved',
 };
-/** Each template's variable kinds, worked out once. */
-const kindsByTemplate = new WeakMap<UriTemplate, Map<string, VariableKind>>();
 
 const STRICTNESS: Readonly<Record<VariableKind, number>> = {
   simple: 3,
@@ -138,21 +136,16 @@ const STRICTNESS: Readonly<Record<VariableKind, number>> = {
   query: 0,
 };
 
-/** Each variable's kind; one used both as `{x}` and `{+x}` gets the stricter `simple`. */
-function variableKinds(template: UriTemplate): Map<string, VariableKind> {
-  const known = kindsByTemplate.get(template);
-  if (known) return known;
-  const kinds = new Map<string, VariableKind>();
-  kindsByTemplate.set(template, kinds);
+/** A variable's kind; one used both as `{x}` and `{+x}` gets the stricter `simple`. */
+function variableKind(template: UriTemplate, name: string): VariableKind {
+  let kind: VariableKind | undefined;
   for (const part of template.parts) {
     if (part.type !== 'expression') continue;
-    const kind = KIND_OF[part.operator];
-    for (const { name } of part.variables) {
-      const seen = kinds.get(name);
-      if (seen === undefined || STRICTNESS[kind] > STRICTNESS[seen]) kinds.set(name, kind);
-    }
+    const own = KIND_OF[part.operator];
+    for (const v of part.variables)
+      if (v.name === name && (kind === undefined || STRICTNESS[own] > STRICTNESS[kind])) kind = own;
   }
-  return kinds;
+  return kind ?? 'simple';
 }
 
 /**
@@ -167,11 +160,10 @@ function variableKinds(template: UriTemplate): Map<string, VariableKind> {
 export function matchSafely(template: UriTemplate, uri: string): SafeMatch | undefined {
   const raw = template.match(uri, { decode: false });
   if (raw === undefined) return undefined;
-  const kinds = variableKinds(template);
   const variables: Record<string, string | string[]> = {};
   for (const name of Object.keys(raw)) {
     const value = raw[name] as string | string[];
-    const kind = kinds.get(name) ?? 'simple';
+    const kind = variableKind(template, name);
     if (typeof value === 'string') {
       const decoded = safelyDecoded(name, value, kind);
       if (typeof decoded !== 'string') return decoded;

@@ -53,9 +53,6 @@ export const LEGACY_METHODS: Record<string, LegacyMethod> = {
   },
 };
 
-/** Peers whose session's subscriptions are released when they close (one handler each). */
-const releasing = new WeakSet<Peer>();
-
 /** The legacy handshake: negotiates a 2025-era version and opens the session. */
 export function initialize(core: ServerCore, peer: Peer, request: JSONRPCRequest): JSONRPCResponse {
   const params = request.params ?? {};
@@ -70,11 +67,9 @@ export function initialize(core: ServerCore, peer: Peer, request: JSONRPCRequest
   // Answer with the requested version when we speak it in this era, else our newest legacy one.
   const protocolVersion = eraOf(requested) === 'legacy' ? requested : LATEST_LEGACY_VERSION;
   // A repeated initialize replaces the session: what the old one subscribed to is released.
-  peer.session?.subscriptions.clear();
-  if (!releasing.has(peer)) {
-    releasing.add(peer);
-    peer.onClose(() => peer.session?.subscriptions.clear());
-  }
+  if (peer.session) peer.session.subscriptions.clear();
+  // The first session of this peer: whichever session it holds is released when it closes.
+  else peer.onClose(() => peer.session?.subscriptions.clear());
   peer.session = {
     protocolVersion,
     clientCapabilities: params['capabilities'] as ClientCapabilities,

@@ -20,7 +20,7 @@ export async function resolvesUri(core: ServerCore, uri: string): Promise<boolea
     return false;
   }
   const found = await core.linkStore.get(target.base);
-  return 'found' in found && partExists(target, found.found);
+  return 'found' in found && partExists(target, found.found, core.artifactBytes);
 }
 
 /**

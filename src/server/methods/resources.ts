@@ -128,8 +128,14 @@ async function resolveRead(
     ) {
       const a = found.found;
       const contents = target.part
-        ? artifactPart(uri, { base: target.base, part: target.part }, a, ctx.capBytes)
-        : wholeArtifact(uri, a, ctx.capBytes);
+        ? artifactPart(
+            uri,
+            { base: target.base, part: target.part },
+            a,
+            ctx.capBytes,
+            core.artifactBytes,
+          )
+        : wholeArtifact(uri, a, ctx.capBytes, core.artifactBytes);
       const result = {
         contents: [contents],
         ttlMs: Math.max(0, a.expiresAt - Date.now()),

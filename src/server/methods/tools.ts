@@ -64,20 +64,13 @@ async function callTool(params: Params, { core, ctx }: MethodEnv): Promise<Resul
   return result as unknown as Result;
 }
 
-const legacyToolCache = new WeakMap<readonly Tool[], Tool[]>();
-
 /** 2025-11-25 knows only object output schemas: other ones are left out of the listing. */
 function legacyTools(tools: readonly Tool[]): readonly Tool[] {
-  let out = legacyToolCache.get(tools);
-  if (!out) {
-    out = tools.map((t) => {
-      if (t.outputSchema === undefined || t.outputSchema['type'] === 'object') return t;
-      const { outputSchema: _dropped, ...rest } = t;
-      return rest;
-    });
-    legacyToolCache.set(tools, out);
-  }
-  return out;
+  return tools.map((t) => {
+    if (t.outputSchema === undefined || t.outputSchema['type'] === 'object') return t;
+    const { outputSchema: _dropped, ...rest } = t;
+    return rest;
+  });
 }
 
 export const toolMethods: Record<string, MethodSpec> = {
