@@ -139,3 +139,31 @@ describe('JSON Schemas with an $id', () => {
     expect(await isError(conn, 'a')).toBe(true);
   });
 });
+
+describe('a JSON Schema whose $id is a meta-schema', () => {
+  it('is refused, and the schemas registered after it still compile and validate', async () => {
+    const server = createServer({ name: 'meta-id', version: '1.0.0' });
+    let thrown: unknown;
+    try {
+      server.tool(
+        'bad',
+        { input: { $id: 'https://json-schema.org/draft/2020-12/schema', type: 'object' } },
+        () => 'no',
+      );
+    } catch (error) {
+      thrown = error;
+    }
+    expect(isMcpKitError(thrown) && thrown.code).toBe('SCHEMA_INVALID');
+    server.tool(
+      'good',
+      { input: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] } },
+      () => 'ok',
+    );
+    const conn = connectInMemory(server);
+    const call = async (args: unknown) =>
+      ((await conn.send(modern('tools/call', { name: 'good', arguments: args }))) as Answer).result
+        ?.isError === true;
+    expect(await call({ n: 1 })).toBe(false);
+    expect(await call({ n: 'one' })).toBe(true);
+  });
+});

@@ -65,7 +65,9 @@ function compileAlone(
   try {
     return compiler.compile(schema);
   } finally {
-    compiler.removeSchema(schema);
+    // A schema claiming an `$id` the compiler knew before (a meta-schema's) must not remove it.
+    const id = schema['$id'];
+    if (typeof id !== 'string' || !known.has(id.replace(/#$/, ''))) compiler.removeSchema(schema);
     for (const key of [...Object.keys(compiler.refs), ...Object.keys(compiler.schemas)])
       if (!known.has(key)) compiler.removeSchema(key);
   }
