@@ -141,29 +141,72 @@ describe('JSON Schemas with an $id', () => {
 });
 
 describe('a JSON Schema whose $id is a meta-schema', () => {
-  it('is refused, and the schemas registered after it still compile and validate', async () => {
+  it.each([
+    'https://json-schema.org/draft/2020-12/schema',
+    'https://json-schema.org/draft/2020-12/schema#',
+    'https://json-schema.org/draft/2020-12/schema#/',
+  ])('%s is refused, and schemas registered after it still compile and validate', async (id) => {
     const server = createServer({ name: 'meta-id', version: '1.0.0' });
     let thrown: unknown;
     try {
-      server.tool(
-        'bad',
-        { input: { $id: 'https://json-schema.org/draft/2020-12/schema', type: 'object' } },
-        () => 'no',
-      );
+      server.tool('bad', { input: { $id: id, type: 'object' } }, () => 'no');
     } catch (error) {
       thrown = error;
     }
     expect(isMcpKitError(thrown) && thrown.code).toBe('SCHEMA_INVALID');
+    // A new schema object each time: compiled now, against the meta-schema.
     server.tool(
       'good',
       { input: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] } },
       () => 'ok',
     );
+    expect(() =>
+      server.tool(
+        'invalid',
+        { input: { type: 'object', properties: { n: { type: 7 } } } },
+        () => 'no',
+      ),
+    ).toThrow(/does not compile/);
     const conn = connectInMemory(server);
     const call = async (args: unknown) =>
       ((await conn.send(modern('tools/call', { name: 'good', arguments: args }))) as Answer).result
         ?.isError === true;
     expect(await call({ n: 1 })).toBe(false);
     expect(await call({ n: 'one' })).toBe(true);
+  });
+});
+
+describe('a $ref to the $id of a schema registered before', () => {
+  it('resolves: a tool may refer to a schema another tool of the server declared', async () => {
+    const server = createServer({ name: 'shared-ref', version: '1.0.0' });
+    server.tool(
+      'first',
+      {
+        input: {
+          $id: 'https://example.com/shared-point.json',
+          type: 'object',
+          properties: { x: { type: 'number' } },
+          required: ['x'],
+        },
+      },
+      () => 'one',
+    );
+    server.tool(
+      'second',
+      {
+        input: {
+          type: 'object',
+          properties: { at: { $ref: 'https://example.com/shared-point.json' } },
+          required: ['at'],
+        },
+      },
+      () => 'two',
+    );
+    const conn = connectInMemory(server);
+    const call = async (args: unknown) =>
+      ((await conn.send(modern('tools/call', { name: 'second', arguments: args }))) as Answer)
+        .result?.isError === true;
+    expect(await call({ at: { x: 1 } })).toBe(false);
+    expect(await call({ at: { x: 'one' } })).toBe(true);
   });
 });

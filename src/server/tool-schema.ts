@@ -47,29 +47,29 @@ const ADAPTERS: Record<string, string> = {
 const ANY_ADAPTER =
   "use the library's adapter that implements Standard JSON Schema, or pass a JSON Schema object";
 
-/** The compiler of user schemas; it keeps nothing of them between compiles (see compileAlone). */
+const AJV_OPTIONS = { strict: false, allErrors: false, validateFormats: false } as const;
+
 let ajv: InstanceType<AjvClass> | undefined;
 
+/** Ajv's refusal of a schema whose `$id` (or a nested one) another schema holds already. */
+const ID_TAKEN = /^schema with key or id ".*" already exists$/;
+
 /**
- * Compiles `schema` and then removes from the compiler everything the compile added: two servers
- * in one process (or one tool registered again) may use the same `$id` for different schemas,
- * and nothing of a removed tool stays alive.
+ * Compiles a user schema. One compiler serves the process, so that the same schema object is
+ * compiled once however many servers register it; a schema whose `$id` another one holds there
+ * (another server's, or a tool registered before with other contents) is compiled by a
+ * compiler of its own instead of being refused.
  */
-function compileAlone(
+function compileUser(
   schema: Record<string, unknown>,
 ): ReturnType<InstanceType<AjvClass>['compile']> {
   // No loadSchema: network $refs are never dereferenced.
-  ajv ??= new Ajv2020({ strict: false, allErrors: false, validateFormats: false });
-  const compiler = ajv;
-  const known = new Set([...Object.keys(compiler.refs), ...Object.keys(compiler.schemas)]);
+  ajv ??= new Ajv2020(AJV_OPTIONS);
   try {
-    return compiler.compile(schema);
-  } finally {
-    // A schema claiming an `$id` the compiler knew before (a meta-schema's) must not remove it.
-    const id = schema['$id'];
-    if (typeof id !== 'string' || !known.has(id.replace(/#$/, ''))) compiler.removeSchema(schema);
-    for (const key of [...Object.keys(compiler.refs), ...Object.keys(compiler.schemas)])
-      if (!known.has(key)) compiler.removeSchema(key);
+    return ajv.compile(schema);
+  } catch (error) {
+    if (!(error instanceof Error) || !ID_TAKEN.test(error.message)) throw error;
+    return new Ajv2020(AJV_OPTIONS).compile(schema);
   }
 }
 
@@ -122,7 +122,7 @@ export function compileSchema(schema: SchemaInput, what: string): CompiledSchema
   }
   let validate;
   try {
-    validate = compileAlone(schema);
+    validate = compileUser(schema);
   } catch (cause) {
     const reason = cause instanceof Error ? cause.message : String(cause);
     throw new McpKitError(
