@@ -88,6 +88,8 @@ function describe(root: string, error: ErrorObject): ValidationIssue {
 class EraValidators {
   private readonly ajv: InstanceType<AjvClass>;
   private readonly cache = new Map<string, ValidateFunction | null>();
+  /** Checkers by definition and root; the set of both is fixed by the schema and the callers. */
+  private readonly checkers = new Map<string, ParamsValidator | null>();
 
   constructor(
     schema: object,
@@ -104,18 +106,26 @@ class EraValidators {
   }
 
   forDef(def: string, root: string): ParamsValidator | undefined {
+    // One checker per definition and root, made at its first use: never one per request.
+    const key = `${def} ${root}`;
+    const known = this.checkers.get(key);
+    if (known !== undefined) return known ?? undefined;
     let fn = this.cache.get(def);
     if (fn === undefined) {
       fn = this.ajv.getSchema(`${this.id}#/$defs/${def}`) ?? null;
       this.cache.set(def, fn);
     }
-    if (fn === null) return undefined;
     const validate = fn;
-    return (params) => {
-      if (validate(params)) return undefined;
-      const first = validate.errors?.[0];
-      return first ? describe(root, first) : { field: root, message: `${root} is invalid` };
-    };
+    const checker: ParamsValidator | null =
+      validate === null
+        ? null
+        : (params) => {
+            if (validate(params)) return undefined;
+            const first = validate.errors?.[0];
+            return first ? describe(root, first) : { field: root, message: `${root} is invalid` };
+          };
+    this.checkers.set(key, checker);
+    return checker ?? undefined;
   }
 
   /** Compiles every known validator now, so that no request pays for it. */
