@@ -7,6 +7,7 @@ import type { JSONRPCMessage, JSONRPCResponse, RequestId } from '../protocol/jso
 import { validateClientResult } from '../protocol/validate.js';
 import type { ClientCapabilities, Implementation } from '../protocol/types.js';
 import type { Era } from '../protocol/versions.js';
+import { KeyTable } from '../protocol/key-table.js';
 
 /** What a 2025-11-25 client established with `initialize`. */
 export interface LegacySession {
@@ -91,7 +92,7 @@ export class Peer {
   /** @internal The 2025-11-25 session, set by `initialize` (the engine's, not the transport's). */
   session: LegacySession | undefined;
   /** @internal In-flight requests by id, for `notifications/cancelled`. */
-  readonly inflight = new Map<RequestId, Cancellation>();
+  readonly inflight = new KeyTable<Cancellation, RequestId>();
   /**
    * In-flight requests whose id a later one took over in `inflight` (stateless HTTP reuses ids):
    * still aborted by `close`. Empty unless ids repeat.
@@ -270,7 +271,7 @@ export class Peer {
     if (this.closed) return;
     this.closed = true;
     // Requests that share an id are all aborted: the shadowed ones too.
-    for (const cancel of [...this.inflight.values(), ...this.shadowed]) cancel.abort();
+    for (const cancel of [...this.inflight.snapshot(), ...this.shadowed]) cancel.abort();
     this.shadowed.clear();
     this.inflight.clear();
     for (const id of [...this.pending.keys()]) {

@@ -19,6 +19,7 @@ import * as path from 'node:path';
 import { cacheKey, sameFile, type ResolvedFile } from './file-reader.js';
 import type { ProviderFs } from './fs-types.js';
 import { relativeInside } from './paths.js';
+import { KeyTable } from '../../protocol/key-table.js';
 import { resolveInRoot, type Containment, type Resolved } from './resolve.js';
 
 /** How long a record is trusted at most, by default (ms): the backstop for unreported changes. */
@@ -142,7 +143,7 @@ export class PathRecords {
    */
   private readonly under = new Map<string, Set<PathRecord>>();
   /** Resolutions in flight, by path: concurrent misses of one path share one realpath. */
-  private readonly flights = new Map<string, Flight>();
+  private readonly flights = new KeyTable<Flight>();
   private readonly ttlMs: number;
   private readonly maxEntries: number;
   private readonly now: () => number;
@@ -195,9 +196,10 @@ export class PathRecords {
    */
   drop(changed: string | undefined): void {
     if (changed === undefined) return this.clear();
-    for (const [relative, flight] of this.flights) {
+    for (const relative of this.flights.keys()) {
       if (relative === changed || relative.startsWith(`${changed}/`)) {
-        flight.spoiled = true;
+        const flight = this.flights.get(relative);
+        if (flight) flight.spoiled = true;
         this.flights.delete(relative);
       }
     }
@@ -226,7 +228,7 @@ export class PathRecords {
     for (const record of this.records.values()) record.dropped = true;
     this.records.clear();
     this.under.clear();
-    for (const flight of this.flights.values()) flight.spoiled = true;
+    for (const flight of this.flights.snapshot()) flight.spoiled = true;
     this.flights.clear();
   }
 

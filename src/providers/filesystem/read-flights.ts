@@ -2,6 +2,7 @@
  * Reads in flight, by cache key: concurrent misses of one file version share one read (and one
  * encoding) instead of each reading and encoding the file again.
  */
+import { KeyTable } from '../../protocol/key-table.js';
 
 /** One shared read, with the allowance it was started with. */
 export interface Flight<T> {
@@ -14,7 +15,7 @@ export interface Flight<T> {
 }
 
 export class ReadFlights<T> {
-  private readonly flights = new Map<string, Flight<T>>();
+  private readonly flights = new KeyTable<Flight<T>>();
 
   /** Whether a read of `key` is in flight. */
   has(key: string): boolean {

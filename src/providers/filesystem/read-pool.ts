@@ -14,6 +14,7 @@ import { McpKitError } from '../../errors/mcpkit-error.js';
 import { maxStalledReadsOf, ReadStalls } from './read-stalls.js';
 import { revived, type ReadJob, type ReadJobResult } from './read-job.js';
 import { CpuSaturation } from './cpu-saturation.js';
+import { IdTable } from '../../protocol/id-table.js';
 
 /** Workers started before the pool grows only for slow jobs. */
 export const BASE_READ_WORKERS = 4;
@@ -125,7 +126,7 @@ export interface Answer {
 export class ReadPool {
   private readonly slots: Slot[] = [];
   /** Jobs not settled yet, by id. */
-  private readonly pending = new Map<number, Task>();
+  private readonly pending = new IdTable<Task>();
   private readonly waiting: Task[] = [];
   private readonly claims = new Int32Array(new SharedArrayBuffer(CLAIMS * 4));
   private timer: ReturnType<typeof setTimeout> | undefined;
@@ -179,7 +180,7 @@ export class ReadPool {
     for (const slot of this.slots.splice(0)) void slot.worker.terminate();
     this.waiting.length = 0;
     const closed = new McpKitError('PROVIDER_CLOSED', 'the read pool was closed');
-    for (const task of this.pending.values()) task.reject(closed);
+    for (const task of this.pending.snapshot()) task.reject(closed);
     this.pending.clear();
   }
 
@@ -263,9 +264,7 @@ export class ReadPool {
 
   /** The task of `id` when it is still pending, taken out of the table. */
   private settle(id: number): Task | undefined {
-    const task = this.pending.get(id);
-    this.pending.delete(id);
-    return task;
+    return this.pending.take(id);
   }
 
   /** Hands waiting jobs to the least busy workers that are not held; starts the base ones. */

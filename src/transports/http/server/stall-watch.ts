@@ -1,10 +1,13 @@
+import { IdTable } from '../../../protocol/id-table.js';
+
 /**
  * One timer for every body an endpoint is reading, instead of one per request: a body whose
  * last progress is older than `idleMs` is told so within `idleMs / 2` more (never sooner). Each body only sets
  * a number when bytes arrive, so a request that is read at once costs no timer at all.
  */
 export class StallWatch {
-  private readonly watched = new Set<Watched>();
+  private readonly watched = new IdTable<Watched>();
+  private nextId = 0;
   private timer: ReturnType<typeof setInterval> | undefined;
   /** Ticks of `idleMs / 2`; a body that saw none for three has stalled (idleMs to 1.5x). */
   private tick = 0;
@@ -13,9 +16,11 @@ export class StallWatch {
 
   /** Watches one body; `onStall` runs once if it makes no progress for `idleMs`. */
   watch(onStall: () => void): Watched {
-    const entry: Watched = { seen: this.tick, onStall, stop: () => this.unwatch(entry) };
+    const id = this.nextId;
+    this.nextId = (id + 1) & 0x7fffffff;
+    const entry: Watched = { seen: this.tick, onStall, stop: () => this.watched.delete(id) };
     if (this.idleMs <= 0) return entry;
-    this.watched.add(entry);
+    this.watched.set(id, entry);
     if (!this.timer) this.start();
     return entry;
   }
@@ -34,10 +39,6 @@ export class StallWatch {
     entry.seen = this.tick;
   }
 
-  private unwatch(entry: Watched): void {
-    this.watched.delete(entry);
-  }
-
   private sweep(): void {
     // Stopped by a sweep that finds nothing, not by the last body: under load the set empties
     // and fills again between requests, and a timer per request is what this avoids.
@@ -47,7 +48,7 @@ export class StallWatch {
       return;
     }
     this.tick++;
-    for (const entry of [...this.watched]) {
+    for (const entry of this.watched.snapshot()) {
       // Three ticks: progress just before a tick still gets the whole idleMs (at most 1.5x).
       if (this.tick - entry.seen >= 3) {
         entry.stop();
