@@ -3,6 +3,7 @@ import type { ContentBlock, ResourceContents } from '../protocol/types.js';
 import {
   contentWireSize,
   jsonStringWireSize,
+  jsonUtf8WireSize,
   resourceContentsWireSize,
   textSizes,
   utf8Length,
@@ -38,6 +39,60 @@ describe('jsonStringWireSize', () => {
     let all = '';
     for (let c = 0; c <= 0xffff; c++) all += String.fromCharCode(c);
     expect(jsonStringWireSize(all)).toBe(bytesOf(all));
+  });
+});
+
+describe('jsonUtf8WireSize', () => {
+  // UTF-8 holds no lone surrogate: those cases have no bytes to size.
+  const wellFormed = STRINGS.filter(
+    ([, text]) => new TextDecoder().decode(new TextEncoder().encode(text)) === text,
+  );
+  const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
+  /** `bytes` copied at byte offset `at` of a larger buffer: every alignment of the word scan. */
+  const at = (bytes: Uint8Array, offset: number): Uint8Array => {
+    const buffer = new Uint8Array(bytes.length + 8);
+    buffer.set(bytes, offset);
+    return buffer.subarray(offset, offset + bytes.length);
+  };
+
+  it.each(wellFormed)('%s, at every alignment', (_name, text) => {
+    for (let offset = 0; offset < 4; offset++)
+      expect(jsonUtf8WireSize(at(encode(text), offset))).toBe(bytesOf(text));
+  });
+
+  it('matches on every ASCII byte, alone and in words of other bytes', () => {
+    for (let b = 0; b < 0x80; b++) {
+      const one = String.fromCharCode(b);
+      for (const text of [one, `abc${one}`, `${one}xyz1234`, `ab${one}${one}cd${one}é`])
+        for (let offset = 0; offset < 4; offset++)
+          expect(jsonUtf8WireSize(at(encode(text), offset))).toBe(bytesOf(text));
+    }
+  });
+
+  it('matches on random UTF-8 of every length up to 64', () => {
+    const pool = [
+      'a',
+      ' ',
+      '"',
+      '\\',
+      '\n',
+      '\t',
+      '\u0000',
+      '\u001f',
+      '\u007f',
+      'é',
+      'Ω',
+      '漢',
+      '😀',
+      '\u2028',
+    ];
+    let seed = 7;
+    const next = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    for (let length = 0; length <= 64; length++) {
+      let text = '';
+      for (let i = 0; i < length; i++) text += pool[Math.floor(next() * pool.length)];
+      expect(jsonUtf8WireSize(at(encode(text), length % 4))).toBe(bytesOf(text));
+    }
   });
 });
 

@@ -29,6 +29,53 @@ export function jsonStringWireSize(text: string): number {
   return size;
 }
 
+/** Bytes `JSON.stringify` adds for each byte of UTF-8 text (beyond the byte itself). */
+const JSON_ESCAPE_EXTRA: Uint8Array = (() => {
+  const extra = new Uint8Array(256);
+  for (let b = 0; b < 0x20; b++) extra[b] = 5; // \u00XX
+  for (const b of [0x08, 0x09, 0x0a, 0x0c, 0x0d, 0x22, 0x5c]) extra[b] = 1; // \b \t \n \f \r \" \\
+  return extra;
+})();
+
+/**
+ * {@link jsonStringWireSize} of valid UTF-8 text given as its bytes (which hold no lone
+ * surrogate): the byte count plus what escaping adds. Words of four bytes with no quote,
+ * backslash or control are passed over whole; ~4x faster than `JSON.stringify` for prose.
+ *
+ * @example
+ * jsonUtf8WireSize(new TextEncoder().encode('a"é')); // 7
+ */
+export function jsonUtf8WireSize(bytes: Uint8Array): number {
+  const n = bytes.length;
+  let extra = 0;
+  let i = 0;
+  const head = Math.min(n, (4 - (bytes.byteOffset & 3)) & 3);
+  for (; i < head; i++) extra += JSON_ESCAPE_EXTRA[bytes[i] as number] as number;
+  const words = (n - i) >>> 2;
+  if (words > 0) {
+    const view = new Uint32Array(bytes.buffer, bytes.byteOffset + i, words);
+    for (let k = 0; k < words; k++) {
+      const x = view[k] as number;
+      const quote = x ^ 0x22222222;
+      const slash = x ^ 0x5c5c5c5c;
+      // A byte below 0x20, or equal to one of the two: flagged, with rare false alarms.
+      const flagged =
+        ((x - 0x20202020) & ~x) | ((quote - 0x01010101) & ~quote) | ((slash - 0x01010101) & ~slash);
+      if ((flagged & 0x80808080) !== 0) {
+        const at = i + k * 4;
+        extra +=
+          (JSON_ESCAPE_EXTRA[bytes[at] as number] as number) +
+          (JSON_ESCAPE_EXTRA[bytes[at + 1] as number] as number) +
+          (JSON_ESCAPE_EXTRA[bytes[at + 2] as number] as number) +
+          (JSON_ESCAPE_EXTRA[bytes[at + 3] as number] as number);
+      }
+    }
+    i += words * 4;
+  }
+  for (; i < n; i++) extra += JSON_ESCAPE_EXTRA[bytes[i] as number] as number;
+  return n + 2 + extra;
+}
+
 /**
  * {@link utf8Length} and {@link jsonStringWireSize} of one string in one scan (a large text is
  * sized as raw bytes and as JSON by the assembler: one pass instead of three).

@@ -2,6 +2,7 @@
 import type { Stats } from 'node:fs';
 import { base64Length } from '../../protocol/base64.js';
 import { encodeBase64 } from '../../content/blob.js';
+import { jsonUtf8WireSize } from '../../content/wire-size.js';
 import {
   DEFAULT_BINARY_MIME,
   DEFAULT_TEXT_MIME,
@@ -323,8 +324,10 @@ async function readOnce(
   if (bytes.length !== size || !sameVersion(before, await handle.stat())) return CHANGED;
   const text = textual ? decodeUtf8(bytes) : undefined;
   if (text !== undefined) {
-    // Native stringify and UTF-8 count: ~3.5x faster than a scan in JS (jsonStringWireSize).
-    const wireBytes = Buffer.byteLength(JSON.stringify(text));
+    // From the bytes: ~4x faster than stringifying the text (its escapes are the slow path).
+    // The decoder drops a leading byte order mark, so the size does too.
+    const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+    const wireBytes = jsonUtf8WireSize(bom ? bytes.subarray(3) : bytes);
     if (wireBytes > limit) return { kind: 'too-large', size, wireBytes, mtimeMs };
     return { kind: 'ok', contents: { mimeType, text, size, mtimeMs, wireBytes }, version: before };
   }

@@ -20,6 +20,8 @@ const PNG = Buffer.from(
   'base64',
 );
 const MARKER = 'MCPKIT-POOL-OUTSIDE-3c9e';
+/** A text whose JSON escapes every kind of byte, behind a byte order mark the decoder drops. */
+const BOM_TEXT = '\ufeffsay "hi" \\ bye\n\t\r\b\f\u0001\u001f\u007f é 漢 😀 end';
 const VISIBILITY: Visibility = { hidden: false, ignore: new Set(['node_modules']) };
 /** A settle wait that keeps a worker on its job (a future mtime always waits the whole of it). */
 const SLOW_SETTLE_MS = 1500;
@@ -93,6 +95,7 @@ beforeAll(async () => {
   await mkdir(join(root, 'notes'), { recursive: true });
   await mkdir(join(root, 'node_modules'), { recursive: true });
   await writeFile(join(root, 'notes', 'a.md'), '# A\n\nhello\n');
+  await writeFile(join(root, 'notes', 'bom.txt'), BOM_TEXT);
   await writeFile(join(root, 'img.png'), PNG);
   await writeFile(join(root, '.env'), 'SECRET=1');
   await writeFile(join(root, 'node_modules', 'x.js'), 'x');
@@ -163,6 +166,18 @@ describe('ReadPool: one job resolves and reads a path in a worker', () => {
     const pooled = await pool.run(job);
     expect(comparable(pooled)).toEqual(comparable(await onMainThread(job)));
     expect(JSON.stringify(pooled)).not.toContain(MARKER);
+  });
+
+  it('sizes a text as its JSON string, escapes counted, the byte order mark left out', async () => {
+    const pool = poolOf(2);
+    for (const result of [
+      await pool.run(jobOf('notes/bom.txt')),
+      await onMainThread(jobOf('notes/bom.txt')),
+    ]) {
+      const contents = result.outcome?.kind === 'ok' ? result.outcome.contents : undefined;
+      expect(contents?.text).toBe(BOM_TEXT.slice(1));
+      expect(contents?.wireBytes).toBe(Buffer.byteLength(JSON.stringify(BOM_TEXT.slice(1))));
+    }
   });
 
   it('answers missing and refused paths without contents', async () => {
