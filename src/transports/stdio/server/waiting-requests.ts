@@ -1,4 +1,5 @@
 import type { RequestId } from '../../../protocol/jsonrpc.js';
+import { KeyTable } from '../../../protocol/key-table.js';
 
 /**
  * Lines up to this many characters wait parsed (read once at the edge); longer ones wait as
@@ -44,7 +45,7 @@ interface Waiting {
 export class WaitingRequests {
   private queue: Waiting[] = [];
   private head = 0;
-  private readonly byId = new Map<RequestId, Waiting[]>();
+  private readonly byId = new KeyTable<Waiting[], RequestId>();
   private live = 0;
   /** What the requests still waiting weigh: text length, or {@link parsedWeight} when parsed. */
   bytes = 0;
