@@ -16,6 +16,10 @@ describe('IdTable', () => {
     expect(table.delete(2)).toBe(true);
     expect(table.delete(2)).toBe(false);
     expect(table.size).toBe(0);
+    const maybe = new IdTable<string | undefined>();
+    maybe.set(3, 'x');
+    maybe.set(3, undefined);
+    expect([maybe.has(3), maybe.size]).toEqual([false, 0]);
   });
 
   it('keeps ids that meet in a slot apart (an old straggler and the ids after it)', () => {
@@ -49,6 +53,22 @@ describe('IdTable', () => {
     table.set(0x7fffffff, 'last');
     table.set(0, 'first');
     expect([table.get(0x7fffffff), table.get(0)]).toEqual(['last', 'first']);
+    // -1 marks an empty slot: it is no id, in an empty slot (the last one) or a full one.
+    const empty = new IdTable<string>();
+    expect([empty.has(-1), empty.get(-1), empty.take(-1), empty.delete(-1)]).toEqual([
+      false,
+      undefined,
+      undefined,
+      false,
+    ]);
+    expect(empty.size).toBe(0);
+    expect([table.has(-1), table.get(-1), table.take(-1), table.delete(-1)]).toEqual([
+      false,
+      undefined,
+      undefined,
+      false,
+    ]);
+    expect(table.size).toBe(2);
     for (const bad of [-1, 0x80000000, 1.5, Number.NaN])
       expect(() => table.set(bad, 'x')).toThrow(/IdTable id is a whole number/);
   });

@@ -1,10 +1,12 @@
+import { KeyTable } from './key-table.js';
+
 /**
  * Values by whole-number id (ids counted up and settled in about the order given: jobs and
  * requests in flight), in two arrays indexed by the id modulo their length. An id whose slot is
- * taken by another moves that older one to a small overflow map (a straggler: a job held by a
+ * taken by another moves that older one to a small overflow table (a straggler: a job held by a
  * hung file), so the arrays grow with the number held, never with how far apart ids are.
  *
- * Why not a Map alone: V8 rebuilds a Map's table every few dozen inserts and deletes, and each
+ * Why not a Map: V8 rebuilds a Map's table every few dozen inserts and deletes, and each
  * old table points to the next one. Once an old table sits in the old generation (after any full
  * collection), that chain keeps every later table, and all the values they held, alive through
  * the young generation's collections: each value is promoted, then freed only by the next full
@@ -15,7 +17,8 @@ export class IdTable<T> {
   private ids: number[];
   private values: (T | undefined)[];
   private inSlots = 0;
-  private readonly overflow = new Map<number, T>();
+  /** A KeyTable too: a steady share of slow jobs must not churn a Map either. */
+  private readonly overflow = new KeyTable<T, number>();
 
   constructor(capacity = 64) {
     const size = 2 ** Math.ceil(Math.log2(Math.max(capacity, 2)));
@@ -28,20 +31,26 @@ export class IdTable<T> {
   }
 
   get(id: number): T | undefined {
+    if (id < 0) return undefined;
     const at = id & (this.ids.length - 1);
     if (this.ids[at] === id) return this.values[at];
     return this.overflow.size > 0 ? this.overflow.get(id) : undefined;
   }
 
   has(id: number): boolean {
+    if (id < 0) return false; // -1 marks an empty slot
     if (this.ids[id & (this.ids.length - 1)] === id) return true;
     return this.overflow.size > 0 && this.overflow.has(id);
   }
 
-  /** Sets `id`, a whole number from 0 to 2^31 - 1. */
+  /** Sets `id`, a whole number from 0 to 2^31 - 1; an undefined value takes it out. */
   set(id: number, value: T): void {
     if (!Number.isInteger(id) || id < 0 || id > 0x7fffffff)
       throw new RangeError(`an IdTable id is a whole number from 0 to 2^31 - 1 (got ${id})`);
+    if (value === undefined) {
+      this.take(id);
+      return;
+    }
     if (this.overflow.size > 0 && this.overflow.has(id)) {
       this.overflow.set(id, value);
       return;
@@ -57,6 +66,7 @@ export class IdTable<T> {
 
   /** Takes `id` out; returns its value, if it had one. */
   take(id: number): T | undefined {
+    if (id < 0) return undefined;
     const at = id & (this.ids.length - 1);
     if (this.ids[at] !== id) {
       if (this.overflow.size === 0) return undefined;
@@ -89,7 +99,7 @@ export class IdTable<T> {
     const out: T[] = [];
     for (let at = 0; at < this.ids.length; at++)
       if (this.ids[at] !== -1) out.push(this.values[at] as T);
-    out.push(...this.overflow.values());
+    out.push(...this.overflow.snapshot());
     return out;
   }
 
