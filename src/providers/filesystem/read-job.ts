@@ -49,6 +49,74 @@ export async function runReadJob(fs: ProviderFs, job: ReadJob): Promise<ReadJobR
   return { resolved, outcome };
 }
 
+/** A job and its id as the pool sends them to a worker. */
+export interface JobMessage {
+  readonly id: number;
+  readonly job: ReadJob;
+}
+
+/**
+ * A job as its message to a worker: its fields as one JSON string. Structured cloning walks a
+ * nested object field by field on both threads (~6 µs each way for a job); one string crosses
+ * in ~2. JSON has no infinity: a limit without end crosses as null.
+ */
+export function jobMessage(id: number, job: ReadJob): string {
+  const { visibility, known } = job;
+  return JSON.stringify([
+    id,
+    job.root,
+    job.relative,
+    visibility.hidden,
+    [...visibility.ignore],
+    job.refuseHardLinks,
+    job.limitBytes,
+    job.keepsWireBytes,
+    known?.mimeType ?? null,
+    known?.size ?? null,
+    job.settleMs ?? null,
+  ]);
+}
+
+/** The job of a {@link jobMessage}. */
+export function jobOfMessage(text: string): JobMessage {
+  const [
+    id,
+    root,
+    relative,
+    hidden,
+    ignore,
+    refuseHardLinks,
+    limit,
+    keeps,
+    mimeType,
+    size,
+    settle,
+  ] = JSON.parse(text) as [
+    number,
+    string,
+    string,
+    boolean,
+    string[],
+    boolean,
+    number | null,
+    number | null,
+    string | null,
+    number | null,
+    number | null,
+  ];
+  const job: ReadJob = {
+    root,
+    relative,
+    visibility: { hidden, ignore: new Set(ignore) },
+    refuseHardLinks,
+    limitBytes: limit ?? Number.POSITIVE_INFINITY,
+    keepsWireBytes: keeps ?? Number.POSITIVE_INFINITY,
+    ...(mimeType !== null && size !== null ? { known: { mimeType, size } } : {}),
+    ...(settle !== null ? { settleMs: settle } : {}),
+  };
+  return { id, job };
+}
+
 /** Stats as a worker's message brings them (plain fields) made Stats again. */
 export function revived<T extends object>(stats: T): Stats {
   return Object.setPrototypeOf(stats, Stats.prototype) as Stats;

@@ -6,7 +6,7 @@
  */
 import { EventEmitter } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ReadJob, ReadJobResult } from './read-job.js';
+import { jobOfMessage, type JobMessage, type ReadJob, type ReadJobResult } from './read-job.js';
 import { BASE_READ_WORKERS, ReadPool, type Answer, type ReadWorker } from './read-pool.js';
 
 /**
@@ -16,7 +16,7 @@ import { BASE_READ_WORKERS, ReadPool, type Answer, type ReadWorker } from './rea
 class FakeWorker extends EventEmitter {
   readonly ran: string[] = [];
   terminated = false;
-  private readonly inbox: { id: number; job: ReadJob }[] = [];
+  private readonly inbox: JobMessage[] = [];
   private busy = false;
   private hung: Answer | undefined;
 
@@ -28,8 +28,8 @@ class FakeWorker extends EventEmitter {
     queueMicrotask(() => this.emit('message', { id: -1, ready: true }));
   }
 
-  postMessage(message: { id: number; job: ReadJob }): void {
-    this.inbox.push(message);
+  postMessage(message: string): void {
+    this.inbox.push(jobOfMessage(message));
     this.step();
   }
 

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeFs, type ProviderFs } from './fs-types.js';
 import type { Visibility } from './paths.js';
 import { readFileContents } from './read-file.js';
-import type { ReadJob, ReadJobResult } from './read-job.js';
+import { jobMessage, jobOfMessage, type ReadJob, type ReadJobResult } from './read-job.js';
 import { BASE_READ_WORKERS, DEFAULT_READ_WORKERS, ReadPool, readPoolOf } from './read-pool.js';
 import { resolveInRoot } from './resolve.js';
 
@@ -345,5 +345,37 @@ describe('ReadPool: growth', () => {
     );
     await all;
     expect(largest).toBe(2);
+  });
+});
+
+describe('jobMessage', () => {
+  it('carries every field of a job to the worker and back, limits without end too', () => {
+    const jobs: ReadJob[] = [
+      jobOf('notes/a.md'),
+      {
+        root: '/srv/a "quoted" \\ root',
+        relative: 'é/漢/😀/a\0b\n.txt',
+        visibility: { hidden: true, ignore: new Set(['node_modules', '.git', '']) },
+        refuseHardLinks: true,
+        limitBytes: Number.POSITIVE_INFINITY,
+        keepsWireBytes: -1,
+        known: { mimeType: 'text/markdown', size: 0 },
+        settleMs: 0,
+      },
+      {
+        root: '/r',
+        relative: 'x',
+        visibility: { hidden: false, ignore: new Set() },
+        refuseHardLinks: false,
+        limitBytes: 0,
+        keepsWireBytes: Number.POSITIVE_INFINITY,
+      },
+    ];
+    for (const [n, job] of jobs.entries()) {
+      const id = [0, 2 ** 31 - 1, 7][n] as number;
+      const message = jobMessage(id, job);
+      expect(typeof message).toBe('string');
+      expect(jobOfMessage(message)).toEqual({ id, job });
+    }
   });
 });

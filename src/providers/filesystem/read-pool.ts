@@ -12,7 +12,7 @@ import type { Worker } from 'node:worker_threads';
 import { startModuleWorker } from './worker-start.js';
 import { McpKitError } from '../../errors/mcpkit-error.js';
 import { maxStalledReadsOf, ReadStalls } from './read-stalls.js';
-import { revived, type ReadJob, type ReadJobResult } from './read-job.js';
+import { jobMessage, revived, type ReadJob, type ReadJobResult } from './read-job.js';
 import { CpuSaturation } from './cpu-saturation.js';
 import { IdTable } from '../../protocol/id-table.js';
 
@@ -290,7 +290,7 @@ export class ReadPool {
       if (best.ids.length === 0) best.since = performance.now();
       best.ids.push(task.id);
       if (best.ids.length === 1) began(task);
-      best.worker.postMessage({ id: task.id, job: task.job });
+      best.worker.postMessage(jobMessage(task.id, task.job));
     }
     if (
       this.timer === undefined &&

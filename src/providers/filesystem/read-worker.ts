@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { errorCode, type ProviderFileHandle, type ProviderFs } from './fs-types.js';
-import { runReadJob, type ReadJob } from './read-job.js';
+import { jobOfMessage, runReadJob } from './read-job.js';
 
 if (isMainThread) throw new Error('read-worker.ts runs in a read-pool worker only');
 
@@ -57,8 +57,8 @@ const PARKED_MIN_MS = 20;
 const port = parentPort;
 const claims = (workerData as { claims?: Int32Array } | null)?.claims;
 if (port) {
-  port.on('message', (message: { id: number; job: ReadJob }) => {
-    const { id, job } = message;
+  port.on('message', (message: string) => {
+    const { id, job } = jobOfMessage(message);
     if (claims && Atomics.compareExchange(claims, id % claims.length, id, -1) !== id) {
       port.postMessage({ id, skipped: true });
       return;
