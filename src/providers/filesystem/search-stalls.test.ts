@@ -10,7 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { nodeFs, type ProviderFs } from './fs-types.js';
-import { runReadJob, type ReadJob } from './read-job.js';
+import { jobOfMessage, runReadJob, type JobMessage } from './read-job.js';
 import { ReadPool, type Answer, type ReadWorker } from './read-pool.js';
 import { SearchCore, searchReadPool, type SearchFile } from './search-core.js';
 import { maxDirectStalls } from './search-stalls.js';
@@ -39,7 +39,7 @@ function standIns(jobMs = 0) {
   const ran = new Map<string, number>();
   const start = (claims: Int32Array): ReadWorker => {
     const worker = new EventEmitter();
-    const inbox: { id: number; job: ReadJob }[] = [];
+    const inbox: JobMessage[] = [];
     let busy = false;
     const step = (): void => {
       while (!busy) {
@@ -64,7 +64,7 @@ function standIns(jobMs = 0) {
     };
     queueMicrotask(() => worker.emit('message', { id: -1, ready: true } satisfies Answer));
     return Object.assign(worker, {
-      postMessage: (message: { id: number; job: ReadJob }) => (inbox.push(message), step()),
+      postMessage: (message: string) => (inbox.push(jobOfMessage(message)), step()),
       terminate: () => Promise.resolve(0),
       unref: () => undefined,
     }) as unknown as ReadWorker;
