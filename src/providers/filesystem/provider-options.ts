@@ -96,7 +96,8 @@ export interface FilesystemProviderOptions {
   maxStalledReads?: number;
   /**
    * Worker threads that resolve and read an uncached file as one job, at most (default 20: 4
-   * started when reads come, more only while fewer than 4 are free of a job of over 250 ms,
+   * started when reads come, of which one per core takes jobs and the rest are spares for when
+   * slow files hold workers; more only while fewer than 4 are free of a job of over 250 ms,
    * stopped after 5 s idle; 0: every read runs on libuv's pool). Only with the default `fs` and
    * a contents cache: an injected `fs` runs on the event loop.
    */

@@ -92,10 +92,12 @@ afterEach(() => {
   for (const pool of pools.splice(0)) pool.close();
 });
 
+/** `active`: workers that take jobs while none is held (the pool's default is one per core). */
 function fakePool(
   max: number,
   jobMs = 0,
   saturated = false,
+  active = BASE_READ_WORKERS,
 ): { pool: ReadPool; workers: FakeWorker[] } {
   const workers: FakeWorker[] = [];
   const start = (claims: Int32Array): ReadWorker => {
@@ -103,7 +105,7 @@ function fakePool(
     workers.push(worker);
     return worker as unknown as ReadWorker;
   };
-  const pool = new ReadPool(max, start, BASE_READ_WORKERS, { saturated: () => saturated });
+  const pool = new ReadPool(max, start, BASE_READ_WORKERS, { saturated: () => saturated }, active);
   pools.push(pool);
   return { pool, workers };
 }
@@ -147,6 +149,42 @@ describe('ReadPool scheduling', () => {
     );
     expect(workers).toHaveLength(BASE_READ_WORKERS);
     expect(workers.every((w) => w.ran.length > 0)).toBe(true);
+  });
+
+  it('runs jobs in the active workers only; a spare takes jobs while an active one is held', async () => {
+    const { pool, workers } = fakePool(BASE_READ_WORKERS, 2, false, 2);
+    const first = await Promise.all(Array.from({ length: 100 }, (_, i) => pool.run(job(`f${i}`))));
+    expect(first.map(reasonOf)).toEqual(first.map((_, i) => `answered f${i} by worker`));
+    // Every base worker started, only the first two ran jobs.
+    expect(workers).toHaveLength(BASE_READ_WORKERS);
+    expect(workers.map((w) => w.ran.length > 0)).toEqual([true, true, false, false]);
+    // One active worker held by a hung file: the next jobs go to the other and the first spare.
+    const hung = pool.run(job('hang-1'));
+    await sleep(100);
+    const more = await Promise.all(Array.from({ length: 100 }, (_, i) => pool.run(job(`g${i}`))));
+    expect(more.map(reasonOf)).toEqual(more.map((_, i) => `answered g${i} by worker`));
+    const ranG = workers.map((w) => w.ran.filter((r) => r.startsWith('g')).length);
+    expect(ranG[0] === 0 || ranG[1] === 0).toBe(true);
+    expect(ranG[2]).toBeGreaterThan(0);
+    expect(ranG[3]).toBe(0);
+    expect(workers).toHaveLength(BASE_READ_WORKERS);
+    for (const worker of workers) worker.free();
+    expect(reasonOf(await hung)).toBe('answered hang-1 by worker');
+  });
+
+  it('counts a job asleep waiting for its file to settle as leaving its worker room', async () => {
+    const { pool, workers } = fakePool(BASE_READ_WORKERS, 0, false, 2);
+    // Enough to fill both active workers, were asleep jobs counted.
+    let woke = 0;
+    const parked = Array.from({ length: 8 }, (_, i) =>
+      pool.run(job(`park-400-${i}`)).finally(() => void woke++),
+    );
+    await sleep(20);
+    const quick = await Promise.all(Array.from({ length: 8 }, (_, i) => pool.run(job(`q${i}`))));
+    expect(quick.map(reasonOf)).toEqual(quick.map((_, i) => `answered q${i} by worker`));
+    expect(woke).toBe(0);
+    expect(workers.slice(2).every((w) => w.ran.length === 0)).toBe(true);
+    await Promise.all(parked);
   });
 
   it('hands the jobs queued behind a held worker to the others; each runs once', async () => {

@@ -30,8 +30,9 @@ let base: string;
 let root: string;
 const pools: ReadPool[] = [];
 
+/** With every base worker active (the default is one per core), whatever the machine. */
 function poolOf(max: number): ReadPool {
-  const pool = new ReadPool(max);
+  const pool = new ReadPool(max, undefined, undefined, undefined, BASE_READ_WORKERS);
   pools.push(pool);
   return pool;
 }
