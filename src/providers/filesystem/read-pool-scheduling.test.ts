@@ -4,6 +4,7 @@
  * held worker handed to others and run once, growth only while workers are held, workers beyond
  * the base stopped once idle.
  */
+import { spawnSync } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import { jobOfMessage, type JobMessage, type ReadJob, type ReadJobResult } from './read-job.js';
@@ -15,10 +16,14 @@ import { BASE_READ_WORKERS, ReadPool, type Answer, type ReadWorker } from './rea
  */
 class FakeWorker extends EventEmitter {
   readonly ran: string[] = [];
+  /** Jobs it answered "skipped" (claimed first by another worker). */
+  skipped = 0;
   terminated = false;
   private readonly inbox: JobMessage[] = [];
   private busy = false;
   private hung: Answer | undefined;
+  /** Answers of jobs that woke while the thread was held: a real worker's thread runs none. */
+  private readonly blocked: Answer[] = [];
 
   constructor(
     private readonly claims: Int32Array,
@@ -40,6 +45,7 @@ class FakeWorker extends EventEmitter {
     this.hung = undefined;
     this.busy = false;
     this.emit('message', answer);
+    for (const woke of this.blocked.splice(0)) this.emit('message', woke);
     this.step();
   }
 
@@ -49,6 +55,7 @@ class FakeWorker extends EventEmitter {
       if (!next) return;
       const { id, job } = next;
       if (Atomics.compareExchange(this.claims, id % this.claims.length, id, -1) !== id) {
+        this.skipped++;
         queueMicrotask(() => this.emit('message', { id, skipped: true }));
         continue;
       }
@@ -61,7 +68,10 @@ class FakeWorker extends EventEmitter {
       if (park) {
         const ms = Number(park[1]);
         queueMicrotask(() => this.emit('message', { id, parked: ms }));
-        setTimeout(() => this.emit('message', { id, result }), ms);
+        setTimeout(() => {
+          if (this.hung) this.blocked.push({ id, result });
+          else this.emit('message', { id, result });
+        }, ms);
         continue;
       }
       this.busy = true;
@@ -86,6 +96,38 @@ class FakeWorker extends EventEmitter {
 
   unref(): void {}
 }
+
+/** The child of the quiet-loop test: one active worker of two, a hung job, one behind it. */
+const QUIET_CHILD = `
+import { EventEmitter } from 'node:events';
+const here = ${JSON.stringify(new URL('.', import.meta.url).href)};
+const { ReadPool } = await import(here + 'read-pool.ts');
+const { jobOfMessage } = await import(here + 'read-job.ts');
+class Worker extends EventEmitter {
+  constructor(claims) { super(); this.claims = claims; queueMicrotask(() => this.emit('message', { id: -1, ready: true })); }
+  postMessage(message) {
+    if (this.hung) return;
+    const { id, job } = jobOfMessage(message);
+    if (Atomics.compareExchange(this.claims, id % this.claims.length, id, -1) !== id) {
+      queueMicrotask(() => this.emit('message', { id, skipped: true }));
+      return;
+    }
+    if (job.relative === 'hang') { this.hung = true; return; }
+    setImmediate(() => this.emit('message', { id, result: { resolved: { kind: 'refused', reason: job.relative } } }));
+  }
+  terminate() { return Promise.resolve(0); }
+  unref() {}
+}
+const pool = new ReadPool(2, (claims) => new Worker(claims), 2, { saturated: () => false }, 1);
+const job = (relative) => ({ root: '/nowhere', relative, visibility: { hidden: false, ignore: new Set() }, refuseHardLinks: false, limitBytes: 1, keepsWireBytes: 1 });
+await pool.run(job('warm'));
+void pool.run(job('hang'));
+const keep = setTimeout(() => { console.log('still waiting'); process.exit(0); }, 3000);
+const { resolved } = await pool.run(job('q'));
+console.log('answered', resolved.reason);
+clearTimeout(keep);
+process.exit(0);
+`;
 
 const pools: ReadPool[] = [];
 afterEach(() => {
@@ -185,6 +227,63 @@ describe('ReadPool scheduling', () => {
     expect(woke).toBe(0);
     expect(workers.slice(2).every((w) => w.ran.length === 0)).toBe(true);
     await Promise.all(parked);
+  });
+
+  it('hands a new job to an idle worker, not to one whose only job is asleep', async () => {
+    const { pool, workers } = fakePool(BASE_READ_WORKERS, 0, false, 2);
+    await pool.run(job('warm'));
+    const parked = pool.run(job('park-200-a'));
+    await sleep(20);
+    const hung = pool.run(job('hang-1'));
+    await sleep(5);
+    const on = (name: string): number => workers.findIndex((w) => w.ran.includes(name));
+    expect(on('hang-1')).not.toBe(on('park-200-a'));
+    // Its worker's thread is free when it wakes: it answers while the other file hangs.
+    expect(reasonOf(await parked)).toBe('answered park-200-a by worker');
+    for (const worker of workers) worker.free();
+    await hung;
+  });
+
+  it('settles the jobs a lost worker had claimed, even those handed on and skipped elsewhere', async () => {
+    const { pool, workers } = fakePool(BASE_READ_WORKERS, 0, false, 1);
+    await pool.run(job('warm'));
+    const outcome = (p: Promise<ReadJobResult>): Promise<string> =>
+      p.then(reasonOf, (error: Error) => `failed: ${error.message}`);
+    // One active worker claims two asleep jobs, then a hang; once held, the jobs behind the
+    // first are handed to a spare, which answers "skipped": the held worker claimed them.
+    const parked = [outcome(pool.run(job('park-100-a'))), outcome(pool.run(job('park-300-b')))];
+    await sleep(10);
+    const hung = outcome(pool.run(job('hang-1')));
+    const first = workers[0] as FakeWorker;
+    for (const until = Date.now() + 5000; Date.now() < until;) {
+      await sleep(20);
+      if (workers.slice(1).some((w) => w.skipped > 0)) break;
+    }
+    expect(workers.slice(1).some((w) => w.skipped > 0)).toBe(true);
+    first.emit('exit', 1);
+    const settled = await Promise.race([
+      Promise.all([...parked, hung]),
+      sleep(2000).then(() => 'still pending'),
+    ]);
+    // The first woke while the thread hung, so it never answered either.
+    expect(settled).toEqual(Array(3).fill('failed: the read worker stopped (exit code 1)'));
+  });
+
+  it('hands on the jobs queued behind a hung one on a quiet event loop, with no other I/O', async () => {
+    // In a process of its own: here the test runner's traffic keeps the loop awake. Only a
+    // ref'd timer of 3 s keeps the child alive; a decision left to an unref'd immediate would
+    // wait for it.
+    const child = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', '--input-type=module', '-e', QUIET_CHILD],
+      {
+        cwd: process.cwd(),
+        encoding: 'utf8',
+        timeout: 30_000,
+      },
+    );
+    expect(child.stderr).toBe('');
+    expect(child.stdout.trim()).toBe('answered q');
   });
 
   it('hands the jobs queued behind a held worker to the others; each runs once', async () => {

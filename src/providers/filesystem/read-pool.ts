@@ -26,6 +26,12 @@ export const DEFAULT_READ_WORKERS = BASE_READ_WORKERS + 16;
 /** Jobs handed to one worker at a time: the one it runs and the next ones. */
 const JOBS_PER_WORKER = 4;
 
+/**
+ * Jobs handed to one worker at most, counting those asleep waiting for their files to settle: a
+ * claimed job cannot move to another worker, so a worker that a slow file then holds keeps them.
+ */
+const MOST_HANDED = 2 * JOBS_PER_WORKER;
+
 /** How long a worker may run one job before the jobs queued behind it go to others (ms). */
 const SLOW_JOB_MS = 50;
 
@@ -213,7 +219,7 @@ export class ReadPool {
         error instanceof Error ? error : new Error(`the read worker stopped (${String(error)})`);
       for (const id of slot.ids) {
         const task = this.pending.get(id);
-        if (task?.at === slot) this.settle(id)?.reject(why);
+        if (task?.at === slot || this.orphaned(id)) this.settle(id)?.reject(why);
       }
       this.drain();
     };
@@ -249,6 +255,8 @@ export class ReadPool {
       const task = this.settle(answer.id);
       if (answer.result) task?.resolve(reviveResult(answer.result));
       else task?.reject(asError(answer.error ?? { message: 'the read worker failed' }));
+    } else if (this.orphaned(answer.id)) {
+      this.settle(answer.id)?.reject(new Error('the read worker that took the job stopped'));
     }
     this.drain();
     if (this.slots.length > this.base) this.prune();
@@ -267,6 +275,18 @@ export class ReadPool {
       slot.held = false;
     }
     this.drain(); // an asleep job leaves its worker room for others
+  }
+
+  /**
+   * Whether the job `id` was claimed by a worker that is gone: claimed, and no worker left has
+   * it (a worker lists a job until it answers it). Its other workers answer "skipped".
+   */
+  private orphaned(id: number): boolean {
+    return (
+      this.pending.has(id) &&
+      Atomics.load(this.claims, id % CLAIMS) === -1 &&
+      !this.slots.some((s) => s.ids.includes(id))
+    );
   }
 
   /** The task of `id` when it is still pending, taken out of the table. */
@@ -289,8 +309,12 @@ export class ReadPool {
       for (const slot of this.slots) {
         if (slot.held) continue;
         if (free++ === active) break; // the rest are spares for when workers are held
+        if (slot.ids.length >= MOST_HANDED) continue;
         const load = loadOf(slot, now);
-        if (load < least) [best, least] = [slot, load];
+        // Between equal loads, the worker with fewer jobs asleep: a thread held by a new job
+        // would keep them from waking.
+        if (load < least || (load === least && best && slot.ids.length < best.ids.length))
+          [best, least] = [slot, load];
       }
       if (!best || least > 0) {
         if (this.slots.length < this.base) best = this.spawn();
@@ -301,7 +325,8 @@ export class ReadPool {
       if (!task.posted) Atomics.store(this.claims, task.id % CLAIMS, task.id);
       task.posted = true;
       task.at = best;
-      if (best.ids.length === 0) best.since = performance.now();
+      // Its thread had nothing to run (idle, or its jobs asleep): this one runs now.
+      if (loadOf(best, now) === 0) best.since = performance.now();
       best.ids.push(task.id);
       if (best.ids.length === 1) began(task);
       best.worker.postMessage(jobMessage(task.id, task.job));
@@ -325,8 +350,9 @@ export class ReadPool {
       // Decided after this turn's I/O: answers that reached the pool while the main thread was
       // busy are counted first, so that a late timer does not take a blocked event loop (many
       // listen frames, say) for slow files and start workers that cannot help.
+      // Not unref'd: an unref'd immediate does not stop the loop from blocking in its poll, and
+      // on a quiet server the decision would wait for unrelated I/O (seconds).
       this.deciding = setImmediate(() => this.decide());
-      this.deciding.unref();
     }, SLOW_JOB_MS);
     this.timer.unref();
   }
