@@ -9,13 +9,22 @@
  * a read is slow for want of CPU first, which more workers cannot give).
  */
 import { availableParallelism } from 'node:os';
-import type { Worker } from 'node:worker_threads';
-import { startModuleWorker } from './worker-start.js';
 import { McpKitError } from '../../errors/mcpkit-error.js';
 import { maxStalledReadsOf, ReadStalls } from './read-stalls.js';
 import { jobMessage, revived, type ReadJob, type ReadJobResult } from './read-job.js';
 import { CpuSaturation } from './cpu-saturation.js';
 import { IdTable } from '../../protocol/id-table.js';
+import {
+  asError,
+  loadOf,
+  slotOf,
+  startReadWorker,
+  type Answer,
+  type Slot,
+  type StartReadWorker,
+} from './read-slot.js';
+
+export type { Answer, ReadWorker, StartReadWorker } from './read-slot.js';
 
 /** Workers started before the pool grows only for slow jobs. */
 export const BASE_READ_WORKERS = 4;
@@ -57,31 +66,6 @@ interface Task {
   onStart: (() => void) | undefined;
 }
 
-/** What the pool uses of a worker thread (a test may start a stand-in). */
-export type ReadWorker = Pick<Worker, 'postMessage' | 'on' | 'terminate' | 'unref'>;
-
-/** Starts a worker that takes jobs through `claims` (see {@link CLAIMS}). */
-export type StartReadWorker = (claims: Int32Array) => ReadWorker;
-
-interface Slot {
-  readonly worker: ReadWorker;
-  /** Ids handed to the worker and not answered by it yet, in the order it runs them. */
-  readonly ids: number[];
-  /** When the first one started. */
-  since: number;
-  /** Its running job outlived SLOW_JOB_MS: nothing more is handed to it until it answers. */
-  held: boolean;
-  /** When it last had nothing to do. */
-  idleSince: number;
-  /** Jobs of its asleep waiting for their files to settle, by id: when they wake. */
-  readonly wakes: Map<number, number>;
-  /**
-   * It said it is ready (its modules loaded). Until then its jobs' clock does not run: a thread
-   * that takes long to start on a loaded machine is not one held by a slow file.
-   */
-  ready: boolean;
-}
-
 /**
  * Claims of jobs, shared with every worker: a job handed to two workers (moved off a held one)
  * runs once, in whichever takes it first (`Atomics.compareExchange` of its id to -1); the other
@@ -94,41 +78,6 @@ const ID_SPAN = 2 ** 31;
 
 /** How long a worker beyond the base may stay idle before it stops (ms). */
 const IDLE_WORKER_MS = 5000;
-
-/**
- * A read worker's young generation (MiB): it keeps little alive between jobs, and V8's default
- * (up to 3 x 16 MiB) would let each worker hold tens of MiB of garbage.
- */
-const READ_WORKER_YOUNG_MB = 4;
-
-function startWorker(claims: Int32Array): Worker {
-  return startModuleWorker(
-    import.meta.url,
-    'read-worker',
-    { claims },
-    {
-      maxYoungGenerationSizeMb: READ_WORKER_YOUNG_MB,
-    },
-  );
-}
-
-function asError(raw: { message: string; code?: string }): Error {
-  const error = new Error(raw.message) as Error & { code?: string };
-  if (raw.code !== undefined) error.code = raw.code;
-  return error;
-}
-
-/** A worker's answer: the job's result or error, or `skipped` when another worker claimed it. */
-export interface Answer {
-  id: number;
-  result?: ReadJobResult;
-  error?: { message: string; code?: string };
-  skipped?: boolean;
-  /** Not an answer: the job sleeps this long (ms) waiting for its file to settle. */
-  parked?: number;
-  /** Not an answer: the worker started and takes jobs (sent once, with id -1). */
-  ready?: boolean;
-}
 
 export class ReadPool {
   private readonly slots: Slot[] = [];
@@ -151,11 +100,16 @@ export class ReadPool {
    */
   constructor(
     readonly max: number,
-    private readonly start: StartReadWorker = startWorker,
+    private readonly start: StartReadWorker = startReadWorker,
     private readonly baseWorkers = BASE_READ_WORKERS,
     private readonly cpu: Pick<CpuSaturation, 'saturated'> = new CpuSaturation(),
-    private readonly activeWorkers = availableParallelism(),
-  ) {}
+    activeWorkers = availableParallelism(),
+  ) {
+    this.active = Math.max(1, Math.min(activeWorkers, this.base));
+  }
+
+  /** Free workers that take jobs; the rest of the free ones are spares. */
+  private readonly active: number;
 
   /** Workers now. */
   get size(): number {
@@ -201,15 +155,7 @@ export class ReadPool {
   private spawn(): Slot {
     const worker = this.start(this.claims);
     worker.unref();
-    const slot: Slot = {
-      worker,
-      ids: [],
-      since: 0,
-      held: false,
-      idleSince: performance.now(),
-      wakes: new Map(),
-      ready: false,
-    };
+    const slot = slotOf(worker);
     worker.on('message', (answer: Answer) => this.answered(slot, answer));
     const lost = (error: unknown): void => {
       const at = this.slots.indexOf(slot);
@@ -300,7 +246,6 @@ export class ReadPool {
     // by one, and what the pool holds once used does not grow with the load.
     if (this.slots.length === 0 && this.waiting.length > 0)
       for (let n = 0; n < this.base; n++) this.spawn();
-    const active = Math.max(1, Math.min(this.activeWorkers, this.base));
     const now = performance.now();
     while (this.waiting.length > 0) {
       let best: Slot | undefined;
@@ -308,7 +253,7 @@ export class ReadPool {
       let free = 0;
       for (const slot of this.slots) {
         if (slot.held) continue;
-        if (free++ === active) break; // the rest are spares for when workers are held
+        if (free++ === this.active) break; // the rest are spares for when workers are held
         if (slot.ids.length >= MOST_HANDED) continue;
         const load = loadOf(slot, now);
         // Between equal loads, the worker with fewer jobs asleep: a thread held by a new job
@@ -422,13 +367,6 @@ export function readPoolOf(readWorkers: number | undefined): ReadPool | undefine
       `readWorkers must be a whole number, 0 or more (got ${String(readWorkers)})`,
     );
   return max === 0 ? undefined : new ReadPool(max);
-}
-
-/** The jobs that hold a worker's thread: those handed to it, less those asleep (parked). */
-function loadOf(slot: Slot, now: number): number {
-  let asleep = 0;
-  for (const wakes of slot.wakes.values()) if (wakes > now) asleep++;
-  return slot.ids.length - asleep;
 }
 
 function began(task: Task | undefined): void {
