@@ -23,6 +23,9 @@ export interface LinkCacheOptions {
 
 export class LinkCache {
   private readonly entries = new Map<string, CachedRead>();
+  /** Who each client is to this cache: resolvers sharing it key a client's entries alike. */
+  private readonly clients = new WeakMap<object, number>();
+  private lastClient = 0;
   private bytes = 0;
   private changes = 0;
   private readonly maxEntries: number;
@@ -33,6 +36,13 @@ export class LinkCache {
     this.maxEntries = options.maxEntries ?? 256;
     this.maxBytes = options.maxBytes ?? 32 * 1024 * 1024;
     this.now = options.now ?? (() => Date.now());
+  }
+
+  /** This cache's number for `client`: the same for every resolver of that client. */
+  clientId(client: object): number {
+    let id = this.clients.get(client);
+    if (id === undefined) this.clients.set(client, (id = ++this.lastClient));
+    return id;
   }
 
   get size(): number {

@@ -376,6 +376,24 @@ describe('Resolver: the cache', () => {
     await new Resolver(other.client, { select: 'all' }, { cache }).resolve(blocks);
     expect(other.stats.reads).toEqual(['file:///s', 'file:///p']);
   });
+
+  it("keys a client's `private` entries alike in every resolver of that client, per cache", async () => {
+    const served = {
+      'file:///p': text('file:///p', 'P', { ttlMs: 60_000, cacheScope: 'private' }),
+    } as Served;
+    // A client seen first by another cache must not take the number of a client of this one.
+    const other = fakeClient(served);
+    await new Resolver(other.client, { select: 'all' }, { cache: new LinkCache() }).resolve([
+      link('file:///p'),
+    ]);
+    const cache = new LinkCache();
+    const one = fakeClient(served);
+    const two = fakeClient(served);
+    for (const c of [two, one, one])
+      await new Resolver(c.client, { select: 'all' }, { cache }).resolve([link('file:///p')]);
+    expect(one.stats.reads).toEqual(['file:///p']);
+    expect(two.stats.reads).toEqual(['file:///p']);
+  });
 });
 
 describe('resolve: blocks taken as received', () => {

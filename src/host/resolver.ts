@@ -42,14 +42,6 @@ export interface ResolverOptions {
   serverKey?: string;
 }
 
-let clients = 0;
-const clientIds = new WeakMap<object, number>();
-const idOf = (client: object): number => {
-  let id = clientIds.get(client);
-  if (id === undefined) clientIds.set(client, (id = ++clients));
-  return id;
-};
-
 const isObj = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -108,7 +100,8 @@ export class Resolver {
     options: ResolverOptions = {},
   ) {
     this.cache = options.cache === false ? undefined : (options.cache ?? new LinkCache());
-    this.privateKey = `client:${idOf(client)}`;
+    // Without a cache no key is ever used.
+    this.privateKey = `client:${this.cache?.clientId(client) ?? 0}`;
     this.sharedKey =
       options.serverKey !== undefined ? `server:${options.serverKey}` : this.privateKey;
     const cache = this.cache;
