@@ -106,26 +106,11 @@ export class McpServer {
     if (options.websiteUrl !== undefined) info.websiteUrl = options.websiteUrl;
     if (options.icons !== undefined) info.icons = options.icons;
     this.info = info;
-    this.tools = new Registry(
-      'tool',
-      (e) => e.tool,
-      () => this.changed('tools'),
-    );
-    this.prompts = new Registry(
-      'prompt',
-      (e) => e.prompt,
-      () => this.changed('prompts'),
-    );
-    this.resources = new Registry(
-      'resource',
-      (e) => e.resource,
-      () => this.changed('resources'),
-    );
-    this.templates = new Registry(
-      'resource template',
-      (e) => e.template,
-      () => this.changed('resources'),
-    );
+    const changed = (kind: ListKind) => () => this.notifyListChanged(kind);
+    this.tools = new Registry('tool', (e) => e.tool, changed('tools'));
+    this.prompts = new Registry('prompt', (e) => e.prompt, changed('prompts'));
+    this.resources = new Registry('resource', (e) => e.resource, changed('resources'));
+    this.templates = new Registry('resource template', (e) => e.template, changed('resources'));
     this.linkStore = options.linkStore ?? new MemoryLinkStore();
     // Checks the listen bounds (a RangeError naming the option) before anything is wired.
     this.listen = new ListenHub({
@@ -374,10 +359,6 @@ export class McpServer {
     this.listen.endAll();
     for (const peer of [...this.peers]) peer.close();
     this.interest?.close();
-  }
-
-  private changed(kind: ListKind): void {
-    this.notifyListChanged(kind);
   }
 }
 
