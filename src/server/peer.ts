@@ -169,23 +169,15 @@ export class Peer {
         );
       }, this.requestTimeoutMs);
       this.pending.set(id, { method, resolve, reject, timer });
-      signal?.addEventListener(
-        'abort',
-        () =>
-          this.settle(
-            id,
-            undefined,
-            new McpKitError('REQUEST_CANCELLED', `${method} was cancelled`),
-          ),
-        { once: true },
-      );
+      const cancelled = () =>
+        this.settle(id, new McpKitError('REQUEST_CANCELLED', `${method} was cancelled`));
+      signal?.addEventListener('abort', cancelled, { once: true });
       try {
         notify({ jsonrpc: '2.0', id, method, params });
       } catch (error) {
         // The transport could not send it (over its cap): no answer can come, fail at once.
         this.settle(
           id,
-          undefined,
           isMcpKitError(error)
             ? error
             : new McpKitError('REQUEST_UNSENDABLE', `${method} could not be sent`, {
@@ -205,14 +197,13 @@ export class Peer {
     try {
       if ('error' in message) {
         const e = message.error;
-        this.settle(id, undefined, new ProtocolError(e.code, e.message, e.data));
+        this.settle(id, new ProtocolError(e.code, e.message, e.data));
         return;
       }
       const issue = validateClientResult(entry.method, message.result);
       if (issue) {
         this.settle(
           id,
-          undefined,
           ProtocolError.invalidParams(
             `the client's ${entry.method} result is invalid: ${issue.message}`,
           ),
@@ -223,7 +214,6 @@ export class Peer {
     } catch (error) {
       this.settle(
         id,
-        undefined,
         new McpKitError('INVALID_RESPONSE', `the client's answer to ${entry.method} failed`, {
           cause: error,
         }),
@@ -237,7 +227,6 @@ export class Peer {
     if (!entry) return;
     this.settle(
       id,
-      undefined,
       new McpKitError(
         'INVALID_RESPONSE',
         `the client's answer to ${entry.method} is malformed: ${reason}`,
@@ -245,13 +234,14 @@ export class Peer {
     );
   }
 
-  private settle(id: RequestId, result: Record<string, unknown> | undefined, error?: Error): void {
+  /** A client's result is parsed JSON, never an Error: an Error fails the request. */
+  private settle(id: RequestId, outcome: Record<string, unknown> | Error): void {
     const entry = this.pending.get(id);
     if (!entry) return;
     this.pending.delete(id);
     clearTimeout(entry.timer);
-    if (error) entry.reject(error);
-    else entry.resolve(result ?? {});
+    if (outcome instanceof Error) entry.reject(outcome);
+    else entry.resolve(outcome);
   }
 
   /** Runs `handler` when the peer closes; returns a function that removes it. */
@@ -275,7 +265,7 @@ export class Peer {
     this.shadowed.clear();
     this.inflight.clear();
     for (const id of [...this.pending.keys()]) {
-      this.settle(id, undefined, new McpKitError('PEER_CLOSED', 'the connection closed'));
+      this.settle(id, new McpKitError('PEER_CLOSED', 'the connection closed'));
     }
     for (const handler of this.closeHandlers.splice(0)) handler();
   }
