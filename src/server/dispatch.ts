@@ -12,7 +12,7 @@ import {
 } from '../protocol/jsonrpc.js';
 import { META } from '../protocol/meta-keys.js';
 import type { ClientCapabilities, Implementation } from '../protocol/types.js';
-import { validateParams } from '../protocol/validate.js';
+import { validateParams, type ValidationIssue } from '../protocol/validate.js';
 import { isModernVersion, MODERN_VERSIONS, type Era } from '../protocol/versions.js';
 import { ProtocolError } from '../errors/protocol-error.js';
 import { isAuthInfo } from './auth-info.js';
@@ -37,6 +37,13 @@ import { isModernOnly, methodFacts } from '../protocol/methods.js';
 
 function fail(id: RequestId | null, error: ProtocolError): JSONRPCResponse {
   return errorResponse(id, error.code, error.message, error.data);
+}
+
+function invalidParams(id: RequestId, method: string, issue: ValidationIssue): JSONRPCResponse {
+  return fail(
+    id,
+    ProtocolError.invalidParams(`${method}: ${issue.message}`, { field: issue.field }),
+  );
 }
 
 /** What a handler threw that no one answered for: reported, and answered -32603. */
@@ -164,11 +171,7 @@ async function onRequest(
     const legacy = own(LEGACY_METHODS, method);
     if (legacy) {
       const issue = validateParams('legacy', method, params);
-      if (issue)
-        return fail(
-          id,
-          ProtocolError.invalidParams(`${method}: ${issue.message}`, { field: issue.field }),
-        );
+      if (issue) return invalidParams(id, method, issue);
       try {
         const auth = isAuthInfo(extra.authInfo) ? extra.authInfo : undefined;
         return resultResponse(id, legacy(params, session, { core, auth }));
@@ -184,12 +187,7 @@ async function onRequest(
   }
 
   const issue = validateParams(era, method, params);
-  if (issue) {
-    return fail(
-      id,
-      ProtocolError.invalidParams(`${method}: ${issue.message}`, { field: issue.field }),
-    );
-  }
+  if (issue) return invalidParams(id, method, issue);
 
   const cancel = new Cancellation(extra.signal);
   peer.begin(id, cancel);
