@@ -45,3 +45,19 @@ export function bytesToHex(bytes: Uint8Array): string {
   for (const b of bytes) out += b.toString(16).padStart(2, '0');
   return out;
 }
+
+export type HmacKey = ReturnType<typeof crypto.subtle.importKey>;
+
+/** An HMAC-SHA-256 key of `secret`, or of 32 random bytes when there is none. */
+export function hmacKey(
+  secret: string | Uint8Array | undefined,
+  usages: Array<'sign' | 'verify'>,
+): HmacKey {
+  const raw =
+    secret === undefined
+      ? crypto.getRandomValues(new Uint8Array(32))
+      : typeof secret === 'string'
+        ? utf8(secret)
+        : secret;
+  return crypto.subtle.importKey('raw', raw, { name: 'HMAC', hash: 'SHA-256' }, false, usages);
+}

@@ -1,4 +1,4 @@
-import { bytesToHex } from './encoding.js';
+import { bytesToHex, hmacKey, type HmacKey } from './encoding.js';
 
 /** An artifact kept for `resources/read`: text or base64 blob, with its MIME type. */
 export interface StoredArtifact {
@@ -67,7 +67,7 @@ export const ARTIFACT_URI_PREFIX = 'mcpkit://artifacts/';
  * secret, so that nobody can guess the URI of content they do not already know the link to.
  * The same secret on every instance gives the same URIs (a shared store, scaled out).
  */
-export async function artifactUri(content: ArtifactNaming, key: CryptoKeyLike): Promise<string> {
+export async function artifactUri(content: ArtifactNaming, key: HmacKey): Promise<string> {
   // An owner comes first, JSON-quoted: no owner, and no other owner, can spell the same input.
   const owner = content.owner === undefined ? '' : `o:${JSON.stringify(content.owner)}\n`;
   const body = content.text ?? content.blob ?? '';
@@ -87,19 +87,6 @@ export async function artifactUri(content: ArtifactNaming, key: CryptoKeyLike): 
   const signed = within(body.length) ?? (within(body.length * 3) as Uint8Array);
   const mac = new Uint8Array(await crypto.subtle.sign('HMAC', await key, signed));
   return `${ARTIFACT_URI_PREFIX}${bytesToHex(mac)}`;
-}
-
-type CryptoKeyLike = ReturnType<typeof crypto.subtle.importKey>;
-
-/** An HMAC key for artifact URIs; random when no secret is given. */
-export function artifactKey(secret?: string | Uint8Array): CryptoKeyLike {
-  const raw =
-    secret === undefined
-      ? crypto.getRandomValues(new Uint8Array(32))
-      : typeof secret === 'string'
-        ? new TextEncoder().encode(secret)
-        : secret;
-  return crypto.subtle.importKey('raw', raw, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
 }
 
 export interface MemoryLinkStoreOptions {
@@ -123,14 +110,14 @@ export class MemoryLinkStore implements LinkStore {
   private readonly ttlMs: number;
   private readonly maxBytes: number;
   private readonly maxTombstones: number;
-  private readonly key: CryptoKeyLike;
+  private readonly key: HmacKey;
   private readonly now: () => number;
 
   constructor(options: MemoryLinkStoreOptions = {}) {
     this.ttlMs = options.ttlMs ?? 3_600_000;
     this.maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
     this.maxTombstones = options.maxTombstones ?? 10_000;
-    this.key = artifactKey(options.secret);
+    this.key = hmacKey(options.secret, ['sign']);
     this.now = options.now ?? Date.now;
   }
 

@@ -4,6 +4,8 @@ import {
   bytesToBase64Url,
   decodeJsonBase64Url,
   encodeJsonBase64Url,
+  hmacKey,
+  type HmacKey,
   utf8,
 } from './encoding.js';
 
@@ -102,22 +104,13 @@ function isEmptyPlain(value: object): boolean {
 
 /** Signs and verifies `requestState` with HMAC-SHA-256 (Web Crypto). */
 export class RequestStateSigner {
-  private readonly key: ReturnType<typeof crypto.subtle.importKey>;
+  private readonly key: HmacKey;
 
   constructor(
     secret: string | Uint8Array | undefined,
     private readonly ttlMs: number,
   ) {
-    const raw =
-      secret === undefined
-        ? crypto.getRandomValues(new Uint8Array(32))
-        : typeof secret === 'string'
-          ? utf8(secret)
-          : secret;
-    this.key = crypto.subtle.importKey('raw', raw, { name: 'HMAC', hash: 'SHA-256' }, false, [
-      'sign',
-      'verify',
-    ]);
+    this.key = hmacKey(secret, ['sign', 'verify']);
   }
 
   async sign(target: string, state: RoundState): Promise<string> {
