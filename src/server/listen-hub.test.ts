@@ -26,27 +26,20 @@ describe('ListenHub.honoured', () => {
       promptsListChanged: false,
       resourcesListChanged: 'yes',
     } as unknown as SubscriptionFilter;
-    expect(hub.honoured(filter, { resourceSubscriptions: true })).toEqual({
-      toolsListChanged: true,
+    expect(hub.honoured(filter)).toEqual({ toolsListChanged: true });
+    expect(hub.honoured({ promptsListChanged: true, resourcesListChanged: true })).toEqual({
+      promptsListChanged: true,
+      resourcesListChanged: true,
     });
-    expect(
-      hub.honoured(
-        { promptsListChanged: true, resourcesListChanged: true },
-        { resourceSubscriptions: false },
-      ),
-    ).toEqual({ promptsListChanged: true, resourcesListChanged: true });
   });
 
-  it('keeps resourceSubscriptions only as an array and only when supported, as a copy', () => {
+  it('keeps resourceSubscriptions only as an array, as a copy', () => {
     const subs = ['mem://a'];
-    const out = hub.honoured({ resourceSubscriptions: subs }, { resourceSubscriptions: true });
+    const out = hub.honoured({ resourceSubscriptions: subs });
     expect(out).toEqual({ resourceSubscriptions: ['mem://a'] });
     expect(out.resourceSubscriptions).not.toBe(subs);
-    expect(hub.honoured({ resourceSubscriptions: subs }, { resourceSubscriptions: false })).toEqual(
-      {},
-    );
     const notArray = { resourceSubscriptions: 'mem://a' } as unknown as SubscriptionFilter;
-    expect(hub.honoured(notArray, { resourceSubscriptions: true })).toEqual({});
+    expect(hub.honoured(notArray)).toEqual({});
   });
 });
 

@@ -71,17 +71,13 @@ export class ListenHub {
   }
 
   /** The part of a filter this server honours. */
-  honoured(
-    filter: SubscriptionFilter,
-    supports: { resourceSubscriptions: boolean },
-  ): SubscriptionFilter {
+  honoured(filter: SubscriptionFilter): SubscriptionFilter {
     const out: SubscriptionFilter = {};
     if (filter.toolsListChanged === true) out.toolsListChanged = true;
     if (filter.promptsListChanged === true) out.promptsListChanged = true;
     if (filter.resourcesListChanged === true) out.resourcesListChanged = true;
-    if (supports.resourceSubscriptions && Array.isArray(filter.resourceSubscriptions)) {
+    if (Array.isArray(filter.resourceSubscriptions))
       out.resourceSubscriptions = [...filter.resourceSubscriptions];
-    }
     return out;
   }
 

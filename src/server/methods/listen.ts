@@ -25,7 +25,7 @@ async function listen(params: Params, { core, ctx, notify, flow }: MethodEnv): P
     throw tooManyListenUris(uris.length, maxListenUris);
   }
   if (hub.size >= maxListens) throw tooManyListens(maxListens);
-  const filter = hub.honoured(requested, { resourceSubscriptions: true });
+  const filter = hub.honoured(requested);
   // Updates of a resource tell what a read would: URIs the caller may not read are left out of
   // the honoured filter (the acknowledgement shows which).
   if (ctx.auth !== undefined && filter.resourceSubscriptions !== undefined) {

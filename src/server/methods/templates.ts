@@ -2,8 +2,6 @@ import type { ServerCore } from '../core.js';
 import type { ResourceStat } from '../definitions.js';
 import type { TemplateHit } from '../template-matches.js';
 
-export type { TemplateHit } from '../template-matches.js';
-
 /**
  * The one template lookup (reads, link checks, `stat`, completion): the templates `uri` matches,
  * in registration order, always through the traversal guards. A refused match ends the walk: a
