@@ -32,16 +32,8 @@ export interface ReadableLinksHost {
   connect(options: { transport: 'memory'; send: () => void }): Peer;
 }
 
-export interface ReadableLinksOptions {
-  /** Most bytes one `read_resource` call returns (default 4 MiB). */
-  maxBytes?: number;
-}
-
-/** Registers the two tools; returns the function that removes them. */
-export function registerReadableLinks(
-  server: ReadableLinksHost,
-  options: ReadableLinksOptions = {},
-): () => void {
+/** Registers the two tools (for good: `readableLinks` is fixed for the server's life). */
+export function registerReadableLinks(server: ReadableLinksHost): void {
   let peer: Peer | undefined;
   let next = 0;
   const ask = async (method: string, params: Obj, ctx: RequestContext): Promise<Obj> => {
@@ -68,21 +60,16 @@ export function registerReadableLinks(
         resources: Resource[];
         nextCursor?: string;
       },
-    ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
   });
   const annotations = { readOnlyHint: true, destructiveHint: false, openWorldHint: false };
-  const removeRead = server.tool(
+  server.tool(
     'read_resource',
     { description: READ_RESOURCE_DESCRIPTION, input: READ_RESOURCE_INPUT, annotations },
     (args, ctx) => readResourceTool(source(ctx), args),
   );
-  const removeList = server.tool(
+  server.tool(
     'list_resources',
     { description: LIST_RESOURCES_DESCRIPTION, input: LIST_RESOURCES_INPUT, annotations },
     (args, ctx) => listResourcesTool(source(ctx), args),
   );
-  return () => {
-    removeRead();
-    removeList();
-  };
 }
