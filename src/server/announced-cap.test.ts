@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { JSONRPCMessage } from '../protocol/jsonrpc.js';
 import { initializeRequest, legacy, modern } from '../testing/messages.js';
-import { announcedMaxBytes, effectiveMaxBytes, MAX_MESSAGE_BYTES_META } from './announced-cap.js';
+import { MAX_MESSAGE_BYTES_META } from '../protocol/index.js';
+import { announcedMaxBytes, effectiveMaxBytes } from './announced-cap.js';
 import type { RequestContext } from './context.js';
 import { ENVELOPE_RESERVE_BYTES } from './options.js';
 import { createServer } from './server.js';

@@ -4,10 +4,8 @@
  * result is assembled under the smaller of that and the transport's own ceiling; a client that
  * announces nothing gets the transport's defaults.
  */
-import { MAX_MESSAGE_BYTES_META } from '../protocol/index.js';
-import type { ClientCapabilities } from '../protocol/index.js';
+import { MAX_MESSAGE_BYTES_META, type ClientCapabilities } from '../protocol/index.js';
 
-export { MAX_MESSAGE_BYTES_META };
 /** Below this an announcement is ignored: no useful answer fits, and it is likely a mistake. */
 const MIN_ANNOUNCED_BYTES = 4096;
 

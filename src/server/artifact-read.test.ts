@@ -3,7 +3,7 @@ import { decodeBase64, encodeBase64 } from '../content/blob.js';
 import { PART_META_KEY } from '../content/policy.js';
 import { connectInMemory } from '../transports/memory.js';
 import { modern } from '../testing/messages.js';
-import { ARTIFACT_PARTS_TEMPLATE } from './artifact-read.js';
+import { ARTIFACT_PARTS_TEMPLATE } from '../content/artifact-parts.js';
 import { MemoryLinkStore } from './link-store.js';
 import { createServer } from './server.js';
 

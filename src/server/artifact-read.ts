@@ -21,8 +21,6 @@ import { resultTooLarge } from '../errors/wire-errors.js';
 import type { ResourceContents } from '../protocol/types.js';
 import type { StoredArtifact } from './link-store.js';
 
-export { ARTIFACT_PARTS_TEMPLATE };
-
 const DIGITS = /^[0-9]+$/;
 
 /** An artifact URI split into the stored one and, for a part, the range it asks for. */

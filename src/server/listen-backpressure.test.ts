@@ -5,7 +5,9 @@ import type { SubscriptionFilter } from '../protocol/types.js';
 import { modern } from '../testing/messages.js';
 import { testServer } from '../testing/server-core.js';
 import { until, withTimeout } from '../testing/sse.js';
-import { ListenHub, type ChannelFlow, type Listener } from './listen-hub.js';
+import type { ChannelFlow } from './channel-flow.js';
+import { ListenHub } from './listen-hub.js';
+import type { Listener } from './listen-stream.js';
 
 /** A channel that congests after `room` frames and drains when told, as an SSE sink does. */
 class FakeChannel implements ChannelFlow {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { JSONRPCMessage, RequestId } from '../protocol/jsonrpc.js';
 import type { SubscriptionFilter } from '../protocol/types.js';
-import { frame, ListenHub, type Listener } from './listen-hub.js';
+import { ListenHub } from './listen-hub.js';
+import { frame, type Listener } from './listen-stream.js';
 
 const SUB = 'io.modelcontextprotocol/subscriptionId';
 

@@ -9,7 +9,6 @@ import type { ProtocolError } from '../errors/protocol-error.js';
 import type { RequestId } from '../protocol/jsonrpc.js';
 import type { SubscriptionFilter } from '../protocol/types.js';
 import { AttachTracker } from './attach-tracker.js';
-import type { ChannelFlow } from './channel-flow.js';
 import { listenEventsLost } from './listen-errors.js';
 import { CoverIndex } from './listen-index.js';
 import {
@@ -21,9 +20,6 @@ import {
 } from './listen-stream.js';
 import { listenLimitsOf, type ListenLimits } from './options.js';
 import type { ListKind } from './registry.js';
-
-export type { ChannelFlow, Listener };
-export { frame } from './listen-stream.js';
 
 const FILTER_KEY: Record<
   ListKind,

@@ -2,7 +2,7 @@ import { META } from '../../protocol/meta-keys.js';
 import type { SubscriptionFilter } from '../../protocol/types.js';
 import type { ProtocolError } from '../../errors/protocol-error.js';
 import { listenTokenExpired, tooManyListenUris, tooManyListens } from '../listen-errors.js';
-import { frame } from '../listen-hub.js';
+import { frame } from '../listen-stream.js';
 import { missingScopes } from '../auth-info.js';
 import { onTokenExpiry } from '../token-expiry.js';
 import { readScopes } from './scopes.js';
