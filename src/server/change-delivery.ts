@@ -12,11 +12,10 @@ import type { Peer } from './peer.js';
 
 export function deliverChange(listen: ListenHub, peers: Iterable<Peer>, event: ChangeEvent): void {
   if (event.type === 'list-changed') {
-    const kind = event.list;
-    listen.listChanged(kind);
+    listen.listChanged(event.list);
     const message: JSONRPCMessage = {
       jsonrpc: '2.0',
-      method: `notifications/${kind}/list_changed`,
+      method: `notifications/${event.list}/list_changed`,
     };
     for (const peer of peers) if (peer.session?.initialized) peer.send(message);
     return;

@@ -44,6 +44,9 @@ function keyed(params: InputRequest['params'] | undefined, key: string): Record<
   return { ...p, _meta: { ...base, [INPUT_KEY_META]: key } };
 }
 
+/** What `ctx.ask` resolves with: one result per key. */
+type Answers<K extends string> = Record<K, Record<string, unknown>>;
+
 /** How a context reaches the client; supplied by the server per request. */
 export interface ContextChannel {
   notify: (message: JSONRPCNotification) => void;
@@ -211,9 +214,7 @@ export class RequestContext {
    * kept in the signed requestState, so a handler may call `ask` several times (multi-round).
    * In 2025-11-25 the requests go to the client at once as server-to-client requests.
    */
-  async ask<K extends string>(
-    requests: Record<K, InputRequest>,
-  ): Promise<Record<K, Record<string, unknown>>> {
+  async ask<K extends string>(requests: Record<K, InputRequest>): Promise<Answers<K>> {
     const keys = Object.keys(requests) as K[];
     for (const key of keys) this.requireCapability(CAPABILITY_OF[requests[key].method]);
     if (this.era === 'legacy') {
@@ -224,10 +225,7 @@ export class RequestContext {
           send(requests[key].method, keyed(requests[key].params, key), this.signal),
         ),
       );
-      return Object.fromEntries(keys.map((key, i) => [key, results[i]])) as Record<
-        K,
-        Record<string, unknown>
-      >;
+      return Object.fromEntries(keys.map((key, i) => [key, results[i]])) as Answers<K>;
     }
     const current = this.inputResponses ?? {};
     const missing: InputRequests = {};
@@ -240,10 +238,7 @@ export class RequestContext {
       }
     }
     if (!complete) throw new InputRequiredSignal(missing, this.answers, this.userState);
-    return Object.fromEntries(keys.map((key) => [key, this.answers[key]])) as Record<
-      K,
-      Record<string, unknown>
-    >;
+    return Object.fromEntries(keys.map((key) => [key, this.answers[key]])) as Answers<K>;
   }
 
   /**
@@ -292,11 +287,8 @@ export class RequestContext {
     ...messages: Array<{ role: Role; content: ContentBlock | Attachment }>
   ): Promise<GetPromptResult> {
     // Each message wraps its block in {"role":"assistant","content":…} and a comma: 32 bytes.
-    const { content, meta } = await assembleForResult(
-      this.env,
-      messages.map((m) => m.content),
-      32,
-    );
+    const blocks = messages.map((m) => m.content);
+    const { content, meta } = await assembleForResult(this.env, blocks, 32);
     const out = messages.map((m, i) => ({ role: m.role, content: content[i] as ContentBlock }));
     return meta ? { messages: out, _meta: meta } : { messages: out };
   }

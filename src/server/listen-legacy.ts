@@ -61,13 +61,10 @@ export function legacyResync(
   withLists: boolean,
 ): JSONRPCMessage[] {
   const out: JSONRPCMessage[] = [];
-  for (const uri of subscriptions) {
+  for (const uri of subscriptions)
     out.push({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri } });
-  }
-  if (withLists) {
-    for (const kind of LISTS) {
+  if (withLists)
+    for (const kind of LISTS)
       out.push({ jsonrpc: '2.0', method: `notifications/${kind}/list_changed` });
-    }
-  }
   return out;
 }

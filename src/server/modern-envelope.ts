@@ -59,11 +59,7 @@ export function addCacheHints(core: ServerCore, result: Result, kind: 'list' | '
 export function modernResult(core: ServerCore, result: Result): Result {
   result['resultType'] ??= 'complete';
   const meta = result['_meta'];
-  if (isObject(meta)) {
-    result['_meta'] = { ...meta, [META.serverInfo]: core.info };
-  } else {
-    result['_meta'] = core.resultMeta;
-  }
+  result['_meta'] = isObject(meta) ? { ...meta, [META.serverInfo]: core.info } : core.resultMeta;
   return result;
 }
 

@@ -15,11 +15,6 @@ export function promptEntry(
     ...without(definition, 'complete', 'input', 'scopes'),
     ...(input ? { arguments: input.arguments } : {}),
   };
-  return {
-    prompt,
-    complete: definition.complete ?? {},
-    handler,
-    input: input?.schema,
-    scopes: definition.scopes?.length ? [...definition.scopes] : undefined,
-  };
+  const scopes = definition.scopes?.length ? [...definition.scopes] : undefined;
+  return { prompt, complete: definition.complete ?? {}, handler, input: input?.schema, scopes };
 }
