@@ -160,13 +160,9 @@ export class Peer {
     const id = `mcpkit-${++this.nextId}`;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
+        const why = `${method} got no answer from the client in ${this.requestTimeoutMs} ms`;
         this.pending.delete(id);
-        reject(
-          new McpKitError(
-            'REQUEST_TIMEOUT',
-            `${method} got no answer from the client in ${this.requestTimeoutMs} ms`,
-          ),
-        );
+        reject(new McpKitError('REQUEST_TIMEOUT', why));
       }, this.requestTimeoutMs);
       this.pending.set(id, { method, resolve, reject, timer });
       const cancelled = () =>
@@ -201,23 +197,11 @@ export class Peer {
         return;
       }
       const issue = validateClientResult(entry.method, message.result);
-      if (issue) {
-        this.settle(
-          id,
-          ProtocolError.invalidParams(
-            `the client's ${entry.method} result is invalid: ${issue.message}`,
-          ),
-        );
-        return;
-      }
-      this.settle(id, message.result);
+      const why = issue && `the client's ${entry.method} result is invalid: ${issue.message}`;
+      this.settle(id, why ? ProtocolError.invalidParams(why) : message.result);
     } catch (error) {
-      this.settle(
-        id,
-        new McpKitError('INVALID_RESPONSE', `the client's answer to ${entry.method} failed`, {
-          cause: error,
-        }),
-      );
+      const why = `the client's answer to ${entry.method} failed`;
+      this.settle(id, new McpKitError('INVALID_RESPONSE', why, { cause: error }));
     }
   }
 
@@ -225,13 +209,8 @@ export class Peer {
   receiveMalformedResponse(id: RequestId, reason: string): void {
     const entry = this.pending.get(id);
     if (!entry) return;
-    this.settle(
-      id,
-      new McpKitError(
-        'INVALID_RESPONSE',
-        `the client's answer to ${entry.method} is malformed: ${reason}`,
-      ),
-    );
+    const why = `the client's answer to ${entry.method} is malformed: ${reason}`;
+    this.settle(id, new McpKitError('INVALID_RESPONSE', why));
   }
 
   /** A client's result is parsed JSON, never an Error: an Error fails the request. */
