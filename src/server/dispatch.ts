@@ -35,6 +35,9 @@ import { resultCapBytes } from './options.js';
 import type { HandleExtra, Peer } from './peer.js';
 import { isModernOnly, methodFacts } from '../protocol/methods.js';
 
+const NO_SESSION =
+  'Send initialize first (2025-11-25), or _meta with a protocolVersion (2026-07-28)';
+
 function fail(id: RequestId | null, error: ProtocolError): JSONRPCResponse {
   return errorResponse(id, error.code, error.message, error.data);
 }
@@ -157,14 +160,7 @@ async function onRequest(
   } else {
     if (method === 'initialize') return initialize(core, peer, request);
     const session = peer.session;
-    if (!session) {
-      return fail(
-        id,
-        ProtocolError.invalidRequest(
-          'Send initialize first (2025-11-25), or _meta with a protocolVersion (2026-07-28)',
-        ),
-      );
-    }
+    if (!session) return fail(id, ProtocolError.invalidRequest(NO_SESSION));
     protocolVersion = session.protocolVersion;
     clientCapabilities = session.clientCapabilities;
     clientInfo = session.clientInfo;

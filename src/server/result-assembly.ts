@@ -150,14 +150,10 @@ export async function assembleForResult(
   const o = env.options;
   const decisions: DecisionRecord[] = [];
   const sized = await withStatSizes(env, items);
+  // The budgets, policy and clientCanReadResources as given; assembly ignores the other options.
   const { blocks } = await assembleBlocks(sized.items, {
+    ...o,
     capBytes: env.capBytes,
-    ...(o.blockBudgetBytes !== undefined ? { blockBudgetBytes: o.blockBudgetBytes } : {}),
-    ...(o.resultBudgetBytes !== undefined ? { resultBudgetBytes: o.resultBudgetBytes } : {}),
-    ...(o.clientCanReadResources !== undefined
-      ? { clientCanReadResources: o.clientCanReadResources }
-      : {}),
-    ...(o.policy !== undefined ? { policy: o.policy } : {}),
     artifactUri: env.artifactUri,
     itemOverheadBytes,
     onDecision: (record) => {
