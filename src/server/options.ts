@@ -182,24 +182,21 @@ export interface ListenLimits {
  * a value that is not a positive integer (checked once, when the server is built).
  */
 export function listenLimitsOf(options: Partial<ListenLimits> = {}): ListenLimits {
-  const limit = (name: keyof ListenLimits, fallback: number): number => {
+  const limits: ListenLimits = {
+    maxListenQueueBytes: DEFAULT_MAX_LISTEN_QUEUE_BYTES,
+    maxListenQueueTotalBytes: DEFAULT_MAX_LISTEN_QUEUE_TOTAL_BYTES,
+    maxListenPendingUris: DEFAULT_MAX_LISTEN_PENDING_URIS,
+    maxListens: DEFAULT_MAX_LISTENS,
+    maxListenUris: DEFAULT_MAX_LISTEN_URIS,
+  };
+  for (const name of Object.keys(limits) as Array<keyof ListenLimits>) {
     const value = options[name];
-    if (value === undefined) return fallback;
-    if (!Number.isSafeInteger(value) || value < 1) {
+    if (value === undefined) continue;
+    if (!Number.isSafeInteger(value) || value < 1)
       throw new RangeError(`${name} must be a positive integer, got ${String(value)}`);
-    }
-    return value;
-  };
-  return {
-    maxListenQueueBytes: limit('maxListenQueueBytes', DEFAULT_MAX_LISTEN_QUEUE_BYTES),
-    maxListenQueueTotalBytes: limit(
-      'maxListenQueueTotalBytes',
-      DEFAULT_MAX_LISTEN_QUEUE_TOTAL_BYTES,
-    ),
-    maxListenPendingUris: limit('maxListenPendingUris', DEFAULT_MAX_LISTEN_PENDING_URIS),
-    maxListens: limit('maxListens', DEFAULT_MAX_LISTENS),
-    maxListenUris: limit('maxListenUris', DEFAULT_MAX_LISTEN_URIS),
-  };
+    limits[name] = value;
+  }
+  return limits;
 }
 
 /** How often an instance refreshes its interest on a shared bus (`interestRefreshMs`). */

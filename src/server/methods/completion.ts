@@ -19,12 +19,8 @@ async function complete(params: Params, { core, ctx }: MethodEnv): Promise<Resul
     },
   };
   const argument = params['argument'] as { name: string; value: string };
-  const context = {
-    arguments: ((params['context'] as Params | undefined)?.['arguments'] ?? {}) as Record<
-      string,
-      string
-    >,
-  };
+  const given = (params['context'] as Params | undefined)?.['arguments'];
+  const context = { arguments: (given ?? {}) as Record<string, string> };
   let handler: CompleteHandler | undefined;
   if (ref.type === 'ref/prompt') {
     const entry = core.prompts.get(String(ref.name));

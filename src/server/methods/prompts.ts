@@ -41,11 +41,8 @@ async function getPrompt(params: Params, { core, ctx }: MethodEnv): Promise<Resu
     typeof value === 'string'
       ? { messages: [{ role: 'user', content: { type: 'text', text: value } }] }
       : { ...value };
-  await checkEmittedLinks(
-    core,
-    result.messages.map((m) => m.content),
-    `prompt "${name}"`,
-  );
+  const blocks = result.messages.map((m) => m.content);
+  await checkEmittedLinks(core, blocks, `prompt "${name}"`);
   return result as unknown as Result;
 }
 

@@ -2,6 +2,7 @@ import type { CallToolResult, Tool } from '../../protocol/types.js';
 import { ProtocolError } from '../../errors/protocol-error.js';
 import { toolError } from '../../content/messages.js';
 import { isInputRequired } from '../input-required.js';
+import { isObject } from '../modern-envelope.js';
 import { authorMistake, reportHandlerError } from './author-mistakes.js';
 import { checkEmittedLinks } from './links.js';
 import { lister } from './lists.js';
@@ -52,14 +53,8 @@ async function callTool(params: Params, { core, ctx }: MethodEnv): Promise<Resul
     }
   }
   const sc = result.structuredContent;
-  if (
-    ctx.era === 'legacy' &&
-    sc !== undefined &&
-    (typeof sc !== 'object' || sc === null || Array.isArray(sc))
-  ) {
-    // 2025-11-25 requires an object; the text content still carries the value.
-    delete result.structuredContent;
-  }
+  // 2025-11-25 requires an object; the text content still carries the value.
+  if (ctx.era === 'legacy' && sc !== undefined && !isObject(sc)) delete result.structuredContent;
   await checkEmittedLinks(core, result.content, `tool "${name}"`);
   return result as unknown as Result;
 }
