@@ -1,10 +1,9 @@
 /**
- * The outbound budget of one server: bytes of answers being produced or waiting to be written,
- * over all its connections (`maxResponseTotalBytes`). A transport holds what an answer it has in
- * memory costs until the answer is written; a streamed answer holds its window (what it buffers
- * at most) until it ends. Large part reads reserve before they read: past the budget they wait
- * their turn, at most {@link AnswerBudget.waitMs}, then get a busy error naming the option. Other
- * answers never wait (they are counted, so that part reads wait behind them).
+ * One server's outbound budget (`maxResponseTotalBytes`): bytes of answers being produced or
+ * waiting to be written, over all its connections. An answer in memory holds its size until
+ * written, a streamed one its window until it ends. Large part reads reserve first and may wait
+ * (at most {@link AnswerBudget.waitMs}, then a busy error); other answers never wait, but are
+ * counted, so that part reads wait behind them.
  */
 import { ProtocolError } from '../errors/protocol-error.js';
 import { ERROR_CODES } from '../protocol/error-codes.js';

@@ -1,12 +1,10 @@
 /**
- * Answers to `resources/read` encoded once per (version, URI, era): a read handler that says
- * which version of its content it served (`versionedRead`) gets its whole answer, envelope
- * included, serialised once and then written with only the id spliced in, from the second
- * answer of that version on: the first is encoded by the transport straight into its write, so
- * that reads which never repeat cost no copy and hold no memory here. One table per server,
- * bounded in bytes (`maxEncodedReadBytes`), least recently used out first. Versions are held
- * weakly (the table never keeps a provider's cache entry alive); an answer whose version is gone
- * can never be asked for again, and gives its room to the next ones.
+ * Answers to `resources/read` encoded once per (version, URI, era) for handlers that name their
+ * version (`versionedRead`), then written with only the id spliced in. Kept from the second
+ * answer of a version on: the first is encoded by the transport straight into its write, so
+ * reads that never repeat cost no copy here. Per server, bounded (`maxEncodedReadBytes`), least
+ * recently used out first; versions are held weakly, so a provider's cache entry is never kept
+ * alive and an answer whose version is gone gives its room to the next ones.
  */
 import { LARGE_PART_BYTES, resultParts } from '../content/encode-message.js';
 import {

@@ -1,11 +1,9 @@
 /**
  * Tells the other instances on a shared bus which URIs this one's listeners name, and hears what
- * theirs name, so that a provider watches a URI while someone listens to it on any instance (an
- * instance started without a watch relies on the others). Local transitions are announced
- * together once per turn (one listen naming many URIs is one message); the whole set is refreshed
+ * theirs name, so that a provider watches a URI while someone listens to it on any instance.
+ * Local changes go out once per turn (a listen naming many URIs is one message), the whole set
  * every `interestRefreshMs`; a query (at start, after a gap) asks the others to refresh at once.
- * One timer per server, running only while there is interest to refresh or to expire; a server on
- * a private bus has none of this.
+ * One timer, running only while there is interest to refresh or expire; a private bus has none.
  */
 import type { AttachTracker } from './attach-tracker.js';
 import type { ChangeBus, InterestMessage } from './change-bus.js';

@@ -1,9 +1,7 @@
 /**
- * Open `subscriptions/listen` streams (2026-07-28) and what they are subscribed to: the list
- * kinds, and resource URIs in an index (an update reaches the streams that cover it, without
- * asking the others). Each URI a stream names is attached while the stream is open, so that a
- * provider watches a resource only while someone listens (`AttachTracker`, which legacy
- * subscriptions feed too).
+ * Open `subscriptions/listen` streams and what they follow: list kinds, and URIs in an index (an
+ * update reaches the streams that cover it without asking the others). A stream's URIs are
+ * attached while it is open, so that a provider watches only what someone listens to.
  */
 import type { ProtocolError } from '../errors/protocol-error.js';
 import type { RequestId } from '../protocol/jsonrpc.js';

@@ -1,12 +1,10 @@
 /**
- * One `subscriptions/listen` stream: its frames, and what it holds while its client is not
- * reading. Coalescing is per subscription and level-triggered: while the channel is congested the
- * stream holds a set of frame keys (an updated URI, a changed list), each once however often it
- * changes, and writes them in first-come order when the channel drains. The set is bounded twice:
- * by distinct URIs (`maxListenPendingUris`) and by bytes (`maxListenQueueBytes`, with what the
- * channel buffered); past either the stream is cut with an error so that the client listens
- * again and re-reads, never left silently stale and never an unbounded queue. What every stream
- * holds is also counted in one budget shared by the hub's streams (`maxListenQueueTotalBytes`).
+ * One `subscriptions/listen` stream. While its channel is congested it holds a set of frame keys
+ * (an updated URI, a changed list), each once however often it changes (level-triggered), and
+ * writes them in first-come order on drain. Bounded by `maxListenPendingUris` and by bytes
+ * (`maxListenQueueBytes`, with the channel's buffer; all streams together:
+ * `maxListenQueueTotalBytes`): past a bound the stream is cut with an error so that the client
+ * listens again and re-reads, never silently stale and never an unbounded queue.
  */
 import { jsonStringWireSize, utf8Length } from '../content/wire-size.js';
 import type { ProtocolError } from '../errors/protocol-error.js';

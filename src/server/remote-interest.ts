@@ -1,9 +1,8 @@
 /**
- * What the listeners of other instances on a shared bus name, per instance id, as their interest
- * messages said: each URI counts until `3 * everyMs` after the instance last said so (an instance
- * that died stops counting without a word), or until it detaches. Bounded: beyond `maxEntries`
- * (instance, URI) pairs new ones are ignored, with one warning. I/O-free; the clock is injected and
- * the owner calls `sweep()` on its own timer.
+ * What other instances' listeners name, per instance: each URI counts until `3 * everyMs` after
+ * the instance last said so (a dead instance stops counting without a word), or until it
+ * detaches. Beyond `maxEntries` pairs new ones are ignored, with one warning. I/O-free: the clock
+ * is injected and the owner calls `sweep()`.
  */
 import type { InterestMessage } from './change-bus.js';
 
