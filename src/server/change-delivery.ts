@@ -1,7 +1,6 @@
 /**
  * Where a change event goes on this instance: the listen streams (through the hub), and the
- * 2025-11-25 sessions that subscribed to the URI or follow the lists; after a bus gap, each such
- * session is told that everything it follows may have changed.
+ * 2025-11-25 sessions that subscribed to the URI or follow the lists.
  */
 import type { JSONRPCMessage } from '../protocol/jsonrpc.js';
 import { coversUri } from '../uri/covers.js';

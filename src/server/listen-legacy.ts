@@ -1,8 +1,6 @@
 /**
- * 2025-11-25 `resources/subscribe` feeding the same machinery as listen streams: a session's
- * subscriptions attach their URIs (the tracker counts them beside the listens' URIs), are bounded
- * by `maxListenUris`, and are released when the session ends. Delivery goes through the bus like
- * every change (server.ts).
+ * 2025-11-25 `resources/subscribe` on the listen streams' machinery: a session's subscriptions
+ * attach their URIs, are bounded by `maxListenUris`, and are released when the session ends.
  */
 import type { JSONRPCMessage } from '../protocol/jsonrpc.js';
 import type { AttachTracker } from './attach-tracker.js';

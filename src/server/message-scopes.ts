@@ -2,7 +2,7 @@
 import type { ServerCore } from './core.js';
 import { readScopes } from './methods/scopes.js';
 
-/** Every OAuth scope a tool, prompt, resource or template asks for (PRM `scopes_supported`). */
+/** See `McpServer.declaredScopes`. */
 export function declaredScopes(core: ServerCore): readonly string[] {
   if (!core.hasScopedEntries()) return [];
   const scopes = new Set<string>();
@@ -17,10 +17,7 @@ export function declaredScopes(core: ServerCore): readonly string[] {
   return [...scopes];
 }
 
-/**
- * The OAuth scopes a JSON-RPC message needs (a `tools/call` its tool's), for transports that
- * refuse it before it runs (HTTP's 403 `insufficient_scope`); undefined when it needs none.
- */
+/** See `McpServer.scopesFor`. */
 export function scopesFor(core: ServerCore, message: unknown): readonly string[] | undefined {
   if (!core.hasScopedEntries() || typeof message !== 'object' || message === null) return undefined;
   const m = message as { method?: unknown; params?: { name?: unknown; uri?: unknown } };

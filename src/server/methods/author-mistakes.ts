@@ -1,7 +1,7 @@
 /**
- * A handler's programming mistakes (a malformed or unserved URI attached, a blob not base64): the model can do
- * nothing about them, so they are not tool failures (`isError`) but -32603 naming the handler
- * and the fix, and they are logged on the server's side (onError, else stderr).
+ * A handler's programming mistakes (a bad or unserved URI attached, a blob not base64): the model
+ * can do nothing about them, so they are -32603 naming the handler and the fix, not tool
+ * failures (`isError`), and are logged on the server's side (onError, else stderr).
  */
 import { isMcpKitError } from '../../errors/mcpkit-error.js';
 import { ProtocolError } from '../../errors/protocol-error.js';

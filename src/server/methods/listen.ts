@@ -9,11 +9,10 @@ import { readScopes } from './scopes.js';
 import type { MethodEnv, MethodSpec, Params, Result } from './types.js';
 
 /**
- * `subscriptions/listen`: checks the bounds (`maxListenUris`, `maxListens`) before anything is
- * sent, acknowledges the honoured filter, then holds the request open until the client cancels
- * or goes away, or the server ends it; the hub sends the notifications. A stream the hub cut
- * (its client fell behind, the bus lost events) answers with the hub's error, so that the client
- * listens again and re-reads; so does a stream whose caller's token expired (token-expiry.ts).
+ * `subscriptions/listen`: checks the bounds before anything is sent, acknowledges the honoured
+ * filter, then stays open (the hub sends the notifications) until the client cancels or goes
+ * away or the server ends it. A stream cut by the hub (client fell behind, bus lost events) or by
+ * its token's expiry answers with that error, so that the client listens again and re-reads.
  */
 async function listen(params: Params, { core, ctx, notify, flow }: MethodEnv): Promise<Result> {
   const id = ctx.requestId;

@@ -184,9 +184,8 @@ function holdsStreamedBlob(result: Result): boolean {
 }
 
 /**
- * A versioned read's final answer, encoded once per version, URI and era by this server from its
- * second answer on (see
- * encoded-reads.ts). One with a streamed blob is not: it is read as the client takes it.
+ * A versioned read's final answer, encoded once per version, URI and era (encoded-reads.ts); not
+ * one with a streamed blob, which is read as the client takes it.
  */
 function encodedOnce(core: ServerCore, uri: string, ctx: RequestContext, read: ReadOutcome) {
   const { version } = read;
