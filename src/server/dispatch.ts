@@ -56,18 +56,12 @@ function internalError(core: ServerCore, id: RequestId, method: string, error: u
   return fail(id, ProtocolError.internal(`Internal error while handling ${method}`));
 }
 
-/** `ServerOptions.maxDepth`, checked once when the server is built. */
-function maxDepthOf(core: ServerCore): number {
-  const limit = core.options.maxDepth ?? DEFAULT_MAX_DEPTH;
-  if (!Number.isInteger(limit) || limit < 1) {
-    throw new RangeError(`maxDepth must be a positive integer, got ${String(limit)}`);
-  }
-  return limit;
-}
-
 /** Builds the message handler a server's peers share: every message checked and run. */
 export function dispatch(core: ServerCore) {
-  const maxDepth = maxDepthOf(core);
+  // Checked once, when the server is built.
+  const maxDepth = core.options.maxDepth ?? DEFAULT_MAX_DEPTH;
+  if (!Number.isInteger(maxDepth) || maxDepth < 1)
+    throw new RangeError(`maxDepth must be a positive integer, got ${String(maxDepth)}`);
   return async (
     peer: Peer,
     raw: unknown,

@@ -206,17 +206,14 @@ export class McpServer {
    * while clients are connected; `options.capabilities` is merged over it.
    */
   capabilities(): ServerCapabilities {
-    if (this.capabilityCache) return this.capabilityCache;
-    const caps: ServerCapabilities = {
+    return (this.capabilityCache ??= {
       tools: { listChanged: true },
       prompts: { listChanged: true },
       resources: { subscribe: true, listChanged: true },
       completions: {},
       logging: {},
       ...(this.options.capabilities as ServerCapabilities | undefined),
-    };
-    this.capabilityCache = caps;
-    return caps;
+    });
   }
 
   /**
