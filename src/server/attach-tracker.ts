@@ -56,10 +56,7 @@ export class AttachTracker {
   remove(uri: string): void {
     const n = this.counts.get(uri);
     if (n === undefined) return;
-    if (n > 1) {
-      this.counts.set(uri, n - 1);
-      return;
-    }
+    if (n > 1) return void this.counts.set(uri, n - 1);
     this.counts.delete(uri);
     for (const listener of this.local) listener(uri, false);
     if (!this.remote.has(uri)) this.lost(uri);

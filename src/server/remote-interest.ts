@@ -106,10 +106,7 @@ export class RemoteInterest {
     this.entries--;
     this.chars -= uri.length;
     const n = this.counts.get(uri) ?? 1;
-    if (n > 1) {
-      this.counts.set(uri, n - 1);
-      return;
-    }
+    if (n > 1) return void this.counts.set(uri, n - 1);
     // Gone from the table before the owner hears of it: its hooks ask whether it still counts.
     this.counts.delete(uri);
     this.options.onChange(uri, false);
