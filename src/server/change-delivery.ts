@@ -23,9 +23,8 @@ export function deliverChange(listen: ListenHub, peers: Iterable<Peer>, event: C
   listen.resourceUpdated(uri);
   for (const peer of peers) {
     const subs = peer.session?.subscriptions;
-    if (subs && coversAny(subs, uri)) {
+    if (subs && coversAny(subs, uri))
       peer.send({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri } });
-    }
   }
 }
 
@@ -37,9 +36,8 @@ export function resyncSessions(peers: Iterable<Peer>): number {
     if (!session || peer.isClosed) continue;
     if (!session.initialized && session.subscriptions.size === 0) continue;
     sessions++;
-    for (const message of legacyResync(session.subscriptions, session.initialized)) {
+    for (const message of legacyResync(session.subscriptions, session.initialized))
       peer.send(message);
-    }
   }
   return sessions;
 }

@@ -116,9 +116,8 @@ export function dispatch(core: ServerCore) {
 function onNotification(peer: Peer, message: JSONRPCNotification): void {
   if (message.method === 'notifications/cancelled') {
     const id = message.params?.['requestId'];
-    if (peer.cancelById && (typeof id === 'string' || typeof id === 'number')) {
+    if (peer.cancelById && (typeof id === 'string' || typeof id === 'number'))
       peer.inflight.get(id)?.abort();
-    }
   } else if (message.method === 'notifications/initialized' && peer.session) {
     peer.session.initialized = true;
   }
@@ -192,9 +191,8 @@ async function onRequest(
     const targetOf = spec.target;
     const target = () => targetOf?.(params, extra.authInfo);
     const state = params['requestState'];
-    if (era === 'modern' && targetOf !== undefined && typeof state === 'string') {
+    if (era === 'modern' && targetOf !== undefined && typeof state === 'string')
       ({ answers, user: userState } = await core.signer.verify(target() as string, state));
-    }
     const ctx = new RequestContext({
       method,
       requestId: id,

@@ -100,9 +100,8 @@ export class InterestSync {
     clearTimeout(this.answerTimer);
     this.timer = this.answerTimer = undefined;
     for (const stop of this.stops) stop();
-    if (this.announced.size > 0) {
+    if (this.announced.size > 0)
       this.send({ type: 'detach', from: this.id, uris: [...this.announced] });
-    }
     this.announced.clear();
     this.dirty.clear();
     this.remote.clear();

@@ -226,9 +226,8 @@ export function interestLimitsOf(options: Partial<InterestLimits> = {}): Interes
     );
   }
   const { maxRemoteInterest: max = DEFAULT_MAX_REMOTE_INTEREST } = options;
-  if (!Number.isSafeInteger(max) || max < 1) {
+  if (!Number.isSafeInteger(max) || max < 1)
     throw new RangeError(`maxRemoteInterest must be a positive integer, got ${String(max)}`);
-  }
   return { interestRefreshMs: every, maxRemoteInterest: max };
 }
 

@@ -243,9 +243,8 @@ export class Peer {
     for (const cancel of [...this.inflight.snapshot(), ...this.shadowed]) cancel.abort();
     this.shadowed.clear();
     this.inflight.clear();
-    for (const id of [...this.pending.keys()]) {
+    for (const id of [...this.pending.keys()])
       this.settle(id, new McpKitError('PEER_CLOSED', 'the connection closed'));
-    }
     for (const handler of this.closeHandlers.splice(0)) handler();
   }
 }

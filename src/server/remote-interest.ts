@@ -77,9 +77,8 @@ export class RemoteInterest {
   /** Forgets what was not refreshed in time. */
   sweep(): void {
     const now = this.now();
-    for (const [instance, uris] of [...this.byInstance]) {
+    for (const [instance, uris] of [...this.byInstance])
       for (const [uri, until] of [...uris]) if (until <= now) this.drop(instance, uri);
-    }
   }
 
   /** Whether some other instance names exactly `uri`. */
@@ -94,9 +93,8 @@ export class RemoteInterest {
 
   /** Forgets everything, telling `onChange` of every URI that stops counting. */
   clear(): void {
-    for (const [instance, uris] of [...this.byInstance]) {
+    for (const [instance, uris] of [...this.byInstance])
       for (const uri of [...uris.keys()]) this.drop(instance, uri);
-    }
   }
 
   private drop(instance: string, uri: string): void {

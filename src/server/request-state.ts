@@ -136,12 +136,10 @@ export class RequestStateSigner {
       );
     }
     const state = decodeJsonBase64Url(body) as SignedBody | undefined;
-    if (!state || state.t !== (await digest(target))) {
+    if (!state || state.t !== (await digest(target)))
       throw ProtocolError.invalidParams('params.requestState belongs to another request');
-    }
-    if (state.x < Date.now()) {
+    if (state.x < Date.now())
       throw ProtocolError.invalidParams('params.requestState has expired: start the request again');
-    }
     return { answers: state.answers ?? {}, user: state.user };
   }
 }

@@ -45,9 +45,8 @@ export async function checkEmittedLinks(
   const mode = core.options.content?.linkCheck ?? 'error';
   if (mode === 'off') return;
   const bad: string[] = [];
-  for (const b of blocks) {
+  for (const b of blocks)
     if (b.type === 'resource_link' && !(await resolvesUri(core, b.uri))) bad.push(b.uri);
-  }
   if (bad.length === 0) return;
   const message = `${who} returned resource_link(s) that nothing serves: ${bad.join(', ')}. Register a resource or template for them, or use ctx.attach() so they go to the link store`;
   if (mode === 'warn') {

@@ -20,9 +20,8 @@ async function listen(params: Params, { core, ctx, notify, flow }: MethodEnv): P
   const requested = (params['notifications'] ?? {}) as SubscriptionFilter;
   const { maxListens, maxListenUris } = hub.limits;
   const uris = requested.resourceSubscriptions;
-  if (Array.isArray(uris) && uris.length > maxListenUris) {
+  if (Array.isArray(uris) && uris.length > maxListenUris)
     throw tooManyListenUris(uris.length, maxListenUris);
-  }
   if (hub.size >= maxListens) throw tooManyListens(maxListens);
   const filter = hub.honoured(requested);
   // Updates of a resource tell what a read would: URIs the caller may not read are left out of

@@ -22,9 +22,8 @@ function normalizeContents(
   value: ReadReturn,
   mimeType: string | undefined,
 ): ResourceContents[] {
-  if (typeof value === 'string') {
+  if (typeof value === 'string')
     return [mimeType === undefined ? { uri, text: value } : { uri, mimeType, text: value }];
-  }
   const list: Array<ResourceContents | PartialContents> = Array.isArray(value)
     ? value
     : 'contents' in value
