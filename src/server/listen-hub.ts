@@ -19,14 +19,11 @@ import {
 import { listenLimitsOf, type ListenLimits } from './options.js';
 import type { ListKind } from './registry.js';
 
-const FILTER_KEY: Record<
-  ListKind,
-  'toolsListChanged' | 'promptsListChanged' | 'resourcesListChanged'
-> = {
+const FILTER_KEY = {
   tools: 'toolsListChanged',
   prompts: 'promptsListChanged',
   resources: 'resourcesListChanged',
-};
+} as const satisfies Record<ListKind, keyof SubscriptionFilter>;
 const KINDS = Object.keys(FILTER_KEY) as ListKind[];
 
 export interface ListenHubOptions {
@@ -67,9 +64,7 @@ export class ListenHub {
   /** The part of a filter this server honours. */
   honoured(filter: SubscriptionFilter): SubscriptionFilter {
     const out: SubscriptionFilter = {};
-    if (filter.toolsListChanged === true) out.toolsListChanged = true;
-    if (filter.promptsListChanged === true) out.promptsListChanged = true;
-    if (filter.resourcesListChanged === true) out.resourcesListChanged = true;
+    for (const kind of KINDS) if (filter[FILTER_KEY[kind]] === true) out[FILTER_KEY[kind]] = true;
     if (Array.isArray(filter.resourceSubscriptions))
       out.resourceSubscriptions = [...filter.resourceSubscriptions];
     return out;
