@@ -81,7 +81,6 @@ export class McpServer {
   private readonly bus: ChangeBus;
   /** What other instances on a shared bus listen to, and telling them what this one does. */
   private readonly interest: InterestSync | undefined;
-  private readonly signer: RequestStateSigner;
   private readonly peers = new Set<Peer>();
   /** What the engine sees of this server (never the class itself). */
   private readonly core: ServerCore;
@@ -127,10 +126,6 @@ export class McpServer {
       tracker: this.attachments,
       warn: (message) => this.warn(message),
     });
-    this.signer = new RequestStateSigner(
-      options.requestStateSecret,
-      options.requestStateTtlMs ?? 600_000,
-    );
     this.core = {
       info: this.info,
       options,
@@ -140,7 +135,10 @@ export class McpServer {
       templateMatches: new TemplateMatches(() => this.templates.list()),
       prompts: this.prompts,
       listen: this.listen,
-      signer: this.signer,
+      signer: new RequestStateSigner(
+        options.requestStateSecret,
+        options.requestStateTtlMs ?? 600_000,
+      ),
       linkStore: this.linkStore,
       artifactBytes: new ArtifactBytes(),
       encodedReads: new EncodedReads(options.maxEncodedReadBytes),
