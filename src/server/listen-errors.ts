@@ -7,18 +7,6 @@ import { ERROR_CODES } from '../protocol/error-codes.js';
 import type { RequestId } from '../protocol/jsonrpc.js';
 import { ProtocolError } from '../errors/protocol-error.js';
 
-/** Why the server ended a stream, or refused one. */
-export const LISTEN_END_REASON = {
-  /** The client stopped reading and a bound of what is held for it was reached. */
-  fellBehind: 'fell-behind',
-  /** The change bus may have lost events (a shared bus dropped its connection). */
-  eventsLost: 'events-lost',
-  /** `maxListens` streams are open in this process. */
-  tooManyListens: 'too-many-listens',
-  /** The access token the stream was opened with expired: listen again with a fresh one. */
-  tokenExpired: 'token-expired',
-} as const;
-
 /** `-32603`: a stream cut because its client fell behind by more than `limit` of `option`. */
 export function listenFellBehind(
   option: 'maxListenQueueBytes' | 'maxListenPendingUris',
@@ -28,7 +16,7 @@ export function listenFellBehind(
   return new ProtocolError(
     ERROR_CODES.INTERNAL_ERROR,
     `subscriptions/listen ended: the client fell behind by more than ${limit} ${what} (${option}); updates were dropped, listen again and re-read`,
-    { [option]: limit, reason: LISTEN_END_REASON.fellBehind },
+    { [option]: limit, reason: 'fell-behind' },
   );
 }
 
@@ -40,7 +28,7 @@ export function listenTotalFellBehind(limit: number): ProtocolError {
   return new ProtocolError(
     ERROR_CODES.INTERNAL_ERROR,
     `subscriptions/listen ended: the listen streams of clients that do not read held more than ${limit} bytes together (maxListenQueueTotalBytes), this one the most; updates were dropped, listen again and re-read`,
-    { maxListenQueueTotalBytes: limit, reason: LISTEN_END_REASON.fellBehind },
+    { maxListenQueueTotalBytes: limit, reason: 'fell-behind' },
   );
 }
 
@@ -49,7 +37,7 @@ export function listenEventsLost(why: string): ProtocolError {
   return new ProtocolError(
     ERROR_CODES.INTERNAL_ERROR,
     `subscriptions/listen ended: change events may have been lost (${why}); listen again and re-read`,
-    { reason: LISTEN_END_REASON.eventsLost },
+    { reason: 'events-lost' },
   );
 }
 
@@ -58,7 +46,7 @@ export function tooManyListens(limit: number): ProtocolError {
   return new ProtocolError(
     ERROR_CODES.INTERNAL_ERROR,
     `subscriptions/listen refused: this server has ${limit} listen streams open, the most it keeps (maxListens); close one or try again later`,
-    { maxListens: limit, reason: LISTEN_END_REASON.tooManyListens },
+    { maxListens: limit, reason: 'too-many-listens' },
   );
 }
 
@@ -86,7 +74,7 @@ export function listenTokenExpired(): ProtocolError {
   return new ProtocolError(
     ERROR_CODES.INVALID_REQUEST,
     'subscriptions/listen ended: the access token it was opened with expired; listen again with a fresh token',
-    { reason: LISTEN_END_REASON.tokenExpired, error: 'invalid_token' },
+    { reason: 'token-expired', error: 'invalid_token' },
   );
 }
 
