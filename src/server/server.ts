@@ -43,7 +43,7 @@ import { toolEntry } from './tool-entry.js';
 import { declaredScopes, scopesFor } from './message-scopes.js';
 import { Emitter } from '../protocol/emitter.js';
 import { META } from '../protocol/meta-keys.js';
-import { AnswerBudget, DEFAULT_MAX_RESPONSE_TOTAL_BYTES } from './answer-budget.js';
+import { AnswerBudget } from './answer-budget.js';
 import { ArtifactBytes } from './artifact-read.js';
 import { registerReadableLinks, type ReadableLinksHost } from './readable-links-register.js';
 
@@ -96,9 +96,7 @@ export class McpServer {
 
   constructor(options: ServerOptions) {
     this.options = options;
-    this.answerBudget = new AnswerBudget(
-      options.maxResponseTotalBytes ?? DEFAULT_MAX_RESPONSE_TOTAL_BYTES,
-    );
+    this.answerBudget = new AnswerBudget(options.maxResponseTotalBytes);
     const info: Implementation = { name: options.name, version: options.version };
     if (options.title !== undefined) info.title = options.title;
     if (options.description !== undefined) info.description = options.description;
