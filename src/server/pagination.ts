@@ -33,12 +33,8 @@ export function paginate<T>(
       body.o < 0 ||
       typeof body.k !== 'string'
     ) {
-      throw ProtocolError.invalidParams(
-        `${method}: params.cursor is not a cursor this server issued`,
-        {
-          cursor,
-        },
-      );
+      const why = `${method}: params.cursor is not a cursor this server issued`;
+      throw ProtocolError.invalidParams(why, { cursor });
     }
     const before = items[body.o - 1];
     if (before !== undefined && keyOf(before) === body.k) {

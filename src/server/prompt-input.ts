@@ -39,11 +39,8 @@ function probesFor(schema: Record<string, unknown>): string[] {
 
 const typesOf = (schema: unknown): string[] => {
   const t = (schema as { type?: unknown } | undefined)?.type;
-  return typeof t === 'string'
-    ? [t]
-    : Array.isArray(t)
-      ? t.filter((x) => typeof x === 'string')
-      : [];
+  if (typeof t === 'string') return [t];
+  return Array.isArray(t) ? t.filter((x) => typeof x === 'string') : [];
 };
 
 export interface PromptInput {
