@@ -1,8 +1,7 @@
 /**
- * The largest message a client says it accepts (`_meta["dev.mcpkit/maxMessageBytes"]` on a
- * request, or `{ bytes }` under `capabilities.experimental` in a 2025-11-25 `initialize`). A
- * result is assembled under the smaller of that and the transport's own ceiling; a client that
- * announces nothing gets the transport's defaults.
+ * The largest message a client says it accepts (`_meta["dev.mcpkit/maxMessageBytes"]`, or
+ * `{ bytes }` under `capabilities.experimental` in a 2025-11-25 `initialize`): results are
+ * assembled under the smaller of that and the transport's ceiling.
  */
 import { MAX_MESSAGE_BYTES_META, type ClientCapabilities } from '../protocol/index.js';
 

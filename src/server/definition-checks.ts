@@ -1,8 +1,6 @@
 /**
- * Definitions checked when they are registered. A wrong one registered silently would break a
- * whole list for strict clients (the official client rejects all of `tools/list` for one bad
- * input schema), so each mistake throws at once: an McpKitError naming the definition, the
- * field and the fix.
+ * Definitions checked at registration: one bad input schema makes strict clients (the official
+ * one) reject all of `tools/list`, so each mistake throws at once, naming the field and the fix.
  */
 import { McpKitError } from '../errors/mcpkit-error.js';
 import { isStandardSchema } from './tool-schema.js';

@@ -58,10 +58,8 @@ export class EncodedReads {
   private readonly seen = new WeakSet<object>();
 
   /**
-   * The answer of `version` under `key` (URI and era): the one kept; else, for a version
-   * answered before, `result()` encoded and kept (see {@link keep}; undefined when `result()`
-   * is: an answer that cannot be encoded ahead); else undefined, and the version is remembered
-   * (weakly).
+   * The answer of `version` under `key` (URI and era): the one kept; else, for a version answered
+   * before, `result()` encoded and kept ({@link keep}); else undefined, and the version is noted.
    */
   answer(version: object, key: string, result: () => Result | undefined): Result | undefined {
     if (this.limit === 0) return undefined;

@@ -49,10 +49,9 @@ export class SessionSubscriptions extends Set<string> {
 const LISTS: readonly ListKind[] = ['tools', 'prompts', 'resources'];
 
 /**
- * What a 2025-11-25 session is told when the bus may have lost events. Its notifications cannot
- * be ended and re-opened like a listen stream, so it hears that everything it follows may have
- * changed (level-triggered, as a re-listening client says it to itself): an update per subscribed
- * URI and, once it is initialized (`withLists`), a change of each list.
+ * What a 2025-11-25 session is told when the bus may have lost events: having no stream to end,
+ * it hears that everything it follows may have changed (an update per subscribed URI and, once
+ * initialized, each list).
  */
 export function legacyResync(
   subscriptions: Iterable<string>,

@@ -1,9 +1,7 @@
 /**
- * Prompt arguments given as a schema (`input`): validated and parsed on every `prompts/get`,
- * typed for the handler, and advertised as the prompt's `arguments` list. The wire carries
- * strings only, so a property the schema types otherwise must parse a string itself
- * (`z.coerce.number()`, `z.stringbool()`): one that cannot take a string is refused when the
- * prompt is registered.
+ * Prompt arguments given as a schema (`input`), advertised as the `arguments` list. The wire
+ * carries strings only, so a property typed otherwise must parse a string (`z.coerce.number()`):
+ * one that cannot is refused when the prompt is registered.
  */
 import { McpKitError } from '../errors/mcpkit-error.js';
 import type { PromptArgument } from '../protocol/types.js';

@@ -33,10 +33,8 @@ export class TemplateMatches {
   constructor(private readonly current: () => readonly TemplateEntry[]) {}
 
   /**
-   * The `i`-th hit of {@link matchTemplates} on `list` (the server's templates when the caller
-   * began: a walk across awaits stays on one list), matching no further than it needs: a read
-   * whose first template serves it never matches the others. Only walks on the current list are
-   * remembered.
+   * The `i`-th hit of {@link matchTemplates} on `list` (a walk across awaits stays on the list it
+   * began with), matching no further than it needs; only walks on the current list are kept.
    */
   hit(list: readonly TemplateEntry[], uri: string, i: number): TemplateHit | undefined {
     const byUri = this.remembered(list);
