@@ -42,11 +42,10 @@ export function isAuthInfo(value: unknown): value is AuthInfo {
  * caller, else every claim: such callers never collapse into one shared key.
  */
 export function callerKey(auth: AuthInfo): string {
-  if (auth.subject === undefined && auth.clientId === undefined) {
+  if (auth.subject === undefined && auth.clientId === undefined)
     return auth.tokenKey !== undefined
       ? JSON.stringify(['token', auth.tokenKey])
       : JSON.stringify(['claims', auth.issuer ?? null, auth.claims]);
-  }
   return JSON.stringify([auth.issuer ?? null, auth.subject ?? null, auth.clientId ?? null]);
 }
 

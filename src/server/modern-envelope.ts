@@ -17,12 +17,11 @@ export function isObject(value: unknown): value is Record<string, unknown> {
  * (`mcpkit/server/transport`) so that their edge runs the same checks as the engine.
  */
 export function checkModernMeta(meta: unknown, method: string): ProtocolError | undefined {
-  if (!isObject(meta)) {
+  if (!isObject(meta))
     return ProtocolError.invalidParams(
       `${method}: params._meta is required (2026-07-28 requests carry protocolVersion and clientCapabilities there)`,
       { field: 'params._meta' },
     );
-  }
   if (typeof meta[META.protocolVersion] !== 'string') {
     const field = `params._meta["${META.protocolVersion}"]`;
     return ProtocolError.invalidParams(`${method}: ${field} is required and must be a string`, {

@@ -220,11 +220,10 @@ export interface InterestLimits {
  */
 export function interestLimitsOf(options: Partial<InterestLimits> = {}): InterestLimits {
   const { interestRefreshMs: every = DEFAULT_INTEREST_REFRESH_MS } = options;
-  if (!Number.isSafeInteger(every) || every < 10 || every > MAX_INTEREST_REFRESH_MS) {
+  if (!Number.isSafeInteger(every) || every < 10 || every > MAX_INTEREST_REFRESH_MS)
     throw new RangeError(
       `interestRefreshMs must be an integer from 10 to ${MAX_INTEREST_REFRESH_MS}, got ${String(every)}`,
     );
-  }
   const { maxRemoteInterest: max = DEFAULT_MAX_REMOTE_INTEREST } = options;
   if (!Number.isSafeInteger(max) || max < 1)
     throw new RangeError(`maxRemoteInterest must be a positive integer, got ${String(max)}`);

@@ -15,12 +15,11 @@ export class Registry<E, W = unknown> {
   ) {}
 
   add(key: string, entry: E): () => void {
-    if (this.entries.has(key)) {
+    if (this.entries.has(key))
       throw new McpKitError(
         'DUPLICATE_REGISTRATION',
         `${this.what} "${key}" is already registered`,
       );
-    }
     this.entries.set(key, entry);
     this.changed();
     return () => {

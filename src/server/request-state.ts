@@ -130,11 +130,10 @@ export class RequestStateSigner {
     const body = dot > 0 ? token.slice(0, dot) : '';
     const ok =
       mac !== undefined && (await crypto.subtle.verify('HMAC', await this.key, mac, utf8(body)));
-    if (!ok) {
+    if (!ok)
       throw ProtocolError.invalidParams(
         'params.requestState was not issued by this server or was altered',
       );
-    }
     const state = decodeJsonBase64Url(body) as SignedBody | undefined;
     if (!state || state.t !== (await digest(target)))
       throw ProtocolError.invalidParams('params.requestState belongs to another request');

@@ -77,11 +77,10 @@ export class TemplateMatches {
 function hitOf(entry: TemplateEntry, uri: string): TemplateHit | undefined {
   const match = matchSafely(entry.parsed, uri);
   if (match === undefined) return undefined;
-  if (!match.ok) {
+  if (!match.ok)
     return match.variable
       ? { entry, refused: match.problem, variable: match.variable }
       : { entry, refused: match.problem };
-  }
   for (const value of Object.values(match.variables))
     if (Array.isArray(value)) Object.freeze(value);
   return { entry, variables: Object.freeze(match.variables) };

@@ -91,13 +91,12 @@ function pathText(path: ReadonlyArray<PropertyKey | { key: PropertyKey }> | unde
 export function compileSchema(schema: SchemaInput, what: string): CompiledSchema {
   if (isStandardSchema(schema)) {
     const std = schema['~standard'];
-    if (typeof std.jsonSchema?.input !== 'function') {
+    if (typeof std.jsonSchema?.input !== 'function')
       throw new McpKitError(
         'SCHEMA_NOT_CONVERTIBLE',
         `${what}: this ${std.vendor} schema cannot produce JSON Schema (it does not implement ` +
           `Standard JSON Schema, ~standard.jsonSchema); ${ADAPTERS[std.vendor] ?? ANY_ADAPTER}`,
       );
-    }
     let json: Record<string, unknown>;
     try {
       json = std.jsonSchema.input({ target: 'draft-2020-12' });

@@ -42,12 +42,11 @@ async function complete(params: Params, { core, ctx }: MethodEnv): Promise<Resul
       }
     }
     const resource = entry ? undefined : core.resources.get(uri);
-    if (!entry && !resource) {
+    if (!entry && !resource)
       throw ProtocolError.invalidParams(
         `No resource or template matches ${JSON.stringify(uri)}`,
         refData,
       );
-    }
     // Held to the scopes a read of it needs: completion must not reveal values or existence.
     requireScopes(`resource ${uri}`, (entry?.definition ?? resource)?.scopes, ctx.auth);
     handler = entry?.definition.complete

@@ -24,12 +24,11 @@ async function getPrompt(params: Params, { core, ctx }: MethodEnv): Promise<Resu
     args = checked.value as Record<string, unknown>;
   } else
     for (const arg of entry.prompt.arguments ?? []) {
-      if (arg.required && typeof args[arg.name] !== 'string') {
+      if (arg.required && typeof args[arg.name] !== 'string')
         throw ProtocolError.invalidParams(
           `prompts/get "${name}": argument "${arg.name}" is required`,
           { name, argument: arg.name },
         );
-      }
     }
   let value;
   try {

@@ -18,11 +18,10 @@ async function callTool(params: Params, { core, ctx }: MethodEnv): Promise<Resul
   let args: unknown = params['arguments'] ?? {};
   let checked = entry.input.check(args);
   if (checked instanceof Promise) checked = await checked;
-  if (!checked.ok) {
+  if (!checked.ok)
     return toolError(
       `Invalid arguments for tool "${name}": ${checked.message}`,
     ) as unknown as Result;
-  }
   args = checked.value;
   let value;
   try {
