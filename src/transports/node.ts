@@ -12,7 +12,7 @@ import { ERROR_CODES } from '../protocol/error-codes.js';
 import { errorResponse } from '../protocol/jsonrpc.js';
 import type { McpServer } from '../server/index.js';
 import { SPENT, type BodyLimits, type BodyOutcome } from './http/server/body-limits.js';
-import { readNodeBodyPromise } from './http/server/node-body.js';
+import { readNodeBody } from './http/server/node-body.js';
 import type { RequestHeadLimits } from './http/server/client-error.js';
 import { answerClientError } from './http/server/node-client-error.js';
 import { parsedBodyText } from './http/server/node-parsed-body.js';
@@ -86,7 +86,7 @@ class NodeExchange implements HttpExchange, HttpResponder {
     if (this.parsed) return Promise.resolve(parsedBodyText(this.parsed.value, limits));
     // Read by someone else and not handed over: nothing will ever arrive.
     if (this.req.readableEnded) return Promise.resolve(SPENT);
-    return readNodeBodyPromise(this.req, limits);
+    return readNodeBody(this.req, limits);
   }
 
   get signal(): AbortSignal {

@@ -6,9 +6,7 @@
  * own request timeout (Node: 300 s), and enough of them exhaust it.
  */
 
-import { StallWatch } from './stall-watch.js';
-
-export { StallWatch };
+import type { StallWatch } from './stall-watch.js';
 
 /** Why a body was not read. An object, so that no body text can pass for one. */
 export interface BodyRefusal {

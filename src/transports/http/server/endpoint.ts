@@ -11,7 +11,8 @@ import type { Era } from '../../../protocol/versions.js';
 import type { McpServer } from '../../../server/index.js';
 import type { AnswerBudget, Peer } from '../../../server/transport.js';
 import { failUnsent } from '../../oversize.js';
-import { BodyBudget, StallWatch, type BodyLimits } from './body-limits.js';
+import { BodyBudget, type BodyLimits } from './body-limits.js';
+import { StallWatch } from './stall-watch.js';
 import type { HttpExchange, HttpResponder, SseSink } from './exchange.js';
 import { headerMismatchAtEdge } from './header-check.js';
 import { jsonError } from './json-error.js';
@@ -28,7 +29,7 @@ import {
 import { createOriginGuard, type OriginGuard } from './origin-guard.js';
 import { replyUnder, type Reply } from './reply.js';
 import { acceptedAnswers, acceptsContentType, bodyText } from './request-body.js';
-import { routePost, type Route } from './route.js';
+import { routePost } from './route.js';
 import { SessionTable, type LegacyHttpSession } from './sessions.js';
 import { SSE_HEADERS, sseEvent, startKeepAlive } from './sse.js';
 import { refuseListenWithoutSse } from './listen-accept.js';
@@ -41,6 +42,10 @@ type Body = Record<string, unknown>;
 function idOf(body: unknown): JSONRPCResponse['id'] {
   const id = (body as Body | null)?.['id'];
   return isRequestId(id) ? id : null;
+}
+
+function keyOf(caller: AuthInfo | undefined): string | undefined {
+  return caller && callerKey(caller);
 }
 
 /** The transport-independent Streamable HTTP logic, shared by the web and node adapters. */
@@ -156,10 +161,10 @@ export class HttpEndpoint {
       case 'POST':
         return acceptsContentType(ex, res) ? acceptedAnswers(ex, res) : undefined;
       case 'GET':
-        this.get(ex, res, caller);
+        openSessionStream(this.sessions, this.options, ex, res, keyOf(caller), caller);
         return undefined;
       case 'DELETE':
-        this.delete(ex, res, caller);
+        deleteSession(this.sessions, this.options, ex, res, keyOf(caller));
         return undefined;
       default:
         jsonError(res, 405, ERROR_CODES.INVALID_REQUEST, `Method ${ex.method} not allowed`, null, {
@@ -213,7 +218,9 @@ export class HttpEndpoint {
         );
       }
     }
-    const route = this.route(ex, body, caller);
+    // Stateless (2026-07-28), an existing legacy session, or a new one.
+    const legacy = this.options.legacy !== false;
+    const route = routePost(ex, body, this.stateless, this.sessions, legacy, keyOf(caller));
     if ('status' in route)
       return jsonError(res, route.status, route.code, route.message, idOf(body), {}, route.data);
     const { session, isNew, era } = route;
@@ -335,20 +342,5 @@ export class HttpEndpoint {
     }
     settled?.(response);
     await this.reply(res, body, response, era, sink, sessionHeaders, () => ex.signal, answer);
-  }
-
-  /** Picks the peer for a POST: stateless (2026-07-28), an existing legacy session, or a new one. */
-  private route(ex: HttpExchange, body: unknown, caller: AuthInfo | undefined): Route {
-    const legacy = this.options.legacy !== false;
-    const key = caller && callerKey(caller);
-    return routePost(ex, body, this.stateless, this.sessions, legacy, key);
-  }
-
-  private get(ex: HttpExchange, res: HttpResponder, caller: AuthInfo | undefined): void {
-    openSessionStream(this.sessions, this.options, ex, res, caller && callerKey(caller), caller);
-  }
-
-  private delete(ex: HttpExchange, res: HttpResponder, caller: AuthInfo | undefined): void {
-    deleteSession(this.sessions, this.options, ex, res, caller && callerKey(caller));
   }
 }

@@ -49,15 +49,6 @@ const JSON_ONLY = Object.freeze({ acceptsSse: false });
  * stalled) or 503 (the bodies being read already hold maxBodyTotalBytes). Each of these closes
  * the connection: the rest of that body is not worth reading.
  */
-export async function readBodyOrRefuse(
-  ex: HttpExchange,
-  res: HttpResponder,
-  limits: BodyLimits,
-): Promise<string | undefined> {
-  return bodyText(await ex.body(limits), res, limits);
-}
-
-/** {@link readBodyOrRefuse} once the body was read: its text, or undefined after answering. */
 export function bodyText(
   raw: BodyOutcome,
   res: HttpResponder,
