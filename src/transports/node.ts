@@ -22,7 +22,7 @@ import { writeTimeoutMsOf, type HttpOptions } from './http/server/options.js';
 import { hostsAllowedFor } from './http/server/origin-guard.js';
 import { DROPPED_SINK } from './http/server/sse.js';
 import { writeParts } from './node-parts-writer.js';
-import { hasStreamedPart, type MessagePart } from './oversize.js';
+import { hasStreamedPart, type MessagePart } from '../content/encode-message.js';
 
 /** What a request gets when the handler itself failed (a bug): still JSON-RPC, never empty. */
 const INTERNAL_ERROR_BODY = JSON.stringify(
@@ -131,13 +131,8 @@ class NodeExchange implements HttpExchange, HttpResponder {
       if (done) whenClosed(res, done);
       return;
     }
-    if (one !== null) {
-      headers['content-length'] = String(Buffer.byteLength(one));
-      res.writeHead(status, headers);
-      void writeParts(res, [one], (text) => console.error(text), { stallMs: this.stallMs, done });
-      return;
-    }
-    const parts = body as readonly MessagePart[];
+    // Past here `one` is a large string or bytes: its byte length is past SMALL_ANSWER_CHARS too.
+    const parts = one === null ? (body as readonly MessagePart[]) : [one];
     let length = 0;
     for (const part of parts)
       length +=

@@ -220,10 +220,13 @@ export class StdioClientTransport implements ClientTransport {
     if (this.starting) await this.starting.catch(() => undefined);
     const conn = this.conn;
     if (!conn) return;
-    conn.closing ??= shutdownChild(conn.child, conn.exit, this.closeTimeoutMs).then(
+    return this.shutdown(conn);
+  }
+
+  private shutdown(conn: Connection): Promise<void> {
+    return (conn.closing ??= shutdownChild(conn.child, conn.exit, this.closeTimeoutMs).then(
       () => conn.done,
-    );
-    return conn.closing;
+    ));
   }
 
   private attach(child: ChildProcess, sink: ClientTransportSink): void {
@@ -324,9 +327,7 @@ export class StdioClientTransport implements ClientTransport {
     conn.stdout.destroy();
     sink.requestFailed(passed.id, request);
     this.lost = true;
-    conn.closing ??= shutdownChild(conn.child, conn.exit, this.closeTimeoutMs).then(
-      () => conn.done,
-    );
+    void this.shutdown(conn);
   }
 
   private exitError(
