@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { preEncodedBytesOf, preEncodedOf, preEncodedPartsOf } from '../protocol/pre-encoded.js';
 import { initializeRequest, legacy, modern } from '../testing/messages.js';
-import { encodeMessage } from '../transports/oversize.js';
+import { encodeMessage } from '../content/encode-message.js';
 import { connectInMemory } from '../transports/memory.js';
 import { asBlobString, base64Body } from '../content/streamed-body.js';
 import { versionedRead } from './versioned-read.js';

@@ -1,7 +1,7 @@
 /** Writes a response's parts to node:http when one is streamed or large: in order, with backpressure. */
 import type { ServerResponse } from 'node:http';
 import { isStreamedBody } from '../content/streamed-body.js';
-import type { MessagePart } from './oversize.js';
+import type { MessagePart } from '../content/encode-message.js';
 
 /**
  * Largest piece of a string or byte part handed to the socket at once: the bytes are in memory

@@ -7,13 +7,12 @@ import {
 } from '../content/streamed-body.js';
 import { isMcpKitError } from '../errors/mcpkit-error.js';
 import {
-  encodeForSend,
   encodeMessage,
-  encodeWithinCap,
   LARGE_PART_BYTES,
   partBytes,
   type MessagePart,
-} from './oversize.js';
+} from '../content/encode-message.js';
+import { encodeForSend, encodeWithinCap } from './oversize.js';
 
 const big = Buffer.alloc(LARGE_PART_BYTES * 2, 7).toString('base64');
 

@@ -10,16 +10,6 @@ import { McpKitError } from '../errors/mcpkit-error.js';
 import { utf8Length } from '../content/wire-size.js';
 import { resultTooLarge } from '../errors/wire-errors.js';
 
-export {
-  encodeMessage,
-  hasStreamedPart,
-  LARGE_PART_BYTES,
-  partBytes,
-  type EncodedMessage,
-  type EncodeOptions,
-  type MessagePart,
-} from '../content/encode-message.js';
-
 /**
  * The smallest outbound cap a transport accepts: an answer that does not fit becomes an error,
  * and that error must itself fit.
@@ -56,7 +46,7 @@ export function encodeWithinCap(
   if (bytes <= capBytes) return encoded;
   // Any response is answered, an id-less one too (with id null): only notifications and requests
   // are dropped.
-  if (!('result' in message || 'error' in message)) {
+  if (!isResponse(message)) {
     const what = 'method' in message ? message.method : 'message';
     report(`mcpkit: dropped a ${bytes}-byte ${what}: over the ${capBytes}-byte cap (${option})`);
     return undefined;
@@ -134,7 +124,7 @@ function unencodable(
 ): EncodedMessage | undefined {
   const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   const why = text.length > 200 ? `${text.slice(0, 200)}…` : text;
-  if (!('result' in message || 'error' in message)) {
+  if (!isResponse(message)) {
     const what = 'method' in message ? message.method : 'message';
     report(`mcpkit: dropped a ${what} that could not be encoded as JSON (${why})`);
     return undefined;

@@ -1,4 +1,4 @@
-import type { MessagePart } from '../../oversize.js';
+import type { MessagePart } from '../../../content/encode-message.js';
 import type { BodyLimits, BodyOutcome } from './body-limits.js';
 
 /** The little an HTTP handler needs from a runtime; the web and node adapters implement it. */

@@ -2,7 +2,8 @@
 import { classify, type JSONRPCResponse } from '../../../protocol/jsonrpc.js';
 import type { Era } from '../../../protocol/versions.js';
 import { STREAM_WINDOW_BYTES, type AnswerLease } from '../../../server/transport.js';
-import { encodeResponse, type EncodedMessage } from '../../oversize.js';
+import type { EncodedMessage } from '../../../content/encode-message.js';
+import { encodeResponse } from '../../oversize.js';
 import { isStreamedBody } from '../../../content/streamed-body.js';
 import type { HttpResponder, SseSink } from './exchange.js';
 import { JSON_HEADERS, SSE_FRAME_BYTES, writeSseMessage } from './sse.js';

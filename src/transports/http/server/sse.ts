@@ -1,6 +1,7 @@
 import { isStreamedBody } from '../../../content/streamed-body.js';
 import type { JSONRPCMessage } from '../../../protocol/jsonrpc.js';
-import { encodeForSend, type MessagePart } from '../../oversize.js';
+import type { MessagePart } from '../../../content/encode-message.js';
+import { encodeForSend } from '../../oversize.js';
 import type { SseSink } from './exchange.js';
 
 const EVENT_HEAD = 'event: message\ndata: ';

@@ -7,7 +7,7 @@ import {
   type StreamedBody,
   type StreamedChunk,
 } from '../../../content/streamed-body.js';
-import type { MessagePart } from '../../oversize.js';
+import type { MessagePart } from '../../../content/encode-message.js';
 import { DROPPED_SINK } from './sse.js';
 import { readWebBody } from './web-body.js';
 

@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream';
-import { hasStreamedPart, type MessagePart } from '../../oversize.js';
+import { hasStreamedPart, type MessagePart } from '../../../content/encode-message.js';
 
 /**
  * What stdio has to write, and how much of it stdout has not taken yet. Answers produced in the

@@ -12,7 +12,8 @@ import { LineDecoder, type LineEvent } from '../line-decoder.js';
 import { OutputQueue } from './output-queue.js';
 import { WaitingRequests } from './waiting-requests.js';
 import { stdioListenFlow } from './listen-flow.js';
-import { encodeForSend, failUnsent, MIN_RESPONSE_BYTES, partBytes } from '../../oversize.js';
+import { partBytes } from '../../../content/encode-message.js';
+import { encodeForSend, failUnsent, MIN_RESPONSE_BYTES } from '../../oversize.js';
 
 export interface StdioOptions {
   /**
