@@ -44,13 +44,18 @@ function webSseStream(onCancel: () => void): { body: ReadableStream<Uint8Array>;
         return undefined;
       },
       cancel: () => {
-        open = false;
-        drainers = undefined;
+        shut();
         onCancel();
       },
     },
     { highWaterMark: SSE_HIGH_WATER_BYTES, size: (chunk) => chunk.byteLength },
   );
+  const shut = (): boolean => {
+    const was = open;
+    open = false;
+    drainers = undefined;
+    return was;
+  };
   const congested = (): boolean => open && (controller.desiredSize ?? 1) <= 0;
   const sink: SseSink = {
     write: (chunk) => {
@@ -60,16 +65,10 @@ function webSseStream(onCancel: () => void): { body: ReadableStream<Uint8Array>;
       return !congested();
     },
     end: () => {
-      if (!open) return;
-      open = false;
-      drainers = undefined;
-      controller.close();
+      if (shut()) controller.close();
     },
     abort: () => {
-      if (!open) return;
-      open = false;
-      drainers = undefined;
-      controller.error(new Error('mcpkit: the message could not be finished'));
+      if (shut()) controller.error(new Error('mcpkit: the message could not be finished'));
     },
     get congested() {
       return congested();
