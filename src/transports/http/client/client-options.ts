@@ -1,4 +1,5 @@
 import { DEFAULT_MAX_DEPTH } from '../../../protocol/depth.js';
+import { integerOption } from '../../integer-option.js';
 import type { HttpClientAuth } from '../../../auth/client-hook.js';
 import { FetchRequester, type HttpRequester } from './client-requester.js';
 import { NodeRequester, nodeModules } from './node-requester.js';
@@ -123,10 +124,13 @@ export function resolveClientOptions(options: HttpClientOptions): ResolvedClient
       options.maxResponseBytes,
       DEFAULT_CLIENT_MAX_RESPONSE_BYTES,
     ),
-    maxReconnects: atLeastZero(
+    maxReconnects: integerOption(
+      'http client',
       'maxReconnects',
       options.maxReconnects,
       DEFAULT_CLIENT_MAX_RECONNECTS,
+      0,
+      'an integer >= 0',
     ),
     maxDepth: positive('maxDepth', options.maxDepth, DEFAULT_MAX_DEPTH),
     maxSocketsPerOrigin: maxSockets,
@@ -134,19 +138,7 @@ export function resolveClientOptions(options: HttpClientOptions): ResolvedClient
 }
 
 function positive(name: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < 1) {
-    throw new RangeError(`http client: ${name} must be a positive integer, got ${String(value)}`);
-  }
-  return value;
-}
-
-function atLeastZero(name: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < 0) {
-    throw new RangeError(`http client: ${name} must be an integer >= 0, got ${String(value)}`);
-  }
-  return value;
+  return integerOption('http client', name, value, fallback);
 }
 
 function requesterFor(options: HttpClientOptions, maxSockets: number): HttpRequester {

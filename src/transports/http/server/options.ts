@@ -1,4 +1,5 @@
 import { MIN_RESPONSE_BYTES } from '../../oversize.js';
+import { integerOption } from '../../integer-option.js';
 import type { OriginGuardOptions } from './origin-guard.js';
 import type { ResourceServer } from '../../../auth/server/index.js';
 
@@ -70,45 +71,29 @@ export const DEFAULT_HTTP_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
 /** The largest response this endpoint sends; throws on a value below MIN_RESPONSE_BYTES. */
 export function maxResponseBytesOf(options: HttpOptions): number {
-  const value = options.maxResponseBytes;
-  if (value === undefined) return DEFAULT_HTTP_MAX_RESPONSE_BYTES;
-  if (!Number.isSafeInteger(value) || value < MIN_RESPONSE_BYTES) {
-    throw new RangeError(
-      `http: maxResponseBytes must be an integer of at least ${MIN_RESPONSE_BYTES}, got ${String(value)}`,
-    );
-  }
-  return value;
+  const [value, min] = [options.maxResponseBytes, MIN_RESPONSE_BYTES];
+  return integerOption('http', 'maxResponseBytes', value, DEFAULT_HTTP_MAX_RESPONSE_BYTES, min);
 }
 
 /** `writeTimeoutMs` by default: 30 s. */
 export const DEFAULT_WRITE_TIMEOUT_MS = 30_000;
-
-/** The write time limit of `options`; throws naming the option for a value it cannot use. */
-export function writeTimeoutMsOf(options: HttpOptions): number {
-  const value = options.writeTimeoutMs;
-  if (value === undefined) return DEFAULT_WRITE_TIMEOUT_MS;
-  if (!Number.isSafeInteger(value) || value < 0 || value > MAX_TIMER_MS) {
-    throw new RangeError(
-      `http: writeTimeoutMs must be an integer from 0 (never) to ${MAX_TIMER_MS}, got ${String(value)}`,
-    );
-  }
-  return value;
-}
-
 /** Interval of SSE keep-alive comments (`keepAliveMs`): 15 s, under common proxy idle timeouts. */
 export const DEFAULT_KEEP_ALIVE_MS = 15_000;
 
-/** The longest interval a timer takes (2^31 - 1 ms). */
-const MAX_TIMER_MS = 2_147_483_647;
+/** The write time limit of `options`; throws naming the option for a value it cannot use. */
+export function writeTimeoutMsOf(options: HttpOptions): number {
+  return timerMs('writeTimeoutMs', options.writeTimeoutMs, DEFAULT_WRITE_TIMEOUT_MS, 'never');
+}
 
 /** The keep-alive interval of `options`; throws naming the option for a value it cannot use. */
 export function keepAliveMsOf(options: HttpOptions): number {
-  const value = options.keepAliveMs;
-  if (value === undefined) return DEFAULT_KEEP_ALIVE_MS;
-  if (!Number.isSafeInteger(value) || value < 0 || value > MAX_TIMER_MS) {
-    throw new RangeError(
-      `http: keepAliveMs must be an integer from 0 (no keep-alive comments) to ${MAX_TIMER_MS}, got ${String(value)}`,
-    );
-  }
-  return value;
+  const zero = 'no keep-alive comments';
+  return timerMs('keepAliveMs', options.keepAliveMs, DEFAULT_KEEP_ALIVE_MS, zero);
+}
+
+/** Up to the longest interval a timer takes (2^31 - 1 ms). */
+function timerMs(name: string, value: number | undefined, fallback: number, zero: string): number {
+  const max = 2_147_483_647;
+  const what = `an integer from 0 (${zero}) to ${max}`;
+  return integerOption('http', name, value, fallback, 0, what, max);
 }

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { McpKitError } from '../../../errors/index.js';
 import { escapeForMessage } from './client-stderr.js';
+import { integerOption } from '../../integer-option.js';
 
 /**
  * The variables a spawned server inherits from our environment unless `env` says otherwise
@@ -163,11 +164,5 @@ function track(child: ChildProcess): void {
 
 /** A `StdioClientTransport` option that must be a positive integer, or its default. */
 export function positive(name: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < 1) {
-    throw new RangeError(
-      `StdioClientTransport: ${name} must be a positive integer, got ${String(value)}`,
-    );
-  }
-  return value;
+  return integerOption('StdioClientTransport', name, value, fallback);
 }

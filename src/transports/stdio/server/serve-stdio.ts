@@ -10,6 +10,7 @@ import type { McpServer } from '../../../server/index.js';
 import type { AnswerLease } from '../../../server/transport.js';
 import { LineDecoder, type LineEvent } from '../line-decoder.js';
 import { OutputQueue } from './output-queue.js';
+import { integerOption } from '../../integer-option.js';
 import { WaitingRequests } from './waiting-requests.js';
 import { stdioListenFlow } from './listen-flow.js';
 import { partBytes } from '../../../content/encode-message.js';
@@ -79,18 +80,8 @@ export function assemblyCapBytes(maxResponseBytes: number): number {
 export const DEFAULT_MAX_IN_FLIGHT = 64;
 export const DEFAULT_MAX_QUEUED_BYTES = 16 * 1024 * 1024;
 
-function positiveInteger(
-  name: string,
-  value: number | undefined,
-  fallback: number,
-  min = 1,
-): number {
-  if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < min) {
-    const what = min === 1 ? 'a positive integer' : `an integer of at least ${min}`;
-    throw new RangeError(`serveStdio: ${name} must be ${what}, got ${String(value)}`);
-  }
-  return value;
+function positiveInteger(name: string, value: number | undefined, fallback: number, min = 1) {
+  return integerOption('serveStdio', name, value, fallback, min);
 }
 
 /**
