@@ -90,7 +90,7 @@ export async function writeSseMessage(
   signal: () => AbortSignal,
   report: (text: string) => void,
 ): Promise<boolean> {
-  sink.write('event: message\ndata: ');
+  sink.write(EVENT_HEAD);
   for (const part of parts) {
     if (!isStreamedBody(part)) {
       sink.write(part);
@@ -108,6 +108,6 @@ export async function writeSseMessage(
       return false;
     }
   }
-  sink.write('\n\n');
+  sink.write(EVENT_TAIL);
   return true;
 }

@@ -8,38 +8,12 @@ import { integerOption } from '../../integer-option.js';
  * (the official SDK's choice, plus locale and temp folder): enough to find and run programs,
  * never API keys or tokens the host holds for itself.
  */
-export const DEFAULT_INHERITED_ENV_VARS: readonly string[] =
+export const DEFAULT_INHERITED_ENV_VARS: readonly string[] = (
   process.platform === 'win32'
-    ? [
-        'APPDATA',
-        'COMSPEC',
-        'HOMEDRIVE',
-        'HOMEPATH',
-        'LOCALAPPDATA',
-        'PATH',
-        'PATHEXT',
-        'PROCESSOR_ARCHITECTURE',
-        'PROGRAMFILES',
-        'SYSTEMDRIVE',
-        'SYSTEMROOT',
-        'TEMP',
-        'TMP',
-        'USERNAME',
-        'USERPROFILE',
-      ]
-    : [
-        'HOME',
-        'LANG',
-        'LC_ALL',
-        'LC_CTYPE',
-        'LOGNAME',
-        'PATH',
-        'SHELL',
-        'TERM',
-        'TMPDIR',
-        'TZ',
-        'USER',
-      ];
+    ? 'APPDATA COMSPEC HOMEDRIVE HOMEPATH LOCALAPPDATA PATH PATHEXT PROCESSOR_ARCHITECTURE ' +
+      'PROGRAMFILES SYSTEMDRIVE SYSTEMROOT TEMP TMP USERNAME USERPROFILE'
+    : 'HOME LANG LC_ALL LC_CTYPE LOGNAME PATH SHELL TERM TMPDIR TZ USER'
+).split(' ');
 
 /**
  * The child's environment: {@link DEFAULT_INHERITED_ENV_VARS} from ours, then `env` over them

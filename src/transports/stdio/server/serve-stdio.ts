@@ -62,17 +62,12 @@ export const DEFAULT_MAX_LINE_BYTES = 32 * 1024 * 1024;
 export const DEFAULT_STDIO_MAX_RESPONSE_BYTES = 10 * 1024 * 1024;
 
 /**
- * What results are kept under the cap besides their envelope: one pipe read (64 KiB). A client
- * such as the official SDK's refuses when what it buffered plus the chunk just read passes its
- * buffer, and that chunk may already hold the start of the next line: a line right at the cap,
- * followed at once by another message, would still cost the connection.
+ * Room left under the cap for one pipe read (64 KiB): the official SDK's client refuses when its
+ * buffer plus the chunk just read (which may hold the next line's start) passes its cap.
  */
 export const READ_MARGIN_BYTES = 64 * 1024;
 
-/**
- * The message size results are assembled under for a stdio `maxResponseBytes`: less the newline
- * and one pipe read (at most a quarter of a small cap).
- */
+/** What results are assembled under: the cap less the newline and one pipe read (at most a 1/4). */
 export function assemblyCapBytes(maxResponseBytes: number): number {
   const json = maxResponseBytes - 1;
   return json - Math.min(READ_MARGIN_BYTES, Math.floor(json / 4));
@@ -116,8 +111,7 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Stdio
   );
   const decoder = new LineDecoder(maxLineBytes);
   const listens = new Set<string | number>();
-  // `pending`: every message being handled (EOF waits for them); `running`: the requests among
-  // them that count against maxInFlight.
+  // Messages being handled (EOF waits for them), and the requests among them under maxInFlight.
   let pending = 0;
   let running = 0;
   const waiting = new WaitingRequests();
@@ -144,8 +138,7 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Stdio
     let bytes = encoded.bytes;
     if (bytes < 0)
       bytes = parts.reduce((sum, p) => sum + (typeof p === 'string' ? p.length : partBytes(p)), 0);
-    // Shared bytes are written as they are: the newline goes into the last text part, or after
-    // (the parts are this message's own, made by encodeForSend).
+    // Shared bytes go as they are: the newline goes into this message's own last text part.
     const last = parts.length - 1;
     const tail = parts[last];
     if (typeof tail === 'string') parts[last] = `${tail}\n`;
