@@ -139,10 +139,7 @@ function decoded(res: NodeHttp.IncomingMessage, loadZlib: () => typeof NodeZlib)
   }
   const zlib = loadZlib();
   // Truncated input is tolerated as fetch does: what decoded so far is delivered.
-  const tolerant = {
-    flush: zlib.constants.Z_SYNC_FLUSH,
-    finishFlush: zlib.constants.Z_SYNC_FLUSH,
-  };
+  const tolerant = { flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH };
   let decoder: Duplex;
   if (coding === 'gzip' || coding === 'x-gzip') decoder = zlib.createGunzip(tolerant);
   else if (coding === 'deflate') decoder = zlib.createInflate(tolerant);

@@ -48,11 +48,7 @@ export function nodeModules(): NodeModules | undefined {
   if (!versions?.['node'] || versions['bun'] || versions['deno']) return undefined;
   const load = proc?.getBuiltinModule;
   if (typeof load !== 'function') return undefined;
-  return {
-    http: load('node:http'),
-    https: load('node:https'),
-    zlib: () => load('node:zlib'),
-  };
+  return { http: load('node:http'), https: load('node:https'), zlib: () => load('node:zlib') };
 }
 
 /** Requests over `node:http`/`node:https`, one keep-alive agent per scheme, made when needed. */

@@ -49,10 +49,7 @@ export function createInbound(options: InboundOptions): (event: LineEvent) => vo
           found.id,
           ERROR_CODES.INVALID_REQUEST,
           `Request of ${bytes} bytes exceeds the client's line limit of ${maxLineBytes} bytes`,
-          {
-            limit: maxLineBytes,
-            bytes,
-          },
+          { limit: maxLineBytes, bytes },
         ),
       );
     }
@@ -105,10 +102,7 @@ export function createInbound(options: InboundOptions): (event: LineEvent) => vo
           c.message.id,
           ERROR_CODES.INVALID_PARAMS,
           `The message ${why}; flatten it, or raise maxDepth on the client`,
-          {
-            limit: maxDepth,
-            reason: 'too-deep',
-          },
+          { limit: maxDepth, reason: 'too-deep' },
         ),
       );
     }
