@@ -21,15 +21,12 @@ export interface WriteLimits {
 }
 
 /**
- * Writes `parts` (the head already sent, with their exact Content-Length) and ends the
- * response. A streamed part is iterated one chunk at a time, and a large string or byte part
- * written a slice at a time, waiting for 'drain' whenever the socket is behind, so that memory
- * holds a few chunks, never the body. If the body fails (its file changed, a short read) the
- * response is destroyed: the client sees a cut body, shorter than its Content-Length, never a
- * complete-looking wrong answer; `report` says so once. A client that takes nothing for
- * `limits.stallMs` gets the same (the connection is closed), reported once too. A client that
- * goes away stops the iteration, which closes the source. Never rejects, and leaves no listener
- * behind.
+ * Writes `parts` (the head already sent, with their exact Content-Length) and ends the response:
+ * a streamed part a chunk at a time, a large one a slice at a time, waiting for 'drain' so that
+ * memory holds a few chunks, never the body. A body that fails (its file changed, a short read)
+ * or a client that takes nothing for `limits.stallMs` gets the response destroyed, reported once:
+ * a cut body, never a complete-looking wrong answer. A client that goes away stops the iteration
+ * (closing the source). Never rejects, and leaves no listener behind.
  */
 export async function writeParts(
   res: ServerResponse,

@@ -1,9 +1,8 @@
 /**
- * Bounds on reading request bodies, shared by the node and web adapters: a cap per body
- * (maxBodyBytes), a cap on the bytes all bodies being read hold at once (maxBodyTotalBytes), and
- * a timeout for a body that stops making progress (bodyTimeoutMs). Without the last two, clients
- * that send all but the last byte of a large body and stall keep that memory until the runtime's
- * own request timeout (Node: 300 s), and enough of them exhaust it.
+ * Bounds on reading request bodies (node and web adapters): maxBodyBytes per body,
+ * maxBodyTotalBytes for all at once, bodyTimeoutMs for a stall. Without the last two, clients that
+ * send all but the last byte of large bodies hold that memory until the runtime's request timeout
+ * (Node: 300 s), and enough of them exhaust it.
  */
 
 import type { StallWatch } from './stall-watch.js';
@@ -60,10 +59,9 @@ export class BodyBudget {
 }
 
 /**
- * One body's share of the budget. The declared Content-Length is reserved up front, so a body
- * that would not fit is refused before any of it is buffered; a body without a length (chunked)
- * reserves as its bytes arrive. `release` is idempotent: call it whenever reading stops (end,
- * error, abort, timeout, refusal).
+ * One body's share of the budget: its declared Content-Length reserved up front (refused before
+ * any byte is buffered), a chunked body's as bytes arrive. `release` is idempotent: call it
+ * whenever reading stops.
  */
 export class BodyTally {
   private reserved = 0;

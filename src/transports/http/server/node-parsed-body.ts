@@ -1,9 +1,7 @@
 /**
- * A request body a framework parsed already (`express.json()` sets `req.body`; Fastify hands
- * `request.body` over): its stream is consumed, so waiting on it would hang. The value is
- * serialised again and held to the same cap, by that size, then parsed like any body, so that
- * the depth limit and the id checks still apply. The framework's parser owns what came before:
- * Content-Type, its own size limit and its timeouts.
+ * A body a framework parsed already (`express.json()`'s `req.body`, Fastify's `request.body`):
+ * its stream is spent. It is serialised again, held to the same cap and parsed like any body, so
+ * the depth limit and id checks still apply; Content-Type, size and timeouts were the parser's.
  */
 import { TOO_LARGE, UNSERIALISABLE, type BodyLimits, type BodyOutcome } from './body-limits.js';
 

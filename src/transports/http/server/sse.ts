@@ -77,12 +77,10 @@ function drainedOrGone(sink: SseSink, signal: AbortSignal): Promise<void> {
 }
 
 /**
- * Writes one encoded message as an SSE event. Text and byte parts go as they are; a streamed
- * part (base64, so never a line break inside the data line) is iterated a chunk at a time,
- * waiting for the sink to drain whenever it is congested, so that memory holds a few chunks.
- * True when the event was written whole; false when it was cut: the client went away (the
- * iteration stops, which closes the source), or the body failed: reported once, and the stream
- * aborted, so that the client never dispatches a wrong event.
+ * Writes one encoded message as an SSE event; a streamed part (base64: no line break in the data
+ * line) a chunk at a time, waiting while the sink is congested. False when it was cut: the client
+ * went away (the iteration stops, closing the source), or the body failed (reported once, the
+ * stream aborted so that the client never dispatches a wrong event).
  */
 export async function writeSseMessage(
   sink: SseSink,

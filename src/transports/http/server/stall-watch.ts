@@ -1,9 +1,8 @@
 import { IdTable } from '../../../protocol/id-table.js';
 
 /**
- * One timer for every body an endpoint is reading, instead of one per request: a body whose
- * last progress is older than `idleMs` is told so within `idleMs / 2` more (never sooner). Each body only sets
- * a number when bytes arrive, so a request that is read at once costs no timer at all.
+ * One timer for every body an endpoint is reading: a body silent for `idleMs` is told so within
+ * `idleMs / 2` more (never sooner). A body only sets a number when bytes arrive: no timer each.
  */
 export class StallWatch {
   private readonly watched = new IdTable<Watched>();

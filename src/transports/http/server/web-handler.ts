@@ -91,11 +91,9 @@ function webSseStream(onCancel: () => void): { body: ReadableStream<Uint8Array>;
 const JOINED_BODY_BYTES = 64 * 1024;
 
 /**
- * A JSON response body: one text part as it is, or, with several parts, a stream of
- * the parts that enqueues one chunk per pull (a streamed part's chunks as the reader asks for
- * them) and says its exact length in `headers`. A streamed part that fails errors the body (the
- * reader sees it fail, short of its Content-Length), reported once; a cancelled body stops its
- * iteration, which closes the source.
+ * A JSON response body: one text part as it is; several as a stream, one chunk per pull, its exact
+ * length in `headers`. A streamed part that fails errors the body (short of its Content-Length),
+ * reported once; a cancelled body stops its iteration, which closes the source.
  */
 function responseBody(
   parts: string | readonly MessagePart[] | undefined,

@@ -9,20 +9,18 @@ export interface CapPassed {
   cap: number;
   /** Bytes of the line seen so far. */
   bytes: number;
-  /** Where in the chunk the line began (0 when it began in an earlier chunk): what came before is whole lines. */
+  /** Where in the chunk the line began (0: in an earlier one); what came before is whole lines. */
   lineStart: number;
 }
 
 const utf8 = new TextDecoder('utf-8');
 
 /**
- * Per-request answer limits over stdio (`SendOptions.maxResponseBytes`). Looks at each chunk
- * before the line decoder does, counting the bytes of the current line and keeping its first
- * 4 KiB; once the line is longer than the smallest limit in flight, its head says which request
- * it answers, and past that request's limit the caller ends the connection (the rest of a line
- * cannot be skipped). A line whose head names no id counts against the largest limit when every
- * request in flight set one (listen streams aside), else against nothing here (the transport's
- * `maxLineBytes` still holds). I/O-free.
+ * Per-request answer limits over stdio (`SendOptions.maxResponseBytes`), checked on each chunk
+ * before the line decoder: once a line passes the smallest limit in flight, its first 4 KiB say
+ * which request it answers, and past that limit the caller ends the connection (the rest of a
+ * line cannot be skipped). A head with no id counts against the largest limit when every request
+ * in flight set one (listen streams aside), else only `maxLineBytes` holds.
  */
 export class AnswerCaps {
   /** Requests in flight: their limit, or Infinity (NaN: long-lived, no limit). */

@@ -13,11 +13,9 @@ export interface Pausable {
 }
 
 /**
- * Stops reading the child's stdout while too many replies are unwritten, and starts again when
- * they drained. A server that writes requests and reads none of the replies then waits on its
- * own full pipe, instead of growing the client's memory one reply at a time. The lines of the
- * chunk being decoded when it stopped are held (one chunk at most) and delivered in order.
- * I/O-free.
+ * Stops reading the child's stdout while too many replies are unwritten, until they drained: a
+ * server that reads none of its replies then waits on its own full pipe, not on our memory. The
+ * lines of the chunk being decoded when it stopped are held (one chunk) and delivered in order.
  */
 export class ReplyPacer {
   private unwritten = 0;
