@@ -53,7 +53,7 @@ function reasonOf(error: unknown): string {
   if (error instanceof AggregateError && error.errors[0] instanceof Error && !error.message) {
     return error.errors[0].message;
   }
-  let reason = error instanceof Error ? error.message : String(error);
+  let reason = errorText(error);
   let current: unknown = error;
   for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
     const next: unknown = current.cause;
@@ -95,18 +95,12 @@ export function tooLargeError(
   what: string,
   cap = link.options.maxResponseBytes,
 ): McpKitError {
-  if (cap < link.options.maxResponseBytes) {
-    return new McpKitError(
-      'RESPONSE_TOO_LARGE',
-      `POST ${link.shownUrl}: ${what} to request ${String(id)} is larger than ${cap} bytes, ` +
-        'the limit the request set (its maxResponseBytes); reading stopped there and the request was aborted',
-    );
-  }
-  return new McpKitError(
-    'RESPONSE_TOO_LARGE',
-    `POST ${link.shownUrl}: ${what} to request ${String(id)} is larger than ${cap} bytes ` +
-      '(maxResponseBytes); raise maxResponseBytes, or ask for less (pagination, resource links)',
-  );
+  const head = `POST ${link.shownUrl}: ${what} to request ${String(id)} is larger than ${cap} bytes`;
+  const tail =
+    cap < link.options.maxResponseBytes
+      ? ', the limit the request set (its maxResponseBytes); reading stopped there and the request was aborted'
+      : ' (maxResponseBytes); raise maxResponseBytes, or ask for less (pagination, resource links)';
+  return new McpKitError('RESPONSE_TOO_LARGE', head + tail);
 }
 
 export function interruptedError(

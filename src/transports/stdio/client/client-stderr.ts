@@ -21,28 +21,14 @@ export class StderrRing {
   push(chunk: Uint8Array): void {
     if (this.capacity === 0 || chunk.length === 0) return;
     const buffer = (this.buffer ??= Buffer.alloc(this.capacity));
-    let piece = chunk;
-    if (piece.length >= this.capacity) {
-      // Only its last `capacity` bytes can survive: they fill the ring exactly.
-      piece = piece.subarray(piece.length - this.capacity);
-      buffer.set(piece, 0);
-      this.end = 0;
-      this.wrapped = true;
-      return;
-    }
+    // Only the last `capacity` bytes can survive.
+    const piece =
+      chunk.length > this.capacity ? chunk.subarray(chunk.length - this.capacity) : chunk;
     const first = Math.min(piece.length, this.capacity - this.end);
     buffer.set(piece.subarray(0, first), this.end);
-    if (first < piece.length) {
-      buffer.set(piece.subarray(first), 0);
-      this.end = piece.length - first;
-      this.wrapped = true;
-    } else {
-      this.end += first;
-      if (this.end === this.capacity) {
-        this.end = 0;
-        this.wrapped = true;
-      }
-    }
+    buffer.set(piece.subarray(first), 0);
+    this.wrapped ||= this.end + piece.length >= this.capacity;
+    this.end = (this.end + piece.length) % this.capacity;
   }
 
   /** The bytes kept, oldest first, as text (a character cut at the start is dropped). */
@@ -81,14 +67,15 @@ export function stderrTail(text: string): string {
 export function escapeForMessage(text: string): string {
   return JSON.stringify(text).replace(
     /[\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
-    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    hex,
   );
 }
 
 /** `text` with the same characters as {@link escapeForMessage} escaped, but unquoted. */
 export function escapeControls(text: string): string {
-  return text.replace(
-    /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
-    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, hex);
+}
+
+function hex(ch: string): string {
+  return `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
 }
