@@ -72,8 +72,8 @@ async function fetchHops(options: ResolvedClientOptions, call: HttpCall): Promis
       throw networkError(call.method, target, error);
     }
     // 0: fetch's opaque redirect (a browser hides the status and Location).
-    const redirected = response.status === 0 || isRedirect(response.status);
-    if (!redirected) return response;
+    const status = response.status;
+    if (status !== 0 && (status < 300 || status >= 400)) return response;
     await discardBody(response);
     const next = locationOf(response, target);
     const why = refusal(options, next, hop, response.status);
@@ -88,10 +88,6 @@ async function fetchHops(options: ResolvedClientOptions, call: HttpCall): Promis
       response.status,
     );
   }
-}
-
-function isRedirect(status: number): boolean {
-  return status >= 300 && status < 400;
 }
 
 function locationOf(response: HttpAnswer, base: URL): URL | undefined {
