@@ -24,10 +24,8 @@ export function decodeInbound(text: string, maxDepth: number): Inbound {
     // JSON.parse's message quotes the text: what the server wrote must not reach a terminal raw.
     return { kind: 'garbage', reason: `not JSON (${excerptOf((error as Error).message)})` };
   }
-  const record = (typeof value === 'object' && value !== null ? value : {}) as Record<
-    string,
-    unknown
-  >;
+  const record: Record<string, unknown> =
+    typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
   const field = deepField(record, maxDepth);
   if (field !== undefined) {
     const reason =
