@@ -9,12 +9,10 @@
  *
  * @module mcpkit/connect
  */
-import { McpClient } from '../client/index.js';
-import type { McpClientOptions } from '../client/index.js';
+import { McpClient, type McpClientOptions } from '../client/index.js';
 import { HttpClientTransport } from './http/client/client-transport.js';
 import type { HttpClientOptions } from './http/client/client-options.js';
-import { StdioClientTransport } from './stdio/client/client-transport.js';
-import type { StdioClientOptions } from './stdio/client/client-transport.js';
+import { StdioClientTransport, type StdioClientOptions } from './stdio/client/client-transport.js';
 
 type ClientOnly = Omit<McpClientOptions, 'transport'>;
 

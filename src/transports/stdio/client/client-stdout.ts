@@ -32,6 +32,7 @@ export function readStdout(options: StdoutOptions): ReplyPacer {
     reportAtCap: true,
   });
   const inbound = createInbound({
+    ...options,
     // Settled requests leave the limits' table.
     sink: {
       closed: (error) => sink.closed(error),
@@ -46,10 +47,6 @@ export function readStdout(options: StdoutOptions): ReplyPacer {
         sink.requestFailed(id, error);
       },
     },
-    label: options.label,
-    maxLineBytes: options.maxLineBytes,
-    maxDepth: options.maxDepth,
-    answer: options.answer,
   });
   const pacer = new ReplyPacer(stdout, inbound);
   let stopped = false;
