@@ -71,8 +71,7 @@ export class ClientSession {
 
   /** Back to a fresh connection: no session, no era (the core detects it again). */
   clear(): void {
-    this.id = undefined;
-    this.expiredId = undefined;
+    this.reset();
     this.era = undefined;
     this.protocolVersion = undefined;
   }

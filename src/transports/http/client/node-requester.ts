@@ -119,7 +119,7 @@ export class NodeRequester implements HttpRequester {
       port: url.port === '' ? (secure ? 443 : 80) : Number(url.port),
       path: url.pathname + url.search,
       headers,
-      agent: secure ? this.secureAgent() : this.plainAgent(),
+      agent: this.agent(secure),
     };
     const req = secure ? this.modules.https.request(options) : this.modules.http.request(options);
     return new Promise<HttpAnswer>((resolve, reject) => {
@@ -172,14 +172,9 @@ export class NodeRequester implements HttpRequester {
     }
   }
 
-  private plainAgent(): NodeHttp.Agent {
-    this.httpAgent ??= new this.modules.http.Agent(this.agentOptions());
-    return this.httpAgent;
-  }
-
-  private secureAgent(): NodeHttps.Agent {
-    this.httpsAgent ??= new this.modules.https.Agent(this.agentOptions());
-    return this.httpsAgent;
+  private agent(secure: boolean): NodeHttp.Agent {
+    if (secure) return (this.httpsAgent ??= new this.modules.https.Agent(this.agentOptions()));
+    return (this.httpAgent ??= new this.modules.http.Agent(this.agentOptions()));
   }
 
   /** The agent counts sockets per host, port and local address: per origin, for one transport. */
