@@ -14,17 +14,11 @@ type Body = Record<string, unknown>;
  */
 export function refuseListenWithoutSse(ex: HttpExchange, res: HttpResponder, b: Body): void {
   const id = isRequestId(b['id']) ? b['id'] : null;
-  const meta = (b['params'] as Body | undefined)?.['_meta'] as Body | undefined;
-  const version = meta?.[META.protocolVersion];
+  const params = (b['params'] ?? {}) as Body;
+  const version = (params['_meta'] as Body | undefined)?.[META.protocolVersion];
   const mismatch =
     typeof version === 'string'
-      ? checkModernHeaders(
-          ex,
-          'subscriptions/listen',
-          (b['params'] ?? {}) as Body,
-          version,
-          () => undefined,
-        )
+      ? checkModernHeaders(ex, 'subscriptions/listen', params, version, () => undefined)
       : undefined;
   if (mismatch) return jsonError(res, 400, mismatch.code, mismatch.message, id, {}, mismatch.data);
   return jsonError(
