@@ -1,7 +1,6 @@
 /**
- * The Streamable HTTP client transport: one POST per message, answers as JSON or SSE,
- * 2025-11-25 sessions and stream resumption. Requests go through a requester
- * (client-requester.ts): web `fetch` in any runtime, `node:http` on Node (no import of it here).
+ * One POST per message, answers as JSON or SSE, 2025-11-25 sessions and stream resumption; all
+ * through a requester (client-requester.ts), so there is no `node:*` import here.
  */
 import type {
   ClientTransport,

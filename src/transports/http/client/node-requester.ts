@@ -19,18 +19,14 @@ export interface NodeModules {
   zlib: () => typeof NodeZlib;
 }
 
-/**
- * How long a connection in use may stay silent (waiting for headers, or between body chunks)
- * before it is given up: fetch's (undici's) `headersTimeout` and `bodyTimeout`.
- */
+/** How long a connection in use may stay silent: undici's `headersTimeout` and `bodyTimeout`. */
 export const IDLE_TIMEOUT_MS = 300_000;
 /** How long an idle pooled connection is kept (less when the server's Keep-Alive says so). */
 const FREE_SOCKET_MS = 4000;
 /**
- * A POST that fails on a reused connection within this long, no byte of answer read, is sent
- * again on a new one: the server closed the idle connection as the request went out (its
- * keep-alive timeout, a restart), and the reset answers bytes it never read. Past it the server
- * may have read the request and acted on it, and a POST (a tool call) is not sent twice.
+ * A POST that fails on a reused connection this soon, no byte of answer read, is sent again on a
+ * new one: the server closed the idle connection as it went out (keep-alive timeout, restart).
+ * Later, the server may have acted on it, and a POST (a tool call) is not sent twice.
  */
 export const STALE_RETRY_MS = 1000;
 /** Connections per origin unless told otherwise (the transport's `maxSocketsPerOrigin`). */
@@ -99,11 +95,9 @@ export class NodeRequester implements HttpRequester {
   }
 
   /**
-   * One try of a request. A keep-alive connection that the server closed while it sat in the
-   * pool fails the request that reuses it (ECONNRESET, "socket hang up"); such a request is
-   * sent again once, on a new connection, when nothing of an answer came and it is safe to:
-   * what Node's docs advise (`reusedSocket`) and browsers do, bounded for POSTs (see
-   * STALE_RETRY_MS). A request on a new connection, or with an answer begun, is never retried.
+   * One try of a request. One that fails on a pooled connection the server had closed
+   * (ECONNRESET, "socket hang up") with nothing of an answer come is sent again once on a new
+   * connection, as Node's docs (`reusedSocket`) and browsers do; POSTs only within STALE_RETRY_MS.
    */
   private attempt(
     request: HttpRequest,

@@ -64,7 +64,6 @@ export class HttpEndpoint {
   private readonly maxDepth: number;
   /** Bytes of answers being produced or waiting to be written (the server's). */
   private readonly answers: AnswerBudget;
-  /** The authorization layer, when the endpoint is protected. */
   private readonly auth: ResourceServer | undefined;
   /** Every scope tools, prompts and resources ask for (PRM `scopes_supported`). */
   private readonly scopes: () => readonly string[];
