@@ -1,4 +1,5 @@
 import type { MessagePart } from '../../../content/encode-message.js';
+import type { ChannelFlow } from '../../../server/transport.js';
 import type { BodyLimits, BodyOutcome } from './body-limits.js';
 
 /** The little an HTTP handler needs from a runtime; the web and node adapters implement it. */
@@ -29,7 +30,7 @@ export interface HttpExchange {
  * An SSE response body. Writes never block: past its high-water mark a sink buffers and says
  * so, and listen streams (which see the sink as their channel's flow) hold frames until it drains.
  */
-export interface SseSink {
+export interface SseSink extends ChannelFlow {
   /**
    * Writes a chunk; false once the client is not keeping up (the chunk is buffered), as
    * Writable.write. A Uint8Array chunk may be shared with other responses: it is written as it
@@ -43,12 +44,6 @@ export interface SseSink {
    * Without it, a writer ends the stream mid-event instead (an SSE client drops that event).
    */
   abort?(): void;
-  /** True from a write that returned false until the buffer drained. */
-  readonly congested: boolean;
-  /** Bytes written and not yet taken by the client. */
-  readonly bufferedBytes: number;
-  /** Calls `cb` once the sink is no longer congested (at once when it is not). */
-  onDrain(cb: () => void): void;
 }
 
 export interface HttpResponder {

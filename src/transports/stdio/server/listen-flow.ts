@@ -1,19 +1,15 @@
+import type { ChannelFlow } from '../../../server/transport.js';
+
 /** What stdout may hold before listen streams hold their frames instead (64 KiB). */
 export const LISTEN_MARK_BYTES = 64 * 1024;
 
 /**
- * The backpressure listen streams see on stdio (the `flow` of its notify channel): congested
- * while stdout holds more than `mark` bytes, drained when a write brings it back under. The
- * engine then holds each stream's frames, coalesced, up to `maxListenQueueBytes`.
+ * The backpressure listen streams see on stdio: congested while stdout holds more than `mark`
+ * bytes, drained when a write brings it back under (the engine holds their frames meanwhile, up
+ * to `maxListenQueueBytes`). `bufferedBytes` is 0: stdout is shared with every answer, so only a
+ * stream's own held frames count against its limit. `written`: stdout took a batch.
  */
-export interface StdioListenFlow {
-  readonly congested: boolean;
-  /** 0: stdout is shared with every answer, so only a stream's own held frames count against its limit. */
-  readonly bufferedBytes: number;
-  onDrain(cb: () => void): void;
-  /** Call when stdout took a batch. */
-  written(): void;
-}
+export type StdioListenFlow = ChannelFlow & { written(): void };
 
 export function stdioListenFlow(
   queuedBytes: () => number,
