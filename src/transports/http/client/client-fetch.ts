@@ -1,20 +1,13 @@
 import { discardBody } from './client-body.js';
 import { networkError, shownUrl, statusError, statusLine } from './client-failures.js';
 import { MAX_REDIRECTS, type ResolvedClientOptions } from './client-options.js';
-import type { Abort } from './client-abort.js';
 import { MAX_AUTH_RETRIES } from '../../../auth/client-hook.js';
-import type { HttpAnswer, HttpMethod } from './client-requester.js';
+import type { HttpAnswer, HttpRequest } from './client-requester.js';
 
 /** Redirects that keep the method and body when `allowRedirects` follows them. */
 const FOLLOWED = new Set([301, 302, 307, 308]);
 
-export interface HttpCall {
-  method: HttpMethod;
-  /** Lowercase names. */
-  headers: Record<string, string>;
-  body?: string;
-  signal: Abort;
-}
+export type HttpCall = Omit<HttpRequest, 'url'>;
 
 /**
  * One HTTP exchange through the options' requester, redirects handled by hand: refused unless

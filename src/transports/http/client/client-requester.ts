@@ -7,10 +7,8 @@
 import type { Abort } from './client-abort.js';
 import { Slots } from './client-slots.js';
 
-export type HttpMethod = 'POST' | 'GET' | 'DELETE';
-
 export interface HttpRequest {
-  readonly method: HttpMethod;
+  readonly method: 'POST' | 'GET' | 'DELETE';
   readonly url: URL;
   /** Lowercase names, values as sent. */
   readonly headers: Record<string, string>;
