@@ -1,21 +1,13 @@
 import type { Readable } from 'node:stream';
-import type { ClientTransportSink } from '../../../client/transport.js';
-import type { JSONRPCResponse } from '../../../protocol/jsonrpc.js';
 import { LineDecoder } from '../line-decoder.js';
 import type { AnswerCaps, CapPassed } from './client-answer-caps.js';
-import { createInbound } from './client-inbound.js';
+import { createInbound, type InboundOptions } from './client-inbound.js';
 import { OVERSIZE_HEAD_BYTES } from './client-oversize.js';
 import { ReplyPacer } from './client-reply-pacer.js';
 
-export interface StdoutOptions {
+export interface StdoutOptions extends InboundOptions {
   stdout: Readable;
-  sink: ClientTransportSink;
   caps: AnswerCaps;
-  label: string;
-  maxLineBytes: number;
-  maxDepth: number;
-  /** Answers a server request the core never sees (too large, too deep). */
-  answer: (response: JSONRPCResponse) => void;
   /** An answer passed its request's limit: nothing more is read; the caller ends the connection. */
   passed: (passed: CapPassed) => void;
 }
