@@ -1,4 +1,5 @@
 import { McpKitError, type McpKitErrorCode } from '../../../errors/index.js';
+import type { ClientLink } from './client-link.js';
 import type { HttpAnswer } from './client-requester.js';
 
 /** A transport failure tied to an HTTP answer: `status` is what the core branches on (404/405). */
@@ -75,11 +76,7 @@ export function excerptOf(body: string): string {
   );
 }
 
-/** What the failures below need to know of the transport. */
-interface FailureContext {
-  readonly shownUrl: string;
-  readonly options: { readonly maxResponseBytes: number; readonly maxReconnects: number };
-}
+type FailureContext = Pick<ClientLink, 'shownUrl' | 'options'>;
 
 export function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
