@@ -1,7 +1,4 @@
-/**
- * Reading response bodies with a cap while they stream in: the client never buffers more of a
- * body than it will accept, whatever `Content-Length` says or omits.
- */
+/** Capped body reads: never more buffered than accepted, whatever `Content-Length` says. */
 import type { HttpAnswer } from './client-requester.js';
 
 /** What a capped read gives: the text, or that the body passed the cap (reading stopped). */
@@ -51,11 +48,9 @@ const DRAIN_BYTES = 64 * 1024;
 const DRAIN_MS = 1000;
 
 /**
- * Drops a body the client has no use for (a 202's, a redirect's, the server requests a hostile
- * server sends in answer to a reply). A short one is read to its end, so that its connection
- * goes back to the pool instead of being closed and another opened (a server answering every
- * POST so would otherwise churn connections); a long or slow one is cancelled, its connection
- * closed.
+ * Drops a body the client has no use for (a 202's, a redirect's, a hostile server's requests in
+ * answer to a reply). A short one is read to its end so that its connection goes back to the
+ * pool (not churned on every POST); a long or slow one is cancelled, its connection closed.
  */
 export async function discardBody(response: HttpAnswer): Promise<void> {
   let total = 0;

@@ -25,9 +25,8 @@ function readWithin(
 }
 
 /**
- * Reads a web-standard request body within `limits`. The runtime (Deno, Bun, a worker) has its
- * own connection timeouts; this adds the same per-body stall timeout, size cap and shared budget
- * as the node adapter, so that stalled bodies cannot pile up in memory on any runtime.
+ * Reads a web-standard request body within `limits`: the node adapter's stall timeout, size cap
+ * and shared budget, so that stalled bodies cannot pile up in memory on any runtime either.
  */
 export async function readWebBody(request: Request, limits: BodyLimits): Promise<BodyOutcome> {
   const tally = new BodyTally(limits);

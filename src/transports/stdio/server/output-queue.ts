@@ -2,11 +2,9 @@ import type { Writable } from 'node:stream';
 import { hasStreamedPart, type MessagePart } from '../../../content/encode-message.js';
 
 /**
- * What stdio has to write, and how much of it stdout has not taken yet. Answers produced in the
- * same turn of the event loop go out in one corked write (one writev, no joined copy). `bytes`
- * counts from `push` until the write's callback: the stream's own buffer included, so that a
- * client that stops reading shows up here whatever the stream's highWaterMark. Byte parts
- * (shared by several answers) are handed to stdout as they are, never copied.
+ * What stdio has to write. Answers of one event-loop turn go out in one corked writev, shared
+ * byte parts uncopied. `bytes` counts from `push` to the write's callback, the stream's buffer
+ * included: a client that stops reading shows here whatever the stream's highWaterMark.
  */
 export class OutputQueue {
   private pieces: MessagePart[] = [];
