@@ -118,17 +118,10 @@ export class StdioClientTransport implements ClientTransport {
     if (typeof options.command !== 'string' || options.command.length === 0) {
       throw new TypeError('StdioClientTransport: command must be a non-empty string');
     }
-    this.maxMessageBytes = positive(
-      'maxLineBytes',
-      options.maxLineBytes,
-      DEFAULT_CLIENT_MAX_LINE_BYTES,
-    );
+    const { maxLineBytes, closeTimeoutMs } = options;
+    this.maxMessageBytes = positive('maxLineBytes', maxLineBytes, DEFAULT_CLIENT_MAX_LINE_BYTES);
     this.maxDepth = positive('maxDepth', options.maxDepth, DEFAULT_MAX_DEPTH);
-    this.closeTimeoutMs = positive(
-      'closeTimeoutMs',
-      options.closeTimeoutMs,
-      DEFAULT_CLOSE_TIMEOUT_MS,
-    );
+    this.closeTimeoutMs = positive('closeTimeoutMs', closeTimeoutMs, DEFAULT_CLOSE_TIMEOUT_MS);
     this.stderrBufferBytes = positive(
       'stderrBufferBytes',
       options.stderrBufferBytes,

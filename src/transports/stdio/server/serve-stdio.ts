@@ -75,7 +75,7 @@ export function assemblyCapBytes(maxResponseBytes: number): number {
 export const DEFAULT_MAX_IN_FLIGHT = 64;
 export const DEFAULT_MAX_QUEUED_BYTES = 16 * 1024 * 1024;
 
-function positiveInteger(name: string, value: number | undefined, fallback: number, min = 1) {
+function option(name: string, value: number | undefined, fallback: number, min = 1) {
   return integerOption('serveStdio', name, value, fallback, min);
 }
 
@@ -90,25 +90,17 @@ function positiveInteger(name: string, value: number | undefined, fallback: numb
 export function serveStdio(server: McpServer, options: StdioOptions = {}): StdioConnection {
   const input = options.input ?? process.stdin;
   const output = options.output ?? process.stdout;
-  const maxLineBytes = positiveInteger(
-    'maxLineBytes',
-    options.maxLineBytes,
-    DEFAULT_MAX_LINE_BYTES,
-  );
+  const maxLineBytes = option('maxLineBytes', options.maxLineBytes, DEFAULT_MAX_LINE_BYTES);
   // The newline is part of the line the client buffers: the JSON gets one byte less.
   const maxMessageBytes =
-    positiveInteger(
+    option(
       'maxResponseBytes',
       options.maxResponseBytes,
       DEFAULT_STDIO_MAX_RESPONSE_BYTES,
       MIN_RESPONSE_BYTES,
     ) - 1;
-  const maxInFlight = positiveInteger('maxInFlight', options.maxInFlight, DEFAULT_MAX_IN_FLIGHT);
-  const maxQueuedBytes = positiveInteger(
-    'maxQueuedBytes',
-    options.maxQueuedBytes,
-    DEFAULT_MAX_QUEUED_BYTES,
-  );
+  const maxInFlight = option('maxInFlight', options.maxInFlight, DEFAULT_MAX_IN_FLIGHT);
+  const maxQueuedBytes = option('maxQueuedBytes', options.maxQueuedBytes, DEFAULT_MAX_QUEUED_BYTES);
   const decoder = new LineDecoder(maxLineBytes);
   const listens = new Set<string | number>();
   // Messages being handled (EOF waits for them), and the requests among them under maxInFlight.
