@@ -143,19 +143,17 @@ export class FileSource {
     const { resolved, read } = await this.resolveFor(relative, limitBytes, true);
     if (resolved.kind !== 'file') return resolved;
     if (read) return served(resolved, read);
-    const { fs, within } = this.options;
-    const known = this.knownOf(relative);
-    const outcome = await readOrStream(
+    const { fs, within, streamLimits } = this.options;
+    return readOrStream(
       fs,
       within(),
       this.store,
       relative,
       limitBytes,
-      known,
+      this.knownOf(relative),
       resolved,
-      this.options.streamLimits,
+      streamLimits,
     );
-    return outcome;
   }
 
   /**

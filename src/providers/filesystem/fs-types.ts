@@ -73,19 +73,13 @@ export function errorCode(error: unknown): unknown {
   return (error as { code?: unknown } | null)?.code;
 }
 
-/** Whether an error is "nothing there" (missing, or a file where a directory was expected). */
-export function isMissing(error: unknown): boolean {
-  const code = errorCode(error);
-  return code === 'ENOENT' || code === 'ENOTDIR';
-}
-
 /**
- * Whether an error means "cannot be reached from here", served as not found: missing, a
- * permission denied, or a name too long for the file system (ENAMETOOLONG).
+ * Whether an error means "cannot be reached from here", served as not found: missing (or a file
+ * where a directory was expected), a permission denied, or a name too long (ENAMETOOLONG).
  */
 export function isUnreachable(error: unknown): boolean {
   const code = errorCode(error);
-  return isMissing(error) || code === 'EACCES' || code === 'ENAMETOOLONG';
+  return code === 'ENOENT' || code === 'ENOTDIR' || code === 'EACCES' || code === 'ENAMETOOLONG';
 }
 
 /**

@@ -17,11 +17,6 @@ export interface Flight<T> {
 export class ReadFlights<T> {
   private readonly flights = new KeyTable<Flight<T>>();
 
-  /** Whether a read of `key` is in flight. */
-  has(key: string): boolean {
-    return this.flights.has(key);
-  }
-
   /**
    * The flight for `key`: the one in the air, else a new one running `read`. A flight leaves
    * the table when it settles, fulfilled or rejected, before any waiter sees its outcome.

@@ -25,9 +25,8 @@ export function maxStalledReadsOf(value: number | undefined, heldWorkers = 0): n
 }
 
 export class ReadStalls {
-  /** Readers given up on, by path; `count`: paths with any (one stall per path). */
+  /** Readers given up on, by path (its size: the paths with a stall, one stall per path). */
   private readonly byPath = new Map<string, number>();
-  private count = 0;
 
   constructor(
     readonly max: number,
@@ -37,13 +36,13 @@ export class ReadStalls {
   /** The error a read of `relative` gets at once, without touching the disk; else undefined. */
   refusal(uri: string, relative: string): ProtocolError | undefined {
     if (this.byPath.has(relative)) return readStalled(uri, 'path', this.timeoutMs);
-    if (this.count >= this.max) return readStalled(uri, 'folder', this.timeoutMs, this.max);
+    if (this.byPath.size >= this.max) return readStalled(uri, 'folder', this.timeoutMs, this.max);
     return undefined;
   }
 
   /** Whether a read of `relative` must not touch the disk now (see {@link refusal}). */
   blocks(relative: string): boolean {
-    return this.byPath.has(relative) || this.count >= this.max;
+    return this.byPath.has(relative) || this.byPath.size >= this.max;
   }
 
   /**
@@ -52,14 +51,11 @@ export class ReadStalls {
    * thread, and counts once towards `max`.
    */
   abandon(relative: string, work: Promise<unknown>): void {
-    const readers = this.byPath.get(relative) ?? 0;
-    if (readers === 0) this.count++;
-    this.byPath.set(relative, readers + 1);
+    this.byPath.set(relative, (this.byPath.get(relative) ?? 0) + 1);
     const settled = (): void => {
       const left = (this.byPath.get(relative) ?? 1) - 1;
-      if (left > 0) return void this.byPath.set(relative, left);
-      this.byPath.delete(relative);
-      this.count--;
+      if (left > 0) this.byPath.set(relative, left);
+      else this.byPath.delete(relative);
     };
     work.then(settled, settled);
   }
