@@ -151,11 +151,8 @@ async function readAndKeep(
 ): Promise<ReadOutcome> {
   const { real, stats } = resolved;
   const outcome = await readFileContents(fs, real, relative, limitBytes, within, control);
-  if (outcome.kind !== 'ok') return outcome;
-  const c = outcome.contents;
-  if (outcome.version === undefined || !sameFile(outcome.version, stats)) return outcome;
-  if (resolved.current === false) return outcome;
-  keepContents(cache, key, real, c);
+  const same = outcome.kind === 'ok' && outcome.version && sameFile(outcome.version, stats);
+  if (same && resolved.current !== false) keepContents(cache, key, real, outcome.contents);
   return outcome;
 }
 

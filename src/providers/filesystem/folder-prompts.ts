@@ -145,13 +145,9 @@ export function registerPrompts(
           `review-file: refused path ${JSON.stringify(file)}: ${problem}`,
           { argument: 'path' },
         );
-      const chosen = await provider
-        .stat(file)
-        .then(async (found) =>
-          found ? { file, stat: found } : await askWhichFile(provider, folder, file, ctx),
-        );
-      if (chosen) ({ file } = chosen);
-      const stat = chosen?.stat;
+      let stat = await provider.stat(file);
+      const picked = stat ? undefined : await askWhichFile(provider, folder, file, ctx);
+      if (picked) ({ file, stat } = picked);
       if (!stat) {
         throw ProtocolError.invalidParams(
           `review-file: no file ${JSON.stringify(file)} in the served folder; complete the "path" argument to see what exists`,
