@@ -10,7 +10,7 @@ import { ContentBaselines, type FileVersion, type Fingerprint } from './content-
 import { Debouncer } from './debouncer.js';
 import type { FileIndex, IndexDiff, IndexedFile } from './file-index.js';
 import { FolderChanges, type FolderChange, type FolderChangeListener } from './folder-changes.js';
-import { FolderWatcher } from './folder-watcher.js';
+import { FolderWatcher, MAX_WATCHED_DIRECTORIES } from './folder-watcher.js';
 import type { WatchCoverage } from './path-records.js';
 import { isVisiblePath, type Visibility } from './paths.js';
 
@@ -19,8 +19,6 @@ export const DEFAULT_WATCH_DEBOUNCE_MS = 100;
 
 /** Directories given their watch in one turn of the event loop. */
 const WATCH_SLICE = 200;
-/** The watcher's own limit of directories (folder-watcher.ts, `maxDirectories`). */
-const WATCH_LIMIT = 8192;
 
 /** Files fingerprinted at once when several changed under a listener. */
 const FINGERPRINT_CONCURRENCY = 8;
@@ -122,7 +120,7 @@ export class FolderFreshness implements WatchCoverage {
    */
   private async watchInSlices(dirs: readonly string[]): Promise<void> {
     // Past the watcher's limit, one call fails at once, before any watch is set.
-    if (dirs.length < WATCH_LIMIT) {
+    if (dirs.length < MAX_WATCHED_DIRECTORIES) {
       for (let n = WATCH_SLICE; n < dirs.length; n += WATCH_SLICE) {
         if (this.closed || !this.watcher) return;
         this.watcher.sync(dirs.slice(0, n));

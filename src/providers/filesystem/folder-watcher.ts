@@ -12,11 +12,10 @@ export interface FolderWatcherOptions {
   onChange: (relative: string | undefined) => void;
   /** Called when watching stopped working; the caller falls back to rescanning on demand. */
   onFailure: (why: string) => void;
-  /** One native recursive watch (macOS, Windows) instead of one watch per directory. */
-  recursive?: boolean;
-  /** Most directories watched one by one (default 8192); beyond, watching stops. */
-  maxDirectories?: number;
 }
+
+/** Most directories watched one by one; beyond, watching stops. */
+export const MAX_WATCHED_DIRECTORIES = 8192;
 
 /**
  * Watches a folder. Where the platform watches trees natively (macOS, Windows) one recursive
@@ -25,7 +24,8 @@ export interface FolderWatcherOptions {
  */
 export class FolderWatcher {
   private readonly watchers = new Map<string, FSWatcher>();
-  private readonly recursive: boolean;
+  /** One native recursive watch (macOS, Windows) instead of one watch per directory. */
+  private readonly recursive = process.platform === 'darwin' || process.platform === 'win32';
   private failed = false;
   /** Watches lost so far (closed, failed, their directory gone). */
   private lost = 0;
@@ -33,10 +33,7 @@ export class FolderWatcher {
   constructor(
     private readonly root: string,
     private readonly options: FolderWatcherOptions,
-  ) {
-    this.recursive =
-      options.recursive ?? (process.platform === 'darwin' || process.platform === 'win32');
-  }
+  ) {}
 
   /** Whether changes are being watched. */
   get active(): boolean {
@@ -67,19 +64,13 @@ export class FolderWatcher {
   sync(directories: readonly string[]): number {
     if (this.failed) return 0;
     const wanted = this.recursive ? [''] : ['', ...directories];
-    if (wanted.length > (this.options.maxDirectories ?? 8192)) {
-      this.fail(`more than ${this.options.maxDirectories ?? 8192} directories to watch`);
+    if (wanted.length > MAX_WATCHED_DIRECTORIES) {
+      this.fail(`more than ${MAX_WATCHED_DIRECTORIES} directories to watch`);
       return 0;
     }
     let added = 0;
     const keep = new Set(wanted);
-    for (const [dir, watcher] of this.watchers) {
-      if (!keep.has(dir)) {
-        watcher.close();
-        this.watchers.delete(dir);
-        this.lost++;
-      }
-    }
+    for (const [dir, watcher] of this.watchers) if (!keep.has(dir)) this.unwatch(dir, watcher);
     for (const dir of wanted) {
       if (this.watchers.has(dir)) continue;
       try {
@@ -94,9 +85,7 @@ export class FolderWatcher {
         );
         watcher.on('error', () => {
           // A watched directory that went away: the rescan this triggers drops it.
-          watcher.close();
-          this.watchers.delete(dir);
-          this.lost++;
+          this.unwatch(dir, watcher);
           if (dir === '') this.fail('the folder itself cannot be watched any more');
           else this.options.onChange(dir);
         });
@@ -125,9 +114,13 @@ export class FolderWatcher {
    */
   private suspect(changed: string): void {
     const watcher = this.recursive ? undefined : this.watchers.get(changed);
-    if (!watcher) return;
+    if (watcher) this.unwatch(changed, watcher);
+  }
+
+  /** Closes the watch of `dir`: a watch lost (the epoch moves). */
+  private unwatch(dir: string, watcher: FSWatcher): void {
     watcher.close();
-    this.watchers.delete(changed);
+    this.watchers.delete(dir);
     this.lost++;
   }
 
