@@ -8,30 +8,21 @@ import type { FileContents } from './read-file.js';
 export const FINGERPRINT_MAX_WIRE_BYTES = 16 * 1024 * 1024;
 
 /**
- * SHA-256 of the MIME type and the text or blob, as served. Cached contents are one object per
- * version: with `digests` (the provider's own), each is hashed once.
+ * SHA-256 of the MIME type and the text or blob, as served; undefined when the read serves nothing
+ * whole. Cached contents are one object per version: through `digests`, each is hashed once.
  */
-export function fingerprintOf(
-  contents: FileContents,
-  digests?: WeakMap<FileContents, string>,
-): string {
-  let digest = digests?.get(contents);
-  if (digest === undefined) {
-    const hash = createHash('sha256').update(contents.mimeType).update('\0');
-    if (contents.text !== undefined) hash.update('t').update(contents.text);
-    else hash.update('b').update(contents.blob ?? '');
-    digest = hash.digest('base64');
-    digests?.set(contents, digest);
-  }
-  return digest;
-}
-
-/** The fingerprint of a read's outcome: undefined when it serves nothing whole. */
 export function fingerprintOfOutcome(
   outcome: ContentsOutcome,
   digests: WeakMap<FileContents, string>,
 ): Fingerprint | undefined {
   if (outcome.kind !== 'ok') return undefined;
-  const { size, mtimeMs } = outcome.contents;
-  return { digest: fingerprintOf(outcome.contents, digests), size, mtimeMs };
+  const { contents } = outcome;
+  let digest = digests.get(contents);
+  if (digest === undefined) {
+    const hash = createHash('sha256').update(contents.mimeType).update('\0');
+    if (contents.text !== undefined) hash.update('t').update(contents.text);
+    else hash.update('b').update(contents.blob ?? '');
+    digests.set(contents, (digest = hash.digest('base64')));
+  }
+  return { digest, size: contents.size, mtimeMs: contents.mtimeMs };
 }

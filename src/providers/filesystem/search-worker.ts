@@ -5,17 +5,14 @@
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { nodeFs } from './fs-types.js';
 import { serveSearch, type SearchFromWorker, type SearchToWorker } from './search-channel.js';
-import { SearchCore, searchReadPool, type SearchCoreOptions } from './search-core.js';
+import { SearchCore, searchReadPool } from './search-core.js';
+import type { SearchSettings } from './search-port.js';
 import { IndexStore } from './search-store.js';
 
 if (isMainThread) throw new Error('search-worker.ts runs in a worker only');
 
 const port = parentPort;
-const settings = workerData as Omit<SearchCoreOptions, 'fs' | 'visibility'> & {
-  hidden: boolean;
-  ignore: string[];
-  indexFile?: string;
-};
+const settings = workerData as SearchSettings;
 const warn = (message: string): void => port?.postMessage({ type: 'warning', message });
 const { root, maxFileBytes, indexFile } = settings;
 const store = indexFile ? new IndexStore(indexFile, { root, maxFileBytes }, warn) : undefined;
