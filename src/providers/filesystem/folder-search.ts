@@ -5,6 +5,7 @@
  * delays another request.
  */
 import * as path from 'node:path';
+import type { McpKitErrorCode } from '../../errors/codes.js';
 import { McpKitError } from '../../errors/mcpkit-error.js';
 import { timerFor } from './read-timeout.js';
 import { waitAtMost } from './wait-at-most.js';
@@ -210,11 +211,7 @@ export class FolderSearch implements ListingCompanion {
     }
     const worker = this.worker;
     this.worker = undefined;
-    for (const [, pending] of this.pending) {
-      pending.reject(new McpKitError('PROVIDER_CLOSED', 'the folder is no longer served'));
-    }
-    this.pending.clear();
-    this.releaseMarks();
+    this.release('PROVIDER_CLOSED', 'the folder is no longer served');
     if (!worker) return;
     await waitAtMost(TERMINATE_WAIT_MS, worker.terminate());
   }
@@ -365,17 +362,13 @@ export class FolderSearch implements ListingCompanion {
     this.fed = undefined;
     // The next start feeds the listing as it is then: changes waiting for this one are in it.
     this.later.length = 0;
-    for (const [, pending] of this.pending) {
-      pending.reject(
-        new McpKitError('SEARCH_FAILED', `the search index stopped: ${error.message}`),
-      );
-    }
-    this.pending.clear();
-    this.releaseMarks();
+    this.release('SEARCH_FAILED', `the search index stopped: ${error.message}`);
   }
 
-  /** Waiters on marks a stopped worker will never answer go on. */
-  private releaseMarks(): void {
+  /** Pending searches reject; waiters on marks a stopped worker will never answer go on. */
+  private release(code: McpKitErrorCode, message: string): void {
+    for (const pending of this.pending.values()) pending.reject(new McpKitError(code, message));
+    this.pending.clear();
     for (const resolve of this.marks.values()) resolve();
     this.marks.clear();
   }
