@@ -1,5 +1,5 @@
 /** The provider's view of its folder: a sorted, stat-only walk, refreshed on demand. */
-import type { Dirent, Stats } from 'node:fs';
+import type { Dirent } from 'node:fs';
 import * as path from 'node:path';
 import { mimeFromName } from '../../content/mime.js';
 import { errorCode, isUnreachable, withoutPath, type ProviderFs } from './fs-types.js';
@@ -80,13 +80,10 @@ interface Verdict {
   mimeType: string | undefined;
 }
 
-function sameVersion(v: Verdict, stats: Stats): boolean {
-  return (
-    v.ino === stats.ino &&
-    v.size === stats.size &&
-    v.mtimeMs === stats.mtimeMs &&
-    v.ctimeMs === stats.ctimeMs
-  );
+type Version = Pick<Verdict, 'ino' | 'size' | 'mtimeMs' | 'ctimeMs'>;
+
+function sameVersion(a: Version, b: Version): boolean {
+  return a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs;
 }
 
 /** One name still to visit, in a directory already read. */
@@ -301,12 +298,7 @@ export class FileIndex {
       if (verdict === undefined) {
         const readable = await canRead(fs, real);
         const mimeType = readable
-          ? (mimeFromName(rel) ??
-            (await sniffFile(fs, real, {
-              root,
-              visibility,
-              refuseHardLinks: refuseHardLinks ?? false,
-            })))
+          ? (mimeFromName(rel) ?? (await sniffFile(fs, real, this.options)))
           : undefined;
         // A sniff that could not open the file (moved meanwhile) is tried again next walk.
         if (!readable || mimeType !== undefined)
@@ -322,12 +314,7 @@ export class FileIndex {
       const old = this.byKey.get(rel);
       const { ino, ctimeMs } = verdict;
       const file =
-        old?.size === size &&
-        old.mtimeMs === mtimeMs &&
-        old.ino === ino &&
-        old.ctimeMs === ctimeMs &&
-        old.mimeType === mimeType &&
-        old.uri === uri
+        old && sameVersion(old, verdict) && old.mimeType === mimeType && old.uri === uri
           ? old
           : Object.freeze({ path: rel, uri, size, mtimeMs, ino, ctimeMs, mimeType });
       // A listed file is its own verdict: one object a file, not two (100,000 fewer to keep).
