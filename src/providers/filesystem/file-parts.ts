@@ -108,15 +108,9 @@ export class FileParts {
     uri: string,
     variables: Record<string, string | string[]>,
   ): Promise<ResourceStat | undefined> {
-    const relative = variables['path'];
-    if (typeof relative !== 'string' || !uri.includes('?')) return undefined;
-    let request: PartRequest;
-    try {
-      request = parsePartRequest(uri, variables, this.partBytes);
-    } catch {
-      return undefined; // a read says what is wrong; a stat only says there is nothing to size
-    }
-    const file = await this.options.stat(relative);
+    const request = this.requestOf(uri, variables);
+    if (!request) return undefined;
+    const file = await this.options.stat(variables['path'] as string);
     return file && partStat(file, request);
   }
 
@@ -125,14 +119,21 @@ export class FileParts {
    * within `capBytes`. 0 for a URI that names no part (the read says why).
    */
   answerBytes(uri: string, variables: Record<string, string | string[]>, capBytes: number): number {
-    if (typeof variables['path'] !== 'string' || !uri.includes('?')) return 0;
-    let request: PartRequest;
+    const request = this.requestOf(uri, variables);
+    return request ? Math.min(request.length, capBytes) : 0;
+  }
+
+  /** The part a URI names; undefined for none (a read says what is wrong, these only size it). */
+  private requestOf(
+    uri: string,
+    variables: Record<string, string | string[]>,
+  ): PartRequest | undefined {
+    if (typeof variables['path'] !== 'string' || !uri.includes('?')) return undefined;
     try {
-      request = parsePartRequest(uri, variables, this.partBytes);
+      return parsePartRequest(uri, variables, this.partBytes);
     } catch {
-      return 0;
+      return undefined;
     }
-    return Math.min(request.length, capBytes);
   }
 
   /**
