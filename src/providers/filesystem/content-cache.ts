@@ -10,7 +10,6 @@ export interface CacheStats {
 interface CacheEntry<V> {
   readonly value: V;
   readonly cost: number;
-  readonly onEvict: (() => void) | undefined;
   /** What the entry is a version of (a file's real path), to drop every version at once. */
   readonly group: string | undefined;
 }
@@ -64,18 +63,13 @@ export class ByteLruCache<V> {
   }
 
   /**
-   * Stores a value; returns false when it is too large to keep. `onEvict` runs once when the
-   * value leaves the cache, however it leaves (evicted, replaced, deleted, cleared), and at
-   * once when it is not kept: what was made for the entry alone is let go with it. `group`
-   * names what the value is a version of, for {@link deleteGroup}.
+   * Stores a value; returns false when it is too large to keep. `group` names what the value is
+   * a version of, for {@link deleteGroup}.
    */
-  set(key: string, value: V, cost: number, onEvict?: () => void, group?: string): boolean {
+  set(key: string, value: V, cost: number, group?: string): boolean {
     this.delete(key);
-    if (!this.accepts(cost)) {
-      onEvict?.();
-      return false;
-    }
-    const entry = { value, cost, onEvict, group };
+    if (!this.accepts(cost)) return false;
+    const entry = { value, cost, group };
     this.map.set(key, entry);
     this.newest = entry;
     if (group !== undefined) {
@@ -107,7 +101,6 @@ export class ByteLruCache<V> {
         if (keys.size === 0) this.groups.delete(entry.group);
       }
     }
-    entry.onEvict?.();
   }
 
   /** Drops every entry stored with this `group` (all cached versions of one file), at once. */
@@ -118,12 +111,10 @@ export class ByteLruCache<V> {
   }
 
   clear(): void {
-    const entries = [...this.map.values()];
     this.map.clear();
     this.newest = undefined;
     this.groups.clear();
     this.bytes = 0;
-    for (const entry of entries) entry.onEvict?.();
   }
 
   stats(): CacheStats {

@@ -163,5 +163,5 @@ export function keepContents(
   real: string,
   c: FileContents,
 ): void {
-  cache.set(key, c, c.wireBytes, undefined, real);
+  cache.set(key, c, c.wireBytes, real);
 }
