@@ -101,18 +101,15 @@ function keyOf(name: string, dir: boolean): string {
 }
 
 /**
- * Walks the root depth-first without following directory symlinks; file symlinks are listed
- * when their target is a visible regular file inside the root. Hidden and ignored names are
- * skipped. Names are visited in path order (code-unit order of the relative path), so files are
- * found already sorted: pages of `resources/list` are stable, and the first walk's listing grows
- * only at its end ({@link files} while {@link partial}). The walk stops as soon as `maxFiles`
- * files are listed (the first ones in path order): nothing beyond is stat'ed or sniffed.
- * A file this process may not read (permissions) is left out, so that the listing, search and
- * completion never name a file that a read answers "not found" for ({@link canRead}: one
- * `access` call). MIME types come from extensions; only files with an unknown extension have
- * their first bytes sniffed (opened and checked like a read). Both verdicts are kept, by path
- * and version (inode, size, mtime, ctime: a chmod moves the ctime), for the next walks: an
- * unchanged file is never checked nor sniffed twice.
+ * Walks the root depth-first without following directory symlinks; a file symlink is listed when
+ * its target is a visible regular file inside the root. Hidden and ignored names are skipped.
+ * Names are visited in code-unit order of the relative path, so files are found sorted: pages of
+ * `resources/list` are stable, and the first walk's listing grows only at its end. The walk stops
+ * once `maxFiles` files are listed: nothing beyond is stat'ed or sniffed. A file this process may
+ * not read is left out ({@link canRead}: one `access`), so nothing lists a file a read answers
+ * "not found" for. Types come from extensions; only unknown ones are sniffed (opened and checked
+ * like a read). Both verdicts are kept by path and version (inode, size, mtime, ctime: a chmod
+ * moves the ctime): an unchanged file is never checked nor sniffed twice.
  */
 export class FileIndex {
   private entries: IndexedFile[] = [];

@@ -38,16 +38,15 @@ export type { FileInfo, ListingCompanion, ListingState };
 
 /**
  * Serves a folder as resources. Reads resolve the path under the root, follow symlinks only to
- * targets that stay inside it, and serve regular files only; anything else is refused with
- * -32602 before a byte is read. A file whose contents cannot fit the request's result cap is
- * refused with -32603 from its size alone; one that kept changing while it was read, with -32603
- * `reason: 'changed'` (never bytes mixed from two versions). A file this process may not read is
- * neither listed, searched nor completed, and reads exactly as a missing one. Encoded contents
- * of unchanged files are cached (keyed by real path, device, inode, size, mtime and ctime,
- * bounded in bytes), and a path's resolution is remembered while it is valid (file-source.ts).
- * With `watch`, what changes on disk is announced to the servers it is registered on, debounced
- * (see folder-freshness.ts): `resources/updated` for a changed file, `list_changed` for one
- * added or removed; a file someone listens to is compared by contents first.
+ * targets inside it, and serve regular files only; anything else is refused with -32602 before a
+ * byte is read. A file that cannot fit the request's result cap is refused with -32603 from its
+ * size alone; one that kept changing while it was read, with -32603 `reason: 'changed'` (never
+ * bytes of two versions). A file this process may not read is neither listed, searched nor
+ * completed, and reads as a missing one. Encoded contents of unchanged files are cached (by real
+ * path, device, inode, size, mtime and ctime; bounded in bytes), and a path's resolution is
+ * remembered while valid. With `watch`, changes on disk are announced, debounced:
+ * `resources/updated` for a changed file (compared by contents when someone listens),
+ * `list_changed` for one added or removed.
  *
  * The folder is walked in the background ({@link open}); until that first walk ends, lists and
  * completion answer from the files walked so far, in path order, and reads serve any file.

@@ -1,18 +1,16 @@
 /**
- * Resolve once, serve from memory while it is valid: what a root-relative path resolved to (real
- * path, device, inode, size, times, and the cache key of its encoded contents), so that a read
- * of an unchanged file does no `realpath` and, while the folder is watched, no syscall at all.
+ * Resolve once, serve from memory while valid: what a root-relative path resolved to (real path,
+ * device, inode, size, times, the cache key of its contents), so that a read of an unchanged file
+ * does no `realpath` and, while the folder is watched, no syscall at all.
  *
  * A record is trusted without I/O only where the watch reports every change that could make it
- * wrong: no symlink on its path (the path is its real path); no other hard link (a write through
- * a name elsewhere is reported to that name's folder only); `refuseHardLinks` off (a new link to
- * a file is reported nowhere); every folder above it watched since before it was resolved. A
- * change reported under it drops it at once (the FolderChanges stream, not after the debounce).
- * Any other record (a symlink on the path, a folder not watched, no watch) costs one `stat` of
- * the path per read. Every record also expires after `ttlMs`, for changes no watch reports (a
- * lost event, a network file system, a write through a link made later): then one stat renews a
- * record the watch vouches for when it finds the same version, else the path is resolved anew.
- * See {@link PathRecords}.
+ * wrong: no symlink on its path; no other hard link (a write through a name elsewhere is reported
+ * to that name's folder only); `refuseHardLinks` off (a new link is reported nowhere); every
+ * folder above it watched since before it was resolved. A change reported under it drops it at
+ * once (FolderChanges, not after the debounce). Any other record costs one `stat` per read. Every
+ * record expires after `ttlMs`, for changes no watch reports (a lost event, a network file
+ * system, a link made later): one stat then renews a record the watch vouches for when it finds
+ * the same version, else the path is resolved anew. See {@link PathRecords}.
  */
 import type { Stats } from 'node:fs';
 import * as path from 'node:path';
@@ -124,16 +122,15 @@ function limitOr(value: number | undefined, fallback: number, name: string): num
 /**
  * The records of one served folder.
  *
- * Residual window: a record the watch vouches for is served from the moment a change is made on
- * disk until the watcher's event for it reaches the FolderChanges stream (the kernel's queue,
- * then the event loop: well under a millisecond when idle, longer while the loop is busy), and
- * up to `ttlMs` for a change no event reports. In that window a read answers the previous
- * version: its cached bytes, or when they are not cached, an open of the recorded real path that
- * `openInRoot` checks again (O_NOFOLLOW; the descriptor's own path inside the root). So no byte
- * from outside the root is served even then; but a file or folder on the path replaced by a
- * symlink leading outside may answer its old, inside contents instead of a refusal. A record
- * with a symlink on its path, or without a watch, has no such window: its stat sees another
- * inode or version, and the path is resolved (and refused) again.
+ * Residual window: a record the watch vouches for is served from a change on disk until its
+ * event reaches FolderChanges (the kernel's queue, then the event loop: well under a millisecond
+ * when idle), and up to `ttlMs` for a change no event reports. Meanwhile a read answers the
+ * previous version: its cached bytes, or an open of the recorded real path that `openInRoot`
+ * checks again (O_NOFOLLOW; the descriptor's own path inside the root). So no byte from outside
+ * the root is served even then; but a path component replaced by a symlink leading outside may
+ * answer its old, inside contents instead of a refusal. A record with a symlink on its path, or
+ * without a watch, has no such window: its stat sees another version, and the path is resolved
+ * (and refused) again.
  */
 export class PathRecords {
   private readonly records = new Map<string, PathRecord>();

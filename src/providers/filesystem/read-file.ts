@@ -140,30 +140,26 @@ export function settleOf(fs: ProviderFs): Settle {
 }
 
 /**
- * Reads `real` (a path already resolved inside the root) as text when its type is textual and its
- * bytes are valid UTF-8, else as a base64 blob. The open is checked against `within` before a
- * byte is read ({@link openInRoot}): a file swapped or moved out of the root meanwhile is refused.
- * `limit` is the most wire bytes the text or blob string may take: a file over it is refused from
- * its size alone, before its bytes are read. The raw bytes exist once, and are dropped as soon as
- * they are encoded.
+ * Reads `real` (resolved inside the root) as text when its type is textual and its bytes are
+ * valid UTF-8, else as a base64 blob. The open is checked against `within` before a byte is read
+ * ({@link openInRoot}): a file swapped or moved out of the root meanwhile is refused. A file whose
+ * string would take over `limit` wire bytes is refused from its size alone, unread. The raw bytes
+ * exist once, dropped as soon as they are encoded.
  *
- * A file written while it is read (truncated and rewritten in place) could give bytes no version
- * of it ever held. So the descriptor is stat'ed before and after the bytes are read: a short read,
- * or a size, mtime or ctime that moved, drops the bytes and reads again, up to
- * {@link READ_ATTEMPTS} times; then the answer is "changed", never the mixed bytes.
+ * A file rewritten in place while it is read could give bytes no version of it held, so the
+ * descriptor is stat'ed before and after: a short read, or a moved size, mtime or ctime, drops the
+ * bytes and reads again, up to {@link READ_ATTEMPTS} times; then "changed", never mixed bytes.
  *
- * Both stats agree while a writer that truncated the file has not yet (or not fully) written it
- * again: an empty file or a prefix, states it really passed through. So a file whose mtime or
- * ctime is within `settleMs` ({@link DEFAULT_SETTLE_MS}) of now is first left to settle: one
- * timer until it has been quiet that long, one more fstat, and an attempt that saw it change
- * meanwhile counts as a changed one. A file modified earlier costs no timer and no syscall.
+ * Both stats agree while a truncating writer has not (fully) written the file again: an empty
+ * file or a prefix, states it really passed through. So a file modified within `settleMs`
+ * ({@link DEFAULT_SETTLE_MS}) is first left to settle (one timer, one more fstat; a change
+ * meanwhile counts as a changed attempt). An older file costs no timer and no syscall.
  *
- * A file rewritten every few ms is never quiet that long: once the attempts are spent, a version
- * that stands between two fstats at least {@link HOT_DWELL_MS} apart, its bytes read in between,
- * is served (see readBetweenWrites); "changed" only when none did in {@link HOT_TRIES} tries.
- * An empty file is what a truncating writer leaves until its write: one modified just now must
- * be quiet {@link EMPTY_SETTLE_FACTOR} times longer, and one seen after the file changed is
- * never served.
+ * A file rewritten every few ms never settles: once the attempts are spent, a version that stands
+ * between two fstats at least {@link HOT_DWELL_MS} apart, its bytes read in between, is served
+ * (readBetweenWrites); "changed" only when none did in {@link HOT_TRIES} tries. An empty file
+ * modified just now must be quiet {@link EMPTY_SETTLE_FACTOR} times longer, and one seen after
+ * the file changed is never served.
  */
 export async function readFileContents(
   fs: ProviderFs,

@@ -1,12 +1,11 @@
 /**
  * The search worker's reads that outlived their time limit, and the files to read again. A stalled
- * read holds a thread until its OS call returns (a read worker's, or one of libuv's pool, which
- * every other file call of the process shares): a path with one is not read again meanwhile, past
- * maxDirectStalls() direct reads no direct read starts, and past the read workers' room for held
- * jobs no pooled read starts. A file whose read timed out or failed is queued again later, a few
- * times, further apart each time; one that stalled, only once its read returned. The time
- * limit of a pooled read counts from when a worker takes it, and the pool grows past workers
- * held by hung files.
+ * read holds a thread until its OS call returns (a read worker's, or one of libuv's pool, shared
+ * by every file call of the process): its path is not read again meanwhile, past maxDirectStalls()
+ * no direct read starts, and past the read workers' room for held jobs no pooled read starts. A
+ * read that timed out or failed is queued again a few times, further apart each time; one that
+ * stalled, once it returned. A pooled read's limit counts from when a worker takes it, and the
+ * pool grows past workers held by hung files.
  */
 import { ReadPool, type StartReadWorker } from './read-pool.js';
 import { timerFor } from './read-timeout.js';
