@@ -89,13 +89,11 @@ function contradicts(resolved: ResolvedFile, outcome: ReadOutcome): boolean {
  * same size, mtime and ctime was read before. `limitBytes` bounds the wire size of the text or
  * blob, `control.maxSize` the raw size: a file over either is "too-large" and not read.
  *
- * Concurrent misses of one version share one read: each caller's limits are still applied to
- * what it read, and a failure (a rejection, "changed") reaches every one of them. A caller
- * whose limits are larger than those the shared read started with, and that it did not fit,
- * reads again on its own. A read with a `checkpoint` (a search's budget) reads alone: its stop
- * must not become another caller's failure. `resolvedFile` is what the caller resolved already
- * (a remembered resolution, or streamed-file.ts), so that it is not resolved twice; when the
- * disk contradicts it, its `stale` hears of it.
+ * Concurrent misses of one version share one read: each caller's limits still apply, and a
+ * failure reaches them all. A caller with larger limits than the shared read's, that it did not
+ * fit, reads again alone; so does a read with a `checkpoint` (a search's budget), whose stop must
+ * not fail another caller. `resolvedFile`: what the caller resolved already (not resolved twice;
+ * its `stale` hears when the disk contradicts it).
  */
 export async function readContents(
   fs: ProviderFs,

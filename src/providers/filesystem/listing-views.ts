@@ -1,9 +1,8 @@
 /**
- * What the provider shows of one listing (a search reads `files` per query, `resources/list`
- * reads `resources` per page, completion reads `paths`), built once per file version: a file
- * unchanged across walks keeps its views, and the first walk's listing, which grows at its end
- * while it runs, gets views for its new files only ({@link ListingViews.extend}, called as it
- * goes, so that no request pays for 100,000 views at once).
+ * What the provider shows of one listing (`files` per search, `resources` per list page, `paths`
+ * per completion), built once per file version: an unchanged file keeps its views, and the first
+ * walk's growing listing gets views for its new files only, as it goes
+ * ({@link ListingViews.extend}), so that no request pays for 100,000 views at once.
  */
 import type { ListedResource } from '../../server/index.js';
 import type { IndexedFile } from './file-index.js';

@@ -145,13 +145,13 @@ export interface ByteRange {
 }
 
 /**
- * The raw bytes of the version `version` names (all of them, or `range`), a chunk at a time
- * into one buffer (reused: each chunk is encoded before the next is read). Opened anew through the same guards; the
- * descriptor is stat'ed before the first byte and after every chunk, so that a version that
- * moved, or a short read, throws before any of its bytes go out: never bytes of two versions.
- * Each step (open, settle, a chunk's read and stat) waits at most `limits.readTimeoutMs`; a file
- * with a stalled read is not opened. The handle is closed however the iteration ends (done,
- * thrown, or stopped by the consumer); after a step given up on, once that step returns.
+ * The raw bytes of the version `version` names (all, or `range`), a chunk at a time into one
+ * reused buffer (each chunk is encoded before the next is read). Opened anew through the same
+ * guards; the descriptor is stat'ed before the first byte and after every chunk, so a version that
+ * moved, or a short read, throws before its bytes go out: never bytes of two versions. Each step
+ * (open, settle, a chunk's read and stat) waits at most `limits.readTimeoutMs`; a file with a
+ * stalled read is not opened. The handle is closed however the iteration ends; after a step given
+ * up on, once that step returns.
  */
 export async function* fileChunks(
   fs: ProviderFs,
