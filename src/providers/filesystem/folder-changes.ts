@@ -14,14 +14,12 @@ export interface FolderChange {
 
 export type FolderChangeListener = (change: FolderChange) => void;
 
-/** The event stream itself; a listener that throws does not keep an event from the others. */
+/**
+ * The event stream itself (`on` sees every later event, synchronously); a listener that throws
+ * does not keep an event from the others.
+ */
 export class FolderChanges extends Emitter<FolderChange> {
   constructor() {
     super((error) => console.warn(`mcpkit: a folder change listener threw: ${String(error)}`));
-  }
-
-  /** Sees every later event, synchronously; returns a function that stops it. */
-  subscribe(listener: FolderChangeListener): () => void {
-    return this.on(listener);
   }
 }

@@ -102,7 +102,7 @@ export class FolderFreshness implements WatchCoverage {
   start(root: string, index: FileIndex): Promise<void> {
     this.index = index;
     if (!this.options.watch || this.closed) return Promise.resolve();
-    this.changes.subscribe((change) => this.onChange(change));
+    this.changes.on((change) => this.onChange(change));
     this.watcher = new FolderWatcher(root, {
       onChange: (relative) => this.changes.emit({ path: relative }),
       onFailure: (why) =>
@@ -132,7 +132,7 @@ export class FolderFreshness implements WatchCoverage {
 
   /** Sees every watcher event (see {@link FolderChanges}); returns a function that stops it. */
   subscribe(listener: FolderChangeListener): () => void {
-    return this.changes.subscribe(listener);
+    return this.changes.on(listener);
   }
 
   /**
