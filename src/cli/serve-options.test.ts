@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseServeArgs } from './args.js';
 import { DEFAULT_MAX_DEPTH } from '../protocol/depth.js';
-import { INDEXED_SEARCH_DEFAULTS } from '../providers/filesystem/folder-search.js';
+import { INDEXED_SEARCH_DEFAULTS } from '../providers/filesystem/folder-search-options.js';
 import { DEFAULT_WATCH_DEBOUNCE_MS } from '../providers/filesystem/folder-freshness.js';
 import { DEFAULT_READ_TIMEOUT_MS } from '../providers/filesystem/read-timeout.js';
 import { BASE_READ_WORKERS, DEFAULT_READ_WORKERS } from '../providers/filesystem/read-pool.js';

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFilesystemProvider } from './filesystem-provider.js';
-import { FolderSearch, type SearchPort, type StartSearch } from './folder-search.js';
-import { startSearch } from './search-port.js';
+import { FolderSearch } from './folder-search.js';
+import { startSearch, type SearchPort, type StartSearch } from './search-port.js';
 import type { SearchToWorker } from './search-channel.js';
 
 let root: string;

@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createFilesystemProvider } from './filesystem-provider.js';
-import { FolderSearch, type StartSearch } from './folder-search.js';
+import { FolderSearch } from './folder-search.js';
 import { nodeFs, type ProviderFs } from './fs-types.js';
 import type { SearchToWorker } from './search-channel.js';
-import { startSearch } from './search-port.js';
+import { startSearch, type StartSearch } from './search-port.js';
 
 let root: string;
 

@@ -29,11 +29,6 @@ import {
   type IndexProgressCount,
 } from './folder-search-options.js';
 
-export type { SearchToWorker } from './search-channel.js';
-export { INDEXED_SEARCH_DEFAULTS } from './folder-search-options.js';
-export type { IndexedSearchOptions, IndexProgressCount } from './folder-search-options.js';
-export type { SearchPort, SearchSettings, StartSearch } from './search-port.js';
-
 /** Longest a close waits for the index to be saved (ms). */
 const FLUSH_WAIT_MS = 5_000;
 

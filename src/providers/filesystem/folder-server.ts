@@ -12,7 +12,8 @@ import type { McpServer } from '../../server/index.js';
 import { FilesystemProvider, type FilesystemProviderOptions } from './filesystem-provider.js';
 import { registerPrompts } from './folder-prompts.js';
 import { budgets, indexedSearch, pathProblem, type RunSearch } from './folder-text.js';
-import { FolderSearch, type IndexedSearchOptions } from './folder-search.js';
+import { FolderSearch } from './folder-search.js';
+import type { IndexedSearchOptions } from './folder-search-options.js';
 import { registerSearchTool } from './search-tool.js';
 import { formatBytes } from './format.js';
 

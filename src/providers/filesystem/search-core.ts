@@ -102,8 +102,6 @@ const POOLED_FROM = 256;
 /** Files indexed before the lists are fitted again, once idle. */
 const FIT_AFTER = 1_000;
 
-export { SEARCH_HELD_WORKERS, SEARCH_READ_WORKERS, searchReadPool } from './search-stalls.js';
-
 export class SearchCore {
   readonly index: TextIndex;
   /** Every listed file and the version indexed (undefined: waiting for its read). */

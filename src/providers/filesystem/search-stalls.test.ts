@@ -12,8 +12,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { nodeFs, type ProviderFs } from './fs-types.js';
 import { jobOfMessage, runReadJob, type JobMessage } from './read-job.js';
 import { ReadPool, type Answer, type ReadWorker } from './read-pool.js';
-import { SearchCore, searchReadPool, type SearchFile } from './search-core.js';
-import { maxDirectStalls } from './search-stalls.js';
+import { SearchCore, type SearchFile } from './search-core.js';
+import { maxDirectStalls, searchReadPool } from './search-stalls.js';
 
 let dir: string;
 

@@ -5,8 +5,9 @@
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { nodeFs } from './fs-types.js';
 import { serveSearch, type SearchFromWorker, type SearchToWorker } from './search-channel.js';
-import { SearchCore, searchReadPool } from './search-core.js';
+import { SearchCore } from './search-core.js';
 import type { SearchSettings } from './search-port.js';
+import { searchReadPool } from './search-stalls.js';
 import { IndexStore } from './search-store.js';
 
 if (isMainThread) throw new Error('search-worker.ts runs in a worker only');
