@@ -118,15 +118,9 @@ export class FolderSearch implements ListingCompanion {
     const ticket = { over: false, id: -1 };
     let timer: ReturnType<typeof setTimeout> | undefined;
     let onAbort = (): void => undefined;
+    const late = `the search took longer than its limit of ${timeoutMs} ms (timeoutMs)`;
     const ended = new Promise<never>((_, reject) => {
-      timer = timerFor(timeoutMs, () =>
-        reject(
-          new McpKitError(
-            'SEARCH_TIMEOUT',
-            `the search took longer than its limit of ${timeoutMs} ms (timeoutMs)`,
-          ),
-        ),
-      );
+      timer = timerFor(timeoutMs, () => reject(new McpKitError('SEARCH_TIMEOUT', late)));
       onAbort = () => reject(signal?.reason as Error);
       signal?.addEventListener('abort', onAbort, { once: true });
     });

@@ -119,12 +119,11 @@ function registerTools(server: McpServer, provider: FilesystemProvider, search: 
           ? 'as asked'
           : `about ${formatBytes(wire)} on the wire is over what may be embedded (${budgets(server, ctx)})`;
       const about = `${file} (${kind}, ${formatBytes(stat.size)})`;
-      const embeddedLine = `${about}, embedded below.`;
       let result: CallToolResult;
       try {
         // The summary is fitted with the file, by the same call: an embed leaves room for it.
         result = await ctx.result(
-          text(embeddedLine),
+          text(`${about}, embedded below.`),
           ctx.attach(provider.uriOf(file), { mode: asked, name: file }),
         );
       } catch (error) {

@@ -51,11 +51,6 @@ export function streamedBlobPart(file: PartFile, start: number, length: number):
   return asBlobString(base64Body({ size: length, chunks }));
 }
 
-/** The text of [start, end), `wireBytes` as JSON, as a streamed string (see asBlobString). */
-function streamedTextPart(file: PartFile, start: number, end: number, wireBytes: number): string {
-  return asBlobString(streamedBody({ wireBytes, chunks: () => textChunks(file, start, end) }));
-}
-
 async function* textChunks(file: PartFile, start: number, end: number): AsyncGenerator<string> {
   const { fs, within, real, relative, version, limits } = file;
   // Not fatal: the bytes were checked, and a version that moved throws before its bytes go out.
@@ -160,12 +155,12 @@ export async function streamedTextRange(
     const wire = await scan.wire(start, end);
     if (wire === CHANGED) return CHANGED;
     if (wire === undefined) return invalidRange(scan, file, start, end, limit);
-    if (wire <= limit)
-      return {
-        offset: start,
-        length: end - start,
-        body: { text: streamedTextPart(file, start, end, wire) },
-      };
+    if (wire <= limit) {
+      // The text of [start, end) as a streamed string (see asBlobString), `wire` bytes as JSON.
+      const chunks = () => textChunks(file, start, end);
+      const text = asBlobString(streamedBody({ wireBytes: wire, chunks }));
+      return { offset: start, length: end - start, body: { text } };
+    }
     const target = start + Math.floor(((end - start) * limit) / wire);
     const shorter = await scan.partEnd(start, Math.max(start + 1, Math.min(end - 1, target)), cap);
     if (shorter === CHANGED) return CHANGED;

@@ -67,11 +67,9 @@ function answerOf(
       return versionedRead(() => ({ contents: [itemOf(uri, c)] }), c);
     }
     case 'streamed': {
-      const c = outcome.contents;
-      const blob = asBlobString(c.body);
-      return {
-        contents: [{ uri, mimeType: c.mimeType, blob, _meta: metaOf(c.size, c.mtimeMs) }],
-      };
+      const { mimeType, body, size, mtimeMs } = outcome.contents;
+      const blob = asBlobString(body);
+      return { contents: [{ uri, mimeType, blob, _meta: metaOf(size, mtimeMs) }] };
     }
   }
 }
