@@ -157,10 +157,7 @@ export function registerPrompts(
       // The file and the instructions are sized together, by the call that builds the result.
       try {
         return await ctx.messages(
-          {
-            role: 'user',
-            content: ctx.attach(provider.uriOf(file), { required: true }),
-          },
+          { role: 'user', content: ctx.attach(provider.uriOf(file), { required: true }) },
           { role: 'user', content: text(reviewInstructions(file, stat.mimeType)) },
         );
       } catch (error) {
@@ -174,12 +171,7 @@ export function registerPrompts(
             `${formatBytes(wire)} on the wire; ${budgets(server, ctx)}). Use the "read" tool or the ` +
             '"survey" prompt, which link large files instead, or raise the budgets or the cap ' +
             '(mcpkit serve --block-budget, --result-budget, --max-response-bytes).',
-          {
-            path: file,
-            size: stat.size,
-            wireBytes: wire,
-            capBytes: ctx.capBytes,
-          },
+          { path: file, size: stat.size, wireBytes: wire, capBytes: ctx.capBytes },
         );
       }
     },

@@ -30,11 +30,7 @@ export interface FileContents {
 
 export type ReadOutcome =
   /** `version`: the descriptor's stats of what was read, when it was read from the disk. */
-  | {
-      kind: 'ok';
-      contents: FileContents;
-      version?: Stats;
-    }
+  | { kind: 'ok'; contents: FileContents; version?: Stats }
   | { kind: 'missing' }
   | { kind: 'refused'; reason: string }
   | { kind: 'too-large'; size: number; wireBytes: number; mtimeMs: number }
