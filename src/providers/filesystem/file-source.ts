@@ -69,13 +69,7 @@ export class FileSource {
     const { fs, within, watch, ttlMs, maxEntries } = options;
     this.cache = new ByteLruCache(options.cacheBytes ?? DEFAULT_CACHE_BYTES);
     this.store = new ContentStore(this.cache);
-    this.records = new PathRecords({
-      fs,
-      within,
-      watch,
-      ...(ttlMs !== undefined ? { ttlMs } : {}),
-      ...(maxEntries !== undefined ? { maxEntries } : {}),
-    });
+    this.records = new PathRecords({ fs, within, watch, ttlMs, maxEntries });
   }
 
   /** Hits, misses and bytes of the contents cache. */

@@ -43,9 +43,9 @@ export interface PathRecordsOptions {
   within: () => Containment;
   watch: WatchCoverage;
   /** Longest a record lives (ms); 0 remembers nothing. */
-  ttlMs?: number;
+  ttlMs?: number | undefined;
   /** Most records kept; 0 remembers nothing. */
-  maxEntries?: number;
+  maxEntries?: number | undefined;
   /** A monotonic clock in ms (default `performance.now`). */
   now?: () => number;
 }
