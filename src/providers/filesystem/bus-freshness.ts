@@ -1,10 +1,9 @@
 /**
- * A folder that is not watched here (`watch: false`, or a watch that failed) learns of changes
- * from the change events its server delivers: with a shared bus, those another instance saw on
- * disk. A `list_changed` of resources makes the listing stale (the next list walks again); an
- * update drops what the caches hold of that file and makes the listing stale too (its size and
- * lastModified changed). Events arrive before the listeners hear of them, so a client that lists
- * or reads after a notification gets what it announced.
+ * A folder not watched here (`watch: false`, or a failed watch) learns of changes from its
+ * server's change events (with a shared bus, what another instance saw on disk): a resources
+ * `list_changed` makes the listing stale; an update also drops what the caches hold of that file
+ * (its size and lastModified changed). Events arrive before the listeners hear of them, so a
+ * client that lists or reads after a notification gets what it announced.
  */
 import type { ChangeEvent, McpServer } from '../../server/index.js';
 

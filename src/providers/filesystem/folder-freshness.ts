@@ -1,9 +1,8 @@
 /**
  * Keeps what a served folder tells clients in step with the disk. One stream of watcher events
- * ({@link FolderChanges}) feeds the caches (a changed path's cached versions are dropped at once)
- * and, debounced, the listing (walked again) and the notifications: `list_changed` when files
- * came or went, `resources/updated` for a file whose contents changed. What costs per URI (reading
- * a file to tell a touch from a change) is done only for files someone listens to.
+ * ({@link FolderChanges}) feeds the caches (dropped at once) and, debounced, the listing (walked
+ * again) and the notifications: `list_changed` when files came or went, `resources/updated` for a
+ * changed file. Reading a file to tell a touch from a change is done only for files listened to.
  */
 import type { McpServer } from '../../server/index.js';
 import { ContentBaselines, type FileVersion, type Fingerprint } from './content-baselines.js';

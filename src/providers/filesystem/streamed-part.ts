@@ -1,9 +1,8 @@
 /**
- * A part for a connection that streams bodies (HTTP): its bytes are read from the file as the
- * client takes them, never held whole. A blob part is its range re-read a chunk at a time; a
- * text part is first scanned a window at a time (where it ends, that it is UTF-8, the exact size
- * of its JSON string), then re-read, decoded and escaped a chunk at a time. The cut is the one an
- * in-memory read makes (read-part.ts): the same part, whichever way it is sent.
+ * A part for a connection that streams bodies (HTTP), read from the file as the client takes it,
+ * never held whole: a blob part re-reads its range a chunk at a time; a text part is first scanned
+ * a window at a time (its end, that it is UTF-8, its exact JSON size), then re-read, decoded and
+ * escaped a chunk at a time. The cut is the in-memory read's (read-part.ts): the same part.
  */
 import { isUtf8 } from 'node:buffer';
 import type { Stats } from 'node:fs';
