@@ -78,18 +78,7 @@ describe('FileSource with read jobs', () => {
     const b = await resolve('b.txt');
     if (a.kind !== 'file' || b.kind !== 'file') throw new Error('not resolved');
     const owner = {} as ConstructorParameters<typeof PathRecord>[0];
-    const record = new PathRecord(
-      owner,
-      'a.txt',
-      a.real,
-      a.stats,
-      'k',
-      ['a.txt'],
-      false,
-      true,
-      0,
-      1,
-    );
+    const record = new PathRecord(owner, 'a.txt', a.real, a.stats, 'k', ['a.txt'], true, 0, 1);
     expect(sameResolution(record, a)).toBe(true);
     expect(sameResolution(record, b)).toBe(false);
     expect(sameResolution(record, { ...a, real: b.real })).toBe(false);

@@ -83,7 +83,7 @@ describe('PathRecords: resolve once', () => {
     const fs = countingFs();
     const records = recordsOf(fs, stubWatch());
     const first = await records.resolve('link.md');
-    expect(first).toMatchObject({ symlinked: true, real: join(root, 'a', 'd.md') });
+    expect(first).toMatchObject({ names: ['link.md', 'a/d.md'], real: join(root, 'a', 'd.md') });
     const before = { ...fs.calls };
     expect(await records.resolve('link.md')).toBe(first);
     expect(fs.calls).toEqual({ realpath: before.realpath, stat: before.stat + 1 });

@@ -66,8 +66,6 @@ export class PathRecord implements ResolvedFile {
     readonly key: string,
     /** Path names whose change drops the record: the path itself, and its real path. */
     readonly names: readonly string[],
-    /** Some symlink lies on the path: only a stat tells that it still leads here. */
-    readonly symlinked: boolean,
     /** The watch alone may vouch for it (see the module's comment); else a stat per read. */
     readonly byWatch: boolean,
     /** Renewed by a stat that finds the file unchanged (see PathRecords.resolve). */
@@ -302,7 +300,6 @@ export class PathRecords {
       resolved.stats,
       cacheKey(resolved.real, resolved.stats, path.extname(relative)),
       symlinked ? [relative, realRelative] : [relative],
-      symlinked,
       byWatch,
       this.now() + this.ttlMs,
       coverage,
