@@ -34,8 +34,7 @@ export interface StreamedFile {
   readonly mimeType: string;
   readonly size: number;
   readonly mtimeMs: number;
-  /** Exact JSON size of the blob string, quotes included: `body.wireBytes`. */
-  readonly wireBytes: number;
+  /** Its `wireBytes`: the exact JSON size of the blob string, quotes included. */
   readonly body: StreamedBody;
 }
 
@@ -127,7 +126,7 @@ async function prepare(
     });
     return {
       kind: 'streamed',
-      contents: { mimeType: kind.blobType, size, mtimeMs, wireBytes, body },
+      contents: { mimeType: kind.blobType, size, mtimeMs, body },
     };
   } finally {
     await handle.close();
