@@ -3,6 +3,7 @@ import { initializeRequest, legacy } from '../../../testing/messages.js';
 import { SseReader, until } from '../../../testing/sse.js';
 import { createServer } from '../../../server/server.js';
 import { createHttpHandler, type WebHandler } from './web-handler.js';
+import { SessionTable } from './sessions.js';
 
 const URL_ = 'http://127.0.0.1/mcp';
 const JSON_POST = {
@@ -157,5 +158,31 @@ describe('SessionTable: a full table evicts the least recently used idle session
     for (const id of ids.slice(45)) expect(await statusOf(h, id)).toBe(200);
     h.close();
     s.close();
+  });
+});
+
+describe('SessionTable: sessions opened by an authenticated caller', () => {
+  it('are evicted, swept and closed by the table like any other; only their caller deletes them', async () => {
+    const server = createServer({ name: 'sessions', version: '1' });
+    const table = new SessionTable(server, 50, 1, 1 << 20);
+    const first = table.create('alice')!;
+    table.commit(first);
+    expect(table.delete(first.id)).toBe(false);
+    expect(table.delete(first.id, 'bob')).toBe(false);
+    // Full with an idle session of alice's: a new one takes its place.
+    const second = table.create('bob');
+    expect(second).toBeDefined();
+    expect(table.get(first.id, 'alice')).toBeUndefined();
+    table.commit(second!);
+    expect(server.connectionCount).toBe(1);
+    // Idle past sessionIdleMs: swept (polled without get(), which would mark it used).
+    await until(() => server.connectionCount === 0, 'the idle session is swept', 2000);
+    expect(table.get(second!.id, 'bob')).toBeUndefined();
+    const third = table.create('carol')!;
+    table.commit(third);
+    table.closeAll();
+    expect(table.get(third.id, 'carol')).toBeUndefined();
+    expect(server.connectionCount).toBe(0);
+    server.close();
   });
 });

@@ -146,17 +146,24 @@ export class SessionTable {
     }
   }
 
+  /** A client's DELETE: only the caller that opened the session may end it. */
   delete(id: string, caller?: string): boolean {
     const session = this.sessions.get(id);
     if (!session || session.caller !== caller) return false;
-    this.sessions.delete(id);
+    this.drop(session);
+    return true;
+  }
+
+  /** Ends a session whoever opened it (the table's own sweeps, evictions and close). */
+  private drop(session: LegacyHttpSession): true {
+    this.sessions.delete(session.id);
     session.stream?.end();
     session.peer.close();
     return true;
   }
 
   closeAll(): void {
-    for (const id of [...this.sessions.keys()]) this.delete(id);
+    for (const session of [...this.sessions.values()]) this.drop(session);
     for (const session of [...this.opening]) this.discard(session);
     if (this.sweeper) clearInterval(this.sweeper);
     this.sweeper = undefined;
@@ -165,7 +172,7 @@ export class SessionTable {
   /** Drops the least recently used idle session; false when there is none. */
   private evictOne(): boolean {
     for (const s of this.sessions.values()) {
-      if (isIdle(s)) return this.delete(s.id);
+      if (isIdle(s)) return this.drop(s);
     }
     return false;
   }
@@ -173,7 +180,7 @@ export class SessionTable {
   private sweep(): void {
     const cutoff = Date.now() - this.idleMs;
     for (const s of [...this.sessions.values()]) {
-      if (s.lastSeen < cutoff && isIdle(s)) this.delete(s.id);
+      if (s.lastSeen < cutoff && isIdle(s)) this.drop(s);
     }
   }
 }
