@@ -102,4 +102,19 @@ describe('server.onChange', () => {
     one.notifyResourceUpdated('mem://y');
     expect(seen).toEqual(['mem://x', 'resources']);
   });
+
+  it('a closed server leaves a shared bus: it hears no more events, its gaps included', () => {
+    const bus = new MemoryBus();
+    const one = createServer({ name: 'one', version: '1', bus });
+    const two = createServer({ name: 'two', version: '1', bus });
+    const seen: string[] = [];
+    two.onChange((e) => seen.push(e.type === 'resource-updated' ? e.uri : e.list));
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    two.close();
+    one.notifyResourceUpdated('mem://x');
+    bus.gap('lost');
+    expect(seen).toEqual([]);
+    expect(warn).not.toHaveBeenCalled();
+    warn.mockRestore();
+  });
 });

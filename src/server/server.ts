@@ -79,6 +79,8 @@ export class McpServer {
   );
   private readonly listen: ListenHub;
   private readonly bus: ChangeBus;
+  /** Ends this server's subscriptions to the bus (a shared bus outlives it). */
+  private readonly unsubscribe: Array<() => void>;
   /** What other instances on a shared bus listen to, and telling them what this one does. */
   private readonly interest: InterestSync | undefined;
   private readonly peers = new Set<Peer>();
@@ -117,8 +119,10 @@ export class McpServer {
     });
     const interestLimits = interestLimitsOf(options);
     this.bus = options.bus ?? new MemoryBus();
-    this.bus.subscribe((event) => this.deliver(event));
-    this.bus.onGap((why) => this.gap(why));
+    this.unsubscribe = [
+      this.bus.subscribe((event) => this.deliver(event)),
+      this.bus.onGap((why) => this.gap(why)),
+    ];
     this.interest = interestSyncFor(this.bus, {
       ...interestLimits,
       tracker: this.attachments,
@@ -352,6 +356,7 @@ export class McpServer {
     this.listen.endAll();
     for (const peer of [...this.peers]) peer.close();
     this.interest?.close();
+    for (const end of this.unsubscribe.splice(0)) end();
   }
 }
 
