@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { modern } from '../testing/messages.js';
 import { until, withTimeout } from '../testing/sse.js';
@@ -39,5 +40,29 @@ describe('Peer', () => {
     ]);
     expect(seen).toEqual([1, 1, 1]);
     expect(peer.inflight.size).toBe(0);
+  });
+
+  it('a request to the client: nothing is sent once cancelled; its abort listener goes when it ends', async () => {
+    const server = createServer({ name: 'p', version: '1' });
+    const sent: unknown[] = [];
+    const peer = server.connect({ transport: 'memory', send: () => undefined });
+    const notify = (message: unknown) => sent.push(message);
+    const gone = AbortSignal.abort();
+    await expect(peer.request('roots/list', {}, notify, gone)).rejects.toMatchObject({
+      code: 'REQUEST_CANCELLED',
+    });
+    expect(sent).toEqual([]);
+    const live = new AbortController();
+    for (let i = 0; i < 3; i++) {
+      const asked = peer.request('roots/list', {}, notify, live.signal);
+      const { id } = sent.at(-1) as { id: string };
+      peer.receiveResponse({ jsonrpc: '2.0', id, result: { roots: [] } });
+      expect(await asked).toEqual({ roots: [] });
+    }
+    expect(getEventListeners(live.signal, 'abort')).toHaveLength(0);
+    const cancelled = peer.request('roots/list', {}, notify, live.signal);
+    live.abort();
+    await expect(cancelled).rejects.toMatchObject({ code: 'REQUEST_CANCELLED' });
+    peer.close();
   });
 });

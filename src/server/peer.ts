@@ -73,6 +73,8 @@ interface Pending {
   resolve: (result: Record<string, unknown>) => void;
   reject: (error: Error) => void;
   timer: ReturnType<typeof setTimeout>;
+  /** Removes the abort listener of the request's signal. */
+  off: (() => void) | undefined;
 }
 
 /**
@@ -157,17 +159,19 @@ export class Peer {
       return Promise.reject(
         new McpKitError('PEER_CLOSED', `cannot send ${method}: the connection is closed`),
       );
+    const cancelled = () => new McpKitError('REQUEST_CANCELLED', `${method} was cancelled`);
+    // Cancelled before it was sent (the request that asks was cancelled): nothing goes out.
+    if (signal?.aborted) return Promise.reject(cancelled());
     const id = `mcpkit-${++this.nextId}`;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         const why = `${method} got no answer from the client in ${this.requestTimeoutMs} ms`;
-        this.pending.delete(id);
-        reject(new McpKitError('REQUEST_TIMEOUT', why));
+        this.settle(id, new McpKitError('REQUEST_TIMEOUT', why));
       }, this.requestTimeoutMs);
-      this.pending.set(id, { method, resolve, reject, timer });
-      const cancelled = () =>
-        this.settle(id, new McpKitError('REQUEST_CANCELLED', `${method} was cancelled`));
-      signal?.addEventListener('abort', cancelled, { once: true });
+      const onAbort = () => this.settle(id, cancelled());
+      signal?.addEventListener('abort', onAbort, { once: true });
+      const off = signal && (() => signal.removeEventListener('abort', onAbort));
+      this.pending.set(id, { method, resolve, reject, timer, off });
       try {
         notify({ jsonrpc: '2.0', id, method, params });
       } catch (error) {
@@ -219,6 +223,7 @@ export class Peer {
     if (!entry) return;
     this.pending.delete(id);
     clearTimeout(entry.timer);
+    entry.off?.();
     if (outcome instanceof Error) entry.reject(outcome);
     else entry.resolve(outcome);
   }
