@@ -8,6 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FileSource, sameResolution } from './file-source.js';
+import { createFilesystemProvider } from './filesystem-provider.js';
 import { nodeFs } from './fs-types.js';
 import { PathRecord } from './path-records.js';
 import { runReadJob, type ReadJob } from './read-job.js';
@@ -84,5 +85,16 @@ describe('FileSource with read jobs', () => {
     expect(sameResolution(record, { ...a, real: b.real })).toBe(false);
     expect(sameResolution(record, { ...b, real: a.real })).toBe(false);
     expect(sameResolution(record, { kind: 'missing' })).toBe(false);
+  });
+});
+
+describe('cacheBytes', () => {
+  it('is a whole number, 0 or more: anything else is a RangeError naming it', async () => {
+    for (const cacheBytes of [-1, 1.5, Number.NaN, Number.POSITIVE_INFINITY])
+      expect(() => createFilesystemProvider({ root, cacheBytes })).toThrow(
+        /cacheBytes must be a whole number, 0 or more/,
+      );
+    for (const cacheBytes of [0, 1024])
+      await createFilesystemProvider({ root, cacheBytes }).close();
   });
 });

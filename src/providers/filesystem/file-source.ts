@@ -14,7 +14,7 @@ import {
   type ContentsOutcome,
 } from './file-reader.js';
 import type { ProviderFs } from './fs-types.js';
-import { PathRecord, PathRecords, type WatchCoverage } from './path-records.js';
+import { limitOr, PathRecord, PathRecords, type WatchCoverage } from './path-records.js';
 import type { FileContents, ReadControl } from './read-file.js';
 import { ReadFlights } from './read-flights.js';
 import type { ReadPool } from './read-pool.js';
@@ -67,7 +67,7 @@ export class FileSource {
 
   constructor(private readonly options: FileSourceOptions) {
     const { fs, within, watch, ttlMs, maxEntries } = options;
-    this.cache = new ByteLruCache(options.cacheBytes ?? DEFAULT_CACHE_BYTES);
+    this.cache = new ByteLruCache(limitOr(options.cacheBytes, DEFAULT_CACHE_BYTES, 'cacheBytes'));
     this.store = new ContentStore(this.cache);
     this.records = new PathRecords({ fs, within, watch, ttlMs, maxEntries });
   }

@@ -109,7 +109,8 @@ class Flight {
   }
 }
 
-function limitOr(value: number | undefined, fallback: number, name: string): number {
+/** `value`, or `fallback` when it is undefined: a whole number, 0 or more (a RangeError naming it). */
+export function limitOr(value: number | undefined, fallback: number, name: string): number {
   const n = value ?? fallback;
   if (!Number.isSafeInteger(n) || n < 0) {
     throw new RangeError(`${name} must be a whole number, 0 or more (got ${String(value)})`);
