@@ -109,7 +109,7 @@ export interface PathCompletion {
   hasMore: boolean;
 }
 
-/** Paths that start with `prefix`, then paths that contain it (case-insensitive). */
+/** Paths that start with `prefix` as typed, then paths that contain it in any case. */
 export function completePaths(paths: readonly string[], prefix: string): PathCompletion {
   const lower = prefix.toLowerCase();
   const starts = paths.filter((p) => p.startsWith(prefix));
