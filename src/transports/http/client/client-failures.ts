@@ -1,5 +1,4 @@
 import { McpKitError, type McpKitErrorCode } from '../../../errors/index.js';
-import type { ClientLink } from './client-link.js';
 import type { HttpAnswer } from './client-requester.js';
 
 /** A transport failure tied to an HTTP answer: `status` is what the core branches on (404/405). */
@@ -76,7 +75,11 @@ export function excerptOf(body: string): string {
   );
 }
 
-type FailureContext = Pick<ClientLink, 'shownUrl' | 'options'>;
+/** What a failure names of its link (a type of its own: client-link.ts imports this file). */
+interface FailureContext {
+  readonly shownUrl: string;
+  readonly options: { readonly maxResponseBytes: number; readonly maxReconnects: number };
+}
 
 export function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
