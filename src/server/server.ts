@@ -350,7 +350,8 @@ export class McpServer {
 
   /**
    * Ends listen streams and closes every connection; with a shared bus, the other instances are
-   * told that nobody listens here any more (and this one stops hearing what theirs name).
+   * told that nobody listens here any more. Final: the server leaves its bus, so a connection
+   * made after it gets answers but no change notifications (make a new server instead).
    */
   close(): void {
     this.listen.endAll();
