@@ -27,11 +27,11 @@ import { contentWireSize } from './wire-size.js';
 export interface AssembleOptions {
   /** Hard cap for all blocks together: the transport's message cap minus the envelope. */
   capBytes: number;
-  blockBudgetBytes?: number;
-  resultBudgetBytes?: number;
-  clientCanReadResources?: boolean;
+  blockBudgetBytes?: number | undefined;
+  resultBudgetBytes?: number | undefined;
+  clientCanReadResources?: boolean | undefined;
   /** Replaces the default policy. */
-  policy?: Policy;
+  policy?: Policy | undefined;
   /**
    * Gives an attachment without a URI its URI, and keeps it where reads find it; `linked` is
    * true when it will be linked, false when embedded.

@@ -150,10 +150,12 @@ export async function assembleForResult(
   const o = env.options;
   const decisions: DecisionRecord[] = [];
   const sized = await withStatSizes(env, items);
-  // The budgets, policy and clientCanReadResources as given; assembly ignores the other options.
   const { blocks } = await assembleBlocks(sized.items, {
-    ...o,
     capBytes: env.capBytes,
+    blockBudgetBytes: o.blockBudgetBytes,
+    resultBudgetBytes: o.resultBudgetBytes,
+    clientCanReadResources: o.clientCanReadResources,
+    policy: o.policy,
     artifactUri: env.artifactUri,
     itemOverheadBytes,
     onDecision: (record) => {
