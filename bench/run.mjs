@@ -21,7 +21,7 @@
 // per target and workload (all of it for each fresh process of a cold round); HTTP load from wrk when installed, else autocannon child processes.
 // Issue-25 cells: --repeat rounds each (cold-real: every file once per round, 32 HTTP connections
 // and --window in flight over stdio, whatever --duration says); --files scales the folder down
-// for a smoke run (binaries: one per 40 texts); the bare worker always runs in cold-real.
+// for a smoke run (binaries: one per 40 texts); the bare and guarded workers always run in cold-real.
 // Case A/B: targets are measured in interleaved rounds (bare, sdk, mcpkit, bare, ...) and each keeps
 // its fastest round, so a burst of unrelated load on this small machine does not decide a ratio.
 // Case D (client) uses --duration per client and transport (split over rounds and both modes),

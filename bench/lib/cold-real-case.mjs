@@ -4,6 +4,7 @@
 // HTTP (32 connections) and stdio (pipelined). Targets side by side:
 //   mcpkit  `node dist/cli/bin.cjs serve DIR` (default options)
 //   worker  bench/servers/serve-worker.mjs: readFile + base64 + JSON.stringify, no cache, no checks
+//   guarded the same with a guarded read's syscalls and checks (--guarded), on the main thread
 //   sdk     bench/servers/serve-sdk.mjs: the official SDK server, reading from disk per request
 //   bare    bench/servers/serve-bare-*.mjs: mcpkit's captured answers replayed (the ceiling)
 // Before the rounds each target answers every request once, checked in full (bare: mcpkit's
@@ -16,7 +17,9 @@ import { discoverItem, readItem } from './real-requests.mjs';
 import { lengthsOf, quiet, startTarget, verifyAll, writeTable } from './serve-targets.mjs';
 
 export const COLD_REAL = { connections: 32, goalWorker: 0.9, capSeconds: 300 };
-const TARGETS = ['mcpkit', 'worker', 'sdk', 'bare'];
+const TARGETS = ['mcpkit', 'worker', 'guarded', 'sdk', 'bare'];
+/** Targets that run whatever --targets says (the workers answer in mcpkit's shape). */
+const ALWAYS = new Set(['worker', 'guarded']);
 const indent = (text) => '  ' + String(text).replace(/\n/g, '\n  ');
 const rotate = (list, r) => list.map((_, i) => list[(i + r) % list.length]);
 
@@ -29,7 +32,7 @@ function extrasOf(text) {
 
 /**
  * Runs the cell over both transports for the selected targets (mcpkit, sdk, bare of opts.targets;
- * the worker always). `fx` is the real folder. Returns { [transport]: { [target]: { rounds } |
+ * the two workers always). `fx` is the real folder. Returns { [transport]: { [target]: { rounds } |
  * { error } | { skipped } } }.
  */
 export async function runColdReal(opts, fx, loader, missing) {
@@ -37,7 +40,7 @@ export async function runColdReal(opts, fx, loader, missing) {
   const log = (line) => console.log(`[cold-real ${Math.round((Date.now() - t0) / 1000)}s] ${line}`);
   const items = [...fx.texts, ...fx.binaries].map((rel) => readItem(rel, fx.bytesOf(rel)));
   const w = { name: 'cold-real', items };
-  const names = TARGETS.filter((t) => t === 'worker' || opts.targets.includes(t));
+  const names = TARGETS.filter((t) => ALWAYS.has(t) || opts.targets.includes(t));
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'mcpkit-bench-cold-real-'));
   const ctx = {
     dir: fx.dir,
@@ -57,7 +60,7 @@ export async function runColdReal(opts, fx, loader, missing) {
           res[target] = { skipped: `${missing.join(', ')} missing (run npm run build)` };
           continue;
         }
-        if ((target === 'bare' || target === 'worker') && !captured) {
+        if ((target === 'bare' || ALWAYS.has(target)) && !captured) {
           res[target] = { skipped: 'mcpkit did not answer: nothing captured' };
           continue;
         }

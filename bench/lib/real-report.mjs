@@ -35,6 +35,7 @@ export function coldRealCase(out, fx, opts) {
       };
     }
     const vsWorker = ratio(targets.mcpkit, targets.worker);
+    const vsGuarded = ratio(targets.mcpkit, targets.guarded);
     const vsSdk = ratio(targets.mcpkit, targets.sdk);
     const failed = Boolean(targets.mcpkit?.error || targets.worker?.error);
     const verdict = failed
@@ -44,7 +45,7 @@ export function coldRealCase(out, fx, opts) {
         : vsWorker.median >= COLD_GOAL && (!vsSdk || vsSdk.median > 1)
           ? 'met'
           : 'missed';
-    return { transport, targets, vsWorker, vsSdk, verdict };
+    return { transport, targets, vsWorker, vsGuarded, vsSdk, verdict };
   });
   return {
     kind: 'real',
@@ -75,10 +76,12 @@ export function realCells(cases) {
     head: [
       'transport',
       'worker',
+      'guarded worker',
       'bare replay',
       'sdk',
       'mcpkit',
       'mcpkit/worker',
+      'mcpkit/guarded',
       'mcpkit/sdk',
       'target',
       'verdict',
@@ -86,10 +89,12 @@ export function realCells(cases) {
     body: cold.rows.map((r) => [
       TRANSPORT[r.transport],
       rpsCell(r.targets.worker),
+      rpsCell(r.targets.guarded),
       rpsCell(r.targets.bare),
       rpsCell(r.targets.sdk),
       rpsCell(r.targets.mcpkit),
       spread(r.vsWorker),
+      spread(r.vsGuarded),
       spread(r.vsSdk),
       `>= ${COLD_GOAL}x worker, > 1x sdk`,
       r.verdict,
@@ -158,7 +163,12 @@ export function realNotes(results) {
         '**worker** (bench/servers/serve-worker.mjs) is the naive floor of the same work: node:http ' +
         'or a readline loop doing fs.promises.readFile, base64 for binaries and JSON.stringify of ' +
         "`contents: [{uri, mimeType, text|blob}]` plus mcpkit's top-level result fields, no cache " +
-        "and no checks. **bare replay** sends mcpkit's captured answers (the ceiling). Every target " +
+        'and no checks. **guarded worker** is the same server making, per read, the syscalls and ' +
+        'checks of a guarded read as mcpkit makes them, as fs.promises calls on the main thread ' +
+        "(realpath, stat, open with O_NOFOLLOW | O_NONBLOCK, fstat, the descriptor's path, read, " +
+        'fstat, close; refusing what leaves the folder, hidden names, special files and a file that ' +
+        'changed while read; strict UTF-8): the floor of the same work with the checks, shown beside ' +
+        "the target, which is against the worker. **bare replay** sends mcpkit's captured answers (the ceiling). Every target " +
         'first answers every read once, checked in full against the bytes written; in the rounds ' +
         'every answer must be HTTP 200 (stdio: its id) with a verified length for its request, and ' +
         `the rounds interleave the targets. Ratios are the median of per-round ratios. ${cold.rounds} rounds.`,

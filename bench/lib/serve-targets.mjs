@@ -3,6 +3,7 @@
 //   sdk     bench/servers/serve-sdk.mjs DIR (the official SDK v2 server, equivalent handlers)
 //   bare    bench/servers/serve-bare-{http,stdio}.mjs TABLE (replays mcpkit's captured answers)
 //   worker  bench/servers/serve-worker.mjs DIR EXTRAS (reads the file per request, no cache)
+//   guarded the same with --guarded (a guarded read's syscalls and checks, on the main thread)
 // handle.call(item, id) sends one request and returns the raw answer text (HTTP: after checking
 // status 200 and a JSON content type); handle.measure(...) runs one timed round.
 import { writeFileSync } from 'node:fs';
@@ -28,6 +29,8 @@ function command(target, transport, { dir, tableFile, extrasFile }) {
     ];
   if (target === 'sdk') return ['serve-sdk.mjs', [dir, `--${transport}`]];
   if (target === 'worker') return ['serve-worker.mjs', [dir, `--${transport}`, extrasFile]];
+  if (target === 'guarded')
+    return ['serve-worker.mjs', [dir, `--${transport}`, extrasFile, '--guarded']];
   return [`serve-bare-${transport}.mjs`, [tableFile]];
 }
 

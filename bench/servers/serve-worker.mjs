@@ -2,17 +2,55 @@
 // (fs.promises.readFile) per request, base64 for binaries, and JSON.stringify of the result shape
 // mcpkit gives (`contents: [{uri, mimeType, text|blob}]` plus the top-level fields of mcpkit's own
 // answer, read from EXTRAS). No cache, no checks (no traversal guard, no schema validation).
-// Usage: node serve-worker.mjs DIR --http|--stdio EXTRAS.json
-import { readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+// With --guarded ("guarded worker"): the same, but each read makes the syscalls and checks of a
+// guarded read as mcpkit makes them, as fs.promises calls on the main thread (realpath, stat,
+// open with O_NOFOLLOW | O_NONBLOCK, fstat, the descriptor's path, read, fstat, close), refusing
+// what leaves DIR, a hidden name or a special file, and answering a file that changed while it was
+// read as an error; texts decoded as strict UTF-8. Still no cache, no schema validation.
+// Usage: node serve-worker.mjs DIR --http|--stdio EXTRAS.json [--guarded]
+import { constants, readFileSync } from 'node:fs';
+import { open, readFile, readlink, realpath, stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import mime from 'mime-types';
 import { HTTP_PATH } from '../lib/payload.mjs';
 
-const [dir, mode, extrasFile] = process.argv.slice(2);
+const [dir, mode, extrasFile, guard] = process.argv.slice(2);
 const extras = JSON.parse(readFileSync(extrasFile, 'utf8'));
+const guarded = guard === '--guarded';
+const root = guarded ? await realpath(dir) : dir;
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+const FLAGS = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+const inside = (p) => p.startsWith(`${root}/`);
+
+/** The bytes of `rel` under the folder, read as a guarded read is (see above). */
+async function guardedRead(rel) {
+  const names = rel.split('/');
+  if (rel.includes('\0') || rel.startsWith('/') || names.some((n) => n === '..' || n[0] === '.'))
+    throw new Error('refused path');
+  const real = await realpath(path.join(root, rel));
+  if (!inside(real) || !(await stat(real)).isFile()) throw new Error('not a file in the folder');
+  const handle = await open(real, FLAGS);
+  try {
+    const before = await handle.stat();
+    if (!before.isFile()) throw new Error('not a file');
+    if (!inside(await readlink(`/proc/self/fd/${handle.fd}`))) throw new Error('moved');
+    const bytes = Buffer.allocUnsafe(before.size);
+    let n = 0;
+    while (n < before.size) {
+      const { bytesRead } = await handle.read(bytes, n, before.size - n, n);
+      if (bytesRead === 0) break;
+      n += bytesRead;
+    }
+    const after = await handle.stat();
+    if (n !== before.size || after.size !== n || after.mtimeMs !== before.mtimeMs)
+      throw new Error('the file changed while it was read');
+    return bytes;
+  } finally {
+    await handle.close();
+  }
+}
 
 /** The JSON-RPC answer text of one parsed request. */
 async function answer(msg) {
@@ -27,9 +65,9 @@ async function answer(msg) {
   const mimeType = mime.lookup(rel) || 'application/octet-stream';
   const isText = mimeType.startsWith('text/') || mimeType === 'application/json';
   try {
-    const bytes = await readFile(path.join(dir, rel));
+    const bytes = guarded ? await guardedRead(rel) : await readFile(path.join(dir, rel));
     const content = isText
-      ? { uri, mimeType, text: bytes.toString('utf8') }
+      ? { uri, mimeType, text: guarded ? utf8.decode(bytes) : bytes.toString('utf8') }
       : { uri, mimeType, blob: bytes.toString('base64') };
     return JSON.stringify({
       jsonrpc: '2.0',
