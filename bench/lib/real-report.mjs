@@ -168,7 +168,8 @@ export function realNotes(results) {
         "(realpath, stat, open with O_NOFOLLOW | O_NONBLOCK, fstat, the descriptor's path, read, " +
         'fstat, close; refusing what leaves the folder, hidden names, special files and a file that ' +
         'changed while read; strict UTF-8): the floor of the same work with the checks, shown beside ' +
-        "the target, which is against the worker. **bare replay** sends mcpkit's captured answers (the ceiling). Every target " +
+        "the target, which is against the worker. **bare replay** sends mcpkit's captured answers " +
+        '(the ceiling). Every target ' +
         'first answers every read once, checked in full against the bytes written; in the rounds ' +
         'every answer must be HTTP 200 (stdio: its id) with a verified length for its request, and ' +
         `the rounds interleave the targets. Ratios are the median of per-round ratios. ${cold.rounds} rounds.`,
