@@ -38,6 +38,8 @@ afterAll(async () => {
 interface Gated {
   fs: ProviderFs;
   opens: () => number;
+  /** Settles when the first caller's stat began: a caller started after it is not the first. */
+  firstStat: Promise<void>;
 }
 
 /**
@@ -52,16 +54,20 @@ function gatedFs(
   let stats = 0;
   let resolved = 0;
   let opens = 0;
+  let statted!: () => void;
+  const firstStat = new Promise<void>((resolve) => (statted = resolve));
   let opened!: () => void;
   const firstOpen = new Promise<void>((resolve) => (opened = resolve));
   let everyone!: () => void;
   const allResolved = new Promise<void>((resolve) => (everyone = resolve));
   return {
     opens: () => opens,
+    firstStat,
     fs: {
       ...nodeFs,
       settleMs: 0,
       stat: async (path) => {
+        statted();
         if (stats++ > 0) await firstOpen;
         const result = await nodeFs.stat(path);
         // A little after the last stat, not a turn after: on a loaded machine the others' next
@@ -119,10 +125,14 @@ describe('readContents: one read for concurrent misses', () => {
   });
 
   it('applies each caller’s own limit to what the shared read got', async () => {
-    const { fs, opens } = gatedFs(2);
+    const { fs, opens, firstStat } = gatedFs(2);
     const cache = new ByteLruCache<FileContents>(0); // nothing cached: the flight is all there is
+    // The second caller starts once the first one's stat began, so that the first reads: which
+    // of two realpaths ends first is the thread pool's choice.
+    const first = readContents(fs, within, storeOf(cache), 'quotes.txt', Infinity);
+    await firstStat;
     const [wide, narrow] = await Promise.all([
-      readContents(fs, within, storeOf(cache), 'quotes.txt', Infinity),
+      first,
       readContents(fs, within, storeOf(cache), 'quotes.txt', 1500),
     ]);
     expect(opens()).toBe(1);
@@ -132,10 +142,12 @@ describe('readContents: one read for concurrent misses', () => {
 
   it('reads again for a caller with a larger limit than the read it met could fit', async () => {
     const gated = gatedFs(2);
-    const { fs, opens } = gated;
+    const { fs, opens, firstStat } = gated;
     const cache = new ByteLruCache<FileContents>(0);
+    const first = readContents(fs, within, storeOf(cache), 'quotes.txt', 1500);
+    await firstStat; // the narrow caller reads (see above)
     const [narrow, wide] = await Promise.all([
-      readContents(fs, within, storeOf(cache), 'quotes.txt', 1500),
+      first,
       readContents(fs, within, storeOf(cache), 'quotes.txt', 3000),
     ]);
     expect(narrow).toMatchObject({ kind: 'too-large', wireBytes: 2002 });
