@@ -21,11 +21,30 @@ const bridge = (upstream: string[]): string[] => bridgeArgv('passthrough', upstr
 /** The requests both views are compared on. */
 type Probe = [method: string, params: Obj];
 
+/**
+ * server-everything writes the clock time into its dynamic resources ("created at 3:47:03 PM"),
+ * in text and inside base64 blobs; two calls can fall in different seconds, so the time is
+ * masked before comparing. Everything else must match byte for byte.
+ */
+const CLOCK = /created at \d{1,2}:\d{2}:\d{2}(?:\s?[AP]M)?/g;
+function withoutClock(value: unknown, key = ''): unknown {
+  if (typeof value === 'string') {
+    if (key !== 'blob') return value.replace(CLOCK, 'created at <time>');
+    const text = Buffer.from(value, 'base64').toString('latin1');
+    const masked = text.replace(CLOCK, 'created at <time>');
+    return masked === text ? value : Buffer.from(masked, 'latin1').toString('base64');
+  }
+  if (Array.isArray(value)) return value.map((v) => withoutClock(v));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withoutClock(v, k)]));
+  return value;
+}
+
 async function views(direct: McpClient, bridged: McpClient, probes: Probe[]) {
   const pairs: Array<[Obj, Obj, string]> = [];
   for (const [method, params] of probes) {
-    const a = await direct.request(method, params);
-    const b = await bridged.request(method, params);
+    const a = withoutClock(await direct.request(method, params)) as Obj;
+    const b = withoutClock(await bridged.request(method, params)) as Obj;
     pairs.push([a, b, `${method} ${JSON.stringify(params)}`]);
   }
   return pairs;
