@@ -6,7 +6,10 @@
  * next full collection.
  */
 export class KeyTable<V, K extends string | number = string> {
-  private entries: Record<string, V> = Object.create(null) as Record<string, V>;
+  // Numbers and strings in separate objects, keyed as they are: a prefixed key would build and
+  // hash a new string on every call (a request id is looked up twice per request).
+  private numbers: Record<number, V> = Object.create(null) as Record<number, V>;
+  private strings: Record<string, V> = Object.create(null) as Record<string, V>;
   private count = 0;
 
   get size(): number {
@@ -14,11 +17,11 @@ export class KeyTable<V, K extends string | number = string> {
   }
 
   get(key: K): V | undefined {
-    return this.entries[slotOf(key)];
+    return typeof key === 'number' ? this.numbers[key] : this.strings[key as string];
   }
 
   has(key: K): boolean {
-    return this.entries[slotOf(key)] !== undefined;
+    return this.get(key) !== undefined;
   }
 
   /** Sets `key`; an undefined value takes it out. */
@@ -27,37 +30,36 @@ export class KeyTable<V, K extends string | number = string> {
       this.delete(key);
       return;
     }
-    const slot = slotOf(key);
-    if (this.entries[slot] === undefined) this.count++;
-    this.entries[slot] = value;
+    const entries = this.entriesOf(key);
+    if (entries[key] === undefined) this.count++;
+    entries[key] = value;
   }
 
   delete(key: K): boolean {
-    const slot = slotOf(key);
-    if (this.entries[slot] === undefined) return false;
-    delete this.entries[slot];
+    const entries = this.entriesOf(key);
+    if (entries[key] === undefined) return false;
+    delete entries[key];
     this.count--;
     return true;
   }
 
   clear(): void {
-    this.entries = Object.create(null) as Record<string, V>;
+    this.numbers = Object.create(null) as Record<number, V>;
+    this.strings = Object.create(null) as Record<string, V>;
     this.count = 0;
   }
 
   /** The keys, in no particular order: a copy, which changes to the table do not reach. */
   keys(): K[] {
-    return Object.keys(this.entries).map(
-      (slot) => (slot[0] === 'n' ? Number(slot.slice(1)) : slot.slice(1)) as K,
-    );
+    return [...Object.keys(this.numbers).map(Number), ...Object.keys(this.strings)] as K[];
   }
 
   /** The values, in no particular order: a copy, which changes to the table do not reach. */
   snapshot(): V[] {
-    return Object.values(this.entries);
+    return [...Object.values(this.numbers), ...Object.values(this.strings)];
   }
-}
 
-function slotOf(key: string | number): string {
-  return typeof key === 'number' ? `n${key}` : `s${key}`;
+  private entriesOf(key: K): Record<string | number, V> {
+    return typeof key === 'number' ? this.numbers : this.strings;
+  }
 }

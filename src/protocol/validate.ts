@@ -90,6 +90,8 @@ class EraValidators {
   private readonly cache = new Map<string, ValidateFunction | null>();
   /** Checkers by definition and root; the set of both is fixed by the schema and the callers. */
   private readonly checkers = new Map<string, ParamsValidator | null>();
+  /** The same checkers by the table's own keys (a method, or `result:` and a method). */
+  private readonly byKey = new Map<string, ParamsValidator>();
 
   constructor(
     schema: object,
@@ -100,9 +102,14 @@ class EraValidators {
   }
 
   get(key: string): ParamsValidator | undefined {
+    const known = this.byKey.get(key);
+    if (known !== undefined) return known;
     // The key comes from the client: never look it up on Object.prototype ("constructor").
     const def = Object.hasOwn(this.table, key) ? this.table[key] : undefined;
-    return def ? this.forDef(def, key.startsWith('result:') ? 'result' : 'params') : undefined;
+    const checker = def && this.forDef(def, key.startsWith('result:') ? 'result' : 'params');
+    // Only the table's keys are kept: a client's unknown method names are not.
+    if (checker) this.byKey.set(key, checker);
+    return checker || undefined;
   }
 
   forDef(def: string, root: string): ParamsValidator | undefined {
