@@ -11,6 +11,7 @@ import {
   type AttachmentInput,
 } from '../content/attachment.js';
 import { repairBase64 } from '../content/blob.js';
+import { hasContent } from '../content/block-shapes.js';
 import { firstPartDescription } from '../content/policy.js';
 import { McpKitError } from '../errors/mcpkit-error.js';
 import { ProtocolError } from '../errors/protocol-error.js';
@@ -260,10 +261,6 @@ async function withStatSizes(
     }),
   );
   return { items: sized, parts };
-}
-
-function hasContent(item: Attachment): boolean {
-  return item.text !== undefined || item.bytes !== undefined || item.blob !== undefined;
 }
 
 /** Whether `error` is the plain "Resource not found" of `uri` (resourceNotFound()). */
