@@ -126,10 +126,6 @@ export class ListenStream {
     return this.bytes + (this.listener.flow?.bufferedBytes ?? 0);
   }
 
-  get isClosed(): boolean {
-    return this.closed;
-  }
-
   /** What this stream counts in the hub's budget: held frames and the channel's buffer. */
   get charge(): number {
     return this.charged;
