@@ -70,10 +70,7 @@ async function* textChunks(file: PartFile, start: number, end: number): AsyncGen
 class Scanner {
   private readonly buffer = Buffer.allocUnsafe(WINDOW_BYTES);
 
-  constructor(
-    private readonly handle: ProviderFileHandle,
-    readonly size: number,
-  ) {}
+  constructor(private readonly handle: ProviderFileHandle) {}
 
   /** Bytes [at, at + length), length at most a window; CHANGED on a short read. */
   async bytes(at: number, length: number): Promise<Buffer | typeof CHANGED> {
@@ -138,7 +135,7 @@ export async function streamedTextRange(
   limit: number,
 ): Promise<PartCut> {
   const { size } = file.version;
-  const scan = new Scanner(handle, size);
+  const scan = new Scanner(handle);
   const from = Math.max(0, offset - MAX_CONTINUATIONS);
   const cap = Math.min(size, offset + most + MAX_CONTINUATIONS);
   const head = await scan.bytes(from, Math.min(cap, offset + 1) - from);
