@@ -50,13 +50,22 @@ class FakeChannel implements ChannelFlow {
   }
 }
 
+/** A hub whose streams may each queue `maxListenQueueBytes`, its warnings kept. */
+function hubOf(maxListenQueueBytes?: number) {
+  const warnings: string[] = [];
+  const hub = new ListenHub({
+    warn: (m) => warnings.push(m),
+    ...(maxListenQueueBytes !== undefined ? { limits: { maxListenQueueBytes } } : {}),
+  });
+  return { hub, warnings };
+}
+
 function listen(
   hub: ListenHub,
   channel: FakeChannel,
   options: Partial<Listener> & { filter?: SubscriptionFilter } = {},
 ) {
   const ended: Array<ProtocolError | undefined> = [];
-  const warnings: string[] = [];
   const id: RequestId = options.id ?? 'L';
   const remove: () => void = hub.add({
     id,
@@ -67,10 +76,8 @@ function listen(
       ended.push(error);
       remove();
     },
-    warn: (m) => warnings.push(m),
-    ...(options.maxQueueBytes !== undefined ? { maxQueueBytes: options.maxQueueBytes } : {}),
   });
-  return { ended, warnings, remove };
+  return { ended, remove };
 }
 
 describe('ListenHub backpressure', () => {
@@ -116,9 +123,9 @@ describe('ListenHub backpressure', () => {
   it('counts a held frame once however often it changes, and frees its bytes on drain', () => {
     // Room for the first frame and a held few: a repeat that counted, or bytes a drain did not
     // free, would pass the bound and end the stream within these rounds.
-    const hub = new ListenHub();
+    const { hub } = hubOf(1000);
     const channel = new FakeChannel(1);
-    const { ended } = listen(hub, channel, { maxQueueBytes: 1000 });
+    const { ended } = listen(hub, channel);
     const uris = ['mem://r/a', 'mem://r/b', 'mem://r/c'];
     for (let round = 0; round < 50; round++) {
       for (let n = 0; n < 20; n++) for (const uri of uris) hub.resourceUpdated(uri);
@@ -144,9 +151,9 @@ describe('ListenHub backpressure', () => {
   });
 
   it('cuts a stream whose queue passes maxQueueBytes: an error, a warning naming it, nothing kept', () => {
-    const hub = new ListenHub();
+    const { hub, warnings } = hubOf(2000);
     const channel = new FakeChannel(1);
-    const { ended, warnings } = listen(hub, channel, { id: 'slow-1', maxQueueBytes: 2000 });
+    const { ended } = listen(hub, channel, { id: 'slow-1' });
     let offered = 0;
     while (offered < 1000 && hub.size === 1) hub.resourceUpdated(`mem://r/${offered++}`);
     expect(hub.size).toBe(0);
@@ -163,9 +170,9 @@ describe('ListenHub backpressure', () => {
 
   it('owes a client at most maxQueueBytes: the longest run it survives delivers no more', () => {
     const offerUntilCut = (count: number) => {
-      const hub = new ListenHub();
+      const { hub } = hubOf(2000);
       const channel = new FakeChannel(1);
-      const { ended } = listen(hub, channel, { maxQueueBytes: 2000 });
+      const { ended } = listen(hub, channel);
       let offered = 0;
       while (offered < count && ended.length === 0) hub.resourceUpdated(`mem://r/${offered++}`);
       return { channel, ended, offered };
@@ -184,9 +191,9 @@ describe('ListenHub backpressure', () => {
   });
 
   it('counts what the channel buffered against the limit', () => {
-    const hub = new ListenHub();
+    const { hub } = hubOf(5000);
     const channel = new FakeChannel(1);
-    const { ended } = listen(hub, channel, { maxQueueBytes: 5000 });
+    const { ended } = listen(hub, channel);
     hub.resourceUpdated('mem://r/first');
     channel.bufferedBytes = 4990;
     hub.resourceUpdated('mem://r/second');

@@ -92,9 +92,9 @@ export class ListenHub {
     const stream = new ListenStream(
       listener,
       {
-        maxQueueBytes: listener.maxQueueBytes ?? this.limits.maxListenQueueBytes,
-        maxPendingUris: listener.maxPendingUris ?? this.limits.maxListenPendingUris,
-        warn: listener.warn ?? this.warn,
+        maxQueueBytes: this.limits.maxListenQueueBytes,
+        maxPendingUris: this.limits.maxListenPendingUris,
+        warn: this.warn,
         budget: this.budget,
       },
       remove,

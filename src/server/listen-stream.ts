@@ -26,15 +26,9 @@ export interface Listener {
    * events). The hub has already forgotten the stream when this runs.
    */
   end: (error?: ProtocolError) => void;
-  /** Most bytes the stream may queue while congested (default: the hub's `maxListenQueueBytes`). */
-  maxQueueBytes?: number;
-  /** Most distinct URIs it may hold while congested (default: the hub's `maxListenPendingUris`). */
-  maxPendingUris?: number;
-  /** Told why a stream was cut (default: the hub's). */
-  warn?: (message: string) => void;
 }
 
-/** What a stream is held to: the listener's own bounds, else the hub's. */
+/** What a stream is held to: the hub's bounds. */
 export interface StreamBounds {
   maxQueueBytes: number;
   maxPendingUris: number;
