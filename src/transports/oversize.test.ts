@@ -66,19 +66,18 @@ describe('encodeMessage', () => {
 describe('encodeWithinCap', () => {
   it('turns an oversize response into a clear error and drops an oversize notification', () => {
     const m = { jsonrpc: '2.0' as const, id: 7, result: { contents: [{ uri: 'x:a', blob: big }] } };
-    const encoded = encodeWithinCap(m, 1000, 'maxLineBytes', () => {});
+    const encoded = encodeWithinCap(m, 1000, () => {});
     const error = JSON.parse(encoded?.parts.join('') ?? '') as {
       id: number;
       error: { code: number; message: string; data: unknown };
     };
     expect(error).toMatchObject({ id: 7, error: { code: -32603, data: { limit: 1000 } } });
-    expect(error.error.message).toContain('maxLineBytes');
+    expect(error.error.message).toContain('maxResponseBytes');
     const reports: string[] = [];
     expect(
       encodeWithinCap(
         { jsonrpc: '2.0', method: 'notifications/message', params: { data: big } },
         1000,
-        'maxLineBytes',
         (t) => reports.push(t),
       ),
     ).toBeUndefined();
@@ -88,10 +87,10 @@ describe('encodeWithinCap', () => {
   it('keeps a message of exactly the cap', () => {
     const m = { jsonrpc: '2.0' as const, id: 1, result: { text: 'x'.repeat(100_000) } };
     const size = Buffer.byteLength(JSON.stringify(m));
-    expect(encodeWithinCap(m, size, 'cap', () => {})?.parts.join('')).toBe(JSON.stringify(m));
-    expect(
-      JSON.parse(encodeWithinCap(m, size - 1, 'cap', () => {})?.parts.join('') ?? ''),
-    ).toMatchObject({ error: { code: -32603 } });
+    expect(encodeWithinCap(m, size, () => {})?.parts.join('')).toBe(JSON.stringify(m));
+    expect(JSON.parse(encodeWithinCap(m, size - 1, () => {})?.parts.join('') ?? '')).toMatchObject({
+      error: { code: -32603 },
+    });
   });
 });
 
@@ -103,7 +102,7 @@ describe('encodeForSend', () => {
       error: { code: -32600, message: 'x'.repeat(500) },
     };
     const reports: string[] = [];
-    const encoded = encodeForSend(over, 200, 'maxResponseBytes', (t) => reports.push(t));
+    const encoded = encodeForSend(over, 200, (t) => reports.push(t));
     expect(encoded).toBeDefined();
     const answer = JSON.parse((encoded?.parts ?? []).join('')) as {
       id: unknown;
@@ -120,13 +119,13 @@ describe('encodeForSend', () => {
     cyclic['self'] = cyclic;
     const reports: string[] = [];
     const response = { jsonrpc: '2.0' as const, id: 4, result: cyclic };
-    const encoded = encodeForSend(response, 1 << 20, 'maxLineBytes', (t) => reports.push(t));
+    const encoded = encodeForSend(response, 1 << 20, (t) => reports.push(t));
     expect(JSON.parse((encoded?.parts ?? []).join(''))).toMatchObject({
       id: 4,
       error: { code: -32603 },
     });
     const note = { jsonrpc: '2.0' as const, method: 'notifications/message', params: cyclic };
-    expect(encodeForSend(note, 1 << 20, 'maxLineBytes', (t) => reports.push(t))).toBeUndefined();
+    expect(encodeForSend(note, 1 << 20, (t) => reports.push(t))).toBeUndefined();
     expect(reports.length).toBe(2);
   });
 });
@@ -162,10 +161,10 @@ describe('encodeMessage with large blobs', () => {
     const blob = Buffer.alloc(LARGE_PART_BYTES, 4).toString('base64');
     const m = { jsonrpc: '2.0' as const, id: 1, result: { contents: [{ uri: 'x:a', blob }] } };
     const size = Buffer.byteLength(JSON.stringify(m));
-    const fits = encodeWithinCap(m, size, 'cap', () => {});
+    const fits = encodeWithinCap(m, size, () => {});
     expect(fits?.parts).toContain(blob);
     expect(joined(fits?.parts ?? [])).toBe(JSON.stringify(m));
-    const over = encodeWithinCap(m, size - 1, 'cap', () => {});
+    const over = encodeWithinCap(m, size - 1, () => {});
     expect(JSON.parse(joined(over?.parts ?? []))).toMatchObject({
       error: { code: -32603, data: { bytes: size, limit: size - 1 } },
     });
@@ -225,9 +224,9 @@ describe('encodeMessage with a streamed blob', () => {
 
   it('keeps the cap check exact: one byte under its size is an error', () => {
     const size = Buffer.byteLength(expected());
-    const fits = encodeWithinCap(message(body()), size, 'cap', () => {}, { streams: true });
+    const fits = encodeWithinCap(message(body()), size, () => {}, { streams: true });
     expect(fits?.parts.some((p) => isStreamedBody(p))).toBe(true);
-    const over = encodeWithinCap(message(body()), size - 1, 'cap', () => {}, { streams: true });
+    const over = encodeWithinCap(message(body()), size - 1, () => {}, { streams: true });
     expect(JSON.parse((over?.parts ?? []).join(''))).toMatchObject({
       error: { code: -32603, data: { bytes: size, limit: size - 1 } },
     });
@@ -242,9 +241,7 @@ describe('encodeMessage with a streamed blob', () => {
     }
     expect(isMcpKitError(error, 'STREAM_UNSUPPORTED')).toBe(true);
     const reports: string[] = [];
-    const encoded = encodeForSend(message(body()), 1 << 20, 'maxResponseBytes', (t) =>
-      reports.push(t),
-    );
+    const encoded = encodeForSend(message(body()), 1 << 20, (t) => reports.push(t));
     const text = (encoded?.parts ?? []).join('');
     expect(text).not.toContain('[object Object]');
     expect(JSON.parse(text)).toMatchObject({ id: 3, error: { code: -32603 } });

@@ -29,7 +29,6 @@ function sizeOf(encoded: EncodedMessage): number {
 export function encodeWithinCap(
   message: JSONRPCMessage,
   capBytes: number,
-  option: string,
   report: (text: string) => void,
   options: EncodeOptions = {},
 ): EncodedMessage | undefined {
@@ -48,11 +47,13 @@ export function encodeWithinCap(
   // are dropped.
   if (!isResponse(message)) {
     const what = 'method' in message ? message.method : 'message';
-    report(`mcpkit: dropped a ${bytes}-byte ${what}: over the ${capBytes}-byte cap (${option})`);
+    report(
+      `mcpkit: dropped a ${bytes}-byte ${what}: over the ${capBytes}-byte cap (maxResponseBytes)`,
+    );
     return undefined;
   }
   const error = resultTooLarge(
-    `The result is ${bytes} bytes, over this transport's ${capBytes}-byte message cap (${option}). ` +
+    `The result is ${bytes} bytes, over this transport's ${capBytes}-byte message cap (maxResponseBytes). ` +
       'Ask for a link instead of embedded content, read a smaller resource, or raise the cap on both sides.',
     { bytes, limit: capBytes },
   );
@@ -64,12 +65,12 @@ export function encodeWithinCap(
  * What a transport does with a message it could not send: a request the server waits on fails
  * at once (thrown to the sender, the peer rejects it) instead of waiting out its timeout.
  */
-export function failUnsent(message: JSONRPCMessage, capBytes: number, option: string): void {
+export function failUnsent(message: JSONRPCMessage, capBytes: number): void {
   if ('method' in message && 'id' in message)
     throw new McpKitError(
       'REQUEST_UNSENDABLE',
       `${message.method} could not be sent to the client: over this transport's ${capBytes}-byte ` +
-        `message cap (${option}), or not encodable as JSON`,
+        'message cap (maxResponseBytes), or not encodable as JSON',
     );
 }
 
@@ -80,12 +81,11 @@ export function failUnsent(message: JSONRPCMessage, capBytes: number, option: st
 export function encodeForSend(
   message: JSONRPCMessage,
   capBytes: number,
-  option: string,
   report: (text: string) => void,
   options: EncodeOptions = {},
 ): EncodedMessage | undefined {
   try {
-    const encoded = encodeWithinCap(message, capBytes, option, report, options);
+    const encoded = encodeWithinCap(message, capBytes, report, options);
     if (encoded || !isResponse(message)) return encoded;
   } catch (error) {
     report(`mcpkit: could not encode a message: ${String(error)}`);
@@ -98,11 +98,10 @@ export function encodeForSend(
 export function encodeResponse(
   response: JSONRPCResponse,
   capBytes: number,
-  option: string,
   report: (text: string) => void,
   options: EncodeOptions = {},
 ): EncodedMessage {
-  return encodeForSend(response, capBytes, option, report, options) ?? cannotEncode(response.id);
+  return encodeForSend(response, capBytes, report, options) ?? cannotEncode(response.id);
 }
 
 function isResponse(message: JSONRPCMessage): message is JSONRPCResponse {

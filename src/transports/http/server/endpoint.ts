@@ -298,7 +298,7 @@ export class HttpEndpoint {
     const notify = (message: JSONRPCMessage): void => {
       if (done) return;
       const event = sseEvent(message, this.maxResponseBytes, (t) => console.error(t));
-      if (!event) return failUnsent(message, this.maxResponseBytes, 'maxResponseBytes');
+      if (!event) return failUnsent(message, this.maxResponseBytes);
       if (!sink) {
         if (!acceptsSse) return;
         sink = res.stream(200, { ...SSE_HEADERS, ...sessionHeaders });

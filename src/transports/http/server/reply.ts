@@ -75,11 +75,7 @@ export function replyUnder(maxResponseBytes: number): Reply {
 /** The response as JSON text; one that cannot be sent as it is becomes a -32603 error. */
 function encode(response: JSONRPCResponse, maxResponseBytes: number, framing = 0): EncodedMessage {
   // Both writers (node, web) send streamed blobs: the peers say so (streamsBodies).
-  return encodeResponse(
-    response,
-    maxResponseBytes - framing,
-    'maxResponseBytes',
-    (t) => console.error(t),
-    { streams: true },
-  );
+  return encodeResponse(response, maxResponseBytes - framing, (t) => console.error(t), {
+    streams: true,
+  });
 }

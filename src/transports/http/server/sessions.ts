@@ -65,7 +65,7 @@ export class SessionTable {
       return;
     }
     const event = sseEvent(message, this.maxMessageBytes, (t) => console.error(t));
-    if (!event) return failUnsent(message, this.maxMessageBytes, 'maxResponseBytes');
+    if (!event) return failUnsent(message, this.maxMessageBytes);
     for (const part of event) stream.write(part);
   }
 

@@ -19,12 +19,7 @@ export function sseEvent(
   maxResponseBytes: number,
   report: (text: string) => void,
 ): Array<string | Uint8Array> | undefined {
-  const encoded = encodeForSend(
-    message,
-    maxResponseBytes - SSE_FRAME_BYTES,
-    'maxResponseBytes',
-    report,
-  );
+  const encoded = encodeForSend(message, maxResponseBytes - SSE_FRAME_BYTES, report);
   // Without `streams`, encodeForSend never leaves a streamed part in.
   return encoded && [EVENT_HEAD, ...(encoded.parts as Array<string | Uint8Array>), EVENT_TAIL];
 }

@@ -121,10 +121,10 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Stdio
     process.stderr.write(`${text}\n`);
   };
   const write = (message: JSONRPCMessage, answer?: AnswerLease): void => {
-    const encoded = encodeForSend(message, maxMessageBytes, 'maxResponseBytes', report);
+    const encoded = encodeForSend(message, maxMessageBytes, report);
     if (encoded === undefined) {
       answer?.release();
-      return failUnsent(message, maxMessageBytes, 'maxResponseBytes');
+      return failUnsent(message, maxMessageBytes);
     }
     const { parts } = encoded;
     let bytes = encoded.bytes;
