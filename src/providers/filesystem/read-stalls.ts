@@ -40,11 +40,6 @@ export class ReadStalls {
     return undefined;
   }
 
-  /** Whether a read of `relative` must not touch the disk now (see {@link refusal}). */
-  blocks(relative: string): boolean {
-    return this.byPath.has(relative) || this.byPath.size >= this.max;
-  }
-
   /**
    * `work`, given up on at its time limit for `relative`: counted until it settles. Readers of
    * one path share its read (one job, one flight): however many give up on it, it holds one

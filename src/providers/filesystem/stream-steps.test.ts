@@ -127,7 +127,7 @@ describe('a streamed read waits at most readTimeoutMs per step', () => {
       );
       expect((error as Error).message).not.toContain(root);
       expect(pending()).toBe(1);
-      expect(provider.stalls.blocks('hung.bin')).toBe(true);
+      expect(provider.stalls.refusal('hung.bin', 'hung.bin') !== undefined).toBe(true);
       // The hung file is refused unread; another one still streams.
       const again = await read(server, 'hung.bin');
       expect(again.error).toMatchObject({
@@ -140,7 +140,7 @@ describe('a streamed read waits at most readTimeoutMs per step', () => {
       expect(state.opened).toBe(hang === 'read' ? prepared + 1 : prepared);
       state.hang = undefined;
       release();
-      await until(() => !provider.stalls.blocks('hung.bin'));
+      await until(() => provider.stalls.refusal('hung.bin', 'hung.bin') === undefined);
       expect(state.opened).toBe(prepared + 1);
       expect(state.closed).toBe(state.opened);
       const after = await collectBlob(await streamed(server, 'hung.bin'));
@@ -166,7 +166,7 @@ describe('a streamed read waits at most readTimeoutMs per step', () => {
     expect((refused as Error).message).toContain('(maxStalledReads)');
     state.hang = undefined;
     release();
-    await until(() => !provider.stalls.blocks('hung.bin'));
+    await until(() => provider.stalls.refusal('hung.bin', 'hung.bin') === undefined);
     expect(await collectBlob(waiting)).toBe(BASE64);
     server.close();
     provider.close();
@@ -183,7 +183,7 @@ describe('a streamed read waits at most readTimeoutMs per step', () => {
     }
     expect(state.opened).toBe(prepared + 1);
     expect(state.closed).toBe(state.opened);
-    expect(provider.stalls.blocks('hung.bin')).toBe(false);
+    expect(provider.stalls.refusal('hung.bin', 'hung.bin') !== undefined).toBe(false);
     server.close();
     provider.close();
   });
