@@ -26,7 +26,8 @@ type Probe = [method: string, params: Obj];
  * in text and inside base64 blobs; two calls can fall in different seconds, so the time is
  * masked before comparing. Everything else must match byte for byte.
  */
-const CLOCK = /created at \d{1,2}:\d{2}:\d{2}(?:\s?[AP]M)?/g;
+// Before AM/PM: a space, U+202F (ICU), or U+202F's UTF-8 bytes as a blob decoded as latin1.
+const CLOCK = /created at \d{1,2}:\d{2}:\d{2}(?:(?:\s|\u00e2\u0080\u00af)?[AP]M)?/g;
 function withoutClock(value: unknown, key = ''): unknown {
   if (typeof value === 'string') {
     if (key !== 'blob') return value.replace(CLOCK, 'created at <time>');
