@@ -88,10 +88,11 @@ function describe(root: string, error: ErrorObject): ValidationIssue {
 class EraValidators {
   private readonly ajv: InstanceType<AjvClass>;
   private readonly cache = new Map<string, ValidateFunction | null>();
-  /** Checkers by definition and root; the set of both is fixed by the schema and the callers. */
-  private readonly checkers = new Map<string, ParamsValidator | null>();
-  /** The same checkers by the table's own keys (a method, or `result:` and a method). */
-  private readonly byKey = new Map<string, ParamsValidator>();
+  /**
+   * Checkers by root, then definition (no key string built per call); the set of both is fixed
+   * by the schema and the callers.
+   */
+  private readonly checkers = new Map<string, Map<string, ParamsValidator | null>>();
 
   constructor(
     schema: object,
@@ -102,20 +103,16 @@ class EraValidators {
   }
 
   get(key: string): ParamsValidator | undefined {
-    const known = this.byKey.get(key);
-    if (known !== undefined) return known;
     // The key comes from the client: never look it up on Object.prototype ("constructor").
     const def = Object.hasOwn(this.table, key) ? this.table[key] : undefined;
-    const checker = def && this.forDef(def, key.startsWith('result:') ? 'result' : 'params');
-    // Only the table's keys are kept: a client's unknown method names are not.
-    if (checker) this.byKey.set(key, checker);
-    return checker || undefined;
+    return def ? this.forDef(def, key.startsWith('result:') ? 'result' : 'params') : undefined;
   }
 
   forDef(def: string, root: string): ParamsValidator | undefined {
     // One checker per definition and root, made at its first use: never one per request.
-    const key = `${def} ${root}`;
-    const known = this.checkers.get(key);
+    let byDef = this.checkers.get(root);
+    if (!byDef) this.checkers.set(root, (byDef = new Map()));
+    const known = byDef.get(def);
     if (known !== undefined) return known ?? undefined;
     let fn = this.cache.get(def);
     if (fn === undefined) {
@@ -131,7 +128,7 @@ class EraValidators {
             const first = validate.errors?.[0];
             return first ? describe(root, first) : { field: root, message: `${root} is invalid` };
           };
-    this.checkers.set(key, checker);
+    byDef.set(def, checker);
     return checker ?? undefined;
   }
 

@@ -178,11 +178,11 @@ describe('maxStalledReads: reads past their limit that still hold a pool thread'
     const stalls = new ReadStalls(2, 50);
     const hung = new Promise<never>(() => undefined);
     for (let i = 0; i < 16; i++) stalls.abandon('one.txt', hung);
-    expect(stalls.refusal('one.txt', 'one.txt') !== undefined).toBe(true);
-    expect(stalls.refusal('other.txt', 'other.txt') !== undefined).toBe(false);
+    expect(stalls.refusal('one.txt', 'one.txt')).toBeDefined();
+    expect(stalls.refusal('other.txt', 'other.txt')).toBeUndefined();
     expect(stalls.refusal('file:///other.txt', 'other.txt')).toBeUndefined();
     stalls.abandon('two.txt', hung);
-    expect(stalls.refusal('other.txt', 'other.txt') !== undefined).toBe(true);
+    expect(stalls.refusal('other.txt', 'other.txt')).toBeDefined();
   });
 
   it('past the bound, no read touches the disk until a stalled one returns', async () => {

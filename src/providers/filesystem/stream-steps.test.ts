@@ -127,7 +127,7 @@ describe('a streamed read waits at most readTimeoutMs per step', () => {
       );
       expect((error as Error).message).not.toContain(root);
       expect(pending()).toBe(1);
-      expect(provider.stalls.refusal('hung.bin', 'hung.bin') !== undefined).toBe(true);
+      expect(provider.stalls.refusal('hung.bin', 'hung.bin')).toBeDefined();
       // The hung file is refused unread; another one still streams.
       const again = await read(server, 'hung.bin');
       expect(again.error).toMatchObject({
@@ -183,7 +183,7 @@ describe('a streamed read waits at most readTimeoutMs per step', () => {
     }
     expect(state.opened).toBe(prepared + 1);
     expect(state.closed).toBe(state.opened);
-    expect(provider.stalls.refusal('hung.bin', 'hung.bin') !== undefined).toBe(false);
+    expect(provider.stalls.refusal('hung.bin', 'hung.bin')).toBeUndefined();
     server.close();
     provider.close();
   });
