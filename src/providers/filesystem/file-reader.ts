@@ -114,8 +114,7 @@ export async function readContents(
   const key = resolved.key ?? cacheKey(resolved.real, stats, path.extname(relative));
   const cached = cache.get(key);
   if (cached) return fitted(cached, limitBytes, maxSize);
-  const known = control.known?.size === stats.size ? control.known.mimeType : undefined;
-  const least = leastWireBytes(relative, stats.size, known);
+  const least = leastWireBytes(relative, stats.size, control.known);
   if (least > limitBytes || stats.size > maxSize)
     return { kind: 'too-large', size: stats.size, wireBytes: least, mtimeMs: stats.mtimeMs };
   const read = (): Promise<ReadOutcome> =>

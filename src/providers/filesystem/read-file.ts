@@ -13,7 +13,7 @@ import {
 } from '../../content/mime.js';
 import type { ProviderFileHandle, ProviderFs } from './fs-types.js';
 import { readRange } from './read-range.js';
-import { openInRoot, type Containment } from './resolve.js';
+import { withOpened, type Containment } from './resolve.js';
 
 /** Encoded contents of one file version, as cached and served. */
 export interface FileContents {
@@ -50,32 +50,28 @@ export function decodeUtf8(bytes: Uint8Array): string | undefined {
 
 /**
  * The fewest wire bytes a file of `size` bytes can take as contents, from its name (else the
- * type the listing sniffed, `knownType`): a blob for a binary type (4 per 3 bytes), else at
- * least one byte per byte, plus the quotes.
+ * type the listing sniffed at this size, `known`): a blob for a binary type (4 per 3 bytes),
+ * else at least one byte per byte, plus the quotes.
  */
-export function leastWireBytes(name: string, size: number, knownType?: string): number {
-  const type = mimeFromName(name) ?? knownType;
+export function leastWireBytes(name: string, size: number, known?: ReadControl['known']): number {
+  const type = mimeFromName(name) ?? (known?.size === size ? known.mimeType : undefined);
   return (type !== undefined && !isTextMimeType(type) ? base64Length(size) : size) + 2;
 }
 
 /**
  * Sniffs the first bytes of the file at `real` (for the index: unknown extensions only), opened and
- * checked as a read is ({@link openInRoot}); undefined when it may not be served.
+ * checked as a read is (openInRoot); undefined when it may not be served.
  */
 export async function sniffFile(
   fs: ProviderFs,
   real: string,
   within: Containment,
 ): Promise<string | undefined> {
-  const opened = await openInRoot(fs, real, within);
-  if (opened.kind !== 'open') return undefined;
-  const { handle, stats } = opened;
-  try {
+  const sniffed = await withOpened(fs, real, within, async (handle, stats) => {
     const head = await readRange(handle, 0, Math.min(stats.size, SNIFF_SAMPLE));
     return (await sniffMime(head)) ?? DEFAULT_BINARY_MIME;
-  } finally {
-    await handle.close();
-  }
+  });
+  return typeof sniffed === 'string' ? sniffed : undefined;
 }
 
 /** How a read may be bounded besides its wire limit (a search's budget). */
@@ -138,7 +134,7 @@ export function settleOf(fs: ProviderFs): Settle {
 /**
  * Reads `real` (resolved inside the root) as text when its type is textual and its bytes are
  * valid UTF-8, else as a base64 blob. The open is checked against `within` before a byte is read
- * ({@link openInRoot}): a file swapped or moved out of the root meanwhile is refused. A file whose
+ * (openInRoot): a file swapped or moved out of the root meanwhile is refused. A file whose
  * string would take over `limit` wire bytes is refused from its size alone, unread. The raw bytes
  * exist once, dropped as soon as they are encoded.
  *
@@ -165,15 +161,11 @@ export async function readFileContents(
   within: Containment,
   control: ReadControl = {},
 ): Promise<ReadOutcome> {
-  const settle = settleOf(fs);
-  const opened = await openInRoot(fs, real, within);
-  if (opened.kind !== 'open') return opened;
-  const { handle } = opened;
-  try {
-    let stats = opened.stats;
+  return withOpened(fs, real, within, async (handle, opened) => {
+    let stats = opened;
     // Whether every change seen so far made the file longer: an appended log, never quiet
     // enough to settle, whose every state is a prefix of the next.
-    let growing = settle.ms > 0;
+    let growing = settleOf(fs).ms > 0;
     for (let attempt = 1; ; attempt++) {
       // Stats it changed to while it settled: this attempt saw it change, without a read.
       const moved = await unsettled(fs, handle, stats, control);
@@ -195,9 +187,7 @@ export async function readFileContents(
       }
       stats = next;
     }
-  } finally {
-    await handle.close();
-  }
+  });
 }
 
 /**

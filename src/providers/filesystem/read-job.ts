@@ -41,8 +41,7 @@ export async function runReadJob(fs: ProviderFs, job: ReadJob): Promise<ReadJobR
   const resolved = await resolveInRoot(fs, root, relative, visibility, within);
   if (resolved.kind !== 'file') return { resolved };
   const { size } = resolved.stats;
-  const known = job.known?.size === size ? job.known.mimeType : undefined;
-  const least = leastWireBytes(relative, size, known);
+  const least = leastWireBytes(relative, size, job.known);
   if (least > limitBytes || least > job.keepsWireBytes) return { resolved };
   const control = job.known !== undefined ? { known: job.known } : {};
   const outcome = await readFileContents(fs, resolved.real, relative, limitBytes, within, control);

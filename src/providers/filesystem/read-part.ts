@@ -16,7 +16,7 @@ import {
   sameVersion,
   unsettled,
 } from './read-file.js';
-import { openInRoot, resolveInRoot, type Containment } from './resolve.js';
+import { resolveInRoot, withOpened, type Containment } from './resolve.js';
 import { STREAM_CHUNK_BYTES } from './streamed-file.js';
 import {
   streamedBlobPart,
@@ -78,11 +78,8 @@ export async function readFilePart(
 ): Promise<PartOutcome> {
   const resolved = await resolveInRoot(fs, within.root, relative, within.visibility, within);
   if (resolved.kind !== 'file') return resolved;
-  const opened = await openInRoot(fs, resolved.real, within);
-  if (opened.kind !== 'open') return opened;
-  const { handle } = opened;
-  try {
-    let stats = opened.stats;
+  return withOpened(fs, resolved.real, within, async (handle, opened) => {
+    let stats = opened;
     for (let attempt = 1; ; attempt++) {
       // Another version is answered at once: no wait brings the asked one back.
       const version = fileVersion(stats);
@@ -108,9 +105,7 @@ export async function readFilePart(
           : { kind: 'unsteady', attempts: attempt };
       }
     }
-  } finally {
-    await handle.close();
-  }
+  });
 }
 
 /** How a part is read besides its request and limit. */

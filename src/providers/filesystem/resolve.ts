@@ -166,6 +166,22 @@ export async function openInRoot(
   }
 }
 
+/** `use` of `real` opened by {@link openInRoot}, then closed; else what the open answered. */
+export async function withOpened<T>(
+  fs: ProviderFs,
+  real: string,
+  within: Containment,
+  use: (handle: ProviderFileHandle, stats: Stats) => Promise<T>,
+): Promise<T | Exclude<Opened, { kind: 'open' }>> {
+  const opened = await openInRoot(fs, real, within);
+  if (opened.kind !== 'open') return opened;
+  try {
+    return await use(opened.handle, opened.stats);
+  } finally {
+    await opened.handle.close();
+  }
+}
+
 /** Why the file behind `handle` may not be served, or undefined when it is the checked one. */
 async function checkOpened(
   fs: ProviderFs,

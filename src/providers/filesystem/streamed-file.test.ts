@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, realpath, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdtemp, realpath, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -74,6 +74,25 @@ describe('readOrStream', () => {
     expect(
       (await readOrStream(fs, within, new ContentStore(uncached()), 'a.zip', limit + 1)).kind,
     ).toBe('streamed');
+  });
+
+  it('forgets a remembered resolution that the open contradicts (gone, or another version)', async () => {
+    const real = join(root, 'gone.zip');
+    await writeFile(real, ZIP);
+    const stats = await stat(real);
+    const store = new ContentStore(uncached());
+    let stale = 0;
+    const resolved = { kind: 'file', real, stats, stale: () => void stale++ } as const;
+    const read = () => readOrStream(nodeFs, within, store, 'gone.zip', Infinity, {}, resolved);
+    expect((await read()).kind).toBe('streamed');
+    expect(stale).toBe(0);
+    await writeFile(real, randomBytes(ZIP.length));
+    await utimes(real, stats.atime, new Date(stats.mtimeMs - 60_000));
+    expect((await read()).kind).toBe('streamed');
+    expect(stale).toBe(1);
+    await rm(real);
+    expect((await read()).kind).toBe('missing');
+    expect(stale).toBe(2);
   });
 
   it('lets a file being written settle first, as a whole read does', async () => {

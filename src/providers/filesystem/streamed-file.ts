@@ -18,7 +18,7 @@ import {
 import { withoutPath, type ProviderFileHandle, type ProviderFs } from './fs-types.js';
 import { readRange } from './read-range.js';
 import { classifyFile, sameVersion, unsettled, type ReadControl } from './read-file.js';
-import { openInRoot, resolveInRoot, type Containment } from './resolve.js';
+import { openInRoot, resolveInRoot, withOpened, type Containment } from './resolve.js';
 import { StreamSteps, type StreamLimits } from './stream-steps.js';
 
 /**
@@ -105,15 +105,9 @@ async function prepare(
   limitBytes: number,
   limits: StreamLimits | undefined,
 ): Promise<WholeReadOutcome | undefined> {
-  const opened = await openInRoot(fs, resolved.real, within);
-  if (opened.kind !== 'open') {
-    resolved.stale?.();
-    return opened;
-  }
-  const { handle, stats } = opened;
-  // Streamed from what was opened; a remembered resolution of another version is not reused.
-  if (!sameFile(stats, resolved.stats)) resolved.stale?.();
-  try {
+  const outcome = await withOpened(fs, resolved.real, within, async (handle, stats) => {
+    // Streamed from what was opened; a remembered resolution of another version is not reused.
+    if (!sameFile(stats, resolved.stats)) resolved.stale?.();
     if ((await unsettled(fs, handle, stats, {})) !== undefined) return undefined;
     const kind = await classifyFile(handle, relative, stats.size);
     const { size, mtimeMs } = stats;
@@ -124,13 +118,11 @@ async function prepare(
       size,
       chunks: () => fileChunks(fs, within, resolved.real, relative, stats, limits),
     });
-    return {
-      kind: 'streamed',
-      contents: { mimeType: kind.blobType, size, mtimeMs, body },
-    };
-  } finally {
-    await handle.close();
-  }
+    const contents = { mimeType: kind.blobType, size, mtimeMs, body };
+    return { kind: 'streamed', contents } as const;
+  });
+  if (outcome?.kind === 'missing' || outcome?.kind === 'refused') resolved.stale?.();
+  return outcome;
 }
 
 function changed(relative: string, why: string): McpKitError {
