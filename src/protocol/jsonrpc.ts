@@ -159,6 +159,10 @@ export function notification(
   return params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params };
 }
 
+export function isResponse(message: JSONRPCMessage): message is JSONRPCResponse {
+  return !('method' in message);
+}
+
 export function isErrorResponse(message: JSONRPCResponse): message is JSONRPCErrorResponse {
   return 'error' in message;
 }

@@ -1,5 +1,6 @@
 import { ERROR_CODES } from '../protocol/error-codes.js';
-import { errorResponse, type JSONRPCMessage, type JSONRPCResponse } from '../protocol/jsonrpc.js';
+import { errorResponse, isResponse } from '../protocol/jsonrpc.js';
+import type { JSONRPCMessage, JSONRPCResponse } from '../protocol/jsonrpc.js';
 import {
   encodeMessage,
   LARGE_PART_BYTES,
@@ -102,10 +103,6 @@ export function encodeResponse(
   options: EncodeOptions = {},
 ): EncodedMessage {
   return encodeForSend(response, capBytes, report, options) ?? cannotEncode(response.id);
-}
-
-function isResponse(message: JSONRPCMessage): message is JSONRPCResponse {
-  return 'result' in message || 'error' in message;
 }
 
 function cannotEncode(id: JSONRPCResponse['id']): EncodedMessage {

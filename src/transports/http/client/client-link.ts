@@ -1,7 +1,7 @@
 import type { ClientTransportSink } from '../../../client/transport.js';
 import { McpKitError } from '../../../errors/index.js';
 import { ERROR_CODES } from '../../../protocol/error-codes.js';
-import type { JSONRPCMessage, JSONRPCResponse, RequestId } from '../../../protocol/jsonrpc.js';
+import { isResponse, type JSONRPCResponse, type RequestId } from '../../../protocol/jsonrpc.js';
 import { Abort } from './client-abort.js';
 import { discardBody, readBodyPrefix, readCappedBody } from './client-body.js';
 import { answeredError, shownUrl, statusError, type HttpStatusError } from './client-failures.js';
@@ -175,8 +175,4 @@ export function contentType(response: HttpAnswer): string {
 /** A 2xx status (fetch's `response.ok`). */
 export function isOk(response: HttpAnswer): boolean {
   return response.status >= 200 && response.status <= 299;
-}
-
-export function isResponse(message: JSONRPCMessage): message is JSONRPCResponse {
-  return !('method' in message);
 }

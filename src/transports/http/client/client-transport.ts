@@ -10,19 +10,20 @@ import type {
 } from '../../../client/transport.js';
 import { McpKitError, isMcpKitError } from '../../../errors/index.js';
 import type { Era } from '../../../protocol/index.js';
-import type {
-  JSONRPCMessage,
-  JSONRPCNotification,
-  JSONRPCRequest,
-  JSONRPCResponse,
-  RequestId,
+import {
+  isResponse,
+  type JSONRPCMessage,
+  type JSONRPCNotification,
+  type JSONRPCRequest,
+  type JSONRPCResponse,
+  type RequestId,
 } from '../../../protocol/jsonrpc.js';
 import { Abort } from './client-abort.js';
 import { discardBody, readCappedBody } from './client-body.js';
 import { asKitError, interruptedError, statusError, tooLargeError } from './client-failures.js';
 import type { HttpStatusError } from './client-failures.js';
 import { decodeInbound } from './client-inbound.js';
-import { ClientLink, JSON_TYPE, SSE_TYPE, contentType, isOk, isResponse } from './client-link.js';
+import { ClientLink, JSON_TYPE, SSE_TYPE, contentType, isOk } from './client-link.js';
 import {
   SERVER_STREAM_WAIT_MS,
   resolveClientOptions,
