@@ -5,7 +5,7 @@
  * they come); tool results and prompt messages go through the profile's rewriter.
  */
 import type { McpClient, Progress } from '../client/index.js';
-import { errorResponse, resultResponse } from '../protocol/jsonrpc.js';
+import { cancelledIdOf, errorResponse, resultResponse } from '../protocol/jsonrpc.js';
 import type {
   JSONRPCMessage,
   JSONRPCRequest,
@@ -234,11 +234,8 @@ export class BridgeServer extends McpServer {
 
   /** A host's `notifications/cancelled` aborts the forwarded request (and so the upstream's). */
   private cancelled(peer: Peer, raw: unknown): void {
-    const note = raw as { method?: unknown; id?: unknown; params?: { requestId?: unknown } };
-    if (note?.method !== 'notifications/cancelled' || note.id !== undefined || !peer.cancelById)
-      return;
-    const id = note.params?.requestId;
-    if (typeof id === 'string' || typeof id === 'number') this.inflight.get(peer)?.get(id)?.abort();
+    const id = cancelledIdOf(raw);
+    if (id !== undefined && peer.cancelById) this.inflight.get(peer)?.get(id)?.abort();
   }
 
   private async forward(

@@ -61,6 +61,15 @@ export function isRequestId(value: unknown): value is RequestId {
   return typeof value === 'string' || (typeof value === 'number' && Number.isSafeInteger(value));
 }
 
+/** The request a `notifications/cancelled` names (parsed, not yet classified), else undefined. */
+export function cancelledIdOf(message: unknown): RequestId | undefined {
+  if (typeof message !== 'object' || message === null) return undefined;
+  const m = message as { method?: unknown; id?: unknown; params?: { requestId?: unknown } };
+  if (m.method !== 'notifications/cancelled' || m.id !== undefined) return undefined;
+  const id = m.params?.requestId;
+  return isRequestId(id) ? id : undefined;
+}
+
 const UNSAFE_ID = `field "id" must be a string or an integer from ${Number.MIN_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER} (Number.MAX_SAFE_INTEGER): larger integers lose precision; send such ids as strings`;
 
 /** Why `value` (present and not null) is not a request id. */

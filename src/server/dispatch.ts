@@ -2,6 +2,7 @@ import { announcedMaxBytes, effectiveMaxBytes } from './announced-cap.js';
 import { DEFAULT_MAX_DEPTH, deepField } from '../protocol/depth.js';
 import { requestEra } from '../protocol/era.js';
 import {
+  cancelledIdOf,
   classify,
   errorResponse,
   resultResponse,
@@ -114,13 +115,10 @@ export function dispatch(core: ServerCore) {
 }
 
 function onNotification(peer: Peer, message: JSONRPCNotification): void {
-  if (message.method === 'notifications/cancelled') {
-    const id = message.params?.['requestId'];
-    if (peer.cancelById && (typeof id === 'string' || typeof id === 'number'))
-      peer.inflight.get(id)?.abort();
-  } else if (message.method === 'notifications/initialized' && peer.session) {
+  const cancelled = cancelledIdOf(message);
+  if (cancelled !== undefined && peer.cancelById) peer.inflight.get(cancelled)?.abort();
+  else if (message.method === 'notifications/initialized' && peer.session)
     peer.session.initialized = true;
-  }
 }
 
 async function onRequest(

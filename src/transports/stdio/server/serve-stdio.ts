@@ -1,6 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { ERROR_CODES } from '../../../protocol/error-codes.js';
 import {
+  cancelledIdOf,
   errorResponse,
   isRequestId,
   type JSONRPCMessage,
@@ -279,15 +280,6 @@ function requestIdOf(message: unknown): RequestId | undefined {
   if (typeof message !== 'object' || message === null) return undefined;
   const m = message as { method?: unknown; id?: unknown };
   return typeof m.method === 'string' && isRequestId(m.id) ? m.id : undefined;
-}
-
-/** The request a `notifications/cancelled` names, else undefined. */
-function cancelledIdOf(message: unknown): RequestId | undefined {
-  if (typeof message !== 'object' || message === null) return undefined;
-  const m = message as { method?: unknown; id?: unknown; params?: { requestId?: unknown } };
-  if (m.method !== 'notifications/cancelled' || 'id' in m) return undefined;
-  const id = m.params?.requestId;
-  return isRequestId(id) ? id : undefined;
 }
 
 function listenIdOf(message: unknown): string | number | undefined {
