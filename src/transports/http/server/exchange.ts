@@ -1,4 +1,5 @@
-import type { MessagePart } from '../../../content/encode-message.js';
+import { hasStreamedPart, partBytes, type MessagePart } from '../../../content/encode-message.js';
+import { isStreamedBody, type StreamedChunk } from '../../../content/streamed-body.js';
 import type { ChannelFlow } from '../../../server/transport.js';
 import type { BodyLimits, BodyOutcome } from './body-limits.js';
 
@@ -61,4 +62,39 @@ export interface HttpResponder {
     done?: () => void,
   ): void;
   stream(status: number, headers: Record<string, string>): SseSink;
+}
+
+/** Bodies in parts up to this many bytes are written at once (joined, or one corked writev). */
+const JOINED_BODY_BYTES = 64 * 1024;
+
+/**
+ * A body in parts: its exact length, and whether it is written at once (small, nothing streamed).
+ * Node measures text with the native Buffer.byteLength: a JS loop is slower on a large part.
+ */
+export function bodyPlan(
+  parts: readonly MessagePart[],
+  textBytes: (text: string) => number = partBytes,
+): { bytes: number; joined: boolean } {
+  let bytes = 0;
+  for (const part of parts) bytes += typeof part === 'string' ? textBytes(part) : partBytes(part);
+  return { bytes, joined: bytes <= JOINED_BODY_BYTES && !hasStreamedPart(parts) };
+}
+
+/**
+ * The pieces of `parts` in order: in-memory ones through `split`, a streamed one as its source
+ * yields them. `stopped` is asked before each part and piece, so a gone client opens no further
+ * source; stopping early (or the consumer's return()) closes the one being read.
+ */
+export async function* partPieces(
+  parts: readonly MessagePart[],
+  split: (part: string | Uint8Array) => Iterable<StreamedChunk> = (part) => [part],
+  stopped: () => boolean = () => false,
+): AsyncGenerator<StreamedChunk, void, undefined> {
+  for (const part of parts) {
+    if (stopped()) return;
+    for await (const piece of isStreamedBody(part) ? part.chunks() : split(part)) {
+      if (stopped()) return;
+      yield piece;
+    }
+  }
 }

@@ -1,12 +1,9 @@
 import type { McpServer } from '../../../server/index.js';
 import type { HttpExchange, HttpResponder, SseSink } from './exchange.js';
+import { bodyPlan, partPieces } from './exchange.js';
 import { HttpEndpoint } from './endpoint.js';
 import type { HttpOptions } from './options.js';
-import {
-  isStreamedBody,
-  type StreamedBody,
-  type StreamedChunk,
-} from '../../../content/streamed-body.js';
+import type { StreamedChunk } from '../../../content/streamed-body.js';
 import type { MessagePart } from '../../../content/encode-message.js';
 import { DROPPED_SINK } from './sse.js';
 import { readWebBody } from './web-body.js';
@@ -87,9 +84,6 @@ function webSseStream(onCancel: () => void): { body: ReadableStream<Uint8Array>;
   return { body, sink };
 }
 
-/** Bodies in parts up to this size are sent as one joined copy rather than streamed. */
-const JOINED_BODY_BYTES = 64 * 1024;
-
 /**
  * A JSON response body: one text part as it is; several as a stream, one chunk per pull, its exact
  * length in `headers`. A streamed part that fails errors the body (short of its Content-Length),
@@ -102,14 +96,12 @@ function responseBody(
   if (typeof parts === 'string' || parts === undefined) return parts;
   if (parts.length === 1 && typeof parts[0] === 'string') return parts[0];
   const chunks = parts.map((part) => (typeof part === 'string' ? encoder.encode(part) : part));
-  let length = 0;
-  for (const chunk of chunks)
-    length += chunk instanceof Uint8Array ? chunk.byteLength : chunk.wireBytes;
-  headers['content-length'] = String(length);
+  const { bytes, joined } = bodyPlan(chunks);
+  headers['content-length'] = String(bytes);
   // A small answer in parts (one encoded once, its bytes shared) is joined into a copy of its
   // own: cheaper than a stream, and no runtime can take the shared bytes from other answers.
-  if (length <= JOINED_BODY_BYTES && chunks.every((c) => c instanceof Uint8Array)) {
-    const body = new Uint8Array(length);
+  if (joined) {
+    const body = new Uint8Array(bytes);
     let at = 0;
     for (const chunk of chunks as Uint8Array[]) {
       body.set(chunk, at);
@@ -118,38 +110,24 @@ function responseBody(
     return body;
   }
   // Larger, the parts are streamed, never joined into one more copy.
-  let next = 0;
-  let streaming: AsyncIterator<StreamedChunk> | undefined;
+  const pieces = partPieces(chunks);
   return new ReadableStream<Uint8Array>(
     {
       pull: async (controller) => {
-        for (;;) {
-          if (streaming) {
-            let step: IteratorResult<StreamedChunk>;
-            try {
-              step = await streaming.next();
-            } catch (error) {
-              streaming = undefined;
-              console.error(`mcpkit: cut a streamed answer mid-body: ${(error as Error).message}`);
-              controller.error(error);
-              return;
-            }
-            if (!step.done)
-              return controller.enqueue(
-                typeof step.value === 'string' ? encoder.encode(step.value) : step.value,
-              );
-            streaming = undefined;
-          }
-          const chunk: Uint8Array | StreamedBody | undefined = chunks[next++];
-          if (chunk === undefined) return controller.close();
-          if (!isStreamedBody(chunk)) return controller.enqueue(chunk);
-          streaming = chunk.chunks()[Symbol.asyncIterator]();
+        let step: IteratorResult<StreamedChunk, void>;
+        try {
+          step = await pieces.next();
+        } catch (error) {
+          console.error(`mcpkit: cut a streamed answer mid-body: ${(error as Error).message}`);
+          return controller.error(error);
         }
+        if (step.done) return controller.close();
+        controller.enqueue(
+          typeof step.value === 'string' ? encoder.encode(step.value) : step.value,
+        );
       },
       cancel: async () => {
-        const stopped = streaming;
-        streaming = undefined;
-        await stopped?.return?.();
+        await pieces.return();
       },
     },
     { highWaterMark: 0 },
