@@ -1,7 +1,7 @@
 /** Writes a response's parts to node:http when one is streamed or large: in order, with backpressure. */
 import type { ServerResponse } from 'node:http';
-import { isStreamedBody } from '../content/streamed-body.js';
 import type { MessagePart } from '../content/encode-message.js';
+import { partPieces } from './http/server/exchange.js';
 
 /**
  * Largest piece of a string or byte part handed to the socket at once: the bytes are in memory
@@ -55,25 +55,9 @@ export async function writeParts(
             resolve();
           };
         });
-  const write = async (piece: string | Uint8Array): Promise<void> => {
-    if (!res.write(piece)) await drained();
-  };
   try {
-    for (const part of parts) {
-      if (closed) return;
-      if (!isStreamedBody(part)) {
-        for (const piece of slices(part)) {
-          if (closed) return;
-          await write(piece);
-        }
-        continue;
-      }
-      // Leaving the loop early (the client went away) closes the body's source.
-      for await (const chunk of part.chunks()) {
-        if (closed) return;
-        await write(chunk);
-      }
-    }
+    for await (const piece of partPieces(parts, slices, () => closed))
+      if (!res.write(piece)) await drained();
     if (!closed) {
       res.end();
       // What the socket still holds is at most a window: a client that takes none of it in

@@ -16,12 +16,14 @@ import { readNodeBody } from './http/server/node-body.js';
 import { answerClientError, type RequestHeadLimits } from './http/server/client-error.js';
 import { parsedBodyText } from './http/server/node-parsed-body.js';
 import type { HttpExchange, HttpResponder, SseSink } from './http/server/exchange.js';
+import { bodyPlan } from './http/server/exchange.js';
 import { HttpEndpoint } from './http/server/endpoint.js';
 import { writeTimeoutMsOf, type HttpOptions } from './http/server/options.js';
 import { hostsAllowedFor } from './http/server/origin-guard.js';
 import { DROPPED_SINK } from './http/server/sse.js';
 import { writeParts } from './node-parts-writer.js';
-import { hasStreamedPart, type MessagePart } from '../content/encode-message.js';
+import type { MessagePart } from '../content/encode-message.js';
+import { isStreamedBody } from '../content/streamed-body.js';
 
 /** What a request gets when the handler itself failed (a bug): still JSON-RPC, never empty. */
 const INTERNAL_ERROR_BODY = JSON.stringify(
@@ -41,7 +43,10 @@ export interface NodeHandler {
   readonly bufferedBodyBytes: number;
 }
 
-/** Answers up to this size go in one write; larger ones through writeParts (node-parts-writer.ts). */
+/**
+ * An answer in one string or byte part up to this length goes in one write: chars, known before
+ * measuring, so a non-ASCII one goes whole up to ~3x as many bytes. Larger ones: bodyPlan.
+ */
 const SMALL_ANSWER_CHARS = 64 * 1024;
 
 /** Calls `done` once the response closed (taken whole, or cut); at once when it was already. */
@@ -110,45 +115,32 @@ class NodeExchange implements HttpExchange, HttpResponder {
     done?: () => void,
   ): void {
     const res = this.res;
-    if (res.headersSent) {
-      done?.();
-      return;
-    }
-    const streamed = typeof body === 'object' && hasStreamedPart(body);
-    const one =
-      typeof body === 'string' || body === undefined
-        ? body
-        : body.length === 1 && !streamed
-          ? (body[0] as string | Uint8Array)
-          : null;
-    // A small answer in one write; a large one a slice at a time, so that a client that takes
-    // nothing of it is seen (and dropped after writeTimeoutMs).
-    if (one !== null && (one === undefined || one.length <= SMALL_ANSWER_CHARS)) {
+    if (res.headersSent) return void done?.();
+    const one = typeof body === 'object' ? (body.length === 1 ? body[0] : null) : body;
+    if (
+      one === undefined ||
+      (one !== null && !isStreamedBody(one) && one.length <= SMALL_ANSWER_CHARS)
+    ) {
       if (one !== undefined) headers['content-length'] = String(Buffer.byteLength(one));
       res.writeHead(status, headers);
       res.end(one);
-      if (done) whenClosed(res, done);
-      return;
+    } else {
+      const parts = typeof body === 'string' ? [body] : (body as readonly MessagePart[]);
+      const { bytes, joined } = bodyPlan(parts, Buffer.byteLength);
+      headers['content-length'] = String(bytes);
+      res.writeHead(status, headers);
+      // A large answer a slice at a time, so that a client that takes nothing of it is seen
+      // (and dropped after writeTimeoutMs).
+      if (!joined) {
+        const report = (text: string): void => console.error(text);
+        return void writeParts(res, parts, report, { stallMs: this.stallMs, done });
+      }
+      // One writev for the parts; shared byte parts go to the socket as they are, uncopied.
+      res.cork();
+      for (const part of parts as ReadonlyArray<string | Uint8Array>) res.write(part);
+      res.end();
+      res.uncork();
     }
-    // Past here `one` is a large string or bytes: its byte length is past SMALL_ANSWER_CHARS too.
-    const parts = one === null ? (body as readonly MessagePart[]) : [one];
-    let length = 0;
-    for (const part of parts)
-      length +=
-        typeof part === 'string' || part instanceof Uint8Array
-          ? Buffer.byteLength(part)
-          : part.wireBytes;
-    headers['content-length'] = String(length);
-    res.writeHead(status, headers);
-    if (streamed || length > SMALL_ANSWER_CHARS) {
-      void writeParts(res, parts, (text) => console.error(text), { stallMs: this.stallMs, done });
-      return;
-    }
-    // One writev for the parts; shared byte parts go to the socket as they are, uncopied.
-    res.cork();
-    for (const part of parts) res.write(part as string | Uint8Array);
-    res.end();
-    res.uncork();
     if (done) whenClosed(res, done);
   }
 
