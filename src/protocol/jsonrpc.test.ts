@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classify } from './jsonrpc.js';
+import { cancelledIdOf, classify } from './jsonrpc.js';
 
 describe('classify', () => {
   it.each([
@@ -86,5 +86,38 @@ describe('classify', () => {
     expect(classify({ jsonrpc: '2.0', id: null, error: { code: -1, message: 'x' } }).kind).toBe(
       'response',
     );
+  });
+});
+
+describe('cancelledIdOf', () => {
+  const note = (extra: Record<string, unknown>) => ({
+    jsonrpc: '2.0',
+    method: 'notifications/cancelled',
+    params: { requestId: 7 },
+    ...extra,
+  });
+
+  it('names the request of a valid cancellation, a number or a string', () => {
+    expect(cancelledIdOf(note({}))).toBe(7);
+    expect(cancelledIdOf(note({ params: { requestId: 'a' } }))).toBe('a');
+  });
+
+  it.each([
+    ['no jsonrpc version', note({ jsonrpc: undefined })],
+    ['another jsonrpc version', note({ jsonrpc: '1.0' })],
+    ['an id (a request, not a notification)', note({ id: 1 })],
+    ['an id of null', note({ id: null })],
+    ['another method', note({ method: 'notifications/progress' })],
+    ['no params', note({ params: undefined })],
+    ['a fractional requestId', note({ params: { requestId: 1.5 } })],
+    ['an unsafe integer requestId', note({ params: { requestId: 2 ** 53 } })],
+    ['a null requestId', note({ params: { requestId: null } })],
+  ])('cancels nothing for %s', (_what, message) => {
+    expect(cancelledIdOf(message)).toBeUndefined();
+  });
+
+  it('cancels nothing for what is not an object', () => {
+    for (const value of [null, 7, 'notifications/cancelled', [note({})]])
+      expect(cancelledIdOf(value)).toBeUndefined();
   });
 });

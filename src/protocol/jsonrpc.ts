@@ -61,11 +61,15 @@ export function isRequestId(value: unknown): value is RequestId {
   return typeof value === 'string' || (typeof value === 'number' && Number.isSafeInteger(value));
 }
 
-/** The request a `notifications/cancelled` names (parsed, not yet classified), else undefined. */
+/**
+ * The request a valid `notifications/cancelled` names, else undefined; for a message parsed only
+ * (stdio's queue, the bridge) as for a classified one: an invalid one cancels nothing.
+ */
 export function cancelledIdOf(message: unknown): RequestId | undefined {
   if (typeof message !== 'object' || message === null) return undefined;
-  const m = message as { method?: unknown; id?: unknown; params?: { requestId?: unknown } };
-  if (m.method !== 'notifications/cancelled' || m.id !== undefined) return undefined;
+  const m = message as Partial<JSONRPCNotification> & { id?: unknown };
+  if (m.jsonrpc !== '2.0' || m.method !== 'notifications/cancelled' || m.id !== undefined)
+    return undefined;
   const id = m.params?.requestId;
   return isRequestId(id) ? id : undefined;
 }

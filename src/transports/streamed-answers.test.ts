@@ -239,6 +239,32 @@ describe('a file that changes mid-stream cuts the answer', () => {
     }
   });
 
+  it('through the web handler: a body cancelled mid-file closes the file', async () => {
+    const handle = createHttpHandler(server);
+    try {
+      const uri = 'file:///big.zip';
+      const from = spy.reads.length;
+      const req = new Request('http://127.0.0.1/mcp', {
+        method: 'POST',
+        headers: headers(uri),
+        body: body(uri),
+      });
+      const reader = (await handle(req)).body?.getReader();
+      // Past the JSON before the blob, into the file's chunks.
+      for (let got = 0; got < 4 * STREAM_CHUNK_BYTES;) {
+        const step = await reader?.read();
+        expect(step?.done).toBe(false);
+        got += step?.value?.byteLength ?? 0;
+      }
+      await reader?.cancel();
+      await handlesClosed();
+      const readAfter = readsOf('big.zip', from).length;
+      expect(readAfter).toBeLessThan(BIG.length / STREAM_CHUNK_BYTES / 2);
+    } finally {
+      handle.close();
+    }
+  });
+
   it('a client that goes away mid-stream: the handle is closed, the server serves on', async () => {
     const uri = 'file:///big.zip';
     const gone = new AbortController();

@@ -48,19 +48,27 @@ export function decodeUtf8(bytes: Uint8Array): string | undefined {
   }
 }
 
+/** A file's type before it is read: by its name, else what the listing sniffed at this size. */
+export function typeBeforeRead(
+  name: string,
+  size: number,
+  known?: ReadControl['known'],
+): string | undefined {
+  return mimeFromName(name) ?? (known?.size === size ? known.mimeType : undefined);
+}
+
 /**
- * The fewest wire bytes a file of `size` bytes can take as contents, from its name (else the
- * type the listing sniffed at this size, `known`): a blob for a binary type (4 per 3 bytes),
- * else at least one byte per byte, plus the quotes.
+ * The fewest wire bytes a file of `size` bytes can take as contents, by its type before it is
+ * read: a blob for a binary type (4 per 3 bytes), else at least one byte per byte, plus quotes.
  */
 export function leastWireBytes(name: string, size: number, known?: ReadControl['known']): number {
-  const type = mimeFromName(name) ?? (known?.size === size ? known.mimeType : undefined);
+  const type = typeBeforeRead(name, size, known);
   return (type !== undefined && !isTextMimeType(type) ? base64Length(size) : size) + 2;
 }
 
 /**
  * Sniffs the first bytes of the file at `real` (for the index: unknown extensions only), opened and
- * checked as a read is (openInRoot); undefined when it may not be served.
+ * checked as a read is (resolve.ts, `openInRoot`); undefined when it may not be served.
  */
 export async function sniffFile(
   fs: ProviderFs,
@@ -134,7 +142,7 @@ export function settleOf(fs: ProviderFs): Settle {
 /**
  * Reads `real` (resolved inside the root) as text when its type is textual and its bytes are
  * valid UTF-8, else as a base64 blob. The open is checked against `within` before a byte is read
- * (openInRoot): a file swapped or moved out of the root meanwhile is refused. A file whose
+ * (resolve.ts, `openInRoot`): a file swapped or moved out of the root meanwhile is refused. A file whose
  * string would take over `limit` wire bytes is refused from its size alone, unread. The raw bytes
  * exist once, dropped as soon as they are encoded.
  *

@@ -5,7 +5,7 @@
  */
 import type { Stats } from 'node:fs';
 import { base64Body, type StreamedBody } from '../../content/streamed-body.js';
-import { isTextMimeType, mimeFromName } from '../../content/mime.js';
+import { isTextMimeType } from '../../content/mime.js';
 import { McpKitError } from '../../errors/mcpkit-error.js';
 import { base64Length } from '../../protocol/base64.js';
 import {
@@ -17,7 +17,13 @@ import {
 } from './file-reader.js';
 import { withoutPath, type ProviderFileHandle, type ProviderFs } from './fs-types.js';
 import { readRange } from './read-range.js';
-import { classifyFile, sameVersion, unsettled, type ReadControl } from './read-file.js';
+import {
+  classifyFile,
+  sameVersion,
+  typeBeforeRead,
+  unsettled,
+  type ReadControl,
+} from './read-file.js';
 import { openInRoot, resolveInRoot, withOpened, type Containment } from './resolve.js';
 import { StreamSteps, type StreamLimits } from './stream-steps.js';
 
@@ -83,8 +89,7 @@ function eligible(
   limitBytes: number,
   control: ReadControl,
 ): boolean {
-  const known = control.known?.size === size ? control.known.mimeType : undefined;
-  const type = mimeFromName(relative) ?? known;
+  const type = typeBeforeRead(relative, size, control.known);
   if (type !== undefined && isTextMimeType(type)) return false;
   const wireBytes = base64Length(size) + 2;
   return size > STREAM_CHUNK_BYTES && wireBytes <= limitBytes && !cache.accepts(wireBytes);

@@ -55,11 +55,25 @@ describe('partPieces', () => {
     expect(log).toEqual([]);
   });
 
-  it('throws what the source throws, the source closed', async () => {
+  it('closes the source it is in when stopped partway through it', async () => {
     const log: string[] = [];
-    const pieces = partPieces([source(log, 3, 1)]);
+    let gone = false;
+    const got: unknown[] = [];
+    for await (const piece of partPieces([source(log, 4), '}'], undefined, () => gone)) {
+      got.push(piece);
+      gone = got.length === 2;
+    }
+    expect(got).toEqual(['ab', 'ab']);
+    expect(log).toEqual(['open', 'closed']);
+  });
+
+  it('throws what the source throws, and reads no later part', async () => {
+    const log: string[] = [];
+    const later: string[] = [];
+    const pieces = partPieces([source(log, 3, 1), source(later, 2)]);
     await pieces.next();
     await expect(pieces.next()).rejects.toThrow('the source failed');
-    expect(log).toEqual(['open', 'closed']);
+    expect((await pieces.next()).done).toBe(true);
+    expect(later).toEqual([]);
   });
 });
