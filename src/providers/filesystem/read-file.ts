@@ -68,7 +68,7 @@ export function leastWireBytes(name: string, size: number, known?: ReadControl['
 
 /**
  * Sniffs the first bytes of the file at `real` (for the index: unknown extensions only), opened and
- * checked as a read is (resolve.ts, `openInRoot`); undefined when it may not be served.
+ * checked as a read is (`openInRoot`); undefined when it may not be served.
  */
 export async function sniffFile(
   fs: ProviderFs,
@@ -142,7 +142,7 @@ export function settleOf(fs: ProviderFs): Settle {
 /**
  * Reads `real` (resolved inside the root) as text when its type is textual and its bytes are
  * valid UTF-8, else as a base64 blob. The open is checked against `within` before a byte is read
- * (resolve.ts, `openInRoot`): a file swapped or moved out of the root meanwhile is refused. A file whose
+ * (`openInRoot`): a file swapped or moved out of the root meanwhile is refused. A file whose
  * string would take over `limit` wire bytes is refused from its size alone, unread. The raw bytes
  * exist once, dropped as soon as they are encoded.
  *
