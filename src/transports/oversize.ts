@@ -1,6 +1,10 @@
 import { ERROR_CODES } from '../protocol/error-codes.js';
-import { errorResponse, isResponse } from '../protocol/jsonrpc.js';
-import type { JSONRPCMessage, JSONRPCResponse } from '../protocol/jsonrpc.js';
+import {
+  errorResponse,
+  isResponse,
+  type JSONRPCMessage,
+  type JSONRPCResponse,
+} from '../protocol/jsonrpc.js';
 import {
   encodeMessage,
   LARGE_PART_BYTES,

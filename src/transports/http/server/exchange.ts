@@ -1,4 +1,4 @@
-import { hasStreamedPart, partBytes, type MessagePart } from '../../../content/encode-message.js';
+import { partBytes, type MessagePart } from '../../../content/encode-message.js';
 import { isStreamedBody, type StreamedChunk } from '../../../content/streamed-body.js';
 import type { ChannelFlow } from '../../../server/transport.js';
 import type { BodyLimits, BodyOutcome } from './body-limits.js';
@@ -68,7 +68,8 @@ export interface HttpResponder {
 const JOINED_BODY_BYTES = 64 * 1024;
 
 /**
- * A body in parts: its exact length, and whether it is written at once (small, nothing streamed).
+ * A body in parts, in one pass: its exact length, and whether it is written at once (small,
+ * nothing streamed).
  * Node measures text with the native Buffer.byteLength: a JS loop is slower on a large part.
  */
 export function bodyPlan(
@@ -76,8 +77,16 @@ export function bodyPlan(
   textBytes: (text: string) => number = partBytes,
 ): { bytes: number; joined: boolean } {
   let bytes = 0;
-  for (const part of parts) bytes += typeof part === 'string' ? textBytes(part) : partBytes(part);
-  return { bytes, joined: bytes <= JOINED_BODY_BYTES && !hasStreamedPart(parts) };
+  let streamed = false;
+  for (const part of parts) {
+    if (typeof part === 'string') bytes += textBytes(part);
+    else if (part instanceof Uint8Array) bytes += part.byteLength;
+    else {
+      bytes += part.wireBytes;
+      streamed = true;
+    }
+  }
+  return { bytes, joined: !streamed && bytes <= JOINED_BODY_BYTES };
 }
 
 /**
