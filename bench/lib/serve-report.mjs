@@ -50,14 +50,17 @@ export function serveRows(transport, out, wl) {
     const verdict =
       goal === undefined
         ? 'no target'
-        : failed
-          ? 'FAILED'
-          : vsBare === null
-            ? 'not measured'
-            : vsBare.median >= goal
-              ? 'met'
-              : 'missed';
-    return { transport, workload: w.name, label: w.label, targets, vsBare, vsSdk, goal, verdict };
+        : w.retired
+          ? 'retired'
+          : failed
+            ? 'FAILED'
+            : vsBare === null
+              ? 'not measured'
+              : vsBare.median >= goal
+                ? 'met'
+                : 'missed';
+    const { name: workload, label, retired } = w;
+    return { transport, workload, label, targets, vsBare, vsSdk, goal, retired, verdict };
   });
 }
 
@@ -159,9 +162,9 @@ export function markdownTable({ head, body }, rightCols = [2, 3, 4]) {
   return [line(rows[0]), sep, ...rows.slice(1).map(line)].join('\n');
 }
 
-/** The verdict summary: how many issue-12 targets were met. */
+/** The verdict summary: how many issue-12 targets still in force were met. */
 export function summary(rows, rss) {
-  const judged = [...rows.filter((r) => r.goal !== undefined), ...(rss ? [rss] : [])];
+  const judged = [...rows.filter((r) => r.goal !== undefined && !r.retired), ...(rss ? [rss] : [])];
   const met = judged.filter((r) => r.verdict === 'met').length;
   const missed = judged
     .filter((r) => r.verdict !== 'met')
@@ -209,7 +212,9 @@ ${markdownTable(cells)}
 ${verdictLine}.
 
 req/s are the median of the rounds; a ratio is the median of the per-round ratios, with the
-lowest and highest round in brackets.${starred(cells) ? `\n\n${LOADER_NOTE}` : ''}
+lowest and highest round in brackets. A target marked retired is one issue 12 set and issue 25
+gave up (repeated prompts and tool calls were answered from a result memo, now removed): shown
+beside the figures, not counted.${starred(cells) ? `\n\n${LOADER_NOTE}` : ''}
 
 ${notes.map((n) => `- ${n}`).join('\n')}
 ${real ? realSection(real) : ''}`;
