@@ -70,6 +70,8 @@ export class RedisBus implements ChangeBus {
   private owedGap: string | undefined;
   private noticeAttempts = 0;
   private noticeTimer: NodeJS.Timeout | undefined;
+  /** A gap notice is on its way: each one ends the others' streams, so one at a time. */
+  private noticeSending = false;
   private invalidLogged = 0;
   private tooLongLogged = false;
   private interestGapAt = Number.NEGATIVE_INFINITY;
@@ -280,17 +282,22 @@ export class RedisBus implements ChangeBus {
   /** Tells the other instances that some of this one's events never reached them. */
   private async sendGapNotice(): Promise<void> {
     const why = this.owedGap;
-    if (why === undefined || this.closed) return;
+    if (why === undefined || this.closed || this.noticeSending) return;
+    this.noticeSending = true;
     try {
       await this.publisher.publish(
         this.keys.events,
         encodeBusMessage({ from: this.instanceId, gap: why }),
       );
     } catch {
+      this.noticeSending = false;
       this.scheduleGapNotice();
       return;
     }
-    if (this.owedGap === why) this.owedGap = undefined;
+    this.noticeSending = false;
     this.noticeAttempts = 0;
+    if (this.owedGap === why) this.owedGap = undefined;
+    // A change failed again while this one was on its way: that one is owed a notice of its own.
+    else this.scheduleGapNotice();
   }
 }

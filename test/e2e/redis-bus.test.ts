@@ -176,6 +176,29 @@ describeRedis('RedisBus', () => {
     publisher.disconnect();
   });
 
+  it('events published while the gap notice is on its way send no second notice', async () => {
+    const publisher = await connectRedis({
+      url: redis.url,
+      backoff: { baseMs: 300, maxMs: 300 },
+      onLog: () => {},
+    });
+    const a = await probe({ publisher });
+    const b = await probe();
+    const id = await publisher.client('ID');
+    await admin.client('KILL', 'ID', String(id));
+    await waitFor(() => publisher.status !== 'ready', 'the publisher to drop');
+    a.bus.publish(updated('file:///lost'));
+    // Changes published as Redis comes back, before the others answered the first notice.
+    publisher.once('ready', () => {
+      for (let i = 0; i < 5; i++) a.bus.publish(updated(`file:///back/${i}`));
+    });
+    await waitFor(() => uris(b.events).length === 5, 'the changes after', 4000);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(b.gaps).toHaveLength(1);
+    await a.bus.close();
+    publisher.disconnect();
+  });
+
   it('close() ends both connections and every delivery', async () => {
     const a = await probe();
     const b = await probe();
