@@ -54,6 +54,7 @@ export class InterestSync {
   private flushQueued = false;
   private timer: ReturnType<typeof setInterval> | undefined;
   private answerTimer: ReturnType<typeof setTimeout> | undefined;
+  private queryTimer: ReturnType<typeof setTimeout> | undefined;
   private lastRefreshAt = Number.NEGATIVE_INFINITY;
   private lastQueryAt = Number.NEGATIVE_INFINITY;
   private readonly now: () => number;
@@ -86,10 +87,7 @@ export class InterestSync {
     this.flush();
     // Spaced like answers to queries: a burst of gap notices costs one refresh, not one each.
     this.answer();
-    const spacing = Math.min(MAX_QUERY_ANSWER_GAP_MS, this.options.interestRefreshMs);
-    if (this.now() - this.lastQueryAt < spacing) return;
-    this.lastQueryAt = this.now();
-    this.send({ type: 'query', from: this.id });
+    this.ask();
   }
 
   /** Stops for good: the others are told this instance listens to nothing any more. */
@@ -98,7 +96,8 @@ export class InterestSync {
     this.closed = true;
     clearInterval(this.timer);
     clearTimeout(this.answerTimer);
-    this.timer = this.answerTimer = undefined;
+    clearTimeout(this.queryTimer);
+    this.timer = this.answerTimer = this.queryTimer = undefined;
     for (const stop of this.stops) stop();
     if (this.announced.size > 0)
       this.send({ type: 'detach', from: this.id, uris: [...this.announced] });
@@ -181,6 +180,26 @@ export class InterestSync {
     if (message.type === 'query') return this.answer();
     this.remote.apply(message);
     this.schedule();
+  }
+
+  /**
+   * Asks the others to refresh: at once, or (after one just went out) at the end of the spacing,
+   * never dropped. A drop and the reconnect that follows are two gaps: what was asked at the drop
+   * was answered while this instance could not hear, so the later gap must ask again.
+   */
+  private ask(): void {
+    if (this.queryTimer !== undefined) return;
+    const spacing = Math.min(MAX_QUERY_ANSWER_GAP_MS, this.options.interestRefreshMs);
+    const wait = this.lastQueryAt + spacing - this.now();
+    const run = (): void => {
+      this.queryTimer = undefined;
+      if (this.closed) return;
+      this.lastQueryAt = this.now();
+      this.send({ type: 'query', from: this.id });
+    };
+    if (wait <= 0) return run();
+    this.queryTimer = setTimeout(run, wait);
+    unref(this.queryTimer);
   }
 
   /** Answers a query with a refresh: at once, or (after one just went out) a little later. */

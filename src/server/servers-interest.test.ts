@@ -148,6 +148,29 @@ describe('servers sharing one bus: a listener on any instance counts', () => {
     b.close();
   });
 
+  it('dropped, then back within a second: B still asks, and hears what A began listening to meanwhile', async () => {
+    const bus = new MemoryBus({ shared: true });
+    const a = server('a', bus, { interestRefreshMs: 60_000 }).s;
+    const bLink = link(bus);
+    // B's connection alone drops and comes back: the gaps are B's, not A's.
+    const bGaps = new MemoryBus();
+    const b = server(
+      'b',
+      { ...bLink.view, onGap: (h) => bGaps.onGap(h) },
+      { interestRefreshMs: 60_000 },
+    ).s;
+    bLink.cut();
+    bGaps.gap('dropped'); // what B asks now, nobody can answer
+    await listen(a, { resourceSubscriptions: ['m://x'] });
+    await new Promise((r) => setTimeout(r, 100));
+    bLink.cut(false);
+    bGaps.gap('reconnected');
+    // A refreshes only in a minute: B's question after the reconnect is what tells it.
+    await until(() => b.isAttached('m://x'), "B's attach of A's listener", 3000);
+    a.close();
+    b.close();
+  });
+
   it("own interest is not mistaken for another instance's", async () => {
     const bus = new MemoryBus({ shared: true });
     const a = server('a', bus).s;
