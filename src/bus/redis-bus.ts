@@ -5,7 +5,7 @@ import { closeRedis, errorText, openRedis, type RedisConnectOptions } from './co
 import { redisKeys, type RedisKeys } from './keys.js';
 import { redactRedisUrl } from './redact.js';
 import type { ChangeBus, ChangeEvent, InterestMessage } from './types.js';
-import { chunkInterest, decodeBusMessage, encodeBusMessage } from './wire.js';
+import { chunkInterest, decodeBusMessage, encodeBusMessage, shownGap } from './wire.js';
 import { Emitter } from '../protocol/emitter.js';
 
 export interface RedisBusOptions extends RedisConnectOptions {
@@ -187,7 +187,7 @@ export class RedisBus implements ChangeBus {
     }
     if (message.from === this.instanceId) return;
     if (message.gap !== undefined)
-      this.gaps.emit(`another instance missed publishing: ${message.gap}`);
+      this.gaps.emit(`another instance missed publishing: ${shownGap(message.gap)}`);
     else if (message.interest !== undefined) this.interest.emit(message.interest);
     else this.events.emit(message.event);
   }

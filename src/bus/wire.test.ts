@@ -6,7 +6,9 @@ import {
   MAX_BUS_MESSAGE_CHARS,
   MAX_INTEREST_ID_CHARS,
   MAX_INTEREST_URI_CHARS,
+  MAX_GAP_SHOWN_CHARS,
   MAX_INTEREST_URIS,
+  shownGap,
 } from './wire.js';
 
 describe('bus messages', () => {
@@ -35,6 +37,17 @@ describe('bus messages', () => {
     ['too long', `{"v":1,"from":"a","gap":"${'x'.repeat(MAX_BUS_MESSAGE_CHARS)}"}`],
   ])('drops %s', (_what, text) => {
     expect(decodeBusMessage(text)).toBeUndefined();
+  });
+
+  it("repeats another instance's gap notice escaped and cut short", () => {
+    const plain = 'instance 1 could not publish a change (Connection is closed.)';
+    expect(shownGap(plain)).toBe(plain);
+    expect(shownGap('a\u001b[2Jb\u009bc\u202ed\ne\u{e0041}f\ud800')).toBe(
+      'a\\x1b[2Jb\\x9bc\\u202ed\\ne\\u{e0041}f\\ud800',
+    );
+    expect(shownGap('x'.repeat(MAX_GAP_SHOWN_CHARS + 1))).toBe(
+      `${'x'.repeat(MAX_GAP_SHOWN_CHARS)}…`,
+    );
   });
 
   it('keeps only the fields it knows', () => {

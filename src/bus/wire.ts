@@ -39,6 +39,31 @@ const ENVELOPE_CHARS = 1024;
 
 const LISTS: ReadonlySet<string> = new Set(['tools', 'prompts', 'resources']);
 
+/** Most characters of another instance's gap notice repeated here. */
+export const MAX_GAP_SHOWN_CHARS = 512;
+
+/**
+ * C0, DEL, C1, format characters (bidi overrides, zero-width), line and paragraph separators and
+ * lone surrogates: what drives a terminal or makes one text look like another.
+ */
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\p{Cf}\u2028\u2029\ud800-\udfff]/gu;
+
+/**
+ * Another instance's gap notice as this one repeats it (in its log, which may be a terminal, and
+ * in the error of every listen stream it ends): anyone who can publish on the channel writes
+ * it, so it is cut to {@link MAX_GAP_SHOWN_CHARS} and every unsafe character is shown escaped.
+ */
+export function shownGap(text: string): string {
+  const cut = text.length > MAX_GAP_SHOWN_CHARS ? `${text.slice(0, MAX_GAP_SHOWN_CHARS)}…` : text;
+  return cut.replace(UNSAFE, (ch) => {
+    const code = ch.codePointAt(0) as number;
+    if (ch === '\n') return '\\n';
+    if (code <= 0xff) return `\\x${code.toString(16).padStart(2, '0')}`;
+    if (code <= 0xffff) return `\\u${code.toString(16).padStart(4, '0')}`;
+    return `\\u{${code.toString(16)}}`;
+  });
+}
+
 export function encodeBusMessage(message: BusMessage): string {
   const { from } = message;
   if (message.event !== undefined)

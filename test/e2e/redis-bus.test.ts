@@ -176,6 +176,18 @@ describeRedis('RedisBus', () => {
     publisher.disconnect();
   });
 
+  it("a gap notice's text, which anyone who can publish writes, is repeated escaped and cut short", async () => {
+    const b = await probe();
+    const hostile = `\u001b]0;owned\u0007\u001b[2J\u009b31m\u202eline\nbreak${'x'.repeat(20_000)}`;
+    await admin.publish('mcpkit:events', JSON.stringify({ v: 1, from: 'evil', gap: hostile }));
+    await waitFor(() => b.gaps.length === 1, 'the gap');
+    const [why] = b.gaps as [string];
+    expect(why).toMatch(/^another instance missed publishing: \\x1b\]0;owned\\x07\\x1b\[2J/);
+    expect(why).toContain('\\x9b31m\\u202eline\\nbreak');
+    expect(why).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202e]/);
+    expect(why.length).toBeLessThan(1000);
+  });
+
   it('events published while the gap notice is on its way send no second notice', async () => {
     const publisher = await connectRedis({
       url: redis.url,
