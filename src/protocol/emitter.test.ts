@@ -31,6 +31,19 @@ describe('Emitter', () => {
     expect(seen).toEqual([20]);
   });
 
+  it('the same listener added twice is called twice, and each remover takes off its own', () => {
+    const seen: number[] = [];
+    const events = new Emitter<number>(() => undefined);
+    const listener = (n: number) => seen.push(n);
+    const first = events.on(listener);
+    events.on(listener);
+    events.emit(1);
+    first();
+    first();
+    events.emit(2);
+    expect(seen).toEqual([1, 1, 2]);
+  });
+
   it('a listener that removes itself while called does not stop the others', () => {
     const seen: string[] = [];
     const events = new Emitter<void>(() => undefined);

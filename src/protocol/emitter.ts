@@ -8,8 +8,11 @@ export class Emitter<T> {
   constructor(private readonly onThrow: (error: unknown) => void) {}
 
   on(listener: (value: T) => void): () => void {
-    this.listeners.add(listener);
-    return () => void this.listeners.delete(listener);
+    // One registration, one entry: the same function added twice is called twice, and each
+    // remover takes off its own registration only.
+    const entry = (value: T): void => listener(value);
+    this.listeners.add(entry);
+    return () => void this.listeners.delete(entry);
   }
 
   emit(value: T): void {

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { connectInMemory } from '../transports/memory.js';
 import { modern } from '../testing/messages.js';
 import { AttachTracker } from './attach-tracker.js';
-import { MemoryBus } from './change-bus.js';
+import { MemoryBus, type ChangeEvent } from './change-bus.js';
 import { createServer } from './server.js';
 
 describe('MemoryBus', () => {
@@ -101,6 +101,18 @@ describe('server.onChange', () => {
     off();
     one.notifyResourceUpdated('mem://y');
     expect(seen).toEqual(['mem://x', 'resources']);
+  });
+
+  it('the same handler registered twice sees each event twice and is unregistered once per registration', () => {
+    const server = createServer({ name: 'one', version: '1' });
+    const seen: string[] = [];
+    const handler = (e: ChangeEvent) => seen.push(e.type === 'resource-updated' ? e.uri : e.list);
+    const first = server.onChange(handler);
+    server.onChange(handler);
+    server.notifyResourceUpdated('mem://x');
+    first();
+    server.notifyResourceUpdated('mem://y');
+    expect(seen).toEqual(['mem://x', 'mem://x', 'mem://y']);
   });
 
   it('a closed server leaves a shared bus: it hears no more events, its gaps included', () => {
