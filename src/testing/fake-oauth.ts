@@ -22,6 +22,8 @@ export interface FakeOAuthConfig {
   requiredScope?: string;
   /** expires_in of issued tokens (seconds). */
   expiresIn?: number;
+  /** Refresh tokens rotate (OAuth 2.1 §4.3.1): one used again is refused with invalid_grant. */
+  singleUseRefresh?: boolean;
   /** The token endpoint streams a body without end. */
   endlessToken?: boolean;
   /** Key that verifies private_key_jwt client assertions. */
@@ -76,6 +78,7 @@ export async function startFakeOAuth(config: FakeOAuthConfig = {}): Promise<Fake
     mcpAuthorizations: [],
   };
   const tokens = new Map<string, string>();
+  const usedRefresh = new Set<string>();
   let challenge: string | undefined;
   let counter = 0;
   let origin = '';
@@ -157,7 +160,13 @@ export async function startFakeOAuth(config: FakeOAuthConfig = {}): Promise<Fake
           const scope = (form.get('code') ?? '').slice('code-'.length) || undefined;
           return json(res, 200, issue(scope));
         }
-        if (grant === 'refresh_token') return json(res, 200, issue(form.get('scope') ?? undefined));
+        if (grant === 'refresh_token') {
+          const refresh = form.get('refresh_token') ?? '';
+          if (config.singleUseRefresh && usedRefresh.has(refresh))
+            return json(res, 400, { error: 'invalid_grant' });
+          usedRefresh.add(refresh);
+          return json(res, 200, issue(form.get('scope') ?? undefined));
+        }
         if (grant === 'client_credentials') {
           if (config.assertionKey !== undefined) {
             try {

@@ -256,6 +256,21 @@ describe('OAuthClient', () => {
     expect(fake.seen.authorizations).toHaveLength(1);
   });
 
+  it('refreshes once for concurrent requests past expiry (a refresh token is single-use)', async () => {
+    fake = await startFakeOAuth({ expiresIn: 1, singleUseRefresh: true });
+    const auth = new OAuthClient({ provider: new AutoApproveProvider() });
+    await auth.challenge(unauthorized(fake));
+    const url = new URL(fake.url);
+    const headers = await Promise.all([auth.authorization(url), auth.authorization(url)]);
+    expect(headers).toEqual(['Bearer at-2', 'Bearer at-2']);
+    // One refresh with rt-1, and no second sign-in after rt-1 was refused as used.
+    expect(fake.seen.tokenRequests.map((r) => r.form.get('grant_type'))).toEqual([
+      'authorization_code',
+      'refresh_token',
+    ]);
+    expect(fake.seen.authorizations).toHaveLength(1);
+  });
+
   it('client credentials with a private_key_jwt assertion signed for the issuer', async () => {
     const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true });
     fake = await startFakeOAuth({ assertionKey: publicKey, authMethods: ['private_key_jwt'] });

@@ -101,7 +101,12 @@ export class OAuthClient implements HttpClientAuth {
     let current = tokens;
     if (tokens?.expires_at !== undefined && tokens.expires_at - EXPIRY_MARGIN_MS < Date.now()) {
       if (tokens.refresh_token !== undefined) {
-        await this.exclusive(() => this.refreshOrAuthorize(url, undefined, signal));
+        // Concurrent requests refresh once: a refresh token is often single-use, and a second
+        // refresh with it would fail and send the user through sign-in again.
+        while (this.running !== undefined && this.held(url)?.tokens === tokens)
+          await this.running.catch(() => undefined);
+        if (this.held(url)?.tokens === tokens)
+          await this.exclusive(() => this.refreshOrAuthorize(url, undefined, signal));
         current = this.held(url)?.tokens;
       }
     }
