@@ -271,6 +271,29 @@ describe('OAuthClient', () => {
     expect(fake.seen.authorizations).toHaveLength(1);
   });
 
+  it('signs in once for 401s that waited on a sign-in that failed', async () => {
+    fake = await startFakeOAuth();
+    const approve = new AutoApproveProvider();
+    let denied = false;
+    const provider = {
+      redirectUrl: approve.redirectUrl,
+      authorize: async (request: Parameters<AutoApproveProvider['authorize']>[0]) => {
+        if (denied) return approve.authorize(request);
+        denied = true;
+        throw new Error('the user closed the browser');
+      },
+    };
+    const auth = new OAuthClient({ provider });
+    const results = await Promise.allSettled([
+      auth.challenge(unauthorized(fake)),
+      auth.challenge(unauthorized(fake)),
+      auth.challenge(unauthorized(fake)),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'fulfilled', 'fulfilled']);
+    // The first flow was refused; the two waiting on it share one new flow, not one each.
+    expect(approve.requests).toHaveLength(1);
+  });
+
   it('client credentials with a private_key_jwt assertion signed for the issuer', async () => {
     const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true });
     fake = await startFakeOAuth({ assertionKey: publicKey, authMethods: ['private_key_jwt'] });

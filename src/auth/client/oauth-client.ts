@@ -124,7 +124,9 @@ export class OAuthClient implements HttpClientAuth {
     const now = this.headerNow(challenge.url);
     if (challenge.status === 401 && now !== undefined && now !== challenge.sent) return true;
     if (challenge.status === 401) this.refuseIfFresh(challenge.url, challenge.sent, bearer);
-    if (this.running !== undefined) {
+    // Several may wait on one flow: when it fails, the first to resume starts the next and the
+    // others wait on that one, rather than each starting its own.
+    while (this.running !== undefined) {
       await this.running.catch(() => undefined);
       const after = this.headerNow(challenge.url);
       if (after !== challenge.sent) return after !== undefined;
