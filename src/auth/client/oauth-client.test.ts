@@ -243,6 +243,29 @@ describe('OAuthClient', () => {
     expect(fake.seen.authorizations).toHaveLength(2);
   });
 
+  it('keeps the token held when a step-up sign-in fails', async () => {
+    fake = await startFakeOAuth({ scopesSupported: ['a'] });
+    const approve = new AutoApproveProvider();
+    const provider = {
+      redirectUrl: approve.redirectUrl,
+      authorize: async (request: Parameters<AutoApproveProvider['authorize']>[0]) => {
+        if (approve.requests.length === 0) return approve.authorize(request);
+        throw new Error('the user declined scope b');
+      },
+    };
+    const auth = new OAuthClient({ provider });
+    expect(await auth.challenge(unauthorized(fake))).toBe(true);
+    const forbidden = {
+      status: 403 as const,
+      url: new URL(fake.url),
+      wwwAuthenticate: 'Bearer error="insufficient_scope", scope="b"',
+      sent: 'Bearer at-1',
+    };
+    await failure(auth.challenge(forbidden));
+    // What scope a allows still works: no header-less request, no sign-in again.
+    expect(await auth.authorization(new URL(fake.url))).toBe('Bearer at-1');
+  });
+
   it('refreshes an expired token with its refresh token (resource included)', async () => {
     fake = await startFakeOAuth({ expiresIn: 1 });
     const auth = new OAuthClient({ provider: new AutoApproveProvider() });

@@ -288,7 +288,16 @@ export class OAuthClient implements HttpClientAuth {
     let state = await this.current(url);
     if (state !== undefined && state.issuer !== issuer) state = undefined;
     const scope = selectScope(wanted, undefined, metadata, undefined);
-    await this.runGrant(url, http, prm.resource, issuer, metadata, state, scope, signal);
+    try {
+      await this.runGrant(url, http, prm.resource, issuer, metadata, state, scope, signal);
+    } catch (error) {
+      // A step-up the user declined (or that failed) leaves the token held working for what
+      // it allows: the flow dropped it, and every later request would sign in again.
+      const after = this.held(url);
+      if (state?.tokens !== undefined && after?.tokens === undefined)
+        await this.keep(url, { ...(after ?? state), tokens: state.tokens });
+      throw error;
+    }
   }
 
   private async runGrant(
