@@ -1,12 +1,12 @@
 import { exportJWK, generateKeyPair } from 'jose';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { isMcpKitError } from '../../errors/index.js';
 import { AutoApproveProvider, startFakeOAuth, type FakeOAuth } from '../../testing/fake-oauth.js';
 import { fetchMcp } from '../../transports/http/client/client-fetch.js';
 import { resolveClientOptions } from '../../transports/http/client/client-options.js';
 import { Abort } from '../../transports/http/client/client-abort.js';
 import { OAuthClient } from './oauth-client.js';
-import { MemoryOAuthStore } from './provider.js';
+import { MemoryOAuthStore, type AuthorizationRequest } from './provider.js';
 
 let fake: FakeOAuth | undefined;
 afterEach(async () => {
@@ -62,6 +62,32 @@ describe('OAuthClient', () => {
     const token = fake.seen.tokenRequests[0]?.form as URLSearchParams;
     expect(token.get('resource')).toBe(fake.url);
     expect(token.get('client_id')).toBe('client-1');
+  });
+
+  it('ends the sign-in under way when its request is aborted', async () => {
+    fake = await startFakeOAuth();
+    const requests: AuthorizationRequest[] = [];
+    const provider = {
+      redirectUrl: 'http://127.0.0.1:1/callback',
+      // Like a person who never comes back: only the request's abort ends it.
+      authorize: (request: AuthorizationRequest) =>
+        new Promise<string>((_, reject) => {
+          requests.push(request);
+          request.signal?.addEventListener('abort', () => reject(new Error('sign-in cancelled')));
+        }),
+    };
+    const auth = new OAuthClient({ provider });
+    const abort = new Abort();
+    const sending = fetchMcp(resolveClientOptions({ url: fake.url, auth }), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+      signal: abort,
+    });
+    await vi.waitFor(() => expect(requests).toHaveLength(1));
+    abort.abort();
+    await expect(sending).rejects.toThrow('sign-in cancelled');
+    expect(requests[0]?.signal?.aborted).toBe(true);
   });
 
   it('asks for consent with offline_access (OpenID providers drop it otherwise)', async () => {

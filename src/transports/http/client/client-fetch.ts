@@ -31,16 +31,24 @@ export async function fetchMcp(
       return response;
     }
     let again: boolean;
+    // The request's abort reaches the hook's interactive step (a sign-in in the browser): a
+    // cancelled request does not leave one waiting, and every other request behind it.
+    const controller = new AbortController();
+    const unlisten = call.signal.listen(() => controller.abort(call.signal.reason));
+    if (call.signal.aborted) controller.abort(call.signal.reason);
     try {
       again = await auth.challenge({
         status: response.status,
         url: options.url,
         wwwAuthenticate: response.header('www-authenticate'),
         sent,
+        signal: controller.signal,
       });
     } catch (error) {
       await discardBody(response);
       throw error;
+    } finally {
+      unlisten();
     }
     if (!again) return response;
     await discardBody(response);
