@@ -22,6 +22,8 @@ export interface FakeOAuthConfig {
   requiredScope?: string;
   /** expires_in of issued tokens (seconds). */
   expiresIn?: number;
+  /** The token endpoint answers refresh_token grants with this status (503: it is down). */
+  refreshStatus?: number;
   /** Refresh tokens rotate (OAuth 2.1 §4.3.1): one used again is refused with invalid_grant. */
   singleUseRefresh?: boolean;
   /** The token endpoint streams a body without end. */
@@ -161,6 +163,8 @@ export async function startFakeOAuth(config: FakeOAuthConfig = {}): Promise<Fake
           return json(res, 200, issue(scope));
         }
         if (grant === 'refresh_token') {
+          if (config.refreshStatus !== undefined)
+            return json(res, config.refreshStatus, { error: 'temporarily_unavailable' });
           const refresh = form.get('refresh_token') ?? '';
           if (config.singleUseRefresh && usedRefresh.has(refresh))
             return json(res, 400, { error: 'invalid_grant' });

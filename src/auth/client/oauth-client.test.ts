@@ -343,6 +343,23 @@ describe('OAuthClient', () => {
     expect(approve.requests).toHaveLength(1);
   });
 
+  it('keeps its refresh token and does not sign in while the token endpoint is down', async () => {
+    fake = await startFakeOAuth({ expiresIn: 1, refreshStatus: 503 });
+    const provider = new AutoApproveProvider();
+    const auth = new OAuthClient({ provider });
+    await auth.challenge(unauthorized(fake));
+    const url = new URL(fake.url);
+    const error = await failure(auth.authorization(url));
+    expect(isMcpKitError(error, 'AUTH_FAILED')).toBe(true);
+    expect(error.message).toMatch(/answered 503/);
+    expect(provider.requests).toHaveLength(1);
+    // Back up: the refresh token kept gets the new token, with no sign-in.
+    delete fake.config.refreshStatus;
+    expect(await auth.authorization(url)).toBe('Bearer at-2');
+    expect(fake.seen.tokenRequests.at(-1)?.form.get('refresh_token')).toBe('rt-1');
+    expect(provider.requests).toHaveLength(1);
+  });
+
   it('client credentials with a private_key_jwt assertion signed for the issuer', async () => {
     const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true });
     fake = await startFakeOAuth({ assertionKey: publicKey, authMethods: ['private_key_jwt'] });

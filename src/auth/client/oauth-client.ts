@@ -16,7 +16,7 @@ import { discoverAuthorizationServer, discoverResource, type Http } from './disc
 import { MemoryOAuthStore, type OAuthProvider, type OAuthStore } from './provider.js';
 import { obtainClient } from './registration.js';
 import { selectScope, unionScopes, coversScopes } from './scopes.js';
-import { requestToken, tokenErrorCode } from './token-request.js';
+import { grantRefused, requestToken, tokenErrorCode } from './token-request.js';
 import type { AuthorizationServerMetadata, ClientInformation, StoredAuth } from './types.js';
 import { parseBearerChallenge, type BearerChallenge } from './www-authenticate.js';
 import { firstIssuer, isMetadataDocumentUrl, resourceKey } from './client-urls.js';
@@ -259,8 +259,10 @@ export class OAuthClient implements HttpClientAuth {
           tokens.scope = state.tokens.scope;
         await this.keep(url, { ...state, tokens });
         return;
-      } catch {
-        // An expired or revoked refresh token: sign in again.
+      } catch (error) {
+        // An expired or revoked refresh token: sign in again. A token endpoint that is down or
+        // busy is no reason to: the refresh token is kept for when it is back.
+        if (!grantRefused(error)) throw error;
       }
     }
     const prior = state?.tokens?.scope;

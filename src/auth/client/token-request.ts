@@ -40,6 +40,16 @@ export function tokenErrorCode(error: unknown): string | undefined {
   return typeof cause?.oauthError === 'string' ? cause.oauthError : undefined;
 }
 
+/**
+ * True when the token endpoint refused the grant (RFC 6749 §5.2: 400, or 401 for the client):
+ * not for a failure that may pass (network, time, 429, 5xx), after which the grant still holds.
+ */
+export function grantRefused(error: unknown): boolean {
+  if (!(error instanceof McpKitError)) return false;
+  const status = (error.cause as { status?: unknown } | undefined)?.status;
+  return status === 400 || status === 401;
+}
+
 /** Posts a token request; resolves with the tokens or rejects with AUTH_FAILED. */
 export async function requestToken(call: TokenCall): Promise<TokenSet> {
   const endpoint = call.metadata.token_endpoint;
@@ -67,7 +77,7 @@ export async function requestToken(call: TokenCall): Promise<TokenSet> {
     throw new McpKitError(
       'AUTH_FAILED',
       `token request (${grant}) to ${endpoint} answered ${answer.status}: ${why}`,
-      { cause: { oauthError: why.split(':', 1)[0] } },
+      { cause: { oauthError: why.split(':', 1)[0], status: answer.status } },
     );
   }
   const body = jsonObject(answer, 'token response');
