@@ -4,6 +4,7 @@
  * directory: `$XDG_CONFIG_HOME/mcpkit/auth.json` (else `~/.config/mcpkit/auth.json`; on
  * Windows `%APPDATA%\mcpkit\auth.json`).
  */
+import { randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -17,6 +18,9 @@ export function defaultAuthFile(env: NodeJS.ProcessEnv = process.env): string {
     (process.platform === 'win32' && env['APPDATA'] ? env['APPDATA'] : join(homedir(), '.config'));
   return join(base, 'mcpkit', 'auth.json');
 }
+
+/** The save under way per file path (see `save`). */
+const saving = new Map<string, Promise<void>>();
 
 export class FileOAuthStore implements OAuthStore {
   constructor(readonly path: string = defaultAuthFile()) {}
@@ -43,13 +47,30 @@ export class FileOAuthStore implements OAuthStore {
     return Object.hasOwn(all, resource) ? all[resource] : undefined;
   }
 
+  /**
+   * Saves one after the other per file: each reads what the one before wrote, so that saves
+   * made at once (several servers signed in to) neither lose an entry nor race on the file.
+   */
   async save(resource: string, value: StoredAuth | undefined): Promise<void> {
+    const run = (saving.get(this.path) ?? Promise.resolve()).then(() =>
+      this.write(resource, value),
+    );
+    const tail = run.catch(() => undefined);
+    saving.set(this.path, tail);
+    try {
+      await run;
+    } finally {
+      if (saving.get(this.path) === tail) saving.delete(this.path);
+    }
+  }
+
+  private async write(resource: string, value: StoredAuth | undefined): Promise<void> {
     const all = await this.all();
     if (value === undefined) delete all[resource];
     else all[resource] = value;
     await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
     // Written aside then renamed: a crash never leaves half a file; 0600 from the first byte.
-    const temporary = `${this.path}.${process.pid}.tmp`;
+    const temporary = `${this.path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
     await writeFile(temporary, `${JSON.stringify(all, null, 2)}\n`, { mode: 0o600 });
     await chmod(temporary, 0o600);
     await rename(temporary, this.path);
