@@ -97,7 +97,14 @@ export async function targetAuth(
     open: args.open,
     store: new FileOAuthStore(),
   });
-  const oauth = new OAuthClient({ provider, clientName: 'mcpkit' });
+  // --allow-address exempts from the guard every fetch of the run, signing in's included (the
+  // target's metadata on a private network, an authorization server there).
+  const allow = args.allowAddresses ?? [];
+  const oauth = new OAuthClient({
+    provider,
+    clientName: 'mcpkit',
+    ...(allow.length > 0 ? { allow } : {}),
+  });
   try {
     await oauth.signIn(url);
   } catch (error) {
