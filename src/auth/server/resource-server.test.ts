@@ -73,6 +73,20 @@ describe('a protected endpoint (verify hook)', () => {
     expect(keyOf(named)).toBeUndefined();
   });
 
+  it('refuses with 401 a token the hook rejects with anything (not an Error too)', async () => {
+    for (const thrown of [undefined, null, 'expired', new Error('expired')]) {
+      const reasons: string[] = [];
+      const check = new ResourceServer({
+        resource: 'http://h/mcp',
+        verify: () => Promise.reject(thrown as Error),
+        onRejected: (reason) => reasons.push(reason),
+      });
+      const outcome = await check.authenticate({ authorization: 'Bearer t' });
+      expect(outcome).toMatchObject({ refused: { status: 401 } });
+      expect(typeof reasons[0]).toBe('string');
+    }
+  });
+
   it('lists every scope in use in its metadata', async () => {
     const prm = await (
       await fetch(new URL('/.well-known/oauth-protected-resource/mcp', url))

@@ -180,8 +180,13 @@ export class ResourceServer {
           ),
         };
       }
+      // A hook may reject with anything, an Error or not: the token is refused all the same.
       this.options.onRejected?.(
-        error instanceof TokenRejected ? error.reason : (error as Error).message,
+        error instanceof TokenRejected
+          ? error.reason
+          : error instanceof Error
+            ? error.message
+            : String(error),
       );
       auth = undefined;
     }
