@@ -27,7 +27,8 @@ function stop(stream: ListenStream | undefined): void {
 
 export class UpstreamChanges {
   private lists: ListenStream | undefined;
-  private readonly uris = new Map<string, ListenStream | undefined>();
+  /** Each URI's latest attach; its stream once open (an older attach's stream is closed). */
+  private readonly uris = new Map<string, { stream?: ListenStream | undefined }>();
   private closed = false;
 
   constructor(
@@ -52,27 +53,29 @@ export class UpstreamChanges {
 
   async attach(uri: string, again = false): Promise<void> {
     if (this.closed || (!again && this.uris.has(uri))) return;
-    stop(this.uris.get(uri));
-    this.uris.set(uri, undefined);
+    stop(this.uris.get(uri)?.stream);
+    const entry: { stream?: ListenStream | undefined } = {};
+    this.uris.set(uri, entry);
     const caps = this.client().serverCapabilities ?? {};
     const resources = caps['resources'] as { subscribe?: boolean } | undefined;
     // A 2026-07-28 upstream listens per URI; a 2025-11-25 one needs `subscribe`.
     if (this.client().era === 'legacy' && !resources?.subscribe) return;
     const stream = await this.pump({ resourceSubscriptions: [uri] });
-    if (!this.uris.has(uri)) stop(stream);
-    else this.uris.set(uri, stream);
+    // Detached meanwhile, or attached again (its stream is that attach's): this one is nobody's.
+    if (this.uris.get(uri) !== entry) stop(stream);
+    else entry.stream = stream;
   }
 
   detach(uri: string): void {
-    const stream = this.uris.get(uri);
+    const entry = this.uris.get(uri);
     this.uris.delete(uri);
-    stop(stream);
+    stop(entry?.stream);
   }
 
   close(): void {
     this.closed = true;
     stop(this.lists);
-    for (const stream of this.uris.values()) stop(stream);
+    for (const { stream } of this.uris.values()) stop(stream);
     this.uris.clear();
   }
 
