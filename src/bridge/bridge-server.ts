@@ -35,19 +35,28 @@ export const DEFAULT_MAX_LINK_BYTES = 256 * 1024;
 
 export type { BridgeOptions } from './bridge-options.js';
 
+/** A host connection that may be asked for input, and where its request's messages go. */
+export interface Asker {
+  peer: Peer;
+  send: (message: JSONRPCMessage) => void;
+}
+
 export class BridgeServer extends McpServer {
   private own: OwnTools | undefined;
   private readonly changes: UpstreamChanges;
   private readonly downstream = new Set<Peer>();
-  /** Which host connection asked, by the signal its upstream request carries (input requests). */
-  private readonly askers = new WeakMap<AbortSignal, Peer>();
+  /** Which host request asked, by the signal its upstream request carries (input requests). */
+  private readonly askers = new WeakMap<AbortSignal, Asker>();
   private readonly schemas = new Map<string, Tool['inputSchema']>();
   /** Forwarded requests in flight per host connection, for its `notifications/cancelled`. */
   private readonly inflight = new WeakMap<Peer, Map<RequestId, AbortController>>();
-  /** Forwarded requests in flight (of every host): who asked, and where its notifications go. */
+  /**
+   * Forwarded requests in flight (of every host): who asked, where its logs go, and where its
+   * server-to-client requests go (its own stream: a 2025-11-25 POST's SSE stream over HTTP).
+   */
   private readonly live = new Map<
     AbortController,
-    [peer: Peer, notify: (message: JSONRPCMessage) => void, caller: string]
+    [peer: Peer, notify: (message: JSONRPCMessage) => void, caller: string, asker: Asker]
   >();
   private readonly timeoutMs: number;
   private readonly spill: SpillStore;
@@ -163,15 +172,19 @@ export class BridgeServer extends McpServer {
     return hosts.size <= 1;
   }
 
-  /** The host connection an upstream input request belongs to (its request's signal). */
-  askerOf(signal: AbortSignal | undefined): Peer | undefined {
-    const peer = signal ? this.askers.get(signal) : undefined;
-    if (peer) return peer;
+  /**
+   * The host connection an upstream input request belongs to (its request's signal), and where
+   * to send it: on that request's own stream when there is one.
+   */
+  askerOf(signal: AbortSignal | undefined): Asker | undefined {
+    const asker = signal ? this.askers.get(signal) : undefined;
+    if (asker) return asker;
     // A 2025-11-25 upstream's own request names no request. It asks while the request that needs
     // the input is in flight: with one forwarded request in flight, it is that one's host;
     // otherwise only a single host is unambiguous. A parked call's upstream request is open too.
-    if (this.live.size === 1 && this.oneHost()) return [...this.live.values()][0]?.[0];
-    return this.downstream.size === 1 ? [...this.downstream][0] : undefined;
+    if (this.live.size === 1 && this.oneHost()) return [...this.live.values()][0]?.[3];
+    const peer = this.downstream.size === 1 ? [...this.downstream][0] : undefined;
+    return peer ? { peer, send: peer.send } : undefined;
   }
 
   /**
@@ -191,7 +204,7 @@ export class BridgeServer extends McpServer {
       const [peer, notify] = [...this.live.values()][0] as [
         Peer,
         (m: JSONRPCMessage) => void,
-        string,
+        ...unknown[],
       ];
       if (!peer.isClosed) notify(message);
       return;
@@ -252,11 +265,13 @@ export class BridgeServer extends McpServer {
     else outer?.addEventListener('abort', () => cancel.abort(), { once: true });
     const inflight = this.inflightOf(peer);
     inflight.set(id, cancel);
-    this.askers.set(cancel.signal, peer);
+    const asker: Asker = { peer, send: extra.notify ?? peer.send };
+    this.askers.set(cancel.signal, asker);
     this.live.set(cancel, [
       peer,
-      logSink(era, params, extra.notify ?? peer.send),
+      logSink(era, params, asker.send),
       callerOf(extra.authInfo),
+      asker,
     ]);
     try {
       const result = await this.answer(peer, method, params, cancel.signal, extra, era);

@@ -57,9 +57,10 @@ export async function createBridge(options: CreateBridgeOptions): Promise<Bridge
       // A 2025-11-25 upstream's request while a 2026-07-28 host's request is in flight.
       const call = built.server?.inputCall();
       if (call) return (await call.ask(method, params)) as never;
-      const peer = built.server?.askerOf(ctx.signal);
+      const asker = built.server?.askerOf(ctx.signal);
+      const peer = asker?.peer;
       const capability = CAPABILITY[method] as string;
-      if (!peer?.session)
+      if (!asker || !peer?.session)
         throw new ProtocolError(
           -32601,
           `the upstream asked for ${method} outside a request the bridge can tie it to (a 2025-11-25 host's request, or a 2026-07-28 host's tools/call, prompts/get or resources/read while it is the only one in flight)`,
@@ -69,7 +70,8 @@ export async function createBridge(options: CreateBridgeOptions): Promise<Bridge
           -32601,
           `the host does not support ${method} (no ${capability} capability)`,
         );
-      return (await peer.request(method, params, peer.send, ctx.signal)) as never;
+      // On the stream of the host's request that caused it (over HTTP, that POST's SSE stream).
+      return (await peer.request(method, params, asker.send, ctx.signal)) as never;
     };
   const handlers: InputHandlers = {
     elicitation: ask('elicitation/create'),
