@@ -27,6 +27,9 @@ export const MAX_INPUTS_PER_CALL = 16;
 export const MAX_INPUT_BYTES = 1024 * 1024;
 export const MAX_ROUND_BYTES = 4 * 1024 * 1024;
 
+/** The longest a timer waits (setTimeout fires at once past it): longer bounds are cut to it. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** How many more gather waits one round may take while the upstream keeps asking. */
 const MAX_GATHER_WAITS = 5;
 
@@ -180,7 +183,7 @@ export class ParkedCall {
                 `the upstream gave no answer within ${timeoutMs} ms`,
               ),
             ),
-          timeoutMs,
+          Math.min(timeoutMs, MAX_TIMER_MS),
         );
       onAbort = () => fail(new McpKitError('REQUEST_CANCELLED', 'the host cancelled the request'));
       if (signal.aborted) onAbort();

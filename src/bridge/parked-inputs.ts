@@ -10,7 +10,7 @@ import { McpKitError, ProtocolError } from '../errors/index.js';
 import { randomBytes } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { callerKey, isAuthInfo, type Peer } from '../server/transport.js';
-import { ParkedCall, type Binding } from './parked-call.js';
+import { MAX_TIMER_MS, ParkedCall, type Binding } from './parked-call.js';
 
 type Obj = Record<string, unknown>;
 
@@ -153,7 +153,7 @@ export class ParkedInputs {
     }
     this.admit(call, method);
     const token = randomBytes(32).toString('base64url');
-    const timer = setTimeout(() => this.expire(token), this.ttlMs);
+    const timer = setTimeout(() => this.expire(token), Math.min(this.ttlMs, MAX_TIMER_MS));
     timer.unref?.();
     this.parked.set(token, { call, method, timer });
     return {

@@ -87,4 +87,16 @@ describe('ParkedInputs bounds', () => {
     expect(r.cancelled()).toBe(true);
     expect(parking.size).toBe(0);
   });
+
+  it('keeps a call for a time to live or round timeout past what one timer holds (2^31 ms)', async () => {
+    const days30 = 30 * 24 * 3600 * 1000;
+    const parking = new ParkedInputs({ ttlMs: days30, timeoutMs: days30, gatherMs: 1 });
+    const call = request(peer(), 'a');
+    const first = await parking.run(call.req);
+    expect(first['resultType']).toBe('input_required');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(parking.size).toBe(1);
+    expect(call.cancelled()).toBe(false);
+    parking.close();
+  });
 });

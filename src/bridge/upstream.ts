@@ -4,6 +4,7 @@
  */
 import { McpClient, type McpClientOptions } from '../client/index.js';
 import { McpKitError } from '../errors/index.js';
+import { MAX_TIMER_MS } from './parked-call.js';
 import { WatchedTransport } from './watched-transport.js';
 
 /** Restarts in a row that go without backoff; after them each waits twice as long as the last. */
@@ -63,7 +64,7 @@ export class Upstream {
               `the upstream server is restarting and was not back within ${timeoutMs} ms`,
             ),
           ),
-        timeoutMs,
+        Math.min(timeoutMs, MAX_TIMER_MS),
       );
     });
     try {
@@ -98,7 +99,7 @@ export class Upstream {
   private lossNoticed(timeoutMs: number): Promise<void> {
     if (!this.client.connected || this.restarting) return Promise.resolve();
     return new Promise<void>((resolve) => {
-      const timer = setTimeout(done, timeoutMs);
+      const timer = setTimeout(done, Math.min(timeoutMs, MAX_TIMER_MS));
       function done(): void {
         clearTimeout(timer);
         resolve();
