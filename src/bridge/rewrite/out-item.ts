@@ -9,6 +9,8 @@ export interface TextPart {
   /** The resource the body is the text of (the rest is read there with an offset). */
   uri?: string | undefined;
   mimeType?: string | undefined;
+  /** The resource's whole size in UTF-8 bytes, when `body` is only its start (a cut link). */
+  size?: number | undefined;
 }
 
 export interface OutItem {

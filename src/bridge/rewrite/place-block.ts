@@ -67,7 +67,10 @@ export class Placer {
     this.decisions.push(d);
   }
 
-  /** Text of a resource, as an embedded resource where the host surfaces them, else a text block. */
+  /**
+   * Text of a resource, as an embedded resource where the host surfaces them, else a text block;
+   * `size`: the resource's whole size when `text` is only its start.
+   */
   private textOf(
     subject: NoteSubject,
     text: string,
@@ -75,24 +78,17 @@ export class Placer {
     what: string,
     source: number,
     base?: EmbeddedResource,
+    size?: number,
   ): void {
+    const part = { uri: subject.uri, mimeType, ...(size !== undefined ? { size } : {}) };
     if (this.view.embeddedText) {
       const block: EmbeddedResource = base
         ? { ...base, resource: { uri: subject.uri, mimeType, text } }
         : { type: 'resource', resource: { uri: subject.uri, mimeType, text } };
-      this.out.push({
-        block,
-        source,
-        text: { header: '', body: text, uri: subject.uri, mimeType },
-      });
+      this.out.push({ block, source, text: { header: '', body: text, ...part } });
       return;
     }
-    this.out.push(
-      textItem(source, header({ ...subject, mimeType }, what), text, {
-        uri: subject.uri,
-        mimeType,
-      }),
-    );
+    this.out.push(textItem(source, header({ ...subject, mimeType }, what), text, part));
   }
 
   /**
@@ -260,7 +256,9 @@ export class Placer {
       const kept = prefixWithinBytes(first.text, this.ctx.maxLinkBytes);
       const keptBytes = new TextEncoder().encode(kept).length;
       seen.add(uri);
-      this.contents({ ...subject, bytes: first.size }, { ...first, text: kept }, source);
+      // What the host's limit leaves out of it is counted to the resource's end, not the cut's.
+      const s = { ...subject, uri: first.uri || uri, bytes: first.size };
+      this.textOf(s, kept, first.mimeType, 'read by the bridge', source, undefined, first.size);
       const rest = restCall(this.ctx.readToolName, uri, keptBytes, first.size - keptBytes);
       this.out.push(
         textItem(

@@ -165,4 +165,33 @@ describe('the host limit on a result', () => {
     );
     expect(size(out.content)).toBeLessThanOrEqual(40);
   });
+
+  it('the rest of a link cut at the per-link limit is counted to the resource end', async () => {
+    const body = 'line\n'.repeat(1000);
+    const upstream: ResolverClient = {
+      readResource: (uri: string) =>
+        Promise.resolve({ contents: [{ uri, mimeType: 'text/plain', text: body }] }),
+    } as unknown as ResolverClient;
+    const link: ContentBlock = {
+      type: 'resource_link',
+      uri: 'test://big',
+      name: 'big',
+      mimeType: 'text/plain',
+    };
+    const out = await rewriteToolResult(
+      { content: [link] },
+      ctx({ upstream, maxLinkBytes: 2000, maxResultChars: 1000 }),
+    );
+    const offset = Buffer.byteLength(texts(out.content)[0] as string);
+    expect(texts(out.content).at(-1)).toContain(
+      `bytes ${offset}-5000 left out, read them with read_resource {"uri":"test://big","offset":${offset},"length":${5000 - offset}}`,
+    );
+    const left = await rewriteToolResult(
+      { content: [{ type: 'text', text: 'a'.repeat(900) }, link] },
+      ctx({ upstream, maxLinkBytes: 2000, maxResultChars: 1000 }),
+    );
+    expect(texts(left.content).at(-1)).toContain(
+      'test://big: left out whole; read it with read_resource {"uri":"test://big","offset":0,"length":5000}',
+    );
+  });
 });

@@ -103,7 +103,7 @@ function restLine(cut: Cut, ctx: LimitContext, decisions: Decision[]): string {
   const mime = item.text?.mimeType ?? 'text/plain';
   const uri = item.text?.uri ?? ctx.spill?.(body, mime);
   const offset = utf8Length(body.slice(0, restAt));
-  const total = utf8Length(body);
+  const total = item.text?.size ?? utf8Length(body);
   decisions.push({
     uri: uri ?? '',
     action: 'truncated',
@@ -221,17 +221,18 @@ function plan(
     }
     dropped++;
     const uri = item.text.uri ?? '';
+    const bytes = item.text.size ?? utf8Length(item.text.body);
     decisions.push({
       uri,
       action: 'dropped',
       reason: `over the host's limit (${limitText}): left out after the cut`,
       ...(item.text.mimeType ? { mimeType: item.text.mimeType } : {}),
-      bytes: utf8Length(item.text.body),
+      bytes,
       block: item.source,
     });
     if (uri) {
       lines.push(
-        `- ${uri}: left out whole; read it with ${restCall(ctx.readToolName, uri, 0, utf8Length(item.text.body))}`,
+        `- ${uri}: left out whole; read it with ${restCall(ctx.readToolName, uri, 0, bytes)}`,
       );
       dropped--;
     }
