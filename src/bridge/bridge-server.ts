@@ -226,13 +226,12 @@ export class BridgeServer extends McpServer {
         (await this.upstream.send(this.timeoutMs, (c) =>
           c.readResource(uri, { timeoutMs: this.timeoutMs }),
         )),
+      // As read, it waits for an upstream restart under way (as forwarded requests do).
       list: async (cursor) =>
-        (await this.upstream.client.request(
-          'resources/list',
-          cursor === undefined ? {} : { cursor },
-          {
+        (await this.upstream.send(this.timeoutMs, (c) =>
+          c.request('resources/list', cursor === undefined ? {} : { cursor }, {
             timeoutMs: this.timeoutMs,
-          },
+          }),
         )) as never,
       maxBytes: this.bridge.maxReadBytes ?? DEFAULT_READ_TOOL_BYTES,
     });
