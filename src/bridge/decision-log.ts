@@ -19,7 +19,10 @@ export function logDecisions(
   const decisions = (result._meta as Obj | undefined)?.[DECISIONS];
   if (onDecision && Array.isArray(decisions) && decisions !== before) {
     const at = new Date().toISOString();
-    for (const decision of decisions)
+    // The bridge's come after the upstream's (kept first, a non-array as one entry), which may
+    // say `by: "bridge"` too: those are skipped, not taken for the bridge's.
+    const theirs = before === undefined ? 0 : Array.isArray(before) ? before.length : 1;
+    for (const decision of decisions.slice(theirs))
       if ((decision as Obj)['by'] === 'bridge')
         onDecision({ at, method, name: params['name'], ...(decision as Obj) });
   }
