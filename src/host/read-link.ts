@@ -157,7 +157,8 @@ export async function readLink(req: ReadRequest): Promise<ReadAnswer> {
       bytes,
       source: 'server',
       ttlMs: typeof ttl === 'number' ? ttl : 0,
-      shared: scope === 'shared',
+      // The schema's scopes are "private" and "public": only a public answer may be shared.
+      shared: scope === 'public',
     };
   } catch (error) {
     return failedFrom(error, req);

@@ -353,10 +353,10 @@ describe('Resolver: the cache', () => {
     resolver.close();
   });
 
-  it('shares `shared` entries across clients of one server key, never `private` ones', async () => {
+  it('shares `public` entries across clients of one server key, never `private` ones', async () => {
     const cache = new LinkCache();
     const served = {
-      'file:///s': text('file:///s', 'S', { ttlMs: 60_000, cacheScope: 'shared' }),
+      'file:///s': text('file:///s', 'S', { ttlMs: 60_000, cacheScope: 'public' }),
       'file:///p': text('file:///p', 'P', { ttlMs: 60_000, cacheScope: 'private' }),
     } as Served;
     const one = fakeClient(served);
@@ -485,7 +485,7 @@ describe('resolve: after a cold review', () => {
   it("in a shared cache, one server's update drops only its own entries", async () => {
     const cache = new LinkCache();
     const served = {
-      'file:///x': text('file:///x', 'X', { ttlMs: 60_000, cacheScope: 'shared' }),
+      'file:///x': text('file:///x', 'X', { ttlMs: 60_000, cacheScope: 'public' }),
     } as Served;
     const a = fakeClient(served, 'a');
     const b = fakeClient(served, 'b');

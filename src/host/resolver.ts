@@ -36,7 +36,7 @@ export interface ResolverOptions {
   /** A cache to share with other resolvers; `false`: none. Default: one per resolver. */
   cache?: LinkCache | false;
   /**
-   * Who the server is, for `cacheScope: "shared"` entries of a shared cache (its URL or command
+   * Who the server is, for `cacheScope: "public"` entries of a shared cache (its URL or command
    * line, say). Default: this client alone, so nothing is shared across clients by accident.
    */
   serverKey?: string;

@@ -2,7 +2,7 @@
 // server's ttlMs, and a resource-updated notification on an open listen stream drops it.
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpClient } from '../../src/client/index.js';
-import { Resolver } from '../../src/host/index.js';
+import { LinkCache, Resolver } from '../../src/host/index.js';
 import type { ResolvedLink } from '../../src/host/index.js';
 import type { ContentBlock } from '../../src/protocol/index.js';
 import { createServer } from '../../src/server/server.js';
@@ -63,5 +63,34 @@ describe('Resolver cache and listen streams', () => {
     expect(text(await resolver.resolve([link]))).toBe('server version 1');
     expect(reads()).toBe(2);
     resolver.close();
+  });
+});
+
+describe('Resolver shared cache against a real server', () => {
+  it('a `cacheScope: "public"` read is shared by the resolvers of one server key', async () => {
+    let reads = 0;
+    const server = createServer({
+      name: 'docs',
+      version: '1',
+      readCache: { ttlMs: 60_000, cacheScope: 'public' },
+    });
+    server.resource('doc://readme', { name: 'readme', mimeType: 'text/plain' }, () => {
+      reads++;
+      return 'hello';
+    });
+    const open = async () => {
+      const client = new McpClient({ transport: new MemoryClientTransport(server), cache: false });
+      clients.push(client);
+      return client.connect();
+    };
+    const cache = new LinkCache();
+    const readme = { type: 'resource_link', uri: 'doc://readme', name: 'readme' } as ContentBlock;
+    const first = new Resolver(await open(), { select: 'all' }, { cache, serverKey: 'docs' });
+    const second = new Resolver(await open(), { select: 'all' }, { cache, serverKey: 'docs' });
+    expect(text(await first.resolve([readme]))).toBe('server hello');
+    expect(text(await second.resolve([readme]))).toBe('cache hello');
+    expect(reads).toBe(1);
+    first.close();
+    second.close();
   });
 });
