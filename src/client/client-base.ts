@@ -34,10 +34,11 @@ import { listenerThrew, tellRaw, type NotificationListener } from './notificatio
 import { Emitter } from '../protocol/emitter.js';
 import { WarningLog } from './warning-log.js';
 import { ServerRequestGate } from './server-request-gate.js';
-import { ToolHeaderTable } from './tool-headers.js';
+import { ToolHeaderTable, type CallLimit } from './tool-headers.js';
 import type { ClientTransport } from './transport.js';
 
 type Obj = Record<string, unknown>;
+type HeaderSet = Record<string, string>;
 
 export type { RequestOptions };
 
@@ -316,11 +317,17 @@ export abstract class ClientBase {
         ['io.modelcontextprotocol/clientCapabilities']: options.clientCapabilities,
       };
     let extra: Record<string, string> | undefined;
+    const budgetMs = this.timeoutOf(options);
+    let timeoutMs = budgetMs;
     if (method === 'tools/call') {
       this.toolHeaders.refuseDropped(String(params['name']));
-      extra = await this.paramHeaders(params);
+      const started = performance.now();
+      extra = await this.paramHeaders(params, { timeoutMs, signal: options.signal });
+      // The tool list it waited for took part of the call's own time.
+      if (timeoutMs > 0 && Number.isFinite(timeoutMs))
+        timeoutMs = Math.max(1, Math.ceil(timeoutMs - (performance.now() - started)));
     }
-    const send: SendRequestOptions = { timeoutMs: this.timeoutOf(options) };
+    const send: SendRequestOptions = { timeoutMs, budgetMs };
     const headers = this.headersFor(method, sendParams, extra);
     if (headers) send.headers = headers;
     if (options.signal) send.signal = options.signal;
@@ -361,12 +368,10 @@ export abstract class ClientBase {
   }
 
   /** The `Mcp-Param` headers of a modern `tools/call` over HTTP (from the tool's schema). */
-  private async paramHeaders(params: Obj): Promise<Record<string, string> | undefined> {
+  private async paramHeaders(params: Obj, limit: CallLimit): Promise<HeaderSet | undefined> {
     if (this.transport.kind !== 'http' || this.era !== 'modern') return undefined;
-    return this.toolHeaders.headersFor(
-      String(params['name']),
-      params['arguments'] as Obj | undefined,
-    );
+    const args = params['arguments'] as Obj | undefined;
+    return this.toolHeaders.headersFor(String(params['name']), args, limit);
   }
 
   protected async *iterate<T>(method: ListMethod, options: RequestOptions = {}): AsyncGenerator<T> {

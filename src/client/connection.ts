@@ -26,6 +26,8 @@ export interface SendRequestOptions {
   signal?: AbortSignal;
   /** 0 or undefined with `longLived`: no timeout. */
   timeoutMs?: number;
+  /** The timeout the caller set, when `timeoutMs` is what is left of it (messages name it). */
+  budgetMs?: number;
   onProgress?: (progress: Progress) => void;
   headers?: Record<string, string>;
   longLived?: boolean;
@@ -166,7 +168,7 @@ export class Connection {
       signal?.addEventListener('abort', entry, { once: true });
       // Infinity (or NaN) means no deadline, as 0 does.
       if (timeoutMs !== undefined && timeoutMs > 0 && Number.isFinite(timeoutMs)) {
-        entry.timeoutMs = timeoutMs;
+        entry.timeoutMs = options.budgetMs ?? timeoutMs;
         entry.deadline = this.deadlines.add(timeoutMs, entry);
       }
       let sendParams = params;

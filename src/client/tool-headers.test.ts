@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Tool } from '../protocol/index.js';
-import { ScriptedTransport, result } from '../testing/scripted-transport.js';
+import { ScriptedTransport, result, settle, silence } from '../testing/scripted-transport.js';
 import { McpClient } from './client.js';
 import { paramHeaderValues, paramHeadersOf } from './tool-headers.js';
 
@@ -181,6 +181,44 @@ describe('Mcp-Param-* through the client', () => {
     );
     await expect(c.callTool('bad', { q: {} })).rejects.toMatchObject({ code: 'TOOL_REJECTED' });
     expect(t.requests('tools/call')).toHaveLength(0);
+  });
+
+  it("a call's timeout and signal bound the tool list it waits for", async () => {
+    const t = new ScriptedTransport({ kind: 'http' })
+      .modern()
+      .onRequest('tools/list', silence)
+      .onRequest('tools/call', result(call));
+    const c = await new McpClient({ transport: t, cache: false, requestTimeoutMs: 5000 }).connect();
+    const started = Date.now();
+    await expect(c.callTool('deploy', {}, { timeoutMs: 50 })).rejects.toMatchObject({
+      code: 'REQUEST_TIMEOUT',
+    });
+    const aborted = new AbortController();
+    const cancelled = c.callTool('deploy', {}, { signal: aborted.signal });
+    setTimeout(() => aborted.abort(), 20);
+    await expect(cancelled).rejects.toMatchObject({ code: 'REQUEST_CANCELLED' });
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(t.requests('tools/call')).toHaveLength(0);
+    await c.close();
+  });
+
+  it('the time a call waited for the tool list counts against its timeout', async () => {
+    const t = new ScriptedTransport({ kind: 'http' })
+      .modern()
+      .onRequest('tools/list', async () => {
+        await settle(300);
+        return result(list);
+      })
+      .onRequest('tools/call', silence);
+    const c = await new McpClient({ transport: t, cache: false }).connect();
+    const started = Date.now();
+    await expect(c.callTool('deploy', {}, { timeoutMs: 500 })).rejects.toMatchObject({
+      code: 'REQUEST_TIMEOUT',
+      // The message names the timeout the caller set, not what was left of it.
+      message: 'tools/call got no answer within 500 ms',
+    });
+    expect(Date.now() - started).toBeLessThan(700);
+    await c.close();
   });
 
   it('an unknown tool is still sent (the server answers for it)', async () => {

@@ -107,12 +107,16 @@ export class ToolHeaderTable {
     }
   }
 
-  /** The `Mcp-Param-*` headers of a call; TOOL_REJECTED for a tool dropped from the list. */
+  /**
+   * The `Mcp-Param-*` headers of a call; TOOL_REJECTED for a tool dropped from the list. A list
+   * being fetched is awaited within the call's own `limit` (its timeout and signal).
+   */
   async headersFor(
     name: string,
     args: Record<string, unknown> | undefined,
+    limit: CallLimit = {},
   ): Promise<Record<string, string>> {
-    const table = this.table ?? (await this.load());
+    const table = this.table ?? (await within(this.load(), limit));
     this.refuseDropped(name);
     return paramHeaderValues(table.get(name) ?? [], args);
   }
@@ -125,6 +129,49 @@ export class ToolHeaderTable {
       });
     return this.loading;
   }
+}
+
+/** What bounds a call: its timeout (0: none) and its signal. */
+export interface CallLimit {
+  timeoutMs?: number;
+  signal?: AbortSignal | undefined;
+}
+
+/** `work`, or REQUEST_TIMEOUT / REQUEST_CANCELLED when the call's limit ends first. */
+function within<T>(work: Promise<T>, { timeoutMs = 0, signal }: CallLimit): Promise<T> {
+  const timed = timeoutMs > 0 && Number.isFinite(timeoutMs);
+  if (!timed && !signal) return work;
+  return new Promise<T>((resolve, reject) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const stop = (): void => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    };
+    const onAbort = (): void => {
+      stop();
+      const cause = signal?.reason;
+      reject(new McpKitError('REQUEST_CANCELLED', 'tools/call was cancelled', { cause }));
+    };
+    if (signal?.aborted) return onAbort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    if (timed) {
+      timer = setTimeout(() => {
+        stop();
+        const why = `tools/call got no answer within ${timeoutMs} ms (it waited for tools/list, for the tool's x-mcp-header annotations)`;
+        reject(new McpKitError('REQUEST_TIMEOUT', why));
+      }, timeoutMs);
+    }
+    work.then(
+      (value) => {
+        stop();
+        resolve(value);
+      },
+      (error: unknown) => {
+        stop();
+        reject(error);
+      },
+    );
+  });
 }
 
 function headersOf(tool: Tool): ParamHeader[] {
