@@ -73,4 +73,28 @@ describe('FetchRequester and its abort', () => {
     abort.abort();
     expect(signals[0]?.aborted).toBe(false);
   });
+
+  it('a waiter aborted as its slot is handed over is not sent, and gives the slot back', async () => {
+    const fetched: string[] = [];
+    const requester = new FetchRequester(
+      (async (url: URL | string) => {
+        fetched.push(String(url));
+        return new Response(endless(), { status: 200 });
+      }) as typeof globalThis.fetch,
+      { maxSockets: 1 },
+    );
+    const first = new Abort();
+    const second = new Abort();
+    await requester.request(requestOf(first));
+    const waiting = requester.request({ ...requestOf(second), url: new URL('http://127.0.0.1/b') });
+    // What closing the transport does: every request aborted in one go.
+    first.abort();
+    second.abort();
+    await expect(waiting).rejects.toMatchObject({ name: 'AbortError' });
+    expect(fetched).toEqual(['http://127.0.0.1/mcp']);
+    // The slot is free again.
+    const third = await requester.request(requestOf(new Abort()));
+    await third.cancel();
+    expect(fetched).toHaveLength(2);
+  });
 });

@@ -58,6 +58,12 @@ export class FetchRequester implements HttpRequester {
     const abort = request.signal;
     if (abort.aborted) throw abort.reason;
     const release = await this.slots.acquire(abort);
+    // Aborted as the slot was handed over (a close aborts every request in one go): `listen`
+    // below would never call back, and the request would go out unabortable, holding the slot.
+    if (abort.aborted) {
+      release();
+      throw abort.reason;
+    }
     const controller = new AbortController();
     // Kept for the body's whole life (aborting stops its reading too), and no longer: one
     // Abort can serve many requests (a session's GET stream, reopened), each adding one.
