@@ -4,7 +4,7 @@
  * URI, and the session's own notifications fanned out to the streams that want them.
  */
 import { McpKitError } from '../errors/index.js';
-import { META } from '../protocol/index.js';
+import { META, validateDef } from '../protocol/index.js';
 import type { Era, JSONRPCNotification, RequestId, SubscriptionFilter } from '../protocol/index.js';
 import type { Connection } from './connection.js';
 import { ListenStream, listenEnded, unrequested, wants } from './listen.js';
@@ -25,7 +25,8 @@ export interface ListenDeps {
 
 interface Modern {
   stream: ListenStream;
-  ack?: (filter: SubscriptionFilter) => void;
+  /** Takes the acknowledgement's `notifications`, as the server sent them. */
+  ack?: (granted: unknown) => void;
 }
 
 export class ListenRegistry {
@@ -62,7 +63,7 @@ export class ListenRegistry {
     const entry = id === undefined ? undefined : this.modern.get(id);
     if (entry) {
       if (note.method === 'notifications/subscriptions/acknowledged') {
-        entry.ack?.((params['notifications'] ?? {}) as SubscriptionFilter);
+        entry.ack?.(params['notifications'] ?? {});
         delete entry.ack;
       } else if (entry.ack) {
         this.deps.warn({
@@ -109,8 +110,15 @@ export class ListenRegistry {
       this.modern.delete(id);
       abort.abort(new Error('listen closed by the client'));
     });
-    const acked = new Promise<SubscriptionFilter>((resolve) => {
-      this.modern.set(id, { stream, ack: resolve });
+    const acked = new Promise<SubscriptionFilter>((resolve, reject) => {
+      const ack = (granted: unknown): void => {
+        // Checked before anything reads it: a malformed grant fails the listen, not a loop.
+        const issue = validateDef('modern', 'SubscriptionFilter', granted, 'params.notifications');
+        if (issue === undefined) return resolve(granted as SubscriptionFilter);
+        const what = `notifications/subscriptions/acknowledged is invalid: ${issue.message}`;
+        reject(new McpKitError('INVALID_RESPONSE', `${what} (schema 2026-07-28)`));
+      };
+      this.modern.set(id, { stream, ack });
     });
     const { params, headers } = this.deps.prepare(filter, options.meta);
     const { done } = conn.send(

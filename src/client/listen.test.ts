@@ -131,6 +131,32 @@ describe('listen (2026-07-28)', () => {
     ]);
   });
 
+  it("the server's URIs in an acknowledgement warning are escaped", async () => {
+    const { c } = await modern(acking({ resourceSubscriptions: ['file:///a\u001b[2J\u202e'] }));
+    await c.listen({ toolsListChanged: true });
+    const warning = c.warnings.find((w) => w.code === 'LISTEN_ACK_MISMATCH');
+    expect(warning?.message).toContain('\\u001b[2J\\u202e');
+    expect(warning?.message).not.toMatch(/[\u001b\u202e]/);
+  });
+
+  it.each([
+    [{ resourceSubscriptions: 5 }, 'resourceSubscriptions'],
+    [{ resourceSubscriptions: [{}] }, 'resourceSubscriptions[0]'],
+    ['all', 'notifications'],
+  ])(
+    'a malformed acknowledgement (%j) fails the listen, naming the field',
+    async (grant, field) => {
+      const { t, c } = await modern(acking(grant as SubscriptionFilter));
+      const error = await c.listen({ toolsListChanged: true }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(McpKitError);
+      expect(error).toMatchObject({ code: 'INVALID_RESPONSE' });
+      expect((error as Error).message).toContain(`params.notifications`);
+      expect((error as Error).message).toContain(field);
+      // The listen was given up: the server is told.
+      expect(t.cancelled.map((x) => x.id)).toEqual([listenId(t)]);
+    },
+  );
+
   it('the graceful listen result ends the iterator', async () => {
     const { t, c } = await modern();
     const stream = await c.listen({ toolsListChanged: true });

@@ -6,6 +6,7 @@
  */
 import type { JSONRPCNotification, SubscriptionFilter } from '../protocol/index.js';
 import { McpKitError } from '../errors/index.js';
+import { shown } from './shown.js';
 
 export const DEFAULT_LISTEN_QUEUE = 1_000;
 
@@ -131,7 +132,8 @@ export function unrequested(requested: SubscriptionFilter, ack: SubscriptionFilt
     if (ack[key] === true && requested[key] !== true) out.push(key);
   }
   const asked = new Set(requested.resourceSubscriptions ?? []);
-  for (const uri of ack.resourceSubscriptions ?? []) if (!asked.has(uri)) out.push(uri);
+  // The server's URIs, quoted and escaped: the warning may reach a terminal.
+  for (const uri of ack.resourceSubscriptions ?? []) if (!asked.has(uri)) out.push(shown(uri));
   return out;
 }
 

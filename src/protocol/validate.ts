@@ -189,9 +189,17 @@ export function validateServerResult(
   return check ? check(result) : undefined;
 }
 
-/** Validates any value against a named `$defs` entry; for tests and tooling. */
-export function validateDef(era: Era, def: string, value: unknown): ValidationIssue | undefined {
-  const check = validators()[era].forDef(def, 'value');
+/**
+ * Validates any value against a named `$defs` entry; `root` is how messages name the value
+ * (`params.notifications`, say).
+ */
+export function validateDef(
+  era: Era,
+  def: string,
+  value: unknown,
+  root = 'value',
+): ValidationIssue | undefined {
+  const check = validators()[era].forDef(def, root);
   if (!check) throw new Error(`no $defs entry named ${def}`);
   return check(value);
 }
