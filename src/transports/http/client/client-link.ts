@@ -88,13 +88,15 @@ export class ClientLink {
   /**
    * What a status >= 400 means (its body consumed). A JSON-RPC error response to `id` is given
    * back as it is (the core reads its code: era detection); anything else is an HTTP_ERROR with
-   * the status on it, SESSION_EXPIRED for a 404 to a request that carried a session id.
+   * the status on it, SESSION_EXPIRED for a 404 to a request that carried a session id. A JSON
+   * body is read up to `cap`: the request's own limit, when it set one.
    */
   async statusFailure(
     method: string,
     response: HttpAnswer,
     sent: string | undefined,
     id?: RequestId,
+    cap = this.options.maxResponseBytes,
   ): Promise<HttpStatusError | JSONRPCResponse> {
     const url = this.options.url;
     if (response.status === 404 && sent !== undefined) {
@@ -109,9 +111,10 @@ export class ClientLink {
     if (contentType(response) !== JSON_TYPE) {
       return answeredError(method, url, response, await readBodyPrefix(response, ERROR_BODY_BYTES));
     }
-    const body = await readCappedBody(response, this.options.maxResponseBytes);
+    const body = await readCappedBody(response, cap);
     if (body.tooLarge) {
-      return answeredError(method, url, response, '(a JSON body over maxResponseBytes, not read)');
+      const what = `(a JSON body over ${cap} bytes, maxResponseBytes; not read)`;
+      return answeredError(method, url, response, what);
     }
     const inbound = decodeInbound(body.text, this.options.maxDepth);
     if (inbound.kind === 'message' && isResponse(inbound.message) && id !== undefined) {

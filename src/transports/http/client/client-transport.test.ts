@@ -180,6 +180,22 @@ describe.each(REQUESTERS)('over %s', (requester) => {
       expect(record.failed[0]?.error.code).toBe('RESPONSE_TOO_LARGE');
     });
 
+    it("stops reading a JSON error body at the request's own maxResponseBytes", async () => {
+      let released = false;
+      const { transport, record } = await setup((_r, res) => {
+        res.on('close', () => (released = true));
+        res.writeHead(400, { 'content-type': 'application/json' });
+        // No Content-Length and no end: only the request's limit can stop this body.
+        res.write(
+          `{"jsonrpc":"2.0","id":12,"error":{"code":-32603,"message":"${'e'.repeat(4 * CAP)}`,
+        );
+      });
+      await transport.request(call(12), { maxResponseBytes: CAP });
+      await until(() => record.failed.length === 1, 'the failure');
+      expect(record.failed[0]?.error).toMatchObject({ code: 'HTTP_ERROR', status: 400 });
+      await until(() => released, 'the server socket to close');
+    });
+
     it('fails on an SSE event past the cap, after delivering the events before it', async () => {
       const note = { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info' } };
       const { transport, record } = await setup(

@@ -205,7 +205,13 @@ export class HttpClientTransport implements ClientTransport {
       const response = await this.link.post(flight.headers, body, flight.controller);
       this.link.capture(flight.sink, response, initialize);
       if (response.status >= 400) {
-        const failure = await this.link.statusFailure('POST', response, sent, flight.id);
+        const failure = await this.link.statusFailure(
+          'POST',
+          response,
+          sent,
+          flight.id,
+          flight.cap,
+        );
         if (isMcpKitError(failure)) return this.fail(flight, failure);
         this.settle(flight);
         return flight.sink.message(failure);
