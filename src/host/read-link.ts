@@ -4,6 +4,7 @@
  * way it can end is an outcome-shaped answer.
  */
 import { isTextMimeType, sniffMime, DEFAULT_BINARY_MIME } from '../content/index.js';
+import { utf8Length } from '../content/wire-size.js';
 import { isMcpKitError } from '../errors/index.js';
 import { decodeContents } from './decode.js';
 import { essence, schemeOf } from './policy.js';
@@ -26,7 +27,14 @@ export type ReadAnswer =
       /** Bytes read before the read was stopped (charged to the turn's budget). */
       bytes?: number;
     }
-  | { kind: 'failed'; code: string; reason: string; error: unknown };
+  | {
+      kind: 'failed';
+      code: string;
+      reason: string;
+      error: unknown;
+      /** What the failure brought and its outcome keeps (an error's data, a body): charged. */
+      bytes?: number;
+    };
 
 export interface ReadRequest {
   client: ResolverClient;
@@ -69,14 +77,35 @@ function failedFrom(error: unknown, req: ReadRequest): ReadAnswer {
         bytes: wire,
       };
     }
-    return { kind: 'failed', code: error.code, reason: `${error.code}: ${error.message}`, error };
+    const reason = `${error.code}: ${error.message}`;
+    return { kind: 'failed', code: error.code, reason, error, bytes: errorBytes(error) };
   }
   const code =
     typeof (error as { code?: unknown })?.code === 'number'
       ? `JSONRPC_${(error as { code: number }).code}`
       : 'READ_FAILED';
   const message = error instanceof Error ? error.message : String(error);
-  return { kind: 'failed', code, reason: `${code}: ${message}`, error };
+  return { kind: 'failed', code, reason: `${code}: ${message}`, error, bytes: errorBytes(error) };
+}
+
+/**
+ * The bytes of what a failed read brought and its outcome keeps: the error's message, its
+ * `data` (a JSON-RPC error's, as JSON) and an HTTP error's `body`. A server that answers every
+ * link with a large error must not bring more than the turn's budget.
+ */
+function errorBytes(error: unknown): number {
+  if (typeof error !== 'object' || error === null) return 0;
+  const { message, data, body } = error as { message?: unknown; data?: unknown; body?: unknown };
+  let bytes = typeof message === 'string' ? utf8Length(message) : 0;
+  if (typeof body === 'string') bytes += utf8Length(body);
+  if (data !== undefined) {
+    try {
+      bytes += utf8Length(JSON.stringify(data) ?? '');
+    } catch {
+      // Not JSON (a cycle): it did not come over the wire.
+    }
+  }
+  return bytes;
 }
 
 const fatalUtf8 = new TextDecoder('utf-8', { fatal: true });

@@ -446,6 +446,23 @@ describe('resolve: after a cold review', () => {
     expect(r.bytesRead).toBe(100);
   });
 
+  it('what failed reads brought (error data) counts against the turn budget', async () => {
+    const data = { detail: 'x'.repeat(256 * 1024) };
+    const served: Served = {};
+    const blocks: ContentBlock[] = [];
+    for (let i = 0; i < 40; i++) {
+      served[`file:///${i}`] = new ProtocolError(-32603, 'internal error', data);
+      blocks.push(link(`file:///${i}`));
+    }
+    const { client, stats } = fakeClient(served);
+    const r = await resolve(blocks, client, { select: 'all', budgetBytes: 1024 * 1024 });
+    // About 1 MiB of error data, and the reads in flight when it was reached: not 10 MiB.
+    expect(stats.reads.length).toBeLessThanOrEqual(4 + 4);
+    const o = outcomes(r);
+    expect(o[0]).toMatchObject({ status: 'failed', code: 'JSONRPC_-32603' });
+    expect(o.at(-1)).toMatchObject({ status: 'skipped', code: 'budget' });
+  });
+
   it('a select predicate that throws reads nothing and fails no other link', async () => {
     const { client, stats } = fakeClient({ 'file:///ok': text('file:///ok', 'ok') });
     const r = await resolve([link('file:///boom'), link('file:///ok')], client, {

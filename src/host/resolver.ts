@@ -306,8 +306,11 @@ export class Resolver {
       budget.charge(bytes);
       return { status: 'refused', by, code, reason, bytes };
     }
-    if (answer.kind === 'failed')
+    if (answer.kind === 'failed') {
+      // The error its outcome keeps (a JSON-RPC error's data, say) came over the wire too.
+      budget.charge(answer.bytes ?? 0);
       return { status: 'failed', code: answer.code, reason: answer.reason, error: answer.error };
+    }
     // Not kept when the resource changed while it was read: the bytes may be the old ones.
     if (!hit && cache && cache.generation === generation) {
       const key = `${answer.shared ? this.sharedKey : this.privateKey}\n${uri}`;

@@ -56,7 +56,7 @@ export class TurnBudget {
     return `budget: the read brought ${bytes} bytes, more than the ${Math.max(0, left)} left of this turn's budget of ${this.limit}`;
   }
 
-  /** Counts bytes that were read and then refused (a MIME type or a size the policy refuses). */
+  /** Counts bytes that were read and not kept: refused (MIME type, size), or a failure's error. */
   charge(bytes: number): void {
     this.spent += bytes;
   }
