@@ -95,17 +95,35 @@ export async function initialize(deps: HandshakeDeps): Promise<ServerIdentity> {
   );
   conn.transport.setEra('legacy', identity.protocolVersion);
   const version = identity.protocolVersion;
-  await conn.notify(
+  const initialized = conn.notify(
     'notifications/initialized',
     {},
     standardHeaders(version, 'notifications/initialized', {}),
   );
+  // Over HTTP it is a POST: one whose answer never comes must not hold connect() either.
+  await within(initialized, deps.timeoutMs, 'notifications/initialized');
   // Bounded: a GET whose headers never come must not hold connect() (it goes on without it).
   await conn.transport.openServerStream(
     { 'MCP-Protocol-Version': version },
     { timeoutMs: deps.timeoutMs },
   );
   return identity;
+}
+
+/** `sent`, or REQUEST_TIMEOUT once `ms` passed (0 or Infinity: no limit). */
+async function within(sent: Promise<void>, ms: number, what: string): Promise<void> {
+  if (!(ms > 0 && Number.isFinite(ms))) return sent;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      reject(new McpKitError('REQUEST_TIMEOUT', `${what} got no answer within ${ms} ms`));
+    }, ms);
+  });
+  try {
+    await Promise.race([sent, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** A -32022 whose `data.supported` lists 2026-07-28 (the version the probe sent). */

@@ -151,6 +151,25 @@ describe.each(REQUESTERS)('over %s', (requester) => {
       expect(await mcp.listTools()).toEqual([]);
     });
 
+    it('a notifications/initialized POST never answered fails connect() within requestTimeoutMs', async () => {
+      const { mcp } = await setup(
+        (r, res) => {
+          if (r.json?.['method'] === 'notifications/initialized') return; // no headers, ever
+          if (r.json?.['method'] === 'initialize') {
+            return sendJson(res, 200, initResult(r.json['id']), { 'mcp-session-id': 's' });
+          }
+          res.writeHead(r.method === 'GET' ? 405 : 200).end();
+        },
+        { era: 'legacy', requestTimeoutMs: 200 },
+      );
+      const started = Date.now();
+      await expect(mcp.connect()).rejects.toMatchObject({
+        code: 'REQUEST_TIMEOUT',
+        message: expect.stringContaining('notifications/initialized'),
+      });
+      expect(Date.now() - started).toBeLessThan(2000);
+    });
+
     it('a GET stream answered late still delivers what the server sends on it', async () => {
       const note = {
         jsonrpc: '2.0',
