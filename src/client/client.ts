@@ -24,6 +24,7 @@ import type { NotificationListener } from './notification-listener.js';
 import type { RequestOptions } from './client-base.js';
 import type { ListenNotification, ListenStream } from './listen.js';
 import { ResilientListenStream, type RelistenOptions } from './resilient-listen.js';
+import type { ListenOpenOptions } from './listen-registry.js';
 import { collect } from './lists.js';
 
 export type { RequestOptions } from './client-base.js';
@@ -119,14 +120,20 @@ export class McpClient extends ClientBase {
     filter: SubscriptionFilter,
     options: ListenOptions = {},
   ): Promise<ListenStream | ResilientListenStream> {
+    const { signal } = options;
     const open = (): Promise<ListenStream> => {
       this.requireOpen('subscriptions/listen');
-      const o: { timeoutMs: number; meta?: Obj } = { timeoutMs: this.timeoutOf(options) };
+      const o: ListenOpenOptions = { timeoutMs: this.timeoutOf(options) };
       if (options.meta) o.meta = options.meta;
+      if (signal) o.signal = signal;
       return this.listens.open(this.era as Era, filter, o);
     };
     const first = await open();
-    if (!options.relisten) return first;
+    if (!options.relisten) {
+      // Aborting the signal later closes the stream, as `close()` does.
+      if (signal) first.closeOn(signal);
+      return first;
+    }
     const deps = {
       // A client whose connection is gone (a stdio server that exited) connects again first.
       open: async () => {
@@ -136,12 +143,14 @@ export class McpClient extends ClientBase {
       inject: (note: ListenNotification) => this.injectNotification(note),
       closed: () => this.isClosed(),
     };
-    return new ResilientListenStream(
+    const stream = new ResilientListenStream(
       first,
       filter,
       deps,
       options.relisten === true ? {} : options.relisten,
     );
+    if (signal) stream.closeOn(signal);
+    return stream;
   }
 
   /**

@@ -23,6 +23,14 @@ export interface ListenDeps {
   warn: Warn;
 }
 
+/** How one stream is opened: its time limit for the acknowledgement, `_meta`, and signal. */
+export interface ListenOpenOptions {
+  timeoutMs: number;
+  meta?: Obj;
+  /** Aborted before the stream opened: the opening fails with REQUEST_CANCELLED. */
+  signal?: AbortSignal;
+}
+
 interface Modern {
   stream: ListenStream;
   /** Takes the acknowledgement's `notifications`, as the server sent them. */
@@ -40,9 +48,11 @@ export class ListenRegistry {
   async open(
     era: Era,
     filter: SubscriptionFilter,
-    options: { timeoutMs: number; meta?: Obj },
+    options: ListenOpenOptions,
   ): Promise<ListenStream> {
-    return era === 'legacy' ? this.openLegacy(filter) : this.openModern(filter, options);
+    return era === 'legacy'
+      ? this.openLegacy(filter, options.signal)
+      : this.openModern(filter, options);
   }
 
   /** Claims a notification that belongs to a stream; false when it is nobody's frame. */
@@ -101,7 +111,7 @@ export class ListenRegistry {
 
   private async openModern(
     filter: SubscriptionFilter,
-    options: { timeoutMs: number; meta?: Obj },
+    options: ListenOpenOptions,
   ): Promise<ListenStream> {
     const { conn } = this.deps;
     const id = conn.allocateId();
@@ -156,8 +166,15 @@ export class ListenRegistry {
     const answeredFirst = ended.then(() => {
       throw listenEnded('the server answered before acknowledging');
     });
+    const { signal } = options;
+    let onAbort: (() => void) | undefined;
+    const aborted = new Promise<never>((_, reject) => {
+      onAbort = () => reject(listenCancelled(signal as AbortSignal));
+      if (signal?.aborted) onAbort();
+      else signal?.addEventListener('abort', onAbort, { once: true });
+    });
     try {
-      const ack = await Promise.race([acked, answeredFirst, timedOut]);
+      const ack = await Promise.race([acked, answeredFirst, timedOut, aborted]);
       stream.acknowledged = ack;
       const extra = unrequested(filter, ack);
       if (extra.length > 0) {
@@ -172,10 +189,14 @@ export class ListenRegistry {
       throw error;
     } finally {
       if (timer) clearTimeout(timer);
+      if (onAbort) signal?.removeEventListener('abort', onAbort);
     }
   }
 
-  private async openLegacy(filter: SubscriptionFilter): Promise<ListenStream> {
+  private async openLegacy(
+    filter: SubscriptionFilter,
+    signal?: AbortSignal,
+  ): Promise<ListenStream> {
     const uris = [...new Set(filter.resourceSubscriptions ?? [])];
     const held: string[] = [];
     const stream = new ListenStream(filter, async () => {
@@ -184,6 +205,7 @@ export class ListenRegistry {
     });
     try {
       for (const uri of uris) {
+        if (signal?.aborted) throw listenCancelled(signal);
         await this.deps.subscribe(uri);
         this.uriRefs.set(uri, (this.uriRefs.get(uri) ?? 0) + 1);
         held.push(uri);
@@ -191,6 +213,10 @@ export class ListenRegistry {
     } catch (error) {
       await this.release(held);
       throw error;
+    }
+    if (signal?.aborted) {
+      await this.release(held);
+      throw listenCancelled(signal);
     }
     stream.acknowledged = filter;
     this.legacy.add(stream);
@@ -209,4 +235,10 @@ export class ListenRegistry {
       if (this.deps.connected()) await this.deps.unsubscribe(uri).catch(() => undefined);
     }
   }
+}
+
+function listenCancelled(signal: AbortSignal): McpKitError {
+  return new McpKitError('REQUEST_CANCELLED', 'subscriptions/listen was cancelled', {
+    cause: signal.reason,
+  });
 }

@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import { McpKitError } from '../errors/index.js';
 import type { JSONRPCNotification, RequestId, SubscriptionFilter } from '../protocol/index.js';
@@ -251,6 +252,69 @@ describe('listen (2026-07-28)', () => {
     await expect(take(b, 1)).rejects.toMatchObject({ code: 'SERVER_EXITED' });
   });
 
+  it('its signal aborted before the acknowledgement: REQUEST_CANCELLED, and the listen is cancelled', async () => {
+    const { t, c } = await modern(() => silence);
+    const abort = new AbortController();
+    const opening = c.listen(
+      { toolsListChanged: true },
+      { signal: abort.signal, timeoutMs: 20_000 },
+    );
+    await settle();
+    abort.abort();
+    await expect(opening).rejects.toMatchObject({ code: 'REQUEST_CANCELLED' });
+    expect(t.cancelled.map((x) => x.id)).toEqual([listenId(t)]);
+    expect(getEventListeners(abort.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('its signal aborted already: REQUEST_CANCELLED', async () => {
+    const { c } = await modern();
+    await expect(
+      c.listen({ toolsListChanged: true }, { signal: AbortSignal.abort() }),
+    ).rejects.toMatchObject({ code: 'REQUEST_CANCELLED' });
+  });
+
+  it('its signal aborted once open closes the stream, as close() does', async () => {
+    const { t, c } = await modern();
+    const abort = new AbortController();
+    const stream = await c.listen({ toolsListChanged: true }, { signal: abort.signal });
+    const waiting = take(stream, 1);
+    abort.abort();
+    expect(await waiting).toEqual([]);
+    expect(stream.closed).toBe(true);
+    expect(t.cancelled.map((x) => x.id)).toEqual([listenId(t)]);
+  });
+
+  it('a stream that ended takes its listener off a signal that outlives it', async () => {
+    const { c } = await modern();
+    const abort = new AbortController();
+    const streams = [];
+    for (let i = 0; i < 3; i++)
+      streams.push(await c.listen({ toolsListChanged: true }, { signal: abort.signal }));
+    expect(getEventListeners(abort.signal, 'abort')).toHaveLength(3);
+    for (const stream of streams) await stream.close();
+    expect(getEventListeners(abort.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('with relisten, its signal aborted closes the stream and it does not listen again', async () => {
+    const { t, c } = await modern();
+    const abort = new AbortController();
+    const stream = await c.listen(
+      { toolsListChanged: true },
+      { signal: abort.signal, relisten: { minDelayMs: 1, maxDelayMs: 2 } },
+    );
+    const waiting = (async () => {
+      const out = [];
+      for await (const note of stream) out.push(note);
+      return out;
+    })();
+    abort.abort();
+    expect(await waiting).toEqual([]);
+    expect(stream.closed).toBe(true);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(t.requests('subscriptions/listen')).toHaveLength(1);
+    expect(getEventListeners(abort.signal, 'abort')).toHaveLength(0);
+  });
+
   it('client.close() ends open streams quietly', async () => {
     const { c } = await modern();
     const stream = await c.listen({ toolsListChanged: true });
@@ -335,6 +399,29 @@ describe('listen (2025-11-25)', () => {
     t.pushNotification('notifications/resources/updated', { uri: 'mem://x' });
     expect((await take(b, 1))[0]!.params).toEqual({ uri: 'mem://x' });
     expect(uris(t, 'resources/unsubscribe')).toEqual(['mem://x']);
+  });
+
+  it('its signal aborted unsubscribes, as close() does', async () => {
+    const { t, c } = await legacy();
+    const abort = new AbortController();
+    const stream = await c.listen({ resourceSubscriptions: ['mem://s'] }, { signal: abort.signal });
+    abort.abort();
+    await settle();
+    expect(stream.closed).toBe(true);
+    expect(uris(t, 'resources/unsubscribe')).toEqual(['mem://s']);
+  });
+
+  it('its signal aborted while it subscribes: REQUEST_CANCELLED, and what it held is released', async () => {
+    const { t, c } = await legacy();
+    const abort = new AbortController();
+    const opening = c.listen(
+      { resourceSubscriptions: ['mem://p', 'mem://q'] },
+      { signal: abort.signal },
+    );
+    abort.abort();
+    await expect(opening).rejects.toMatchObject({ code: 'REQUEST_CANCELLED' });
+    expect(uris(t, 'resources/subscribe')).toEqual(['mem://p']);
+    expect(uris(t, 'resources/unsubscribe')).toEqual(['mem://p']);
   });
 
   it('notifications no stream wants go to onNotification', async () => {

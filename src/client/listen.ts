@@ -25,6 +25,8 @@ export class ListenStream implements AsyncIterable<ListenNotification> {
   private failWaiter: ((e: Error) => void) | undefined;
   private ended = false;
   private error: Error | undefined;
+  /** Takes the abort listener of `closeOn` off its signal. */
+  private unlink: (() => void) | undefined;
 
   constructor(
     readonly requested: SubscriptionFilter,
@@ -53,11 +55,18 @@ export class ListenStream implements AsyncIterable<ListenNotification> {
     }
   }
 
+  /** @internal Closes the stream when `signal` aborts; its listener goes when the stream ends. */
+  closeOn(signal: AbortSignal): void {
+    this.unlink = closeOnAbort(signal, () => this.close());
+  }
+
   /** @internal The stream ended: gracefully (no error) or not. */
   end(error?: Error): void {
     if (this.ended) return;
     this.ended = true;
     this.error = error;
+    this.unlink?.();
+    this.unlink = undefined;
     if (this.waiter) {
       const w = this.waiter;
       const f = this.failWaiter;
@@ -100,6 +109,20 @@ export class ListenStream implements AsyncIterable<ListenNotification> {
       },
     };
   }
+}
+
+/**
+ * Calls `close` once when `signal` aborts (at once if it has); returns what takes the listener
+ * off, so that a long-lived signal does not keep one per stream it outlived.
+ */
+export function closeOnAbort(signal: AbortSignal, close: () => Promise<void>): () => void {
+  const onAbort = (): void => void close().catch(() => undefined);
+  if (signal.aborted) {
+    onAbort();
+    return () => undefined;
+  }
+  signal.addEventListener('abort', onAbort, { once: true });
+  return () => signal.removeEventListener('abort', onAbort);
 }
 
 /** Which notification methods a filter asks for. */

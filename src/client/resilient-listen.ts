@@ -6,7 +6,7 @@
  * consumer that re-reads on them ends with the final state even when frames were lost.
  */
 import type { SubscriptionFilter } from '../protocol/index.js';
-import type { ListenNotification, ListenStream } from './listen.js';
+import { closeOnAbort, type ListenNotification, type ListenStream } from './listen.js';
 
 export const RESYNC_META = 'dev.mcpkit/resync';
 
@@ -59,6 +59,7 @@ export class ResilientListenStream implements AsyncIterable<ListenNotification> 
   private current: ListenStream;
   private pending: ListenNotification[] = [];
   private closedByUser = false;
+  private unlink: (() => void) | undefined;
 
   constructor(
     first: ListenStream,
@@ -79,8 +80,20 @@ export class ResilientListenStream implements AsyncIterable<ListenNotification> 
   }
 
   async close(): Promise<void> {
-    this.closedByUser = true;
+    this.finish();
     await this.current.close();
+  }
+
+  /** @internal Closes the stream when `signal` aborts; its listener goes when the stream ends. */
+  closeOn(signal: AbortSignal): void {
+    this.unlink = closeOnAbort(signal, () => this.close());
+  }
+
+  /** No more frames, nor any listen again. */
+  private finish(): void {
+    this.closedByUser = true;
+    this.unlink?.();
+    this.unlink = undefined;
   }
 
   async next(): Promise<IteratorResult<ListenNotification>> {
@@ -96,7 +109,10 @@ export class ResilientListenStream implements AsyncIterable<ListenNotification> 
       } catch (error) {
         cause = error;
       }
-      if (this.closedByUser || this.deps.closed()) return { value: undefined, done: true };
+      if (this.closedByUser || this.deps.closed()) {
+        this.finish();
+        return { value: undefined, done: true };
+      }
       await this.relisten(cause);
     }
   }
@@ -126,7 +142,7 @@ export class ResilientListenStream implements AsyncIterable<ListenNotification> 
       this.pending.push(...frames);
       return;
     }
-    this.closedByUser = true;
+    this.finish();
     throw last;
   }
 
