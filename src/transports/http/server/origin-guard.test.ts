@@ -18,4 +18,12 @@ describe('hostsAllowedFor', () => {
     expect(guard('MCP.example.com', undefined)).toBeUndefined();
     expect(guard('evil.example', undefined)).toMatch(/Host "evil.example" is not allowed/);
   });
+
+  it('accepts an IPv6 bind address as Host and Origin write it, in brackets', () => {
+    const guard = createOriginGuard({ allowedHosts: hostsAllowedFor('fd00::2') });
+    expect(guard('[fd00::2]:3333', undefined)).toBeUndefined();
+    expect(guard('[FD00::2]', 'http://[fd00::2]:3333')).toBeUndefined();
+    expect(guard('[fd00::3]:3333', undefined)).toMatch(/is not allowed/);
+    expect(hostsAllowedFor('[fd00::2]')).toEqual([...LOOPBACK_HOSTS, '[fd00::2]']);
+  });
 });

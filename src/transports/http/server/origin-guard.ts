@@ -11,7 +11,10 @@ export const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]', '::1'];
 
 /** The `Host` names a server bound to `host` accepts: loopback, `host` itself, then `extra`. */
 export function hostsAllowedFor(host: string, extra: readonly string[] = []): string[] {
-  return [...new Set([...LOOPBACK_HOSTS, host, ...extra])];
+  // Host and Origin write an IPv6 address in brackets ([fd00::2]:3333): bound to `fd00::2`,
+  // the bracketed form is the one a client sends.
+  const bound = host.includes(':') && !host.startsWith('[') ? [host, `[${host}]`] : [host];
+  return [...new Set([...LOOPBACK_HOSTS, ...bound, ...extra])];
 }
 
 function hostnameOf(hostHeader: string): string {
