@@ -127,9 +127,12 @@ export function renderOverview(data: Obj): string {
       (t) => `${s(t['uriTemplate'])}  ${s(t['name'])}${opt(t['mimeType'], (m) => `  ${s(m)}`)}`,
     ),
     ...section('prompts', data['prompts'], (p) => {
-      const args = Array.isArray(p['arguments']) ? (p['arguments'] as Obj[]) : [];
+      // A list that broke its schema is shown as received: an argument may be anything.
+      const args = Array.isArray(p['arguments']) ? (p['arguments'] as unknown[]) : [];
       const list = args
-        .map((a) => `${s(a['name'])}${a['required'] === true ? '' : '?'}`)
+        .map((a) =>
+          isObj(a) ? `${s(a['name'])}${a['required'] === true ? '' : '?'}` : `INVALID: ${s(a)}`,
+        )
         .join(', ');
       return `${s(p['name'])}(${list})${opt(p['description'], (d) => `  ${s(d.split('\n')[0])}`)}`;
     }),

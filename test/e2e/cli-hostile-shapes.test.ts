@@ -1,0 +1,22 @@
+/**
+ * `mcpkit inspect` and `mcpkit audit` (the built CLI) against a stdio server whose answers have
+ * shapes a renderer or a check must survive (test/e2e/hostile/shapes-server.mjs): each run ends
+ * with its output and exit status, never with a JavaScript error in place of the report.
+ */
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { runMeasured } from './hostile/peak-rss.js';
+
+const SERVER = fileURLToPath(new URL('./hostile/shapes-server.mjs', import.meta.url));
+const server = (scenario: string): string[] => ['--', process.execPath, SERVER, scenario];
+
+describe('mcpkit inspect against answers of odd shapes', () => {
+  it('lists a prompt whose arguments hold null (shown as received, with a warning)', async () => {
+    const run = await runMeasured(['inspect', ...server('null-prompt-argument')]);
+    expect(run.stderr).not.toMatch(/Cannot read properties/);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('prompts (1)');
+    expect(run.stdout).toContain('odd(INVALID: null, x?)');
+    expect(run.stderr).toContain('warning: prompts/list answered an invalid result');
+  });
+});
