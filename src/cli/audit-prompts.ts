@@ -132,7 +132,8 @@ export async function getPrompts(
       }));
       return checkBlocks(blocks, place, ctx, links);
     };
-    const most = Math.max(1, ...guesses.map((g) => g.values.length));
+    // A loop, not Math.max(...): a prompt may declare more arguments than a call has stack for.
+    const most = guesses.reduce((n, g) => Math.max(n, g.values.length), 1);
     let got: Judged<unknown> = {};
     let tries = 0;
     while (tries < most) {

@@ -20,3 +20,13 @@ describe('mcpkit inspect against answers of odd shapes', () => {
     expect(run.stderr).toContain('warning: prompts/list answered an invalid result');
   });
 });
+
+describe('mcpkit audit against answers of odd shapes', () => {
+  it('gets a prompt that declares 200,000 required arguments (no stack overflow)', async () => {
+    const run = await runMeasured(['audit', '--json', ...server('many-required-arguments')]);
+    expect(run.stderr).not.toMatch(/Maximum call stack/);
+    const report = JSON.parse(run.stdout) as { walked: { prompts: number } };
+    expect(report.walked.prompts).toBe(1);
+    expect(run.code).toBe(0);
+  });
+});
