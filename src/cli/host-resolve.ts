@@ -180,7 +180,8 @@ export function blocksOf(result: Record<string, unknown>): ContentBlock[] {
   const blocks: unknown[] = [];
   for (const m of messages as unknown[]) {
     if (!isObj(m)) blocks.push(m);
-    else if (Array.isArray(m['content'])) blocks.push(...(m['content'] as unknown[]));
+    // One by one, not push(...content): a message may hold more blocks than a call has stack for.
+    else if (Array.isArray(m['content'])) for (const b of m['content'] as unknown[]) blocks.push(b);
     else blocks.push(m['content']);
   }
   return blocks as ContentBlock[];

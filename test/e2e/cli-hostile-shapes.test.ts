@@ -19,6 +19,20 @@ describe('mcpkit inspect against answers of odd shapes', () => {
     expect(run.stdout).toContain('odd(INVALID: null, x?)');
     expect(run.stderr).toContain('warning: prompts/list answered an invalid result');
   });
+
+  it('gets a prompt whose one message holds 200,000 blocks (no stack overflow)', async () => {
+    const run = await runMeasured([
+      'inspect',
+      '--json',
+      'prompt',
+      'wide',
+      ...server('huge-prompt-content'),
+    ]);
+    expect(run.stderr).not.toMatch(/Maximum call stack/);
+    expect(run.code).toBe(0);
+    const shown = JSON.parse(run.stdout) as { blocks: unknown[] };
+    expect(shown.blocks).toHaveLength(200_000);
+  });
 });
 
 describe('mcpkit audit against answers of odd shapes', () => {
