@@ -93,7 +93,8 @@ function header(report: AuditReport, target: string): string[] {
  */
 export function reportText(report: AuditReport, target: string): string {
   const lines = header(report, target);
-  const width = Math.max(0, ...report.findings.map((f) => f.code.length));
+  // A loop, not Math.max(...): a hostile server can cause more findings than a call has stack for.
+  const width = report.findings.reduce((n, f) => Math.max(n, f.code.length), 0);
   for (const severity of ['error', 'warning', 'info'] as const) {
     const group = report.findings.filter((f) => f.severity === severity);
     if (group.length === 0) continue;

@@ -43,4 +43,14 @@ describe('mcpkit audit against answers of odd shapes', () => {
     expect(report.walked.prompts).toBe(1);
     expect(run.code).toBe(0);
   });
+
+  it('writes its terminal report of some 150,000 findings (no stack overflow)', async () => {
+    const run = await runMeasured(['audit', ...server('many-findings')]);
+    expect(run.stderr).not.toMatch(/Maximum call stack/);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/^mcpkit audit: shapes-many-findings 0\.0\.0 /);
+    expect(run.stdout).toMatch(/\n\d+ errors, 0 warnings, \d+ info\n$/);
+    const named = run.stdout.match(/^ {2}name-reused /gm) ?? [];
+    expect(named.length).toBeGreaterThan(99_000);
+  });
 });
