@@ -69,10 +69,16 @@ export function sizeChart(input: ChartInput): string {
     (r): r is ResourceSize & { wireBytes: number; sizeClass: SizeClass } =>
       r.wireBytes !== undefined && r.sizeClass !== undefined,
   );
-  const values = sized.map((r) => onScale(r.wireBytes));
-  const lowest = Math.min(1024, ...values);
+  // Loops, not Math.min(...values): a list may hold more resources than a call has stack for.
+  let lowest = 1024;
+  let largest = Math.max(input.capBytes * 2, input.blockBudgetBytes * 2);
+  for (const r of sized) {
+    const value = onScale(r.wireBytes);
+    lowest = Math.min(lowest, value);
+    largest = Math.max(largest, value);
+  }
   const loExp = Math.floor(Math.log2(lowest) / 10) * 10;
-  const highest = onScale(Math.max(input.capBytes * 2, input.blockBudgetBytes * 2, ...values));
+  const highest = onScale(largest);
   const hiExp = Math.ceil(Math.log2(highest * 1.25));
   const plot = WIDTH - LEFT - RIGHT;
   const x = (bytes: number): number => {

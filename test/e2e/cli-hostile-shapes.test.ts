@@ -53,4 +53,20 @@ describe('mcpkit audit against answers of odd shapes', () => {
     const named = run.stdout.match(/^ {2}name-reused /gm) ?? [];
     expect(named.length).toBeGreaterThan(99_000);
   });
+
+  it('draws the HTML chart of 200,000 listed sizes, the list limit raised (no stack overflow)', async () => {
+    const run = await runMeasured([
+      'audit',
+      '--max-list-items',
+      '200000',
+      '--html',
+      '-',
+      ...server('many-sized-resources'),
+    ]);
+    expect(run.stderr).not.toMatch(/Maximum call stack/);
+    // 1 for its one error: that list page is over the 10 MiB a stdio client takes.
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('<svg id="size-chart"');
+    expect(run.stdout).toContain('Resources: 200000');
+  }, 60_000);
 });

@@ -5,6 +5,7 @@
 //   huge-prompt-content       prompts/get: one message whose content is 200,000 text blocks
 //   many-findings             50,000 tools named alike, 50,000 resources named alike, 50,000
 //                             templates that do not parse: 150,000 findings or so
+//   many-sized-resources      200,000 resources listed with a size (8 MiB each, over --budget)
 import { createInterface } from 'node:readline';
 
 const scenario = process.argv[2];
@@ -14,6 +15,16 @@ const BIG = 200_000;
 
 const empty = { 'tools/list': { tools: [] }, 'resources/list': { resources: [] } };
 const scenarios = {
+  'many-sized-resources': {
+    'resources/list': {
+      resources: Array.from({ length: BIG }, (_, i) => ({
+        uri: `file:///r${i}`,
+        name: `r${i}`,
+        size: 8 * 1024 * 1024,
+      })),
+    },
+    'resources/templates/list': { resourceTemplates: [] },
+  },
   'null-prompt-argument': {
     'prompts/list': { prompts: [{ name: 'odd', arguments: [null, { name: 'x' }] }] },
     ...empty,
