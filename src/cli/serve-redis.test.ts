@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseServeArgs, type ServeArgs } from './args.js';
 import { banner, sharedLines } from './banner.js';
@@ -70,6 +70,16 @@ describe('serve --redis arguments', () => {
     ]);
     expect(redisStdioArgs(parsed(['--redis', 'redis://u:pw@h:1']))).toEqual([]);
     expect(redisStdioArgs(parsed([]))).toEqual([]);
+  });
+
+  it('names a relative --redis-ca by its absolute path (a host starts it from its own cwd)', () => {
+    const args = parsed(['--redis', 'rediss://h:1', '--redis-ca', 'certs/ca.pem']);
+    expect(redisStdioArgs(args)).toEqual([
+      '--redis',
+      'rediss://h:1',
+      '--redis-ca',
+      resolve('certs/ca.pem'),
+    ]);
   });
 });
 

@@ -4,6 +4,7 @@
  * prefix. The Redis client is loaded only when asked for.
  */
 import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
 import type { RedisShared } from '../bus/index.js';
 import { redactRedisUrl } from '../bus/redact.js';
 import type { ServeArgs } from './args.js';
@@ -52,6 +53,7 @@ export function redisStdioArgs(args: ServeArgs): string[] {
   if (redactRedisUrl(args.redis) !== args.redis) return [];
   const out = ['--redis', args.redis];
   if (args.redisPrefix !== undefined) out.push('--redis-prefix', args.redisPrefix);
-  if (args.redisCa !== undefined) out.push('--redis-ca', args.redisCa);
+  // Absolute: a host starts the command from a cwd of its own.
+  if (args.redisCa !== undefined) out.push('--redis-ca', path.resolve(args.redisCa));
   return out;
 }

@@ -1,4 +1,5 @@
 /** The `mcpkit serve` arguments that start the same server over stdio (the pasted configuration). */
+import * as path from 'node:path';
 import type { ServeArgs } from './args.js';
 import { redisStdioArgs } from './serve-redis.js';
 
@@ -28,7 +29,8 @@ export function stdioArgs(args: ServeArgs, dir: string): string[] {
     ['--max-encoded-read-bytes', args.maxEncodedReadBytes],
     ['--max-response-total-bytes', args.maxResponseTotalBytes],
     ['--max-files', args.maxFiles],
-    ['--index-dir', args.indexDir],
+    // A host starts the command from a cwd of its own: a path given relative is made absolute.
+    ['--index-dir', args.indexDir === undefined ? undefined : path.resolve(args.indexDir)],
     ['--search-max-file-bytes', args.searchMaxFileBytes],
     [
       '--search-timeout',
