@@ -35,4 +35,17 @@ describe('Coverage', () => {
     );
     expect(coverage.firstPartUri('docs://intro', 1024)).toBeUndefined();
   });
+
+  it('stops matching at its budget of matches, and says so', () => {
+    const small = new Coverage(3);
+    for (let i = 0; i < 2; i++) small.addTemplate(`t${i}://{+path}{?offset,length}`);
+    expect(small.partsTemplateFor('t1://x')).toBe('t1://{+path}{?offset,length}');
+    expect(small.spentMessage()).toBeUndefined();
+    // One match left: t0 is tried, t1 (which would match) is not.
+    expect(small.coveredBy('t1://y')).toBeUndefined();
+    expect(small.exhausted).toBe(true);
+    expect(small.spentMessage()).toMatch(
+      /^template matching stopped after 3 matches .*\(2 templates listed\)/,
+    );
+  });
 });

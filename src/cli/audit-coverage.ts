@@ -18,9 +18,41 @@ export function isPartsTemplate(template: UriTemplate): boolean {
   );
 }
 
+/**
+ * Matches of a URI against a template in one walk (a few seconds): every listed resource may be
+ * matched against every template, and a server may list 50,000 of each (minutes of CPU).
+ */
+export const MAX_TEMPLATE_MATCHES = 10_000_000;
+
 export class Coverage {
   private readonly uris = new Set<string>();
   private readonly templates: UriTemplate[] = [];
+  private matches = 0;
+  /** Set once the budget of matches is spent: templates cover nothing more from then on. */
+  exhausted = false;
+
+  constructor(readonly maxMatches = MAX_TEMPLATE_MATCHES) {}
+
+  /** The first template that `wanted` picks and that matches `uri`, within the budget. */
+  private match(uri: string, wanted: (t: UriTemplate) => boolean) {
+    for (const t of this.templates) {
+      if (!wanted(t)) continue;
+      if (this.matches >= this.maxMatches) {
+        this.exhausted = true;
+        return undefined;
+      }
+      this.matches++;
+      const values = t.match(uri);
+      if (values !== undefined) return { template: t, values };
+    }
+    return undefined;
+  }
+
+  /** The `budget-spent` finding when the budget of matches was spent, else undefined. */
+  spentMessage(): string | undefined {
+    if (!this.exhausted) return undefined;
+    return `template matching stopped after ${this.maxMatches} matches of a URI against a template (${this.templates.length} templates listed): from then on no template was taken to cover a URI, so a resource or link a template covers may be reported as uncovered`;
+  }
 
   addResource(uri: string): void {
     this.uris.add(uri);
@@ -39,13 +71,13 @@ export class Coverage {
   /** What covers `uri`: `resource`, the template's text, or undefined. */
   coveredBy(uri: string): string | undefined {
     if (this.uris.has(uri)) return 'a listed resource';
-    const t = this.templates.find((t) => t.match(uri) !== undefined);
+    const t = this.match(uri, () => true)?.template;
     return t ? `the template ${JSON.stringify(t.template)}` : undefined;
   }
 
   /** The parts template that can read `uri` in parts, if any. */
   partsTemplateFor(uri: string): string | undefined {
-    return this.templates.find((t) => isPartsTemplate(t) && t.match(uri) !== undefined)?.template;
+    return this.match(uri, isPartsTemplate)?.template.template;
   }
 
   /**
@@ -53,10 +85,7 @@ export class Coverage {
    * template that covers it, or undefined when none does.
    */
   firstPartUri(uri: string, length: number): string | undefined {
-    for (const t of this.templates) {
-      const values = isPartsTemplate(t) ? t.match(uri) : undefined;
-      if (values !== undefined) return t.expand({ ...values, offset: 0, length });
-    }
-    return undefined;
+    const found = this.match(uri, isPartsTemplate);
+    return found?.template.expand({ ...found.values, offset: 0, length });
   }
 }

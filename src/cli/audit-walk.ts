@@ -150,12 +150,31 @@ async function walkStages(deps: WalkStep, stats: WalkStats, budget: ReadBudget):
   stats.resources = lists['resources/list'].length;
   stats.resourceTemplates = lists['resources/templates/list'].length;
   const coverage = new Coverage();
+  try {
+    await walkCovered(deps, stats, budget, lists, coverage);
+  } finally {
+    const spent = coverage.spentMessage();
+    if (spent !== undefined)
+      ctx.log.add({ code: 'budget-spent', message: spent, method: 'resources/templates/list' });
+  }
+}
+
+/** The walk past the lists: reads, prompts, calls and links, with what the templates cover. */
+async function walkCovered(
+  deps: WalkStep,
+  stats: WalkStats,
+  budget: ReadBudget,
+  lists: Record<ListMethod, Listed[]>,
+  coverage: Coverage,
+): Promise<void> {
+  const { client, ctx, progress, requests } = deps;
   checkResourceEntries(lists['resources/list'], lists['resources/templates/list'], ctx, coverage);
   checkListedSizes(lists['resources/list'], ctx, coverage);
 
   await readResources(lists['resources/list'], deps, { budget, coverage, stats });
   const links: LinkMet[] = [];
-  await getPrompts(lists['prompts/list'], deps, Boolean(caps.completions), links);
+  const completions = Boolean(client.serverCapabilities?.completions);
+  await getPrompts(lists['prompts/list'], deps, completions, links);
   await callTools(deps, links, lists['tools/list']);
   stats.links = new Set(links.map((l) => l.uri)).size;
   const linkDeps = {

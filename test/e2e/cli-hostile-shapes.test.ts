@@ -5,6 +5,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import type { Finding } from '../../src/cli/audit-findings.js';
 import { runMeasured } from './hostile/peak-rss.js';
 
 const SERVER = fileURLToPath(new URL('./hostile/shapes-server.mjs', import.meta.url));
@@ -69,4 +70,15 @@ describe('mcpkit audit against answers of odd shapes', () => {
     expect(run.stdout).toContain('<svg id="size-chart"');
     expect(run.stdout).toContain('Resources: 200000');
   }, 60_000);
+
+  it('stops matching 10,000 resources against 10,000 templates at its budget, and says so', async () => {
+    const run = await runMeasured(['audit', '--json', ...server('many-parts-templates')], 25_000);
+    expect(run.code).not.toBeNull();
+    const report = JSON.parse(run.stdout) as { complete: boolean; findings: Finding[] };
+    expect(report.complete).toBe(false);
+    const spent = report.findings.filter((f) => f.code === 'budget-spent');
+    expect(spent.map((f) => f.message)).toContainEqual(
+      expect.stringMatching(/^template matching stopped after 10000000 matches of a URI/),
+    );
+  }, 30_000);
 });

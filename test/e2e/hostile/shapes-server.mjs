@@ -6,6 +6,8 @@
 //   many-findings             50,000 tools named alike, 50,000 resources named alike, 50,000
 //                             templates that do not parse: 150,000 findings or so
 //   many-sized-resources      200,000 resources listed with a size (8 MiB each, over --budget)
+//   many-parts-templates      10,000 resources of 20 MiB and 10,000 parts templates, none of
+//                             which covers any of them: 10^8 template matches to rule out
 import { createInterface } from 'node:readline';
 
 const scenario = process.argv[2];
@@ -15,6 +17,21 @@ const BIG = 200_000;
 
 const empty = { 'tools/list': { tools: [] }, 'resources/list': { resources: [] } };
 const scenarios = {
+  'many-parts-templates': {
+    'resources/list': {
+      resources: Array.from({ length: 10_000 }, (_, i) => ({
+        uri: `file:///r${i}`,
+        name: `r${i}`,
+        size: 20 * 1024 * 1024,
+      })),
+    },
+    'resources/templates/list': {
+      resourceTemplates: Array.from({ length: 10_000 }, (_, i) => ({
+        uriTemplate: `file:///t${i}/{+path}{?offset,length}`,
+        name: `t${i}`,
+      })),
+    },
+  },
   'many-sized-resources': {
     'resources/list': {
       resources: Array.from({ length: BIG }, (_, i) => ({
