@@ -148,10 +148,11 @@ async function read(client: McpClient, uri: string): Promise<{ json: Obj; entrie
   }
   const json = {
     result: raw ?? result,
-    contents: entries.map((e) => {
+    // One entry per contents item, in order.
+    contents: entries.map((e, i) => {
       if ('error' in e) return { uri: e.uri, error: e.error };
       const c = e.contents;
-      const sent = (contents[entries.indexOf(e)] as unknown as Obj)?.['mimeType'];
+      const sent = (contents[i] as unknown as Obj)?.['mimeType'];
       return {
         uri: c.uri,
         ...(typeof sent === 'string' ? { mimeType: sent } : {}),
