@@ -269,6 +269,25 @@ describe('OAuthClient', () => {
     expect(fake.seen.authorizations).toHaveLength(2);
   });
 
+  it('signing out forgets the step-ups given up on: signed in again, a 403 steps up again', async () => {
+    fake = await startFakeOAuth({ scopesSupported: ['a'] });
+    const auth = new OAuthClient({ provider: new AutoApproveProvider() });
+    await auth.challenge(unauthorized(fake));
+    const forbidden = {
+      status: 403 as const,
+      url: new URL(fake.url),
+      wwwAuthenticate: 'Bearer error="insufficient_scope", scope="b"',
+      sent: 'Bearer at-1',
+    };
+    await auth.challenge(forbidden);
+    await failure(auth.challenge({ ...forbidden, sent: 'Bearer at-2' }));
+    await auth.signOut(fake.url);
+    expect(await auth.challenge(unauthorized(fake))).toBe(true);
+    expect(await auth.challenge({ ...forbidden, sent: 'Bearer at-3' })).toBe(true);
+    expect(fake.seen.authorizations).toHaveLength(4);
+    expect(fake.seen.authorizations[3]?.get('scope')).toBe('a b');
+  });
+
   it('keeps the token held when a step-up sign-in fails', async () => {
     fake = await startFakeOAuth({ scopesSupported: ['a'] });
     const approve = new AutoApproveProvider();

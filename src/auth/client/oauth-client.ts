@@ -7,11 +7,9 @@
  * asks for the union of the scopes held and challenged, once per scope set.
  */
 import { McpKitError } from '../../errors/index.js';
-import type { GuardLookup } from '../../guard/options.js';
 import type { AuthChallenge, HttpClientAuth } from '../client-hook.js';
 import { guardOptionsFor, isLoopbackHost, type AuthHttpPolicy } from './auth-http.js';
 import { authorizationCodeFlow } from './authorization-code.js';
-import type { ClientAssertionKey } from './client-auth.js';
 import { discoverAuthorizationServer, discoverResource, type Http } from './discovery.js';
 import { MemoryOAuthStore, type OAuthProvider, type OAuthStore } from './provider.js';
 import { obtainClient } from './registration.js';
@@ -20,40 +18,9 @@ import { grantRefused, requestToken, tokenErrorCode } from './token-request.js';
 import type { AuthorizationServerMetadata, ClientInformation, StoredAuth } from './types.js';
 import { parseBearerChallenge, type BearerChallenge } from './www-authenticate.js';
 import { firstIssuer, isMetadataDocumentUrl, resourceKey } from './client-urls.js';
+import type { OAuthClientOptions } from './oauth-client-options.js';
 
-export interface OAuthClientOptions {
-  /** The interactive part (browser, redirect listener). Needed for `authorization_code`. */
-  provider?: OAuthProvider;
-  /** `authorization_code` (default) or `client_credentials` (a machine client, no user). */
-  grant?: 'authorization_code' | 'client_credentials';
-  /** A pre-registered client id; with `clientSecret` or `privateKey` for a confidential client. */
-  clientId?: string;
-  clientSecret?: string;
-  /** The key for `private_key_jwt` client authentication. */
-  privateKey?: ClientAssertionKey;
-  /**
-   * The https URL of this client's Client ID Metadata Document: used as the client id where the
-   * server supports CIMD. Without it, servers that do not know the client get DCR.
-   */
-  clientMetadataUrl?: string;
-  /** `client_name` at registration (default `mcpkit`). */
-  clientName?: string;
-  /** The scope to ask for, instead of the challenge's or the PRM's `scopes_supported`. */
-  scope?: string;
-  /** Where tokens are kept (default: the provider's store, else memory). */
-  store?: OAuthStore;
-  /**
-   * Allow loopback authorization servers and plain http to them (default: only when the MCP
-   * server itself is on loopback, for development).
-   */
-  allowLoopback?: boolean;
-  /** SSRF guard allow-list entries for authorization servers on private networks. */
-  allow?: readonly string[];
-  /** Name resolution for the guard (tests). */
-  lookup?: GuardLookup;
-  /** Time allowed for one OAuth exchange (default 10 s). */
-  timeoutMs?: number;
-}
+export type { OAuthClientOptions } from './oauth-client-options.js';
 
 /** Seconds before expiry at which a token counts as expired (clock skew, time in flight). */
 const EXPIRY_MARGIN_MS = 30_000;
@@ -187,6 +154,9 @@ export class OAuthClient implements HttpClientAuth {
     this.states.set(resourceKey(target), null);
     this.refused.delete(resourceKey(target));
     this.obtained.delete(resourceKey(target));
+    // A step-up given up on was for the tokens forgotten here: signed in again, it may be asked.
+    const ours = JSON.stringify([resourceKey(target), '']).slice(0, -3);
+    for (const asked of this.stepUps) if (asked.startsWith(ours)) this.stepUps.delete(asked);
     await this.store.save(resourceKey(target), undefined);
   }
 
