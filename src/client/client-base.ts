@@ -34,7 +34,7 @@ import { listenerThrew, tellRaw, type NotificationListener } from './notificatio
 import { Emitter } from '../protocol/emitter.js';
 import { WarningLog } from './warning-log.js';
 import { ServerRequestGate } from './server-request-gate.js';
-import { ToolHeaderTable, type CallLimit } from './tool-headers.js';
+import { timeLeft, ToolHeaderTable, type CallLimit } from './tool-headers.js';
 import type { ClientTransport } from './transport.js';
 
 type Obj = Record<string, unknown>;
@@ -189,8 +189,6 @@ export abstract class ClientBase {
     await this.transport.close();
   }
 
-  // ---- requests -------------------------------------------------------------------------
-
   /**
    * Sends any request and returns its checked result (input requests answered through the
    * handlers, cacheable answers cached).
@@ -234,8 +232,6 @@ export abstract class ClientBase {
     }
     return result;
   }
-
-  // ---- internals ------------------------------------------------------------------------
 
   private handshakeDeps(era: Era | undefined): HandshakeDeps {
     const deps: HandshakeDeps = {
@@ -323,9 +319,7 @@ export abstract class ClientBase {
       this.toolHeaders.refuseDropped(String(params['name']));
       const started = performance.now();
       extra = await this.paramHeaders(params, { timeoutMs, signal: options.signal });
-      // The tool list it waited for took part of the call's own time.
-      if (timeoutMs > 0 && Number.isFinite(timeoutMs))
-        timeoutMs = Math.max(1, Math.ceil(timeoutMs - (performance.now() - started)));
+      timeoutMs = timeLeft(timeoutMs, started); // the tool list it waited for took part of it
     }
     const send: SendRequestOptions = { timeoutMs, budgetMs };
     const headers = this.headersFor(method, sendParams, extra);

@@ -132,6 +132,12 @@ export class ToolHeaderTable {
 }
 
 /** What bounds a call: its timeout (0: none) and its signal. */
+/** `timeoutMs` less the time since `started` (at least 1 ms); no limit (0, Infinity) stays. */
+export function timeLeft(timeoutMs: number, started: number): number {
+  if (!(timeoutMs > 0 && Number.isFinite(timeoutMs))) return timeoutMs;
+  return Math.max(1, Math.ceil(timeoutMs - (performance.now() - started)));
+}
+
 export interface CallLimit {
   timeoutMs?: number;
   signal?: AbortSignal | undefined;
