@@ -49,16 +49,27 @@ describe('parseHostPort', () => {
     ['localhost:8080', { host: 'localhost', port: 8080 }],
     ['0.0.0.0:80', { host: '0.0.0.0', port: 80 }],
     ['[::1]:3333', { host: '::1', port: 3333 }],
+    ['my_service.internal:80', { host: 'my_service.internal', port: 80 }],
   ])('%j -> %j', (text, expected) => {
     expect(parseHostPort(text)).toEqual(expected);
   });
 
-  it.each(['', 'host', 'host:', ':80', '65536', 'a:b:80', '::1:3333', 'http://x:80', '[::1]'])(
-    '%j is refused',
-    (text) => {
-      expect(parseHostPort(text)).toBeUndefined();
-    },
-  );
+  it.each([
+    '',
+    'host',
+    'host:',
+    ':80',
+    '65536',
+    'a:b:80',
+    '::1:3333',
+    'http://x:80',
+    '[::1]',
+    'a#b:3000',
+    'a@b:80',
+    'x%y:80',
+  ])('%j is refused', (text) => {
+    expect(parseHostPort(text)).toBeUndefined();
+  });
 });
 
 describe('parseServeArgs', () => {

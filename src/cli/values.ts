@@ -36,7 +36,8 @@ export function parseHostPort(
   text: string,
   defaultHost = '127.0.0.1',
 ): { host: string; port: number } | undefined {
-  const m = /^(?:(\[[0-9a-fA-F:.]+\]|[^\s:/\\[\]]+):)?(\d{1,5})$/.exec(text);
+  // A host is an IPv6 address in brackets, or a name or IPv4 address: letters, digits, `.-_`.
+  const m = /^(?:(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9._-]+):)?(\d{1,5})$/.exec(text);
   if (!m) return undefined;
   const port = Number(m[2]);
   if (port > 65535) return undefined;
