@@ -217,6 +217,19 @@ describe.each(REQUESTERS)('over %s', (requester) => {
       expect(second?.headers['last-event-id']).toBe('g1');
       expect((second?.at ?? 0) - (first?.at ?? 0)).toBeGreaterThanOrEqual(25);
     });
+
+    it('paces reconnects even when the server says retry: 0 and every stream makes progress', async () => {
+      const { server, transport } = await connected((r, res) => {
+        if (r.method !== 'GET') return void res.writeHead(200).end();
+        openSse(res);
+        res.end(`id: g${gets(server).length}\nretry: 0\ndata: \n\n`);
+      });
+      await transport.openServerStream();
+      await new Promise((resolve) => setTimeout(resolve, 450));
+      // At most one GET per MIN_RECONNECT_DELAY_MS (100 ms), not a tight loop.
+      expect(gets(server).length).toBeGreaterThanOrEqual(2);
+      expect(gets(server).length).toBeLessThanOrEqual(6);
+    });
   });
 
   describe('HttpClientTransport, 2025-11-25: resumption', () => {

@@ -73,6 +73,11 @@ export const DEFAULT_MAX_SOCKETS_PER_ORIGIN = 16;
 export const DEFAULT_RECONNECT_DELAY_MS = 1000;
 /** A server's `retry:` is honoured up to this (a larger one would stall the request). */
 export const MAX_RECONNECT_DELAY_MS = 30_000;
+/**
+ * And from this: a `retry: 0` stream that closes after each new event id would otherwise be
+ * reopened in a tight loop, as fast as the server answers (progress resets the miss count).
+ */
+export const MIN_RECONNECT_DELAY_MS = 100;
 /** The most bytes of a non-JSON error body read for a message. */
 export const ERROR_BODY_BYTES = 64 * 1024;
 /**

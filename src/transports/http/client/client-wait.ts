@@ -1,9 +1,14 @@
 import type { Abort } from './client-abort.js';
-import { DEFAULT_RECONNECT_DELAY_MS, MAX_RECONNECT_DELAY_MS } from './client-options.js';
+import {
+  DEFAULT_RECONNECT_DELAY_MS,
+  MAX_RECONNECT_DELAY_MS,
+  MIN_RECONNECT_DELAY_MS,
+} from './client-options.js';
 
-/** How long to wait before reconnecting: the server's `retry:`, capped, or the default. */
+/** How long to wait before reconnecting: the server's `retry:` (floored, capped) or the default. */
 export function reconnectDelay(retryMs: number | undefined): number {
-  return Math.min(retryMs ?? DEFAULT_RECONNECT_DELAY_MS, MAX_RECONNECT_DELAY_MS);
+  const asked = Math.max(retryMs ?? DEFAULT_RECONNECT_DELAY_MS, MIN_RECONNECT_DELAY_MS);
+  return Math.min(asked, MAX_RECONNECT_DELAY_MS);
 }
 
 /** Waits `ms`; false as soon as `signal` aborts (the request was cancelled, the client closed). */
