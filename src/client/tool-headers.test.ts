@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Tool } from '../protocol/index.js';
 import { ScriptedTransport, result, settle, silence } from '../testing/scripted-transport.js';
 import { McpClient } from './client.js';
-import { paramHeaderValues, paramHeadersOf } from './tool-headers.js';
+import { MAX_REJECTED_TOOLS, paramHeaderValues, paramHeadersOf } from './tool-headers.js';
 
 type Obj = Record<string, unknown>;
 
@@ -225,5 +225,26 @@ describe('Mcp-Param-* through the client', () => {
     const { t, c } = await open('http');
     await c.callTool('other', { region: 'x' });
     expect(t.requests('tools/call')).toHaveLength(1);
+  });
+
+  it('remembers at most MAX_REJECTED_TOOLS dropped names, the oldest forgotten first', async () => {
+    const bad = (i: number): Obj => ({
+      name: `bad-${i}`,
+      inputSchema: { type: 'object', properties: { q: { type: 'object', 'x-mcp-header': 'Q' } } },
+    });
+    const names = Array.from({ length: MAX_REJECTED_TOOLS + 1 }, (_, i) => i);
+    const t = new ScriptedTransport({ kind: 'http' })
+      .modern()
+      .onRequest('tools/list', result({ ...list, tools: names.map(bad) }))
+      .onRequest('tools/call', result(call));
+    const c = await new McpClient({ transport: t, cache: false }).connect();
+    expect(await c.listTools()).toEqual([]);
+    for (const i of [1, MAX_REJECTED_TOOLS]) {
+      await expect(c.callTool(`bad-${i}`, {})).rejects.toMatchObject({ code: 'TOOL_REJECTED' });
+    }
+    // The first of MAX_REJECTED_TOOLS + 1 is no longer remembered: sent, the server answers.
+    await c.callTool('bad-0', {});
+    expect(t.requests('tools/call')).toHaveLength(1);
+    await c.close();
   });
 });

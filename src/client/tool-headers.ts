@@ -73,6 +73,13 @@ export function paramHeaderValues(
 }
 
 /**
+ * The most names of dropped tools remembered (to refuse a call to one with TOOL_REJECTED): a
+ * server that lists ever new invalid tools would otherwise grow the set without end. The oldest
+ * is forgotten first; a call to a forgotten one is sent, and the server answers for it.
+ */
+export const MAX_REJECTED_TOOLS = 1000;
+
+/**
  * The `x-mcp-header` table of a server's tools, filled from `tools/list` (fetched once when a
  * call needs it, however many calls wait for it) and forgotten on `tools/list_changed`.
  */
@@ -90,7 +97,11 @@ export class ToolHeaderTable {
 
   /** A tool was dropped from a list for its invalid annotations. */
   drop(name: string): void {
+    this.rejected.delete(name); // a name dropped again is the newest
     this.rejected.add(name);
+    if (this.rejected.size > MAX_REJECTED_TOOLS) {
+      this.rejected.delete(this.rejected.values().next().value as string);
+    }
   }
 
   forget(): void {
