@@ -24,6 +24,7 @@ import { listLimitsOf, paginate, type ListMethod } from './lists.js';
 import {
   DEFAULT_CACHE_ENTRIES,
   DEFAULT_DISCOVER_TIMEOUT_MS,
+  DEFAULT_MAX_INPUT_REQUESTS,
   DEFAULT_MAX_INPUT_ROUNDS,
   DEFAULT_REQUEST_TIMEOUT_MS,
 } from './options.js';
@@ -223,6 +224,7 @@ export abstract class ClientBase {
         this.options.handlers,
         inputContext(method, params, this.serverInfo, options.signal),
         this.options.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
+        this.options.maxInputRequests ?? DEFAULT_MAX_INPUT_REQUESTS,
         result,
       ));
     }

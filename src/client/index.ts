@@ -23,6 +23,7 @@ export {
   DEFAULT_MAX_CURSOR_BYTES,
   DEFAULT_CACHE_ENTRIES,
   DEFAULT_MAX_INPUT_ROUNDS,
+  DEFAULT_MAX_INPUT_REQUESTS,
 } from './options.js';
 export type { McpClientOptions, ClientWarning, CacheOptions } from './options.js';
 export type { InputHandlers, InputHandlerContext, ElicitResult } from './input-handlers.js';

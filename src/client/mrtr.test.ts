@@ -6,7 +6,7 @@ import type { Reply } from '../testing/scripted-transport.js';
 import { McpClient } from './client.js';
 import type { InputHandlers } from './input-handlers.js';
 import { applyElicitationDefaults } from './input-handlers.js';
-import type { McpClientOptions } from './options.js';
+import { DEFAULT_MAX_INPUT_REQUESTS, type McpClientOptions } from './options.js';
 
 type Obj = Record<string, unknown>;
 
@@ -178,6 +178,34 @@ describe('MRTR', () => {
       message: expect.stringContaining('3 rounds'),
     });
     expect(t.requests('tools/call')).toHaveLength(4);
+  });
+
+  it('takes at most maxInputRequests input requests in one round: INVALID_RESULT past it, no handler run', async () => {
+    const many = (n: number): Obj =>
+      Object.fromEntries(Array.from({ length: n }, (_, i) => [`r${i}`, roots]));
+    const answered = (n: number) => (m: JSONRPCRequest) =>
+      m.params?.['inputResponses']
+        ? result(done)
+        : result({ resultType: 'input_required', inputRequests: many(n) });
+    const onRoots = vi.fn(() => ({ roots: [] }));
+    const at = await open(answered(DEFAULT_MAX_INPUT_REQUESTS), { handlers: { roots: onRoots } });
+    await at.c.callTool('x');
+    expect(onRoots).toHaveBeenCalledTimes(DEFAULT_MAX_INPUT_REQUESTS);
+    onRoots.mockClear();
+    const over = await open(answered(DEFAULT_MAX_INPUT_REQUESTS + 1), {
+      handlers: { roots: onRoots },
+    });
+    await expect(over.c.callTool('x')).rejects.toMatchObject({
+      code: 'INVALID_RESULT',
+      message: expect.stringMatching(
+        new RegExp(`result\\.inputRequests .*${DEFAULT_MAX_INPUT_REQUESTS + 1}.*maxInputRequests`),
+      ),
+      cause: { field: 'result.inputRequests' },
+    });
+    expect(onRoots).not.toHaveBeenCalled();
+    expect(over.t.requests('tools/call')).toHaveLength(1);
+    const raised = await open(answered(3), { handlers: { roots: onRoots }, maxInputRequests: 2 });
+    await expect(raised.c.callTool('x')).rejects.toMatchObject({ code: 'INVALID_RESULT' });
   });
 
   it('an input request with no handler surfaces a -32601 ProtocolError and is not retried', async () => {

@@ -21,6 +21,8 @@ export async function withInputs(
   handlers: InputHandlers | undefined,
   ctx: InputHandlerContext,
   maxRounds: number,
+  /** Input requests one round may carry (each runs a handler). */
+  maxRequests: number,
   /** The answer to the first send, when the caller already has it. */
   first?: Obj,
 ): Promise<{ result: Obj; rounds: number }> {
@@ -34,6 +36,13 @@ export async function withInputs(
       string,
       { method: string; params?: Obj }
     >;
+    const count = Object.keys(requests).length;
+    if (count > maxRequests) {
+      const why = `result.inputRequests carries ${count} input requests, more than ${maxRequests} (maxInputRequests); none was answered`;
+      throw new McpKitError('INVALID_RESULT', `${method} answered an invalid result: ${why}`, {
+        cause: { field: 'result.inputRequests' },
+      });
+    }
     // A key such as "__proto__" must stay a key: never assign server-chosen names.
     const responses: Obj = {};
     for (const [key, request] of Object.entries(requests)) {
@@ -46,7 +55,7 @@ export async function withInputs(
       });
     }
     current = { ...base };
-    if (Object.keys(requests).length > 0) current['inputResponses'] = responses;
+    if (count > 0) current['inputResponses'] = responses;
     if (typeof result['requestState'] === 'string')
       current['requestState'] = result['requestState'];
   }

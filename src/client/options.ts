@@ -19,6 +19,8 @@ export const DEFAULT_MAX_CURSOR_BYTES = 64 * 1024;
 export const DEFAULT_CACHE_ENTRIES = 500;
 /** Rounds of `input_required` a single request may go through. */
 export const DEFAULT_MAX_INPUT_ROUNDS = 16;
+/** Input requests one `input_required` round may carry (each runs a handler: a prompt, a model call). */
+export const DEFAULT_MAX_INPUT_REQUESTS = 16;
 export const MAX_WARNINGS_KEPT = 200;
 
 export interface ClientWarning {
@@ -65,6 +67,8 @@ export interface McpClientOptions {
   maxCursorBytes?: number;
   /** Rounds of `input_required` per request; default 16. */
   maxInputRounds?: number;
+  /** Input requests one `input_required` round may carry; past it INVALID_RESULT. Default 16. */
+  maxInputRequests?: number;
   /** Cache for discover, the four lists and `resources/read`; `false` turns it off. */
   cache?: false | CacheOptions;
   /** Called for every warning (repairs, dropped tools or icons); they are also kept on `warnings`. */
