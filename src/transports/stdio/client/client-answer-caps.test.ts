@@ -48,6 +48,20 @@ describe('AnswerCaps', () => {
     expect(listening.scan(bytes(tail))).toMatchObject({ id: undefined, cap: 100 });
   });
 
+  it('checks a parsed answer whole against the limit of the id JSON.parse found', () => {
+    const caps = new AnswerCaps();
+    caps.sent(1, 100);
+    caps.sent(2, undefined);
+    // Past the head scan: an id after 4 KiB with an uncapped request in flight, a duplicated id.
+    const tail = `{"jsonrpc":"2.0","result":{"pad":"${'x'.repeat(9000)}"},"id":1}`;
+    expect(caps.scan(bytes(`${tail}\n`))).toBeUndefined();
+    expect(caps.overLimit(1, tail)).toBe(100);
+    expect(caps.overLimit(1, `{"id":1,"result":{"p":"${'é'.repeat(40)}"}}`)).toBe(100);
+    expect(caps.overLimit(1, answer(1, 10))).toBeUndefined();
+    expect(caps.overLimit(2, tail)).toBeUndefined();
+    expect(caps.overLimit(3, tail)).toBeUndefined();
+  });
+
   it('with no limit in flight, only the open line is tracked (a limit set mid-line still holds)', () => {
     const caps = new AnswerCaps();
     expect(caps.scan(bytes(`${answer(1, 10)}\n{"jsonrpc":"2.0","id":3,`))).toBeUndefined();

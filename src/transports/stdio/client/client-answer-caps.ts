@@ -20,7 +20,8 @@ const utf8 = new TextDecoder('utf-8');
  * before the line decoder: once a line passes the smallest limit in flight, its first 4 KiB say
  * which request it answers, and past that limit the caller ends the connection (the rest of a
  * line cannot be skipped). A head with no id counts against the largest limit when every request
- * in flight set one (listen streams aside), else only `maxLineBytes` holds.
+ * in flight set one (listen streams aside), else only `maxLineBytes` holds while it streams in,
+ * and `overLimit` fails its request once it is parsed.
  */
 export class AnswerCaps {
   /** Requests in flight: their limit, or Infinity (NaN: long-lived, no limit). */
@@ -63,6 +64,19 @@ export class AnswerCaps {
   private count(limit: number, by: 1 | -1): void {
     if (Number.isFinite(limit)) this.capped += by;
     else if (limit === Infinity) this.open += by;
+  }
+
+  /**
+   * A whole answer line, parsed: its size against the limit of the request JSON.parse says it
+   * answers, which the head scan may have missed (an "id" past the first 4 KiB while a request
+   * with no limit is in flight, or a duplicated "id": JSON.parse keeps the last). The limit, or
+   * undefined when within it.
+   */
+  overLimit(id: RequestId, text: string): number | undefined {
+    const cap = this.inFlight.get(id);
+    if (cap === undefined || !Number.isFinite(cap)) return undefined;
+    // UTF-8 bytes are never fewer than characters: a longer text is over without counting.
+    return text.length > cap || Buffer.byteLength(text, 'utf8') > cap ? cap : undefined;
   }
 
   /** Scans a chunk; returns the passed limit, if the current line passed one. */
@@ -137,6 +151,20 @@ export class AnswerCaps {
       this.lineCap = this.open === 0 ? largest : Infinity;
     }
   }
+}
+
+/** What a request fails with when its answer, read whole, is over its limit. */
+export function wholeAnswerError(
+  label: string,
+  id: RequestId,
+  text: string,
+  cap: number,
+): McpKitError {
+  const bytes = Buffer.byteLength(text, 'utf8');
+  return new McpKitError(
+    'RESPONSE_TOO_LARGE',
+    `Response too large: the answer to request ${String(id)} from ${label} is ${bytes} bytes, over the ${cap}-byte limit its request set (maxResponseBytes)`,
+  );
 }
 
 /** What the request that passed its limit fails with, and every other request in flight. */

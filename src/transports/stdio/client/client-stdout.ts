@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import { LineDecoder } from '../line-decoder.js';
-import type { AnswerCaps, CapPassed } from './client-answer-caps.js';
+import { wholeAnswerError, type AnswerCaps, type CapPassed } from './client-answer-caps.js';
 import { createInbound, type InboundOptions } from './client-inbound.js';
 import { OVERSIZE_HEAD_BYTES } from './client-oversize.js';
 import { ReplyPacer } from './client-reply-pacer.js';
@@ -18,7 +18,9 @@ export interface StdoutOptions extends InboundOptions {
  * and turned into sink calls. Returns the pacer, which `respond` tells of each reply.
  */
 export function readStdout(options: StdoutOptions): ReplyPacer {
-  const { stdout, sink, caps } = options;
+  const { stdout, sink, caps, label } = options;
+  /** The line being delivered: its parsed answer is checked whole against its request's limit. */
+  let text = '';
   const decoder = new LineDecoder(options.maxLineBytes, {
     headBytes: OVERSIZE_HEAD_BYTES,
     reportAtCap: true,
@@ -30,7 +32,13 @@ export function readStdout(options: StdoutOptions): ReplyPacer {
       closed: (error) => sink.closed(error),
       warn: (code, message) => sink.warn(code, message),
       message: (message) => {
-        if (!('method' in message) && message.id !== null) caps.settled(message.id);
+        if (!('method' in message) && message.id !== null) {
+          const cap = caps.overLimit(message.id, text);
+          caps.settled(message.id);
+          if (cap !== undefined) {
+            return sink.requestFailed(message.id, wholeAnswerError(label, message.id, text, cap));
+          }
+        }
         sink.message(message);
       },
       requestFailed: (id, error) => {
@@ -40,7 +48,11 @@ export function readStdout(options: StdoutOptions): ReplyPacer {
       },
     },
   });
-  const pacer = new ReplyPacer(stdout, inbound);
+  const pacer = new ReplyPacer(stdout, (event) => {
+    text = event.kind === 'line' ? event.text : '';
+    inbound(event); // synchronous: the line is not kept past its delivery
+    text = '';
+  });
   let stopped = false;
   stdout.on('data', (chunk: Buffer) => {
     if (stopped) return;

@@ -158,6 +158,24 @@ describe('StdioClientTransport', () => {
     await answered(sink, next);
   });
 
+  it('fails a capped request whose answer hid its id behind a duplicated "id" (JSON.parse keeps the last)', async () => {
+    const { transport, sink } = await connect();
+    const id = nextId++;
+    const pad = 'x'.repeat(5000);
+    const lines = [`{"jsonrpc":"2.0","id":999999,"id":${id},"result":{"pad":"${pad}"}}`];
+    await transport.request(
+      { jsonrpc: '2.0', id, method: 'write', params: { lines } },
+      { maxResponseBytes: 1000 },
+    );
+    // The fixture's own answer comes after that line: by then the line was dealt with.
+    await until(() => sink.messages.some((m) => 'result' in m && 'written' in m.result), 'the end');
+    const padded = sink.messages.filter((m) => 'result' in m && 'pad' in m.result);
+    expect(padded.map((m) => ('id' in m ? m.id : undefined))).toEqual([]);
+    const error = await failedWith(sink, id);
+    expect(error).toMatchObject({ code: 'RESPONSE_TOO_LARGE' });
+    expect(error.message).toMatch(/request \d+ .* over the 1000-byte limit .*\(maxResponseBytes\)/);
+  });
+
   it('drops an over-cap server notification or request with a warning, failing nothing', async () => {
     const { sink, call } = await connect({ maxLineBytes: 250 });
     const params = { data: 'x'.repeat(400) };
