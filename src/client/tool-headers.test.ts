@@ -154,6 +154,29 @@ describe('Mcp-Param-* through the client', () => {
     expect(t.requests('tools/list')).toHaveLength(2);
   });
 
+  it('a tool fixed by the time of a tools/list_changed is no longer refused', async () => {
+    let fixed = false;
+    const tool = (): Obj => ({
+      name: 'bad',
+      inputSchema: {
+        type: 'object',
+        properties: { q: { type: fixed ? 'string' : 'object', 'x-mcp-header': 'Q' } },
+      },
+    });
+    const t = new ScriptedTransport({ kind: 'http' })
+      .modern()
+      .onRequest('tools/list', () => result({ ...list, tools: [tool()] }))
+      .onRequest('tools/call', result(call));
+    const c = await new McpClient({ transport: t, cache: false }).connect();
+    await c.listTools();
+    await expect(c.callTool('bad', { q: 'x' })).rejects.toMatchObject({ code: 'TOOL_REJECTED' });
+    fixed = true;
+    t.pushNotification('notifications/tools/list_changed');
+    await c.callTool('bad', { q: 'x' });
+    expect(t.last('tools/call').headers).toMatchObject({ 'Mcp-Param-Q': 'x' });
+    await c.close();
+  });
+
   it.each([
     ['stdio', false],
     ['http', true],

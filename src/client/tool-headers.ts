@@ -104,8 +104,10 @@ export class ToolHeaderTable {
     }
   }
 
+  /** The list changed: what it said, dropped tools included, is out of date. */
   forget(): void {
     this.table = undefined;
+    this.rejected.clear();
   }
 
   /** TOOL_REJECTED for a tool dropped from the list (on any transport: the spec says drop it). */
