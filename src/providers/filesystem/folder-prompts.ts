@@ -1,11 +1,10 @@
 /** The prompts of a served folder: review-file (one file embedded) and survey (links only). */
 import * as path from 'node:path';
-import { ERROR_CODES } from '../../protocol/error-codes.js';
 import type { PromptMessage } from '../../protocol/types.js';
 import { base64Length } from '../../protocol/base64.js';
 import { isMcpKitError } from '../../errors/mcpkit-error.js';
 import { ProtocolError, isProtocolError } from '../../errors/protocol-error.js';
-import { resultTooLarge } from '../../errors/wire-errors.js';
+import { resultTooLarge, TOO_LARGE_REASON } from '../../errors/wire-errors.js';
 import { text } from '../../content/builders.js';
 import { isTextMimeType } from '../../content/mime.js';
 import { DEFAULT_BLOCK_BUDGET_BYTES } from '../../content/policy.js';
@@ -161,8 +160,13 @@ export function registerPrompts(
           { role: 'user', content: text(reviewInstructions(file, stat.mimeType)) },
         );
       } catch (error) {
-        if (!isMcpKitError(error, 'RESULT_TOO_LARGE') && !isProtocolError(error)) throw error;
-        if (isProtocolError(error) && error.code !== ERROR_CODES.INTERNAL_ERROR) throw error;
+        // Only a refusal for size is reworded: a read that timed out, stalled or kept changing
+        // is -32603 too, and says why itself.
+        const tooLarge =
+          isMcpKitError(error, 'RESULT_TOO_LARGE') ||
+          (isProtocolError(error) &&
+            (error.data as { reason?: unknown } | undefined)?.reason === TOO_LARGE_REASON);
+        if (!tooLarge) throw error;
         const wire =
           (isTextMimeType(stat.mimeType ?? '') ? stat.size : base64Length(stat.size)) + 2;
         throw resultTooLarge(
