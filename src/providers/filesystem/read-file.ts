@@ -38,11 +38,16 @@ export type ReadOutcome =
   | { kind: 'changed'; attempts: number };
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
+const utf8KeepingBom = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-/** The text of `bytes` when they are valid UTF-8, else undefined (decoded fatally). */
-export function decodeUtf8(bytes: Uint8Array): string | undefined {
+/**
+ * The text of `bytes` when they are valid UTF-8, else undefined (decoded fatally). A leading
+ * byte order mark is dropped, unless `keepBom` (bytes from inside a file: a U+FEFF there is a
+ * character of the text).
+ */
+export function decodeUtf8(bytes: Uint8Array, keepBom = false): string | undefined {
   try {
-    return utf8.decode(bytes);
+    return (keepBom ? utf8KeepingBom : utf8).decode(bytes);
   } catch {
     return undefined;
   }

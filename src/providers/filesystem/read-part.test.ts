@@ -213,6 +213,19 @@ describe('parts: walking a file', () => {
     expect(c.text).toBe('😀\n');
   });
 
+  it('a U+FEFF inside the file is kept by the part that starts with it (only the first is a BOM)', async () => {
+    // Two files joined, each with its byte order mark: the second one is a character of the text.
+    const joined = '\ufeffone\n\ufefftwo\n';
+    await writeFile(join(root, 'boms.txt'), joined);
+    const { conn } = serve(MiB);
+    const whole = (await read(conn, 'file:///boms.txt')).result?.contents[0]?.text;
+    expect(whole).toBe(joined.slice(1));
+    const { parts } = await walk(conn, 'file:///boms.txt?length=10');
+    expect(parts.map(({ part }) => part.offset)).toEqual([0, 7]);
+    expect(parts.map(({ c }) => c.text).join('')).toBe(whole);
+    expect((await readPart(conn, 'file:///boms.txt?offset=7')).c.text).toBe('\ufefftwo\n');
+  });
+
   it('text that is not UTF-8 goes as a blob of the same type', async () => {
     const { conn } = serve(MiB);
     const { c, part } = await readPart(conn, 'file:///latin1.txt?length=100');
@@ -521,6 +534,18 @@ describe('parts for a writer that streams bodies (HTTP)', () => {
     );
     expect(cut).toBe(true);
     expect(outcome.kind).toBe('changed');
+  });
+
+  it('a streamed text part that starts at a U+FEFF inside the file keeps it', async () => {
+    const body = 'line\n'.repeat(20_000);
+    await writeFile(join(root, 'streamed-boms.txt'), `\ufeff${body}\ufeff${body}`);
+    const offset = 3 + body.length;
+    const part = await take('streamed-boms.txt', offset, MiB, true);
+    expect(isStreamedBody(part.text)).toBe(true);
+    const sent = `"${await collectBlob(part.text as never)}"`;
+    expect(Buffer.byteLength(sent)).toBe((part.text as unknown as { wireBytes: number }).wireBytes);
+    expect(JSON.parse(sent)).toBe(`\ufeff${body}`);
+    expect(part.length).toBe(3 + body.length);
   });
 
   it('a part of at most a chunk, and any part for other writers, stay strings', async () => {

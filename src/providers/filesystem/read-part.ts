@@ -263,7 +263,8 @@ function textCut(
   let end = offset + most - from;
   if (offset + most < size) end = textPartEnd(bytes, start, end);
   for (;;) {
-    const text = decodeUtf8(bytes.subarray(start, end));
+    // Only the file's first bytes can be its byte order mark (dropped, as a whole read does).
+    const text = decodeUtf8(bytes.subarray(start, end), from + start > 0);
     if (text === undefined) return invalidText(bytes, from, start, end, limit);
     const wire = jsonStringWireSize(text);
     if (wire <= limit) return { offset: from + start, length: end - start, body: { text } };

@@ -53,8 +53,8 @@ export function streamedBlobPart(file: PartFile, start: number, length: number):
 async function* textChunks(file: PartFile, start: number, end: number): AsyncGenerator<string> {
   const { fs, within, real, relative, version, limits } = file;
   // Not fatal: the bytes were checked, and a version that moved throws before its bytes go out.
-  // A BOM at the start is dropped, as the in-memory decode drops it.
-  const decoder = new TextDecoder();
+  // A BOM at the start of the file is dropped, as the in-memory decode drops it.
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: start > 0 });
   yield '"';
   const range = { start, length: end - start };
   for await (const bytes of fileChunks(fs, within, real, relative, version, limits, range)) {
@@ -113,8 +113,8 @@ class Scanner {
       const stop = hi === end ? bytes.length : boundaryAtOrBefore(bytes, bytes.length - 1);
       const whole = bytes.subarray(0, stop);
       if (!isUtf8(whole)) return undefined;
-      // The decode drops a BOM at the start of the part.
-      if (at === start && stop >= 3 && whole[0] === 0xef && whole[1] === 0xbb && whole[2] === 0xbf)
+      // The decode drops a BOM at the start of the file (inside it, U+FEFF is a character).
+      if (at === 0 && stop >= 3 && whole[0] === 0xef && whole[1] === 0xbb && whole[2] === 0xbf)
         wire -= 3;
       for (let i = 0; i < stop; i++) wire += COST[whole[i] as number] as number;
       at += stop;
