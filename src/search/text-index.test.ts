@@ -69,6 +69,20 @@ describe('TextIndex', () => {
     'notes/plain.txt': 'nothing to see here',
   };
 
+  it('finds a file with the most clauses a query can have (32 words of 8 terms: 256)', () => {
+    // 485 characters: within the search tool's 500. Each word: its own first term, then a, aa...
+    const firsts = Array.from(
+      { length: 32 },
+      (_, i) => `q${'abcdefghijklmnopqrstuvwxyz'[i % 26]}${i < 26 ? '' : 'x'}`,
+    );
+    const query = firsts.map((first) => `${first}AAaAAaAAaAAa`).join(' ');
+    expect(query.length).toBeLessThanOrEqual(500);
+    const parsed = parseQuery(query);
+    expect(parsed.words.flatMap((w) => w.terms)).toHaveLength(256);
+    const index = indexOf({ 'doc.txt': `${firsts.join(' ')} a aa`, 'other.txt': 'a aa' });
+    expect(paths(index, query)).toEqual(['doc.txt']);
+  });
+
   it('matches whole words case-insensitively', () => {
     expect(paths(indexOf(files), 'HORSE')).toEqual(['docs/horse.md']);
   });

@@ -71,7 +71,8 @@ export class TextIndex {
   private deadPostings = 0;
   private generation = 0;
   private stamp = new Uint32Array(0);
-  private level = new Uint8Array(0);
+  /** Clauses a file is in so far: up to 256 (32 words of 8 terms), past a byte. */
+  private level = new Uint16Array(0);
   private place = new Uint8Array(0);
   private scores = new Float64Array(0);
   private firstLine = new Uint32Array(0);
@@ -318,7 +319,7 @@ export class TextIndex {
     } else if (this.stamp.length < size) {
       const capacity = Math.max(size, Math.ceil(this.stamp.length * 1.5), 1024);
       this.stamp = new Uint32Array(capacity);
-      this.level = new Uint8Array(capacity);
+      this.level = new Uint16Array(capacity);
       this.place = new Uint8Array(capacity);
       this.scores = new Float64Array(capacity);
       this.firstLine = new Uint32Array(capacity);
