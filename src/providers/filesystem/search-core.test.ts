@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { mimeFromName } from '../../content/mime.js';
-import { nodeFs } from './fs-types.js';
+import { nodeFs, type ProviderFs } from './fs-types.js';
 import { SearchCore, type SearchFile } from './search-core.js';
 import { entriesText } from './search-entries.js';
 
@@ -141,6 +141,43 @@ describe('SearchCore', () => {
     c.remove('n.txt');
     expect((await ask(c, 'after')).total).toBe(0);
     expect(c.size).toBe(0);
+  });
+
+  it('counts a changed file as not indexed until its new version is read', async () => {
+    let hold: Promise<void> | undefined;
+    let release = (): void => undefined;
+    // Opens of n.txt wait while `hold` is set (a slow read of its new version).
+    const fs: ProviderFs = {
+      ...nodeFs,
+      open: async (p, flags) => {
+        if (path.basename(p) === 'n.txt' && hold) await hold;
+        return nodeFs.open(p, flags);
+      },
+    };
+    const c = new SearchCore({
+      fs,
+      root: realpathSync(dir),
+      visibility: { hidden: false, ignore: new Set() },
+      refuseHardLinks: false,
+      maxFileBytes: 1 << 20,
+      readTimeoutMs: 5_000,
+      maxPhraseChecks: 100,
+    });
+    c.upsert(put('n.txt', 'before'));
+    c.upsert(put('o.txt', 'other'));
+    await c.drained();
+    hold = new Promise((resolve) => (release = resolve));
+    const changed = put('n.txt', 'after and more');
+    c.upsert({ ...changed, mtimeMs: changed.mtimeMs + 1 });
+    // Answers meanwhile say that not every listed file is indexed as it is now.
+    const during = await ask(c, 'other');
+    expect([during.indexed, during.listed]).toEqual([1, 2]);
+    hold = undefined;
+    release();
+    await c.drained();
+    const after = await ask(c, 'after');
+    expect([after.total, after.indexed, after.listed]).toEqual([1, 2, 2]);
+    expect((await ask(c, 'before')).total).toBe(0);
   });
 
   it('lists matches past the limit, best first, without snippets', async () => {

@@ -177,6 +177,9 @@ export class SearchCore {
     this.listed.set(file.path, file);
     this.unseen?.delete(file.path);
     if (this.indexedVersion.get(file.path) === versionOf(file)) return;
+    // Until this version is read, the file is not indexed as it is: answers say they are partial
+    // (what the older version holds may still match meanwhile).
+    this.indexedVersion.delete(file.path);
     this.stalls.reset(file.path);
     this.queue.add(file.path);
     this.pump();
