@@ -128,6 +128,19 @@ describe('tool "search"', () => {
     expect(over.result).toMatchObject({ isError: true });
   });
 
+  it('refuses a "path" that is not a glob as invalid arguments, naming it', async () => {
+    for (const [path, why] of [
+      ['notes/{a,b', 'a "{" without its "}"'],
+      ['[a-', 'a "[" without its "]"'],
+    ]) {
+      const res = await call('search', { query: 'backoff', path });
+      expect(res.result).toMatchObject({ isError: true });
+      expect(res.result?.content?.[0]?.text).toBe(
+        `Invalid arguments for tool "search": "path" ${JSON.stringify(path)} is not a glob: the glob has ${why}`,
+      );
+    }
+  });
+
   it('says so when nothing matches', async () => {
     const res = await call('search', { query: 'no such words' });
     expect(res.result?.content).toEqual([

@@ -1,5 +1,7 @@
 /** The folder's `search` tool: ranked links to the best matches, and an artifact listing more. */
 import { text } from '../../content/builders.js';
+import { toolError } from '../../content/messages.js';
+import { compileGlob } from '../../search/glob.js';
 import type { Attachment } from '../../content/attachment.js';
 import type { McpServer, RequestContext } from '../../server/index.js';
 import type { FilesystemProvider } from './filesystem-provider.js';
@@ -98,6 +100,17 @@ function matchesArtifact(
   });
 }
 
+/** Why `pattern` is not a glob the index can match with, or undefined when it is one. */
+function globProblem(pattern: string): string | undefined {
+  try {
+    compileGlob(pattern);
+    return undefined;
+  } catch (error) {
+    if (error instanceof RangeError) return error.message;
+    throw error;
+  }
+}
+
 export function registerSearchTool(
   server: McpServer,
   provider: FilesystemProvider,
@@ -142,6 +155,13 @@ export function registerSearchTool(
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     async ({ query, limit, path }: { query: string; limit?: number; path?: string }, ctx) => {
+      // A glob that does not compile is the client's argument, not a failed search: said so here
+      // (the worker would fail the search with a message that names no argument).
+      const problem = path === undefined ? undefined : globProblem(path);
+      if (problem !== undefined)
+        return toolError(
+          `Invalid arguments for tool "search": "path" ${JSON.stringify(path)} is not a glob: ${problem}`,
+        );
       const found = await search(query, limit ?? 10, ctx.signal, path);
       const q = JSON.stringify(query);
       const within = path !== undefined ? ` in ${JSON.stringify(path)}` : '';
