@@ -120,6 +120,17 @@ describe('content read leniently', () => {
     expect(typeof (block['resource'] as Obj)['mimeType']).toBe('string');
     expect(codes(warnings)).toContain('REPAIRED_CONTENT');
   });
+  it('a "__proto__" key in a block never lends it unchecked icons', async () => {
+    // As JSON.parse reads a server's answer: "__proto__" is an own key there.
+    const raw = JSON.parse(
+      '{"resultType":"complete","content":[{"type":"resource_link","uri":"https://a.example/x",' +
+        '"name":"x","__proto__":{"icons":[{"src":"javascript:alert(1)"}]}}]}',
+    ) as Obj;
+    const { out, warnings } = run('tools/call', raw);
+    const block = ((await out)['content'] as Obj[])[0]!;
+    expect(block['icons']).toBeUndefined();
+    expect(codes(warnings)).toEqual(['REPAIRED_CONTENT']);
+  });
 });
 
 describe('plain text (the fast path)', () => {

@@ -87,7 +87,9 @@ export function checkAnnotations(
   }
   for (const key of Object.keys(value)) {
     if (FIELDS.has(key)) continue;
-    if (options.strictKeys) problems.push([`${path}.${key}`, 'is not a field of annotations']);
+    // Assigned, a JSON "__proto__" key would become the prototype: unchecked inherited fields.
+    if (options.strictKeys || key === '__proto__')
+      problems.push([`${path}.${key}`, 'is not a field of annotations']);
     else out[key] = value[key];
   }
   return { annotations: out, problems };

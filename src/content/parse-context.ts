@@ -57,6 +57,12 @@ export class ParseContext {
   ): void {
     for (const key of Object.keys(from)) {
       if (known.includes(key)) continue;
+      if (key === '__proto__') {
+        // JSON.parse makes it an own key; assigned, it would become the copy's prototype and
+        // lend it unchecked fields (icons, annotations, blob) that no check above has seen.
+        this.fix(`${path}.${key}`, `is not a field of ${what}`, 'dropped');
+        continue;
+      }
       if (this.strict) {
         const near = known.find((k) => k.toLowerCase() === key.toLowerCase());
         fail(

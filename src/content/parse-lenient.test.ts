@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isMcpKitError } from '../errors/mcpkit-error.js';
 import { parseContentBlockLenient } from './parse.js';
+import { parseResourceContentsLenient } from './parse-contents.js';
 
 const PNG = Buffer.from([
   0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 0, 1,
@@ -178,5 +179,50 @@ describe('parseContentBlockLenient', () => {
     ],
   ])('still rejects %s', async (_name, value, message) => {
     expect(await lenientMessageOf(value)).toContain(message);
+  });
+});
+
+describe('a "__proto__" key from the wire', () => {
+  // JSON.parse makes "__proto__" an own key; copied by assignment it became the copy's prototype,
+  // so unchecked icons/annotations/blob were inherited past every check.
+  const hostile = (fields: string) =>
+    JSON.parse(
+      `{${fields},"__proto__":{"icons":[{"src":"javascript:alert(1)"}],"annotations":{"priority":99},"blob":"AAAA"}}`,
+    ) as unknown;
+
+  it('is dropped from a block with a warning, never becoming its prototype', async () => {
+    const { block, warnings } = await parseContentBlockLenient(
+      hostile('"type":"resource_link","uri":"https://a.example/x","name":"x"'),
+    );
+    expect(Object.getPrototypeOf(block)).toBe(Object.prototype);
+    expect((block as { icons?: unknown }).icons).toBeUndefined();
+    expect(block.annotations).toBeUndefined();
+    expect(warnings).toEqual([
+      'content.__proto__ is not a field of a resource_link block; dropped',
+    ]);
+  });
+
+  it('is dropped from resource contents too', async () => {
+    const { contents, warnings } = await parseResourceContentsLenient(
+      hostile('"uri":"file:///a","text":"x"'),
+    );
+    expect(Object.getPrototypeOf(contents)).toBe(Object.prototype);
+    expect((contents as { blob?: unknown }).blob).toBeUndefined();
+    expect(warnings).toEqual(['contents.__proto__ is not a field of resource contents; dropped']);
+  });
+});
+
+describe('a "__proto__" key inside annotations', () => {
+  it('is dropped with a warning, its fields never inherited', async () => {
+    const { block, warnings } = await parseContentBlockLenient(
+      JSON.parse(
+        '{"type":"text","text":"x","annotations":{"audience":["user"],"__proto__":{"priority":99}}}',
+      ) as unknown,
+    );
+    expect(block.annotations).toEqual({ audience: ['user'] });
+    expect(block.annotations?.priority).toBeUndefined();
+    expect(warnings).toEqual([
+      'content.annotations.__proto__ is not a field of annotations; dropped',
+    ]);
   });
 });
