@@ -71,6 +71,21 @@ describe('assembleBlocks', () => {
     expect(loads).toBe(0);
   });
 
+  it('embeds what it loaded and measured, loading it once', async () => {
+    // A file that grows between two reads: the second read used to be what was embedded,
+    // unmeasured, past the cap the first one was checked against.
+    const sizes = [100, 5000];
+    let loads = 0;
+    const att = attach({
+      uri: 'file:///grows.txt',
+      name: 'grows.txt',
+      load: async () => ({ text: 'x'.repeat(sizes[loads++] ?? 0) }),
+    });
+    const { blocks } = await assembleBlocks([att], opts({ capBytes: 1000 }));
+    expect(loads).toBe(1);
+    expect(blocks[0]).toMatchObject({ type: 'resource', resource: { text: 'x'.repeat(100) } });
+  });
+
   it('demotes optional embeds, lowest priority first, until the result fits its budget', async () => {
     const a = attach({
       uri: 'x:a',

@@ -310,7 +310,8 @@ async function materialize(p: Pending, options: AssembleOptions): Promise<Conten
   const att = p.att;
   const embed = p.decision.kind === 'embed';
   let content = p.content;
-  if (embed || (!att.uri && !content)) content = await loadContent(att);
+  // What was loaded was measured and decided on: a second load() could return something else.
+  if (!content && (embed || !att.uri)) content = await loadContent(att);
   const mime = p.mime;
   const text = content?.text;
   const blob =
