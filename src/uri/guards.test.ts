@@ -180,3 +180,17 @@ describe('query values and one-component values (review regressions)', () => {
     expect(m && !m.ok ? m.problem : '').toContain(problem);
   });
 });
+
+describe('matchSafely: a variable named __proto__', () => {
+  it.each([
+    ['note://{__proto__}', 'note://abc', 'abc'],
+    ['note://x{/__proto__*}', 'note://x/a/b', ['a', 'b']],
+  ])('%s keeps it a plain key, as match does', (template, uri, value) => {
+    const m = matchSafely(parseTemplate(template), uri);
+    expect(m?.ok).toBe(true);
+    const variables = m && m.ok ? m.variables : {};
+    expect(Object.getPrototypeOf(variables)).toBe(Object.prototype);
+    expect(Object.keys(variables)).toEqual(['__proto__']);
+    expect(Object.getOwnPropertyDescriptor(variables, '__proto__')?.value).toEqual(value);
+  });
+});

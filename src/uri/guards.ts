@@ -160,14 +160,14 @@ function variableKind(template: UriTemplate, name: string): VariableKind {
 export function matchSafely(template: UriTemplate, uri: string): SafeMatch | undefined {
   const raw = template.match(uri, { decode: false });
   if (raw === undefined) return undefined;
-  const variables: Record<string, string | string[]> = {};
+  const variables: [string, string | string[]][] = [];
   for (const name of Object.keys(raw)) {
     const value = raw[name] as string | string[];
     const kind = variableKind(template, name);
     if (typeof value === 'string') {
       const decoded = safelyDecoded(name, value, kind);
       if (typeof decoded !== 'string') return decoded;
-      variables[name] = decoded;
+      variables.push([name, decoded]);
       continue;
     }
     const list: string[] = [];
@@ -176,9 +176,10 @@ export function matchSafely(template: UriTemplate, uri: string): SafeMatch | und
       if (typeof decoded !== 'string') return decoded;
       list.push(decoded);
     }
-    variables[name] = list;
+    variables.push([name, list]);
   }
-  return { ok: true, variables };
+  // fromEntries defines own properties: assigned, a `__proto__` variable would vanish.
+  return { ok: true, variables: Object.fromEntries(variables) };
 }
 
 /** A matched value decoded once and checked ({@link checkVariable}), or why it is refused. */
