@@ -4,6 +4,7 @@
  * its upstream, and by `readableLinks: true` over a server's own resources.
  */
 import { decodeBase64, encodeBase64 } from './blob.js';
+import { isTextMimeType } from './mime.js';
 import { PART_META_KEY } from './policy.js';
 import type { CallToolResult, ReadResourceResult, Resource } from '../protocol/types.js';
 
@@ -102,9 +103,8 @@ function partsOffered(error: unknown): PartMeta | undefined {
 }
 
 function isTextual(entry: Obj): boolean {
-  return (
-    typeof entry['text'] === 'string' || /^text\/|json|xml/.test(String(entry['mimeType'] ?? ''))
-  );
+  // By the type's structure: "xml" or "json" anywhere in it would take OOXML (docx, xlsx) for text.
+  return typeof entry['text'] === 'string' || isTextMimeType(String(entry['mimeType'] ?? ''));
 }
 
 /** Reads `[offset, offset+length)` through the server's own ranged reads, part after part. */
