@@ -149,6 +149,8 @@ describe('matchSafely', () => {
     ['repo://{owner}/{name}{?ref}', 'repo://a/b?ref=..%2F..', 'ref'],
     ['docs:{/segments*}', 'docs:/a/%2e%2e/b', 'segments'],
     ['docs:{/segments*}', 'docs:/%C0%AE%C0%AE/b', 'segments'],
+    // ['', 'etc', 'passwd'] joined is '/etc/passwd', which '%2Fetc' as one item is refused as.
+    ['docs:{/segments*}', 'docs://etc/passwd', 'segments'],
     ['page{#frag}', 'page#../x', 'frag'],
     ['{x}/{+x}', 'a%2Fb/a%2Fb', 'x'], // a variable used as {x} anywhere is checked as simple
   ])('%s refuses %j in %s', (template, uri, variable) => {

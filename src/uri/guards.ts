@@ -170,6 +170,13 @@ export function matchSafely(template: UriTemplate, uri: string): SafeMatch | und
       variables.push([name, decoded]);
       continue;
     }
+    // `{/segs*}` over `//etc`: ['', 'etc'] joins to the root path one `%2Fetc` item is refused as.
+    if (kind === 'path' && value.length > 1 && value[0] === '')
+      return {
+        ok: false,
+        problem: `${labelOf(name)} is an absolute path (its first segment is empty)`,
+        variable: name,
+      };
     const list: string[] = [];
     for (const item of value) {
       const decoded = safelyDecoded(name, item, kind);
