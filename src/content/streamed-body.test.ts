@@ -143,4 +143,22 @@ describe('streamedBody', () => {
     });
     await expect(collectBlob(body)).rejects.toThrow('not a JSON string');
   });
+
+  it('collectBlob keeps each body its own: a character split across chunks is not mixed with another', async () => {
+    // Bytes of a JSON string holding one two-byte character, split between its bytes.
+    const split = (json: string) => {
+      const bytes = new TextEncoder().encode(json);
+      const cut = bytes.length - 2;
+      return streamedBody({
+        wireBytes: bytes.length,
+        chunks: async function* () {
+          yield bytes.subarray(0, cut);
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          yield bytes.subarray(cut);
+        },
+      });
+    };
+    const [a, b] = await Promise.all([collectBlob(split('"aé"')), collectBlob(split('"bü"'))]);
+    expect([a, b]).toEqual(['aé', 'bü']);
+  });
 });

@@ -24,8 +24,6 @@ export function chunkBytes(chunk: StreamedChunk): number {
 /** Crosses module copies (two installs of mcpkit), unlike `instanceof`. */
 const BRAND = Symbol.for('mcpkit.streamedBody');
 
-const utf8 = new TextDecoder();
-
 /**
  * The JSON string of a blob as a stream of UTF-8 bytes. Iterating {@link StreamedBody.chunks}
  * yields exactly `wireBytes` bytes, quotes included, or throws `STREAM_FAILED` (the source
@@ -187,6 +185,9 @@ export function asBlobString(body: StreamedBody): string {
  * (result assembly embedding a resource), never for a transport.
  */
 export async function collectBlob(body: StreamedBody): Promise<string> {
+  // One decoder per body: a streaming decode holds a character cut between chunks, which a
+  // shared one would hand to whichever collection decodes next.
+  const utf8 = new TextDecoder();
   let text = '';
   for await (const chunk of body.chunks())
     text += typeof chunk === 'string' ? chunk : utf8.decode(chunk, { stream: true });
