@@ -101,6 +101,13 @@ const TABLE: Array<[string, string | undefined]> = [
   ['1.2.3.4.5', 'invalid'],
   ['::1::2', 'invalid'],
   ['example.com', 'invalid'],
+  // The URL parser that canonicalises IPv6 must not read past a bracket, a path or a port.
+  ['2606:4700::1]/x', 'invalid'],
+  ['2606:4700::1]:80', 'invalid'],
+  ['2606:4700::1]#x', 'invalid'],
+  ['2606:4700::1]?x', 'invalid'],
+  ['[2606:4700::1]/', 'invalid'],
+  [' 2606:4700::1', 'invalid'],
 ];
 
 describe('classifyAddress', () => {

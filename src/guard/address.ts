@@ -73,6 +73,9 @@ export function parseIp(text: string): IPv4 | IPv6 | undefined {
   if (value.includes(':')) {
     const zone = value.indexOf('%');
     if (zone >= 0) value = value.slice(0, zone);
+    // Hex, colons and dots only: `]`, `/`, `?` or `#` would end the bracket inside the URL below,
+    // and "2606:4700::1]/x" would parse as the public address before it.
+    if (!/^[0-9A-Fa-f:.]+$/.test(value)) return undefined;
     try {
       const host = new URL(`http://[${value}]/`).hostname;
       return ipaddr.IPv6.parse(host.slice(1, -1));
