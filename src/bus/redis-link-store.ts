@@ -11,6 +11,7 @@ import { ArtifactSeal } from './artifact-mac.js';
 import { errorText } from './connect.js';
 import { redisKeys, type RedisKeys } from './keys.js';
 import { redactRedisUrl } from './redact.js';
+import { RECORD_TAIL_CHARS, VerifiedArtifacts } from './verified-artifacts.js';
 
 export interface RedisLinkStoreOptions {
   /**
@@ -35,10 +36,17 @@ export interface RedisLinkStoreOptions {
    * naming the key (its id shortened), never the content or the secret.
    */
   onLog?: (line: string) => void;
+  /**
+   * Bytes (characters of text or base64) of verified artifacts kept in this process (default
+   * 64 MiB; 0 keeps none), so that reading an artifact part by part fetches and checks it once,
+   * not once per part. The most recently read artifact is kept even when larger on its own.
+   */
+  maxCachedBytes?: number;
 }
 
 export const DEFAULT_ARTIFACT_TTL_MS = 3_600_000;
 export const DEFAULT_REMEMBER_EXPIRED_MS = 86_400_000;
+const DEFAULT_MAX_CACHED_BYTES = 64 * 1024 * 1024;
 
 /** The hex HMAC that ends an artifact URI (SHA-256: 64 hex digits). */
 const ARTIFACT_ID = /^[0-9a-f]{64}$/;
@@ -67,6 +75,7 @@ export class RedisLinkStore implements LinkStore {
   private readonly naming: MemoryLinkStore;
   private readonly seal: ArtifactSeal;
   private readonly log: (line: string) => void;
+  private readonly verified: VerifiedArtifacts;
 
   constructor(
     private readonly redis: Redis,
@@ -82,13 +91,20 @@ export class RedisLinkStore implements LinkStore {
     this.naming = new MemoryLinkStore({ secret: options.secret, maxBytes: 0, maxTombstones: 0 });
     this.seal = new ArtifactSeal(options.secret);
     this.log = options.onLog ?? ((line: string) => console.warn(line));
+    const cached = options.maxCachedBytes ?? DEFAULT_MAX_CACHED_BYTES;
+    if (!Number.isSafeInteger(cached) || cached < 0)
+      throw new McpKitError(
+        'BAD_ARGUMENTS',
+        `RedisLinkStore option maxCachedBytes must be a whole number of bytes, not ${cached}`,
+      );
+    this.verified = new VerifiedArtifacts(cached);
   }
 
   owns(uri: string): boolean {
     return uri.startsWith(ARTIFACT_URI_PREFIX);
   }
 
-  uriFor(content: { text?: string; blob?: string; mimeType: string }): Promise<string> {
+  uriFor(content: Parameters<LinkStore['uriFor']>[0]): Promise<string> {
     return this.naming.uriFor(content);
   }
 
@@ -118,6 +134,8 @@ export class RedisLinkStore implements LinkStore {
   async get(uri: string): Promise<ArtifactLookup> {
     const id = this.owns(uri) ? uri.slice(ARTIFACT_URI_PREFIX.length) : '';
     if (!ARTIFACT_ID.test(id)) return { missing: true };
+    const kept = await this.stillKept(id, uri);
+    if (kept) return { found: kept };
     const [text, seen] = await this.run('read', uri, () =>
       this.redis.mget(this.keys.artifact(id), this.keys.artifactSeen(id)),
     );
@@ -131,7 +149,15 @@ export class RedisLinkStore implements LinkStore {
             : !this.seal.verify(parsed.found, parsed.mac)
               ? 'wrong MAC: changed, planted or copied from another id'
               : undefined;
-      if (parsed && trouble === undefined) return { found: parsed.found };
+      if (parsed && trouble === undefined) {
+        const { found, owner } = parsed;
+        // The MAC leaves the owner out, but the URI is a MAC of it: checked once here, so that
+        // a read for a caller does not hash the whole content again (see artifactOwnedBy).
+        if (owner !== undefined && (await this.uriFor({ ...found, owner })) === uri)
+          found.owner = owner;
+        this.verified.set(id, text, parsed.mac as string, found);
+        return { found };
+      }
       // The id is the link itself (whoever knows it may read the artifact): log a prefix only.
       this.log(
         `mcpkit: refused artifact ${this.keys.artifact(id.slice(0, 12))}… from Redis (${trouble}); answered "not found". Someone who can write to Redis may have tampered with it.`,
@@ -139,6 +165,22 @@ export class RedisLinkStore implements LinkStore {
       return { missing: true };
     }
     return seen === null || seen === undefined ? { missing: true } : { expired: true };
+  }
+
+  /**
+   * The record verified earlier for `id`, when Redis's record still ends with the same MAC and
+   * has the same length: asks Redis for those two, not for the record.
+   */
+  private async stillKept(id: string, uri: string): Promise<StoredArtifact | undefined> {
+    if (!this.verified.has(id)) return undefined;
+    const key = this.keys.artifact(id);
+    const results = await this.run('read', uri, () =>
+      this.redis.multi().getrange(key, -RECORD_TAIL_CHARS, -1).strlen(key).exec(),
+    );
+    const [tail, bytes] = results ?? [];
+    const kept = tail?.[0] || bytes?.[0] ? undefined : this.verified.get(id, tail?.[1], bytes?.[1]);
+    if (kept === undefined) this.verified.delete(id);
+    return kept;
   }
 
   private async run<T>(action: string, uri: string, command: () => Promise<T>): Promise<T> {
@@ -176,12 +218,12 @@ function positive(value: number | undefined, fallback: number, name: string): nu
 
 /**
  * The stored JSON, checked: Redis is shared, and a value of the wrong shape is no artifact.
- * Its MAC comes back beside it, unchecked (`undefined` when the record has none).
+ * Its MAC and owner come back beside it, unchecked (`undefined` when the record has none).
  */
 function parseArtifact(
   text: string,
   uri: string,
-): { found: StoredArtifact; mac: unknown } | undefined {
+): { found: StoredArtifact; mac: unknown; owner: string | undefined } | undefined {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -212,5 +254,6 @@ function parseArtifact(
     body === 'text'
       ? { ...common, text: a['text'] as string }
       : { ...common, blob: a['blob'] as string };
-  return { found, mac: a['mac'] };
+  const owner = typeof a['owner'] === 'string' ? a['owner'] : undefined;
+  return { found, mac: a['mac'], owner };
 }
