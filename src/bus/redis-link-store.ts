@@ -47,6 +47,11 @@ export interface RedisLinkStoreOptions {
 export const DEFAULT_ARTIFACT_TTL_MS = 3_600_000;
 export const DEFAULT_REMEMBER_EXPIRED_MS = 86_400_000;
 const DEFAULT_MAX_CACHED_BYTES = 64 * 1024 * 1024;
+/**
+ * How far past its `expiresAt` a record still counts as live: Redis expires the key itself (a TTL
+ * counted on its own clock), so a reader whose clock runs ahead of the writer's may see it late.
+ */
+const EXPIRY_SKEW_MS = 30_000;
 
 /** The hex HMAC that ends an artifact URI (SHA-256: 64 hex digits). */
 const ARTIFACT_ID = /^[0-9a-f]{64}$/;
@@ -151,6 +156,11 @@ export class RedisLinkStore implements LinkStore {
               : undefined;
       if (parsed && trouble === undefined) {
         const { found, owner } = parsed;
+        // Redis dropped it at its TTL: a genuine record still there after that was put back.
+        if (pastExpiry(found))
+          return this.refuse(id, 'past its expiry: put back, or clocks over 30 s apart', {
+            expired: true,
+          });
         // The MAC leaves the owner out, but the URI is a MAC of it: checked once here, so that
         // a read for a caller does not hash the whole content again (see artifactOwnedBy).
         if (owner !== undefined && (await this.uriFor({ ...found, owner })) === uri)
@@ -158,13 +168,17 @@ export class RedisLinkStore implements LinkStore {
         this.verified.set(id, text, parsed.mac as string, found);
         return { found };
       }
-      // The id is the link itself (whoever knows it may read the artifact): log a prefix only.
-      this.log(
-        `mcpkit: refused artifact ${this.keys.artifact(id.slice(0, 12))}… from Redis (${trouble}); answered "not found". Someone who can write to Redis may have tampered with it.`,
-      );
-      return { missing: true };
+      return this.refuse(id, trouble ?? '', { missing: true });
     }
     return seen === null || seen === undefined ? { missing: true } : { expired: true };
+  }
+
+  private refuse(id: string, trouble: string, answer: ArtifactLookup): ArtifactLookup {
+    // The id is the link itself (whoever knows it may read the artifact): log a prefix only.
+    this.log(
+      `mcpkit: refused artifact ${this.keys.artifact(id.slice(0, 12))}… from Redis (${trouble}); answered "${'expired' in answer ? 'expired' : 'not found'}". Someone who can write to Redis may have tampered with it.`,
+    );
+    return answer;
   }
 
   /**
@@ -179,8 +193,9 @@ export class RedisLinkStore implements LinkStore {
     );
     const [tail, bytes] = results ?? [];
     const kept = tail?.[0] || bytes?.[0] ? undefined : this.verified.get(id, tail?.[1], bytes?.[1]);
-    if (kept === undefined) this.verified.delete(id);
-    return kept;
+    if (kept !== undefined && !pastExpiry(kept)) return kept;
+    this.verified.delete(id);
+    return undefined;
   }
 
   private async run<T>(action: string, uri: string, command: () => Promise<T>): Promise<T> {
@@ -203,6 +218,10 @@ export class RedisLinkStore implements LinkStore {
       cause: error,
     });
   }
+}
+
+function pastExpiry(artifact: StoredArtifact): boolean {
+  return Date.now() > artifact.expiresAt + EXPIRY_SKEW_MS;
 }
 
 function positive(value: number | undefined, fallback: number, name: string): number {

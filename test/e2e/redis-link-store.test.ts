@@ -4,7 +4,7 @@
  * memory store does.
  */
 import type { Redis } from 'ioredis';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { connectRedis, RedisLinkStore } from '../../src/bus/index.js';
 import { MemoryLinkStore } from '../../src/server/index.js';
 import { describeRedis, RedisProcess, waitFor } from './redis-harness.js';
@@ -147,6 +147,43 @@ describeRedis('RedisLinkStore', () => {
     // The genuine record, put back, reads again.
     await one.set(key(uri), good, 'PX', 60_000);
     expect(await reader.get(uri)).toMatchObject({ found: { text: 'search results: a.md, b.md' } });
+  });
+
+  it('a record put back after its expiry answers { expired } (clocks may differ by 30 s)', async () => {
+    const lines: string[] = [];
+    const onLog = (line: string) => void lines.push(line);
+    const writer = new RedisLinkStore(one, { secret, prefix: 'replay:' });
+    const reader = new RedisLinkStore(two, { secret, prefix: 'replay:', onLog });
+    const uri = await writer.put({ ...text, text: 'valid for a minute' }, 60_000);
+    const key = `replay:artifact:${uri.slice('mcpkit://artifacts/'.length)}`;
+    const found = (await reader.get(uri)) as { found: { expiresAt: number } };
+    const { expiresAt } = found.found;
+    // Copied while valid, then put back for good once Redis expired it.
+    const copy = (await one.get(key)) as string;
+    await one.del(key);
+    await one.set(key, copy);
+    const clock = vi.spyOn(Date, 'now');
+    try {
+      // Another instance's clock 20 s ahead of the writer's: still the artifact.
+      clock.mockReturnValue(expiresAt + 20_000);
+      expect(await reader.get(uri)).toHaveProperty('found');
+      expect(await new RedisLinkStore(two, { secret, prefix: 'replay:' }).get(uri)).toHaveProperty(
+        'found',
+      );
+      // Past that, from the kept copy or read afresh: expired, and one warning each.
+      clock.mockReturnValue(expiresAt + 31_000);
+      expect(await reader.get(uri)).toEqual({ expired: true });
+      expect(await new RedisLinkStore(two, { secret, prefix: 'replay:', onLog }).get(uri)).toEqual({
+        expired: true,
+      });
+    } finally {
+      clock.mockRestore();
+    }
+    expect(lines).toHaveLength(2);
+    for (const line of lines)
+      expect(line).toMatch(
+        /^mcpkit: refused artifact replay:artifact:[0-9a-f]{12}… from Redis \(past its expiry/,
+      );
   });
 
   it('putting the same content again renews its TTL under the same URI', async () => {
