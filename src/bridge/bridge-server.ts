@@ -25,6 +25,7 @@ import { OwnTools } from './own-tools.js';
 import type { ParkedCall } from './parked-call.js';
 import { callerOf, INPUT_METHODS, ParkedInputs } from './parked-inputs.js';
 import { SpillStore } from './spill-store.js';
+import { ToolSchemas } from './tool-schemas.js';
 import type { Upstream } from './upstream.js';
 import { UpstreamChanges } from './upstream-changes.js';
 import type { BridgeOptions } from './bridge-options.js';
@@ -47,7 +48,7 @@ export class BridgeServer extends McpServer {
   private readonly downstream = new Set<Peer>();
   /** Which host request asked, by the signal its upstream request carries (input requests). */
   private readonly askers = new WeakMap<AbortSignal, Asker>();
-  private readonly schemas = new Map<string, Tool['inputSchema']>();
+  private readonly schemas = new ToolSchemas();
   /** Forwarded requests in flight per host connection, for its `notifications/cancelled`. */
   private readonly inflight = new WeakMap<Peer, Map<RequestId, AbortController>>();
   /**
@@ -218,7 +219,7 @@ export class BridgeServer extends McpServer {
     if (this.bridge.profile.readsResources !== false) return;
     const client = this.upstream.client;
     const tools = client.serverCapabilities?.tools ? await client.listTools() : [];
-    for (const t of tools) this.schemas.set(t.name, t.inputSchema);
+    this.schemas.setAll(tools);
     const before = this.own?.readName;
     this.own = new OwnTools(new Set(tools.map((t) => t.name)), {
       read: async (uri) =>
@@ -387,7 +388,7 @@ export class BridgeServer extends McpServer {
   /** A page of tools; the last one also lists the bridge's own. */
   private withOwnTools(page: Obj): Obj {
     const tools = Array.isArray(page['tools']) ? (page['tools'] as Tool[]) : [];
-    for (const t of tools) this.schemas.set(t.name, t.inputSchema);
+    this.schemas.setAll(tools);
     if (!this.own || page['nextCursor'] !== undefined) return page;
     return { ...page, tools: [...tools, ...structuredClone(this.own.tools)] };
   }
