@@ -22,8 +22,9 @@ export function deliverChange(listen: ListenHub, peers: Iterable<Peer>, event: C
   const { uri } = event;
   listen.resourceUpdated(uri);
   for (const peer of peers) {
-    const subs = peer.session?.subscriptions;
-    if (subs && coversAny(subs, uri))
+    const session = peer.session;
+    const subs = session?.subscriptions;
+    if (subs && coversAny(subs, uri) && session?.mayRead?.(uri) !== false)
       peer.send({ jsonrpc: '2.0', method: 'notifications/resources/updated', params: { uri } });
   }
 }

@@ -120,9 +120,13 @@ export class ListenHub {
     for (const s of [...this.byKind[kind]]) this.offer(s, key);
   }
 
-  /** Offers the update to every stream one of whose URIs covers `uri` (it or a parent), once. */
+  /**
+   * Offers the update to every stream one of whose URIs covers `uri` (it or a parent), once,
+   * whose caller may read `uri`.
+   */
   resourceUpdated(uri: string): void {
-    for (const s of this.byUri.covering(uri)) this.offer(s, uri);
+    for (const s of this.byUri.covering(uri))
+      if (s.listener.mayRead?.(uri) !== false) this.offer(s, uri);
   }
 
   /**

@@ -22,6 +22,11 @@ export interface Listener {
   /** The backpressure of `notify`'s channel; without one, frames are written as they come. */
   flow?: ChannelFlow | undefined;
   /**
+   * Whether the caller may read `uri` (its read scopes): a URI it subscribed to covers
+   * sub-resources that may need more, whose updates it is then not told of. Absent: any.
+   */
+  mayRead?: ((uri: string) => boolean) | undefined;
+  /**
    * Ends the listen; `error` is set when the server cut it (its client fell behind, the bus lost
    * events). The hub has already forgotten the stream when this runs.
    */

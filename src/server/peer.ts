@@ -17,6 +17,11 @@ export interface LegacySession {
   logLevel: string | undefined;
   subscriptions: Set<string>;
   initialized: boolean;
+  /**
+   * Whether the caller that last subscribed may read `uri` (its read scopes): a subscription
+   * covers sub-resources that may need more, whose updates it is then not sent. Absent: any.
+   */
+  mayRead?: ((uri: string) => boolean) | undefined;
 }
 
 export type TransportKind = 'stdio' | 'http' | 'memory';

@@ -194,4 +194,42 @@ describe('per-caller data', () => {
       'admin',
     ]);
   });
+
+  it('sends no update of a sub-resource the caller may not read through a parent it follows', async () => {
+    const { ask, server, sent } = setup();
+    const tick = async () => {
+      for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+    };
+    const updates = () =>
+      sent
+        .filter((m) => m.method === 'notifications/resources/updated')
+        .map((m) => m.params?.['uri']);
+    // mem://vault names no resource: following it is allowed, yet it covers mem://vault/{key}.
+    const listening = ask(
+      modern('subscriptions/listen', { notifications: { resourceSubscriptions: ['mem://vault'] } }),
+      alice,
+    );
+    await tick();
+    server.notifyResourceUpdated('mem://vault/a');
+    server.notifyResourceUpdated('mem://vault');
+    await tick();
+    expect(updates()).toEqual(['mem://vault']);
+    server.close();
+    await listening;
+
+    const other = setup();
+    expect((await other.ask(initializeRequest(), alice)).result).toBeDefined();
+    expect(
+      (await other.ask(legacy('resources/subscribe', { uri: 'mem://vault' }), alice)).result,
+    ).toEqual({});
+    other.server.notifyResourceUpdated('mem://vault/a');
+    other.server.notifyResourceUpdated('mem://vault');
+    await tick();
+    expect(
+      other.sent
+        .filter((m) => m.method === 'notifications/resources/updated')
+        .map((m) => m.params?.['uri']),
+    ).toEqual(['mem://vault']);
+    other.server.close();
+  });
 });

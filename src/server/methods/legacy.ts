@@ -13,6 +13,7 @@ import { SessionSubscriptions } from '../listen-legacy.js';
 import { levelRank } from '../../protocol/log-levels.js';
 import type { LegacySession, Peer } from '../peer.js';
 import type { AuthInfo } from '../auth-info.js';
+import { missingScopes } from '../auth-info.js';
 import { readScopes, requireScopes } from './scopes.js';
 import type { Params } from './types.js';
 
@@ -45,6 +46,8 @@ export const LEGACY_METHODS: Record<string, LegacyMethod> = {
     // Updates of a resource tell what a read would: held to the read's scopes.
     requireScopes(`resource ${uri}`, readScopes(core, uri), auth);
     session.subscriptions.add(uri);
+    // And so are the updates of the sub-resources it covers (change-delivery.ts).
+    session.mayRead = auth && ((u) => missingScopes(readScopes(core, u), auth).length === 0);
     return {};
   },
   'resources/unsubscribe': (params, session) => {

@@ -25,13 +25,15 @@ async function listen(params: Params, { core, ctx, notify, flow }: MethodEnv): P
   if (hub.size >= maxListens) throw tooManyListens(maxListens);
   const filter = hub.honoured(requested);
   // Updates of a resource tell what a read would: URIs the caller may not read are left out of
-  // the honoured filter (the acknowledgement shows which).
-  if (ctx.auth !== undefined && filter.resourceSubscriptions !== undefined) {
-    const auth = ctx.auth;
-    filter.resourceSubscriptions = filter.resourceSubscriptions.filter(
-      (uri) => missingScopes(readScopes(core, String(uri)), auth).length === 0,
+  // the honoured filter (the acknowledgement shows which), and so are the updates of the
+  // sub-resources they cover that the caller may not read.
+  const auth = ctx.auth;
+  const mayRead =
+    auth && ((uri: string) => missingScopes(readScopes(core, uri), auth).length === 0);
+  if (mayRead && filter.resourceSubscriptions !== undefined)
+    filter.resourceSubscriptions = filter.resourceSubscriptions.filter((uri) =>
+      mayRead(String(uri)),
     );
-  }
   // The acknowledgement is the stream's first frame: the listener (and what its URIs attach)
   // comes after it, so that an attach hook reporting a change at once cannot overtake it.
   notify(frame('notifications/subscriptions/acknowledged', id, { notifications: filter }));
@@ -45,7 +47,7 @@ async function listen(params: Params, { core, ctx, notify, flow }: MethodEnv): P
       stream.remove?.();
       resolve(error);
     };
-    stream.remove = hub.add({ id, filter, notify, flow, end: done });
+    stream.remove = hub.add({ id, filter, notify, flow, mayRead, end: done });
     if (ctx.signal.aborted) done();
     else ctx.signal.addEventListener('abort', () => done(), { once: true });
     // The stream holds the caller's authorization: it ends when the token does.
