@@ -17,6 +17,22 @@ function collect(output: PassThrough): () => Array<Record<string, unknown>> {
 }
 
 describe('serveStdio', () => {
+  it('closes, with nothing thrown, when stdin fails (the client went away mid-read)', async () => {
+    const server = createServer({ name: 's', version: '1' });
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const messages = collect(output);
+    const conn = serveStdio(server, { input, output });
+    const first = modern('tools/list');
+    input.write(`${JSON.stringify(first)}\n`);
+    await until(() => messages().some((m) => m['id'] === first.id), 'the first answer');
+    // A socketpair stdin reads ECONNRESET when the client dies: an 'error' nobody listened to
+    // was thrown out of the stream, and took the process down.
+    input.destroy(Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }));
+    await conn.closed;
+    expect(server.connectionCount).toBe(0);
+  });
+
   it('answers -32603 for a result that cannot be encoded, and serves the next request', async () => {
     const server = createServer({ name: 's', version: '1' });
     server.tool('bigint', {}, () => ({

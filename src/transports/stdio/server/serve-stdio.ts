@@ -271,6 +271,9 @@ export function serveStdio(server: McpServer, options: StdioOptions = {}): Stdio
   input.on('data', onData);
   input.once('end', finish);
   input.once('close', finish);
+  // A failing stdin (a socketpair reads ECONNRESET once its client died) ends the input as EOF
+  // does; left on after close: an 'error' nobody listens to is thrown out of the stream.
+  input.on('error', finish);
   output.on('error', () => close());
   return { closed, close };
 }
