@@ -340,6 +340,8 @@ export class HttpEndpoint {
       stopKeepAlive?.();
     }
     settled?.(response);
-    await this.reply(res, body, response, era, sink, sessionHeaders, () => ex.signal, answer);
+    // A new session is named only by the answer that opened it: a failed initialize names none.
+    const headers = settled && !(response && 'result' in response) ? {} : sessionHeaders;
+    await this.reply(res, body, response, era, sink, headers, () => ex.signal, answer);
   }
 }

@@ -327,6 +327,9 @@ describe('createHttpHandler: sessions, errors and closing', () => {
     const bad = await postTo(h, legacy('initialize', { protocolVersion: 5 }), legacyHeaders);
     expect(bad.status).toBe(200);
     expect(((await bad.json()) as RpcError).error.code).toBe(-32602);
+    // No session was opened: none is named (a client keeping that id would send it again
+    // with its next initialize, and get 404 for a session that never existed).
+    expect(bad.headers.get('mcp-session-id')).toBeNull();
     expect(s.connectionCount).toBe(baseline);
     h.close();
   });
