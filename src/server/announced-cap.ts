@@ -1,7 +1,7 @@
 /**
  * The largest message a client says it accepts (`_meta["dev.mcpkit/maxMessageBytes"]`, or
  * `{ bytes }` under `capabilities.experimental` in a 2025-11-25 `initialize`): results are
- * assembled under the smaller of that and the transport's ceiling.
+ * assembled under the smaller of that and the server's own cap (options.ts, resultCapBytes).
  */
 import { MAX_MESSAGE_BYTES_META, type ClientCapabilities } from '../protocol/index.js';
 
@@ -24,13 +24,4 @@ export function announcedMaxBytes(
   const experimental = capabilities?.experimental?.[MAX_MESSAGE_BYTES_META] as
     { bytes?: unknown } | undefined;
   return valid(experimental?.bytes);
-}
-
-/** The transport's ceiling, lowered to what the client announced. */
-export function effectiveMaxBytes(
-  transportCap: number | undefined,
-  announced: number | undefined,
-): number | undefined {
-  if (announced === undefined) return transportCap;
-  return transportCap === undefined ? announced : Math.min(transportCap, announced);
 }

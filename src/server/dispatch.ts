@@ -1,4 +1,4 @@
-import { announcedMaxBytes, effectiveMaxBytes } from './announced-cap.js';
+import { announcedMaxBytes } from './announced-cap.js';
 import { DEFAULT_MAX_DEPTH, deepField } from '../protocol/depth.js';
 import { requestEra } from '../protocol/era.js';
 import {
@@ -202,7 +202,8 @@ async function onRequest(
       cancel,
       capBytes: resultCapBytes(
         core.options,
-        effectiveMaxBytes(peer.maxMessageBytes, announcedMaxBytes(meta, clientCapabilities)),
+        peer.maxMessageBytes,
+        announcedMaxBytes(meta, clientCapabilities),
       ),
       // Only a read's own result goes to the writer as it is; see RequestContext.streamsBodies.
       streamsBodies: peer.streamsBodies && method === 'resources/read',

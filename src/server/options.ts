@@ -230,10 +230,17 @@ export function interestLimitsOf(options: Partial<InterestLimits> = {}): Interes
   return { interestRefreshMs: every, maxRemoteInterest: max };
 }
 
-/** The hard cap for one result: `content.capBytes`, else the transport's cap less the envelope. */
-export function resultCapBytes(options: ServerOptions, transportCap: number | undefined): number {
-  return (
+/**
+ * The hard cap for one result: `content.capBytes`, else the transport's cap less the envelope;
+ * never more than what the client `announced` it takes (less the envelope).
+ */
+export function resultCapBytes(
+  options: ServerOptions,
+  transportCap: number | undefined,
+  announced?: number,
+): number {
+  const own =
     options.content?.capBytes ??
-    (transportCap ?? DEFAULT_TRANSPORT_CAP_BYTES) - ENVELOPE_RESERVE_BYTES
-  );
+    (transportCap ?? DEFAULT_TRANSPORT_CAP_BYTES) - ENVELOPE_RESERVE_BYTES;
+  return announced === undefined ? own : Math.min(own, announced - ENVELOPE_RESERVE_BYTES);
 }
