@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createServer } from './server.js';
 import {
   DEFAULT_INTEREST_REFRESH_MS,
   DEFAULT_MAX_REMOTE_INTEREST,
@@ -6,6 +7,7 @@ import {
   ENVELOPE_RESERVE_BYTES,
   interestLimitsOf,
   MAX_INTEREST_REFRESH_MS,
+  pageSizeOf,
   resultCapBytes,
   type ContentOptions,
 } from './options.js';
@@ -31,6 +33,20 @@ describe('resultCapBytes', () => {
     ['no transport cap: 32 MiB less the reserve', undefined, undefined, 32 * 1024 * 1024 - 1024],
   ])('%s', (_what, content, transportCap, expected) => {
     expect(resultCapBytes(options(content), transportCap)).toBe(expected);
+  });
+});
+
+describe('pageSizeOf', () => {
+  it('is 100 by default, else the option', () => {
+    expect(pageSizeOf({})).toBe(100);
+    expect(pageSizeOf({ pageSize: 7 })).toBe(7);
+  });
+
+  // 0 listed nothing, with no cursor; 2.5 handed out a cursor its next request refused.
+  it.each([0, -1, 2.5, Number.NaN])('refuses pageSize %s when the server is made', (value) => {
+    expect(() => createServer({ name: 'o', version: '1', pageSize: value })).toThrow(
+      /pageSize must be a positive integer/,
+    );
   });
 });
 

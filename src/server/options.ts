@@ -153,6 +153,14 @@ export const ENVELOPE_RESERVE_BYTES = 1024;
 /** The cap a transport without one of its own implies (32 MiB), before the envelope reserve. */
 export const DEFAULT_TRANSPORT_CAP_BYTES = 32 * 1024 * 1024;
 
+/** The page size of the list methods (`pageSize`, default 100); throws naming it when unusable. */
+export function pageSizeOf(options: Pick<ServerOptions, 'pageSize'>): number {
+  const size = options.pageSize ?? 100;
+  if (!Number.isSafeInteger(size) || size < 1)
+    throw new RangeError(`pageSize must be a positive integer, got ${String(size)}`);
+  return size;
+}
+
 /** What a listen stream may queue for a client that is not reading (`maxListenQueueBytes`). */
 export const DEFAULT_MAX_LISTEN_QUEUE_BYTES = 4 * 1024 * 1024;
 

@@ -27,7 +27,7 @@ import { deliverChange, resyncSessions } from './change-delivery.js';
 import { AttachTracker, type AttachHook } from './attach-tracker.js';
 import { MemoryBus, type ChangeBus, type ChangeEvent } from './change-bus.js';
 import { interestSyncFor, type InterestSync } from './interest-sync.js';
-import { interestLimitsOf, type ServerOptions } from './options.js';
+import { interestLimitsOf, pageSizeOf, type ServerOptions } from './options.js';
 import { Peer, type PeerOptions } from './peer.js';
 import { Registry, type ListKind } from './registry.js';
 import { RequestStateSigner } from './request-state.js';
@@ -98,6 +98,7 @@ export class McpServer {
 
   constructor(options: ServerOptions) {
     this.options = options;
+    pageSizeOf(options);
     this.answerBudget = new AnswerBudget(options.maxResponseTotalBytes);
     const info: Implementation = { name: options.name, version: options.version };
     if (options.title !== undefined) info.title = options.title;

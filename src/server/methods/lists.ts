@@ -3,6 +3,7 @@ import type { ServerCore } from '../core.js';
 import { paginate } from '../pagination.js';
 import type { MethodEnv, Params, Result } from './types.js';
 
+/** Checked when the server was made (pageSizeOf). */
 export function pageSize(core: ServerCore): number {
   return core.options.pageSize ?? 100;
 }
