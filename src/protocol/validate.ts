@@ -65,6 +65,11 @@ function pathOf(root: string, instancePath: string): string {
   return out;
 }
 
+/** How issues name member `key` of `root` (`root.key`, or `root["a key"]`). */
+export function memberPath(root: string, key: string): string {
+  return pathOf(root, `/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+}
+
 function describe(root: string, error: ErrorObject): ValidationIssue {
   const base = pathOf(root, error.instancePath);
   if (error.keyword === 'required') {

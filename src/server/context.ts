@@ -27,6 +27,7 @@ import { AnswerBudget, type AnswerLease } from './answer-budget.js';
 import type { Cancellation } from './cancellation.js';
 import { InputRequiredSignal } from './input-required.js';
 import { levelRank } from '../protocol/log-levels.js';
+import { memberPath, validateDef } from '../protocol/validate.js';
 import { isAuthInfo, type AuthInfo } from './auth-info.js';
 import { assembleForResult, attachUri, type ContentEnv } from './result-assembly.js';
 
@@ -35,6 +36,30 @@ const CAPABILITY_OF: Record<InputRequest['method'], 'elicitation' | 'sampling' |
   'sampling/createMessage': 'sampling',
   'roots/list': 'roots',
 };
+
+/** What a 2026-07-28 answer to each input request must be (its result `$defs`). */
+const RESULT_OF: Record<InputRequest['method'], string> = {
+  'elicitation/create': 'ElicitResult',
+  'sampling/createMessage': 'CreateMessageResult',
+  'roots/list': 'ListRootsResult',
+};
+
+/** One root for every key: validators are kept per root, and the key goes in afterwards. */
+const ANSWER_ROOT = 'answer';
+
+/**
+ * The client's answer to `request`, checked to be its result: the schema takes any of the three
+ * results for any key, and a handler must not get a roots list for its elicitation.
+ */
+function checkedAnswer(method: string, key: string, request: InputRequest, answer: unknown) {
+  const issue = validateDef('modern', RESULT_OF[request.method], answer, ANSWER_ROOT);
+  if (!issue) return answer;
+  const field = `${memberPath('params.inputResponses', key)}${issue.field.slice(ANSWER_ROOT.length)}`;
+  const why = issue.message.slice(issue.field.length);
+  throw ProtocolError.invalidParams(`${method}: ${field}${why} (${request.method} result)`, {
+    field,
+  });
+}
 
 /** A 2025-11-25 server request's params with its input key in `_meta` (for a bridge). */
 function keyed(params: InputRequest['params'] | undefined, key: string): Record<string, unknown> {
@@ -231,8 +256,9 @@ export class RequestContext {
     const missing: InputRequests = {};
     let complete = true;
     for (const key of keys) {
-      if (key in current) this.answers[key] = current[key];
-      if (!(key in this.answers)) {
+      if (Object.hasOwn(current, key))
+        this.answers[key] = checkedAnswer(this.method, key, requests[key], current[key]);
+      if (!Object.hasOwn(this.answers, key)) {
         missing[key] = requests[key];
         complete = false;
       }

@@ -182,6 +182,28 @@ describe('MRTR (2026-07-28) and server requests (2025-11-25) through ctx.ask', (
     });
   });
 
+  it('refuses an answer that is not the result of the request it answers, naming its key', async () => {
+    const conn = connectInMemory(server());
+    // A roots/list or sampling result passes for an input response, yet answers no elicitation.
+    const sampled = { role: 'assistant', model: 'm', content: { type: 'text', text: 'Ada' } };
+    for (const wrong of [{ roots: [] }, sampled]) {
+      const answer = await conn.send(
+        modern('tools/call', { name: 'greet', inputResponses: { who: wrong } }, caps),
+      );
+      expect(answer).toMatchObject({
+        error: {
+          code: -32602,
+          data: { field: expect.stringMatching(/^params\.inputResponses\.who\b/) },
+        },
+      });
+    }
+    // A key the tool never asks for is not checked (nor used).
+    const r1 = await conn.send(
+      modern('tools/call', { name: 'greet', inputResponses: { other: { roots: [] } } }, caps),
+    );
+    expect(r1).toMatchObject({ result: { resultType: 'input_required' } });
+  });
+
   it('rejects a tampered, foreign or forged state with -32602', async () => {
     const s = server();
     s.tool('other', {}, async (_a, ctx) => (await ctx.ask({ x: elicit }), 'ok'));
