@@ -10,6 +10,8 @@ async function refusal(promise: Promise<unknown>): Promise<ProtocolError> {
   } catch (error) {
     expect(error).toBeInstanceOf(ProtocolError);
     expect((error as ProtocolError).code).toBe(-32602);
+    // The field is named in data too, as every other -32602 of a param does.
+    expect((error as ProtocolError).data).toEqual({ field: 'params.requestState' });
     return error as ProtocolError;
   }
   throw new Error('expected verify to refuse the token');

@@ -102,6 +102,9 @@ function isEmptyPlain(value: object): boolean {
   return true;
 }
 
+/** What a refused state's -32602 names in `data`, as every other param's does. */
+const FIELD = Object.freeze({ field: 'params.requestState' });
+
 /** Signs and verifies `requestState` with HMAC-SHA-256 (Web Crypto). */
 export class RequestStateSigner {
   private readonly key: HmacKey;
@@ -133,12 +136,16 @@ export class RequestStateSigner {
     if (!ok)
       throw ProtocolError.invalidParams(
         'params.requestState was not issued by this server or was altered',
+        FIELD,
       );
     const state = decodeJsonBase64Url(body) as SignedBody | undefined;
     if (!state || state.t !== (await digest(target)))
-      throw ProtocolError.invalidParams('params.requestState belongs to another request');
+      throw ProtocolError.invalidParams('params.requestState belongs to another request', FIELD);
     if (state.x < Date.now())
-      throw ProtocolError.invalidParams('params.requestState has expired: start the request again');
+      throw ProtocolError.invalidParams(
+        'params.requestState has expired: start the request again',
+        FIELD,
+      );
     return { answers: state.answers ?? {}, user: state.user };
   }
 }
