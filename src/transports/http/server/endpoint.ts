@@ -18,10 +18,8 @@ import { headerMismatchAtEdge } from './header-check.js';
 import { jsonError } from './json-error.js';
 import { deleteSession, openSessionStream } from './legacy-stream.js';
 import {
-  DEFAULT_BODY_TIMEOUT_MS,
-  DEFAULT_MAX_BODY_BYTES,
   DEFAULT_KEEP_ALIVE_MS,
-  DEFAULT_MAX_BODY_TOTAL_BYTES,
+  endpointLimitsOf,
   keepAliveMsOf,
   maxResponseBytesOf,
   type HttpOptions,
@@ -75,10 +73,11 @@ export class HttpEndpoint {
   constructor(server: McpServer, options: HttpOptions = {}) {
     // Checked once; the legacy GET streams read the same options.
     this.options = { ...options, keepAliveMs: keepAliveMsOf(options) };
+    const limits = endpointLimitsOf(options);
     this.bodyLimits = {
-      maxBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-      idleMs: options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
-      budget: new BodyBudget(options.maxBodyTotalBytes ?? DEFAULT_MAX_BODY_TOTAL_BYTES),
+      maxBytes: limits.maxBodyBytes,
+      idleMs: limits.bodyTimeoutMs,
+      budget: new BodyBudget(limits.maxBodyTotalBytes),
     };
     this.bodyLimits.stalls = new StallWatch(this.bodyLimits.idleMs);
     const maxResponse = maxResponseBytesOf(options);
@@ -98,12 +97,7 @@ export class HttpEndpoint {
       streamsBodies: true,
     });
     this.guard = options.dnsRebindingProtection === false ? undefined : createOriginGuard(options);
-    this.sessions = new SessionTable(
-      server,
-      options.sessionIdleMs ?? 30 * 60_000,
-      options.maxSessions ?? 10_000,
-      maxResponse,
-    );
+    this.sessions = new SessionTable(server, limits.sessionIdleMs, limits.maxSessions, maxResponse);
   }
 
   async handle(ex: HttpExchange, res: HttpResponder): Promise<void> {

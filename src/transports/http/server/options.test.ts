@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { createServer } from '../../../server/server.js';
 import { modern, modernHeaders } from '../../../testing/messages.js';
 import { createHttpHandler } from './web-handler.js';
-import { DEFAULT_HTTP_MAX_RESPONSE_BYTES, maxResponseBytesOf } from './options.js';
+import {
+  DEFAULT_HTTP_MAX_RESPONSE_BYTES,
+  endpointLimitsOf,
+  maxResponseBytesOf,
+} from './options.js';
 
 describe('maxResponseBytes (HTTP outbound cap)', () => {
   it('defaults to 32 MiB, whatever the inbound body cap', () => {
@@ -90,5 +94,38 @@ describe('maxResponseBytes covers what the server sends on its own over SSE', ()
     } finally {
       console.error = error;
     }
+  });
+});
+
+describe('the body and session limits', () => {
+  it('default when absent, and take the edges they allow', () => {
+    expect(endpointLimitsOf({})).toEqual({
+      maxBodyBytes: 4 * 1024 * 1024,
+      maxBodyTotalBytes: 64 * 1024 * 1024,
+      bodyTimeoutMs: 10_000,
+      sessionIdleMs: 30 * 60_000,
+      maxSessions: 10_000,
+    });
+    const edges = {
+      maxBodyBytes: 1,
+      maxBodyTotalBytes: 1,
+      bodyTimeoutMs: 0,
+      sessionIdleMs: 2_147_483_647,
+      maxSessions: 1,
+    };
+    expect(endpointLimitsOf(edges)).toEqual(edges);
+  });
+
+  it.each([
+    ['maxBodyBytes', 0, /http: maxBodyBytes must be a positive integer, got 0/],
+    ['maxBodyBytes', 1.5, /maxBodyBytes must be a positive integer, got 1.5/],
+    ['maxBodyTotalBytes', -1, /maxBodyTotalBytes must be a positive integer, got -1/],
+    ['bodyTimeoutMs', 2 ** 31, /bodyTimeoutMs must be an integer from 0 \(never\) to 2147483647/],
+    ['bodyTimeoutMs', Number.NaN, /bodyTimeoutMs must be an integer from 0/],
+    ['sessionIdleMs', 0, /sessionIdleMs must be an integer from 1 to 2147483647, got 0/],
+    ['maxSessions', 0.5, /maxSessions must be a positive integer, got 0.5/],
+  ] as const)('refuse %s = %s, naming it, when the handler is made', (name, value, message) => {
+    const server = createServer({ name: 's', version: '1' });
+    expect(() => createHttpHandler(server, { [name]: value })).toThrow(message);
   });
 });

@@ -65,6 +65,35 @@ export interface HttpOptions extends OriginGuardOptions {
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 export const DEFAULT_MAX_BODY_TOTAL_BYTES = 64 * 1024 * 1024;
 export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
+export const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
+export const DEFAULT_MAX_SESSIONS = 10_000;
+
+/** The body and session limits of `options`, each checked once (a RangeError naming it). */
+export function endpointLimitsOf(options: HttpOptions) {
+  const positive = (name: string, value: number | undefined, fallback: number): number =>
+    integerOption('http', name, value, fallback);
+  const timeout = options.bodyTimeoutMs;
+  const idle = options.sessionIdleMs;
+  return {
+    maxBodyBytes: positive('maxBodyBytes', options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES),
+    maxBodyTotalBytes: positive(
+      'maxBodyTotalBytes',
+      options.maxBodyTotalBytes,
+      DEFAULT_MAX_BODY_TOTAL_BYTES,
+    ),
+    bodyTimeoutMs: timerMs('bodyTimeoutMs', timeout, DEFAULT_BODY_TIMEOUT_MS, 'never'),
+    sessionIdleMs: integerOption(
+      'http',
+      'sessionIdleMs',
+      idle,
+      DEFAULT_SESSION_IDLE_MS,
+      1,
+      'an integer from 1 to 2147483647',
+      MAX_TIMER_MS,
+    ),
+    maxSessions: positive('maxSessions', options.maxSessions, DEFAULT_MAX_SESSIONS),
+  };
+}
 
 /** What HTTP clients take (the official SDK reads whole bodies): 32 MiB. */
 export const DEFAULT_HTTP_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
@@ -93,7 +122,9 @@ export function keepAliveMsOf(options: HttpOptions): number {
 
 /** Up to the longest interval a timer takes (2^31 - 1 ms). */
 function timerMs(name: string, value: number | undefined, fallback: number, zero: string): number {
-  const max = 2_147_483_647;
-  const what = `an integer from 0 (${zero}) to ${max}`;
-  return integerOption('http', name, value, fallback, 0, what, max);
+  const what = `an integer from 0 (${zero}) to ${MAX_TIMER_MS}`;
+  return integerOption('http', name, value, fallback, 0, what, MAX_TIMER_MS);
 }
+
+/** The longest a timer waits (2^31 - 1 ms): past it, setTimeout fires at once. */
+const MAX_TIMER_MS = 2_147_483_647;
