@@ -14,6 +14,8 @@ export interface RedisSharedOptions extends RedisConnectOptions {
   artifactTtlMs?: number;
   /** How long an expired artifact still answers "expired" (default 24 hours). */
   rememberExpiredMs?: number;
+  /** Bytes of verified artifacts the link store keeps in this process (default 64 MiB). */
+  maxCachedBytes?: number;
   /** Where `MCPKIT_SECRET` is looked up (default `process.env`). */
   env?: Readonly<Record<string, string | undefined>>;
 }
@@ -62,18 +64,20 @@ export async function createRedisShared(options: RedisSharedOptions): Promise<Re
             ...(prefix === undefined ? {} : { prefix }),
             ...(options.onLog === undefined ? {} : { onLog: options.onLog }),
           });
-    const linkStore = new RedisLinkStore(redis, {
-      secret: secret.secret,
-      url: options.url,
-      ...(options.onLog === undefined ? {} : { onLog: options.onLog }),
-      ...(prefix === undefined ? {} : { prefix }),
-      ...(options.artifactTtlMs === undefined ? {} : { ttlMs: options.artifactTtlMs }),
-      ...(options.rememberExpiredMs === undefined
-        ? {}
-        : { rememberExpiredMs: options.rememberExpiredMs }),
-    });
+    let linkStore: RedisLinkStore;
     let bus: RedisBus;
     try {
+      linkStore = new RedisLinkStore(redis, {
+        secret: secret.secret,
+        url: options.url,
+        ...(options.onLog === undefined ? {} : { onLog: options.onLog }),
+        ...(prefix === undefined ? {} : { prefix }),
+        ...(options.artifactTtlMs === undefined ? {} : { ttlMs: options.artifactTtlMs }),
+        ...(options.rememberExpiredMs === undefined
+          ? {}
+          : { rememberExpiredMs: options.rememberExpiredMs }),
+        ...(options.maxCachedBytes === undefined ? {} : { maxCachedBytes: options.maxCachedBytes }),
+      });
       bus = await RedisBus.connect({ ...options, publisher: redis });
     } catch (error) {
       stopKeeping();

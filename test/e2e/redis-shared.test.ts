@@ -85,6 +85,14 @@ describeRedis('servers sharing one Redis', () => {
     expect(one.shared.where).toBe(redis.url);
   });
 
+  it('passes maxCachedBytes to the link store: a bad one is refused, naming it', async () => {
+    await expect(
+      createRedisShared({ url: redis.url, onLog: () => {}, maxCachedBytes: -1 }),
+    ).rejects.toMatchObject({ code: 'BAD_ARGUMENTS', message: /maxCachedBytes/ });
+    const shared = await createRedisShared({ url: redis.url, onLog: () => {}, maxCachedBytes: 0 });
+    open.push(shared);
+  });
+
   it('a link minted on one resolves on the other', async () => {
     const one = connectInMemory((await instance('one')).server);
     const two = connectInMemory((await instance('two')).server);
