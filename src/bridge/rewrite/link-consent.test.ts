@@ -3,7 +3,12 @@ import type { ContentBlock, ReadResourceResult } from '../../protocol/index.js';
 import type { ResolverClient } from '../../host/index.js';
 import { parseProfile } from '../profiles/index.js';
 import { DECISIONS_META_KEY, rewriteToolResult, type Decision } from './index.js';
-import { compileUriPattern, MAX_LINK_URI_CHARS, refuseLink } from './link-consent.js';
+import {
+  blockedLinkHost,
+  compileUriPattern,
+  MAX_LINK_URI_CHARS,
+  refuseLink,
+} from './link-consent.js';
 
 function upstream(resources: Record<string, ReadResourceResult> = {}) {
   const calls: string[] = [];
@@ -101,6 +106,34 @@ describe('the guard on link hosts', () => {
     expect(refuseLink('http://metadata.google.internal./x', null)).toMatch(/\(metadata\)$/);
     expect(refuseLink('ws://127.0.0.1/', null)).toMatch(/\(loopback\)$/);
   });
+
+  it.each([
+    ['gopher://127.1:6379/_x', 'loopback'],
+    ['gopher://2130706433/', 'loopback'],
+    ['gopher://0177.0.0.1/', 'loopback'],
+    ['gopher://127.1./', 'loopback'],
+    ['gopher://%6cocalhost/', 'loopback'],
+    ['sftp://0x7f000001/', 'loopback'],
+    ['smb://0xa9fea9fe/', 'metadata'],
+    ['ftps://0xa9.0xfe.0xa9.0xfe/', 'metadata'],
+    ['telnet://10.1/', 'private'],
+    ['ldap://0x0a000001/', 'private'],
+    ['ssh://0/', 'unspecified'],
+    ['ftp://[::ffff:7f00:1]/', 'ipv4Mapped'],
+    ['gopher://[::ffff:7f00:1]/', 'ipv4Mapped'],
+  ])('reads the host of a network URI as a client would: %s is %s', (uri, reason) => {
+    expect(blockedLinkHost(uri)).toMatch(new RegExp(`\\(${reason}\\)$`));
+    expect(refuseLink(uri, null)).toBe(blockedLinkHost(uri));
+  });
+
+  it.each([
+    'gopher://example.com/1',
+    'sftp://93.184.215.14/',
+    'gopher://1572395790/',
+    'ssh://git.example.com/repo',
+    'note://5',
+    'note://0x7f000001/',
+  ])('does not refuse the host of %s', (uri) => expect(blockedLinkHost(uri)).toBeUndefined());
 
   it('still reads an upstream URI of its own scheme, and local files', async () => {
     const text = (uri: string): ReadResourceResult => ({

@@ -30,6 +30,32 @@ export const NETWORK_SCHEMES: ReadonlySet<string> = new Set([
 ]);
 
 /**
+ * Schemes whose host a client connects to as an internet host: the network schemes above, the
+ * other protocols curl speaks, and ssh. Other schemes are the upstream's own, where `note://5` is
+ * a name, not an address.
+ */
+const INET_HOST_SCHEMES: ReadonlySet<string> = new Set([
+  ...NETWORK_SCHEMES,
+  'dict',
+  'imap',
+  'imaps',
+  'ldap',
+  'ldaps',
+  'mqtt',
+  'pop3',
+  'pop3s',
+  'rtmp',
+  'rtsp',
+  'scp',
+  'smbs',
+  'smtp',
+  'smtps',
+  'ssh',
+  'telnet',
+  'tftp',
+]);
+
+/**
  * A glob (`*` any run, `/` included; `?` one character) as a matcher. Matched without a regular
  * expression: at most (URI length x glob length) steps, whatever the number of stars.
  */
@@ -70,16 +96,34 @@ function hostOf(uri: string): string | undefined {
 }
 
 /**
+ * The host of an internet-host URI as its client reads it. The URL parser leaves the host of a
+ * non-special scheme as written (`gopher://127.1/` keeps `127.1`), but inet_aton and the clients
+ * built on it read `127.1`, `2130706433`, `0x7f000001` and `0177.0.0.1` as 127.0.0.1: parsed as
+ * an http: host, it is normalised as the parser does for special schemes. An opaque host holds
+ * no `/`, `?`, `#`, `@` or `:`, so it cannot end the authority it is put in. As written if that
+ * does not parse (not an address a client would read either).
+ */
+function clientHost(bare: string): string {
+  try {
+    return new URL(`http://${bare}/`).hostname;
+  } catch {
+    return bare;
+  }
+}
+
+/**
  * Why the SSRF guard refuses the host of `uri` (loopback, private, metadata, their spellings),
  * or undefined: a URI without a host, or `file://localhost/`, has none to refuse.
  */
 export function blockedLinkHost(uri: string): string | undefined {
   const host = hostOf(uri);
   if (host === undefined) return undefined;
+  const scheme = schemeOf(uri);
   const bare = host.startsWith('[') ? host.slice(1, -1) : host;
-  if (bare === '' || (schemeOf(uri) === 'file' && bare.toLowerCase() === 'localhost'))
-    return undefined;
-  const reason = blockedHost(bare);
+  if (bare === '' || (scheme === 'file' && bare.toLowerCase() === 'localhost')) return undefined;
+  // A bracketed host is IPv6, which the URL parser has already read for every scheme.
+  const inet = INET_HOST_SCHEMES.has(scheme) && !host.startsWith('[');
+  const reason = blockedHost(inet ? clientHost(bare) : bare);
   return reason === undefined
     ? undefined
     : `guard: ${host} is refused by the SSRF guard (${reason})`;
