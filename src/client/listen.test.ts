@@ -295,6 +295,18 @@ describe('listen (2026-07-28)', () => {
     expect(getEventListeners(abort.signal, 'abort')).toHaveLength(0);
   });
 
+  it('a stream the server ended before listen() returned leaves no listener on its signal', async () => {
+    const { c } = await modern((m) => ({
+      before: [ack(m.id, { toolsListChanged: true })],
+      then: result({}),
+    }));
+    const abort = new AbortController();
+    const stream = await c.listen({ toolsListChanged: true }, { signal: abort.signal });
+    await settle();
+    expect(stream.closed).toBe(true);
+    expect(getEventListeners(abort.signal, 'abort')).toHaveLength(0);
+  });
+
   it('with relisten, its signal aborted closes the stream and it does not listen again', async () => {
     const { t, c } = await modern();
     const abort = new AbortController();

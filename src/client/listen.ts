@@ -57,7 +57,7 @@ export class ListenStream implements AsyncIterable<ListenNotification> {
 
   /** @internal Closes the stream when `signal` aborts; its listener goes when the stream ends. */
   closeOn(signal: AbortSignal): void {
-    this.unlink = closeOnAbort(signal, () => this.close());
+    if (!this.ended) this.unlink = closeOnAbort(signal, () => this.close());
   }
 
   /** @internal The stream ended: gracefully (no error) or not. */

@@ -86,7 +86,7 @@ export class ResilientListenStream implements AsyncIterable<ListenNotification> 
 
   /** @internal Closes the stream when `signal` aborts; its listener goes when the stream ends. */
   closeOn(signal: AbortSignal): void {
-    this.unlink = closeOnAbort(signal, () => this.close());
+    if (!this.closedByUser) this.unlink = closeOnAbort(signal, () => this.close());
   }
 
   /** No more frames, nor any listen again. */
