@@ -68,6 +68,8 @@ export class RedisBus implements ChangeBus {
   private lastError: unknown;
   /** Why the others must be told of a gap, while this instance owes them that notice. */
   private owedGap: string | undefined;
+  /** Failed publishes so far: one during a notice's flight (same text or not) is owed its own. */
+  private failures = 0;
   private noticeAttempts = 0;
   private noticeTimer: NodeJS.Timeout | undefined;
   /** A gap notice is on its way: each one ends the others' streams, so one at a time. */
@@ -264,6 +266,7 @@ export class RedisBus implements ChangeBus {
       );
     }
     this.owedGap = `instance ${this.instanceId} could not publish a change (${errorText(error, this.options.url)})`;
+    this.failures++;
     this.scheduleGapNotice();
   }
 
@@ -282,6 +285,7 @@ export class RedisBus implements ChangeBus {
   /** Tells the other instances that some of this one's events never reached them. */
   private async sendGapNotice(): Promise<void> {
     const why = this.owedGap;
+    const failures = this.failures;
     if (why === undefined || this.closed || this.noticeSending) return;
     this.noticeSending = true;
     try {
@@ -296,7 +300,7 @@ export class RedisBus implements ChangeBus {
     }
     this.noticeSending = false;
     this.noticeAttempts = 0;
-    if (this.owedGap === why) this.owedGap = undefined;
+    if (this.failures === failures) this.owedGap = undefined;
     // A change failed again while this one was on its way: that one is owed a notice of its own.
     else this.scheduleGapNotice();
   }

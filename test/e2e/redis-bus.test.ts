@@ -211,6 +211,45 @@ describeRedis('RedisBus', () => {
     publisher.disconnect();
   });
 
+  it('a publish that fails while the gap notice is on its way, with the same error, is owed a notice of its own', async () => {
+    const real = await connectRedis({ url: redis.url, onLog: () => {} });
+    let failNext = 0;
+    let held: Promise<void> | undefined;
+    let release = (): void => {};
+    let notices = 0;
+    // The real connection, but its publish can fail (as a closed connection does) or be held.
+    const publisher = new Proxy(real, {
+      get(target, key) {
+        if (key === 'publish')
+          return async (channel: string, text: string) => {
+            if (failNext > 0) {
+              failNext--;
+              throw new Error('Connection is closed.');
+            }
+            if (text.includes('"gap"')) {
+              notices++;
+              if (held) await held;
+            }
+            return target.publish(channel, text);
+          };
+        const value: unknown = Reflect.get(target, key);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const a = await probe({ publisher, backoff: { baseMs: 20, maxMs: 20 } });
+    const b = await probe();
+    held = new Promise((r) => (release = r));
+    failNext = 1;
+    a.bus.publish(updated('file:///first'));
+    await waitFor(() => notices === 1, 'the first notice to be on its way');
+    failNext = 1;
+    a.bus.publish(updated('file:///second'));
+    release();
+    held = undefined;
+    await waitFor(() => b.gaps.length === 2, 'a notice for each failure', 4000);
+    real.disconnect();
+  });
+
   it('close() ends both connections and every delivery', async () => {
     const a = await probe();
     const b = await probe();
