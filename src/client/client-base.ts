@@ -22,9 +22,10 @@ import { inputContext, withInputs } from './mrtr.js';
 import { ListenRegistry } from './listen-registry.js';
 import { listLimitsOf, paginate, type ListMethod } from './lists.js';
 import {
-  DEFAULT_CACHE_ENTRIES,
   DEFAULT_DISCOVER_TIMEOUT_MS,
   DEFAULT_MAX_INPUT_REQUESTS,
+  checkClientLimits,
+  clientCacheOf,
   DEFAULT_MAX_INPUT_ROUNDS,
   DEFAULT_REQUEST_TIMEOUT_MS,
 } from './options.js';
@@ -72,19 +73,12 @@ export abstract class ClientBase {
   abstract listTools(options?: RequestOptions): Promise<Tool[]>;
 
   constructor(protected readonly options: McpClientOptions) {
+    checkClientLimits(options);
     this.transport = options.transport;
     this.clientInfo = options.clientInfo ?? DEFAULT_CLIENT_INFO;
     this.capabilities = options.capabilities ?? capabilitiesFromHandlers(options.handlers);
     this.pinnedEra = options.era === 'auto' ? undefined : options.era;
-    // Without a credential, private entries belong to this instance alone (the documented default).
-    this.credential =
-      (options.cache ? options.cache.credential : undefined) ??
-      `self:${globalThis.crypto.randomUUID()}`;
-    this.cacheStore =
-      options.cache === false
-        ? undefined
-        : (options.cache?.store ??
-          new ClientCache(options.cache?.maxEntries ?? DEFAULT_CACHE_ENTRIES));
+    [this.credential, this.cacheStore] = clientCacheOf(options.cache);
     this.conn = new Connection(this.transport, {
       notification: (note) => this.onNotification(note),
       serverRequest: new ServerRequestGate(() => ({

@@ -2,7 +2,7 @@
 import type { ClientCapabilities, Era, Implementation } from '../protocol/index.js';
 import type { ClientTransport } from './transport.js';
 import type { InputHandlers } from './input-handlers.js';
-import type { ClientCache } from './cache.js';
+import { ClientCache } from './cache.js';
 import type { Progress } from './connection.js';
 
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
@@ -106,4 +106,32 @@ export interface RequestOptions {
   inputRequired?: 'answer' | 'return';
   /** 2026-07-28: the capabilities this request declares instead of the client's (a proxy's client's). */
   clientCapabilities?: Record<string, unknown>;
+}
+
+/** The limits of `McpClientOptions` that must be positive integers when given. */
+const POSITIVE_LIMITS = [
+  'maxListItems',
+  'maxListBytes',
+  'maxCursorBytes',
+  'maxInputRounds',
+  'maxInputRequests',
+] as const;
+
+/** Throws a RangeError naming the first limit of `options` that is not a positive integer. */
+export function checkClientLimits(options: McpClientOptions): void {
+  for (const name of POSITIVE_LIMITS) {
+    const value = options[name];
+    if (value !== undefined && !(Number.isSafeInteger(value) && value >= 1))
+      throw new RangeError(`McpClient: ${name} must be a positive integer, got ${String(value)}`);
+  }
+}
+
+/**
+ * The credential private cache entries belong to (without one, this instance alone: the
+ * documented default) and the cache of `cache` (undefined: off).
+ */
+export function clientCacheOf(cache: McpClientOptions['cache']): [string, ClientCache | undefined] {
+  const credential = (cache ? cache.credential : undefined) ?? `self:${crypto.randomUUID()}`;
+  if (cache === false) return [credential, undefined];
+  return [credential, cache?.store ?? new ClientCache(cache?.maxEntries ?? DEFAULT_CACHE_ENTRIES)];
 }
