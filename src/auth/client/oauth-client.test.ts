@@ -291,9 +291,11 @@ describe('OAuthClient', () => {
   it('keeps the token held when a step-up sign-in fails', async () => {
     fake = await startFakeOAuth({ scopesSupported: ['a'] });
     const approve = new AutoApproveProvider();
+    let prompts = 0;
     const provider = {
       redirectUrl: approve.redirectUrl,
       authorize: async (request: Parameters<AutoApproveProvider['authorize']>[0]) => {
+        prompts++;
         if (approve.requests.length === 0) return approve.authorize(request);
         throw new Error('the user declined scope b');
       },
@@ -309,6 +311,10 @@ describe('OAuthClient', () => {
     await failure(auth.challenge(forbidden));
     // What scope a allows still works: no header-less request, no sign-in again.
     expect(await auth.authorization(new URL(fake.url))).toBe('Bearer at-1');
+    // Declined is not refused by the server: a later 403 asks the user again.
+    const again = await failure(auth.challenge(forbidden));
+    expect(again.message).toBe('the user declined scope b');
+    expect(prompts).toBe(3);
   });
 
   it('refreshes an expired token with its refresh token (resource included)', async () => {
@@ -339,15 +345,14 @@ describe('OAuthClient', () => {
     expect(fake.seen.authorizations).toHaveLength(1);
   });
 
-  it('signs in once for 401s that waited on a sign-in that failed', async () => {
+  it('401s that waited on a sign-in that failed share its failure; a later 401 signs in again', async () => {
     fake = await startFakeOAuth();
     const approve = new AutoApproveProvider();
-    let denied = false;
+    let prompts = 0;
     const provider = {
       redirectUrl: approve.redirectUrl,
       authorize: async (request: Parameters<AutoApproveProvider['authorize']>[0]) => {
-        if (denied) return approve.authorize(request);
-        denied = true;
+        if (++prompts > 1) return approve.authorize(request);
         throw new Error('the user closed the browser');
       },
     };
@@ -357,9 +362,49 @@ describe('OAuthClient', () => {
       auth.challenge(unauthorized(fake)),
       auth.challenge(unauthorized(fake)),
     ]);
-    expect(results.map((r) => r.status)).toEqual(['rejected', 'fulfilled', 'fulfilled']);
-    // The first flow was refused; the two waiting on it share one new flow, not one each.
-    expect(approve.requests).toHaveLength(1);
+    // One prompt, declined: the requests waiting on it fail with it, none opens another.
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    const reasons = results.map((r) => (r as PromiseRejectedResult).reason as Error);
+    expect(new Set(reasons).size).toBe(1);
+    expect(prompts).toBe(1);
+    expect(await auth.challenge(unauthorized(fake))).toBe(true);
+    expect(prompts).toBe(2);
+  });
+
+  it('a token endpoint that is down fails every request waiting on the refresh, refreshed once', async () => {
+    fake = await startFakeOAuth({ expiresIn: 1, refreshStatus: 503 });
+    const auth = new OAuthClient({ provider: new AutoApproveProvider() });
+    await auth.challenge(unauthorized(fake));
+    const url = new URL(fake.url);
+    const results = await Promise.allSettled([1, 2, 3, 4, 5].map(() => auth.authorization(url)));
+    expect(results.map((r) => r.status)).toEqual(Array(5).fill('rejected'));
+    const refreshes = fake.seen.tokenRequests.filter(
+      (r) => r.form.get('grant_type') === 'refresh_token',
+    );
+    expect(refreshes).toHaveLength(1);
+  });
+
+  it('a request cancelled while it waits on a sign-in fails at once; the sign-in goes on', async () => {
+    fake = await startFakeOAuth();
+    const approve = new AutoApproveProvider();
+    let release = (): void => {};
+    const gate = new Promise<void>((r) => (release = r));
+    const provider = {
+      redirectUrl: approve.redirectUrl,
+      authorize: async (request: Parameters<AutoApproveProvider['authorize']>[0]) => {
+        await gate;
+        return approve.authorize(request);
+      },
+    };
+    const auth = new OAuthClient({ provider });
+    const first = auth.challenge(unauthorized(fake));
+    await new Promise((r) => setTimeout(r, 50));
+    const abort = new AbortController();
+    const waiting = auth.challenge({ ...unauthorized(fake), signal: abort.signal });
+    abort.abort();
+    await expect(waiting).rejects.toMatchObject({ code: 'REQUEST_CANCELLED' });
+    release();
+    expect(await first).toBe(true);
   });
 
   it('keeps its refresh token and does not sign in while the token endpoint is down', async () => {

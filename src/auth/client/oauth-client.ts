@@ -19,6 +19,7 @@ import type { AuthorizationServerMetadata, ClientInformation, StoredAuth } from 
 import { parseBearerChallenge, type BearerChallenge } from './www-authenticate.js';
 import { firstIssuer, isMetadataDocumentUrl, resourceKey } from './client-urls.js';
 import type { OAuthClientOptions } from './oauth-client-options.js';
+import { OneFlow } from './one-flow.js';
 
 export type { OAuthClientOptions } from './oauth-client-options.js';
 
@@ -34,7 +35,8 @@ export class OAuthClient implements HttpClientAuth {
    * nothing held): one server's token is never sent to another.
    */
   private readonly states = new Map<string, StoredAuth | null>();
-  private running: Promise<void> | undefined;
+  /** One sign-in or refresh at a time, its end shared with the requests that wait on it. */
+  private readonly flow = new OneFlow();
   /** Scope sets already asked for after a 403: the same challenge again means give up. */
   private readonly stepUps = new Set<string>();
   /** The header of the token a grant just obtained, per resource: when, and how often handed out. */
@@ -63,17 +65,16 @@ export class OAuthClient implements HttpClientAuth {
   async authorization(url: URL, signal?: AbortSignal): Promise<string | undefined> {
     const refused = this.refused.get(resourceKey(url));
     if (refused) throw refused;
-    await this.running?.catch(() => undefined);
+    await this.flow.settled();
     const tokens = (await this.current(url))?.tokens;
     let current = tokens;
     if (tokens?.expires_at !== undefined && tokens.expires_at - EXPIRY_MARGIN_MS < Date.now()) {
       if (tokens.refresh_token !== undefined) {
         // Concurrent requests refresh once: a refresh token is often single-use, and a second
         // refresh with it would fail and send the user through sign-in again.
-        while (this.running !== undefined && this.held(url)?.tokens === tokens)
-          await this.running.catch(() => undefined);
+        while (this.flow.busy && this.held(url)?.tokens === tokens) await this.flow.share(signal);
         if (this.held(url)?.tokens === tokens)
-          await this.exclusive(() => this.refreshOrAuthorize(url, undefined, signal));
+          await this.flow.run(() => this.refreshOrAuthorize(url, undefined, signal), signal);
         current = this.held(url)?.tokens;
       }
     }
@@ -91,18 +92,23 @@ export class OAuthClient implements HttpClientAuth {
     const now = this.headerNow(challenge.url);
     if (challenge.status === 401 && now !== undefined && now !== challenge.sent) return true;
     if (challenge.status === 401) this.refuseIfFresh(challenge.url, challenge.sent, bearer);
-    // Several may wait on one flow: when it fails, the first to resume starts the next and the
-    // others wait on that one, rather than each starting its own.
-    while (this.running !== undefined) {
-      await this.running.catch(() => undefined);
+    const { signal } = challenge;
+    // Several may wait on one flow and share how it ends: a new token, or its failure.
+    while (this.flow.busy) {
+      const failed = await this.flow.share(signal).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
       const after = this.headerNow(challenge.url);
       if (after !== challenge.sent) return after !== undefined;
+      if (failed !== undefined) throw failed;
     }
-    const { signal } = challenge;
-    await this.exclusive(() =>
-      challenge.status === 403
-        ? this.stepUp(challenge.url, bearer, signal)
-        : this.refreshOrAuthorize(challenge.url, bearer, signal),
+    await this.flow.run(
+      () =>
+        challenge.status === 403
+          ? this.stepUp(challenge.url, bearer, signal)
+          : this.refreshOrAuthorize(challenge.url, bearer, signal),
+      signal,
     );
     return this.headerNow(challenge.url) !== undefined;
   }
@@ -144,7 +150,7 @@ export class OAuthClient implements HttpClientAuth {
       if (error instanceof McpKitError && error.code === 'AUTH_FAILED') return false;
       throw error;
     }
-    await this.exclusive(() => this.refreshOrAuthorize(target, undefined));
+    await this.flow.run(() => this.refreshOrAuthorize(target, undefined));
     return true;
   }
 
@@ -167,16 +173,6 @@ export class OAuthClient implements HttpClientAuth {
   private headerNow(url: URL): string | undefined {
     const tokens = this.held(url)?.tokens;
     return tokens === undefined ? undefined : `Bearer ${tokens.access_token}`;
-  }
-
-  private async exclusive(work: () => Promise<void>): Promise<void> {
-    const run = work();
-    this.running = run;
-    try {
-      await run;
-    } finally {
-      if (this.running === run) this.running = undefined;
-    }
   }
 
   private async current(url: URL): Promise<StoredAuth | undefined> {
@@ -253,16 +249,18 @@ export class OAuthClient implements HttpClientAuth {
       );
     }
     this.stepUps.add(asked);
-    const http = this.http(url);
-    const prm = await discoverResource(http, url, bearer.resourceMetadata);
-    const issuer = firstIssuer(prm.authorization_servers, url);
-    const metadata = await discoverAuthorizationServer(http, issuer);
     let state = await this.current(url);
-    if (state !== undefined && state.issuer !== issuer) state = undefined;
-    const scope = selectScope(wanted, undefined, metadata, undefined);
     try {
+      const http = this.http(url);
+      const prm = await discoverResource(http, url, bearer.resourceMetadata);
+      const issuer = firstIssuer(prm.authorization_servers, url);
+      const metadata = await discoverAuthorizationServer(http, issuer);
+      if (state !== undefined && state.issuer !== issuer) state = undefined;
+      const scope = selectScope(wanted, undefined, metadata, undefined);
       await this.runGrant(url, http, prm.resource, issuer, metadata, state, scope, signal);
     } catch (error) {
+      // Never authorized: a later 403 may ask again (it is not the server refusing a grant).
+      this.stepUps.delete(asked);
       // A step-up the user declined (or that failed) leaves the token held working for what
       // it allows: the flow dropped it, and every later request would sign in again.
       const after = this.held(url);
