@@ -188,34 +188,32 @@ export class InterestSync {
    * was answered while this instance could not hear, so the later gap must ask again.
    */
   private ask(): void {
-    if (this.queryTimer !== undefined) return;
-    const spacing = Math.min(MAX_QUERY_ANSWER_GAP_MS, this.options.interestRefreshMs);
-    const wait = this.lastQueryAt + spacing - this.now();
-    const run = (): void => {
-      this.queryTimer = undefined;
-      if (this.closed) return;
+    this.spaced('queryTimer', this.lastQueryAt, () => {
       this.lastQueryAt = this.now();
       this.send({ type: 'query', from: this.id });
-    };
-    if (wait <= 0) return run();
-    this.queryTimer = setTimeout(run, wait);
-    unref(this.queryTimer);
+    });
   }
 
   /** Answers a query with a refresh: at once, or (after one just went out) a little later. */
   private answer(): void {
-    if (this.answerTimer !== undefined) return;
-    const spacing = Math.min(MAX_QUERY_ANSWER_GAP_MS, this.options.interestRefreshMs);
-    const wait = this.lastRefreshAt + spacing - this.now();
-    const run = (): void => {
-      this.answerTimer = undefined;
-      if (this.closed) return;
+    this.spaced('answerTimer', this.lastRefreshAt, () => {
       this.flush();
       this.refresh();
+    });
+  }
+
+  /** Runs `work` once the spacing since `last` has passed (at once if it has), one at a time. */
+  private spaced(timer: 'queryTimer' | 'answerTimer', last: number, work: () => void): void {
+    if (this[timer] !== undefined) return;
+    const spacing = Math.min(MAX_QUERY_ANSWER_GAP_MS, this.options.interestRefreshMs);
+    const wait = last + spacing - this.now();
+    const run = (): void => {
+      this[timer] = undefined;
+      if (!this.closed) work();
     };
     if (wait <= 0) return run();
-    this.answerTimer = setTimeout(run, wait);
-    unref(this.answerTimer);
+    this[timer] = setTimeout(run, wait);
+    unref(this[timer]);
   }
 
   private send(message: InterestMessage): void {
